@@ -1,0 +1,42 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Warnings are defects here: every target of ours builds with them as errors.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "Folio",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Folio", targets: ["Folio"]),
+        .library(name: "FolioJSON", targets: ["FolioJSON"]),
+        .executable(name: "folio", targets: ["folio"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYajl",
+            pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"])]
+        ),
+        .target(name: "FolioJSON", dependencies: ["CYajl"], swiftSettings: strict),
+        .target(name: "Folio", dependencies: ["FolioJSON"], swiftSettings: strict),
+        .executableTarget(
+            name: "folio",
+            dependencies: [
+                "Folio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FolioJSONTests",
+            dependencies: ["FolioJSON"],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+@_exported import FolioJSON
+
+/// Folio's version, as `folio --version` prints it.
+public let folioVersion = "0.1.0"

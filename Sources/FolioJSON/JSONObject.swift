@@ -1,0 +1,73 @@
+/// A JSON object: members in the order they were written or inserted.
+///
+/// Order matters to Folio because documents are read and reviewed as text: a
+/// document's members stay where a person or the schema put them. Keys are
+/// unique (the reader rejects duplicates, and setting an existing key replaces
+/// its value in place). Lookup by key is a linear scan, which is the fastest
+/// choice for the dozen or so members a document has.
+public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
+    /// One key and its value.
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The members, in order.
+    public private(set) var members: [Member]
+
+    /// An empty object.
+    public init() { members = [] }
+
+    /// An object of these members, which the caller guarantees have distinct keys.
+    init(uniqueMembers: [Member]) { members = uniqueMembers }
+
+    /// An object of these members; a repeated key keeps its last value in its first place.
+    public init(_ pairs: some Sequence<(String, JSONValue)>) {
+        members = []
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    public var startIndex: Int { members.startIndex }
+    public var endIndex: Int { members.endIndex }
+    public subscript(position: Int) -> Member { members[position] }
+
+    /// The keys, in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The position of the member with this key.
+    public func index(forKey key: String) -> Int? {
+        members.firstIndex { $0.key == key }
+    }
+
+    /// The value for a key; setting `nil` removes the member, setting a new key appends it.
+    public subscript(key: String) -> JSONValue? {
+        get { index(forKey: key).map { members[$0].value } }
+        set {
+            switch (index(forKey: key), newValue) {
+            case let (index?, value?): members[index].value = value
+            case let (index?, nil): members.remove(at: index)
+            case let (nil, value?): members.append(Member(key: key, value: value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// Removes the member with this key and returns its value.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let index = index(forKey: key) else { return nil }
+        return members.remove(at: index).value
+    }
+
+    /// Inserts a member at a position (for metadata keys that lead a document).
+    /// An existing member with the same key is removed first.
+    public mutating func insert(_ value: JSONValue, forKey key: String, at position: Int) {
+        removeValue(forKey: key)
+        members.insert(Member(key: key, value: value), at: Swift.min(position, members.count))
+    }
+}

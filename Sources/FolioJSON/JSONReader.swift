@@ -1,0 +1,130 @@
+import CYajl
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads JSON text into a `JSONValue`, strictly, on YAJL's streaming parser.
+///
+/// Strict means: one value per document, no comments, no duplicate keys, only
+/// valid UTF-8 and no unpaired surrogate escapes. Limits on depth and size keep a
+/// hostile or broken file from exhausting memory or the stack. Every failure is a
+/// `JSONError` with line, column and the offending line, and no input crashes.
+///
+/// ```swift
+/// let value = try JSONReader().read(#"{"name": "Tea", "minutes": 4}"#)
+/// ```
+public struct JSONReader: Sendable {
+    /// The default limit on nested containers.
+    public static let defaultMaximumDepth = 256
+    /// The default limit on a document's size: 16 MiB.
+    public static let defaultMaximumSize = 16 << 20
+    /// The largest document any reader accepts: 1 GiB. YAJL 2.1.0 aborts the
+    /// process on inputs near 2 GB, so no configured limit may reach that far.
+    public static let absoluteMaximumSize = 1 << 30
+
+    /// The most containers that may be open at once; the next `[` or `{` is an error.
+    public var maximumDepth: Int
+    /// The largest document accepted, in bytes (capped at `absoluteMaximumSize`).
+    public var maximumSize: Int
+
+    /// A reader with these limits.
+    public init(maximumDepth: Int = defaultMaximumDepth, maximumSize: Int = defaultMaximumSize) {
+        self.maximumDepth = max(1, maximumDepth)
+        self.maximumSize = max(0, min(maximumSize, Self.absoluteMaximumSize))
+    }
+
+    /// Reads a document from UTF-8 text; `file` names it in errors.
+    public func read(_ text: String, file: String? = nil) throws(JSONError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(JSONError) in try read(bytes, file: file) } }.get()
+    }
+
+    /// Reads a document from bytes; `file` names it in errors.
+    public func read(_ bytes: [UInt8], file: String? = nil) throws(JSONError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) in try read(buffer, file: file) } }.get()
+    }
+
+    /// Reads a document from a buffer of UTF-8 bytes; `file` names it in errors.
+    public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String? = nil) throws(JSONError) -> JSONValue {
+        guard bytes.count <= maximumSize else {
+            throw JSONError(.tooLarge(size: bytes.count, limit: maximumSize), file: file)
+        }
+        let builder = DocumentBuilder(maximumDepth: maximumDepth)
+        guard let handle = yajl_alloc(DocumentBuilder.callbacks, nil, Unmanaged.passUnretained(builder).toOpaque()) else {
+            throw JSONError(.unreadable("out of memory"), file: file)
+        }
+        defer { yajl_free(handle) }
+        // Strings are validated by Swift instead, which is stricter than YAJL (overlong
+        // forms, encoded surrogates) and costs nothing extra: building a String validates.
+        _ = folio_yajl_config_flag(handle, yajl_dont_validate_strings, 1)
+        builder.handle = handle
+
+        var status = withExtendedLifetime(builder) {
+            // YAJL wants a non-null pointer even for empty input.
+            bytes.isEmpty
+                ? yajl_parse(handle, "", 0)
+                : yajl_parse(handle, bytes.baseAddress, bytes.count)
+        }
+        if status == yajl_status_ok { status = yajl_complete_parse(handle) }
+
+        let surrogate = SurrogateEscapes.firstUnpaired(in: bytes)
+        if status == yajl_status_ok, let result = builder.result {
+            if let surrogate { throw error(.unpairedSurrogate, at: surrogate, in: bytes, file: file) }
+            return result
+        }
+        var (kind, offset) = ParseFailure.locate(handle: handle, builder: builder, text: bytes)
+        if let surrogate, surrogate <= offset {
+            (kind, offset) = (.unpairedSurrogate, surrogate)
+        }
+        if case .duplicateKey(let key, _) = kind, let firstEnd = builder.firstKeyEnd {
+            kind = .duplicateKey(key, firstLine: SourceLocation(offset: firstEnd, in: bytes).line)
+        }
+        throw error(kind, at: offset, in: bytes, file: file)
+    }
+
+    /// Reads the document in a file. A file over the size limit is refused before it is read.
+    public func read(contentsOfFile path: String) throws(JSONError) -> JSONValue {
+        let bytes = try FileBytes.contents(of: path, limit: maximumSize)
+        return try read(bytes, file: path)
+    }
+
+    private func error(_ kind: JSONError.Kind, at offset: Int, in text: UnsafeBufferPointer<UInt8>, file: String?) -> JSONError {
+        JSONError(kind, file: file, location: SourceLocation(offset: offset, in: text))
+    }
+}
+
+/// Whole-file reads with a size check first, so a huge file is refused without being loaded.
+enum FileBytes {
+    static func contents(of path: String, limit: Int) throws(JSONError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw JSONError(.unreadable(systemError()), file: path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw JSONError(.unreadable(systemError()), file: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw JSONError(.unreadable("not a regular file"), file: path) }
+        let size = Int(info.st_size)
+        guard size <= limit else { throw JSONError(.tooLarge(size: size, limit: limit), file: path) }
+
+        // Read up to one byte past the expected size, in case the file grew since fstat.
+        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw JSONError(.unreadable(systemError()), file: path)
+            }
+            if count == 0 { break }
+            filled += count
+            if filled == bytes.count, filled <= limit { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
+        }
+        guard filled <= limit else { throw JSONError(.tooLarge(size: filled, limit: limit), file: path) }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    static func systemError() -> String { String(cString: strerror(errno)) }
+}

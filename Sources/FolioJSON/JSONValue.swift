@@ -1,0 +1,108 @@
+/// One JSON value, as Folio reads and writes it.
+///
+/// Numbers keep what they were: an integer that fits 64 bits is `.integer`, a
+/// number with a fraction or exponent whose value a `Double` holds exactly as
+/// written is `.double`, and anything else (a 30-digit integer, `1e400`,
+/// `0.10000000000000000001`) is `.number` with its text kept verbatim, so a
+/// hand-written number is never silently changed by a read and a write.
+public enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    /// An integer within `Int64`'s range, exact.
+    case integer(Int64)
+    /// A finite double. Written in the shortest text that reads back to the same bits.
+    case double(Double)
+    /// A number neither `Int64` nor `Double` can hold exactly, kept as the text it was written as.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+extension JSONValue: Equatable {
+    /// Structural equality: objects compare member by member in order, and doubles
+    /// compare by bit pattern, so values that are equal always write the same bytes.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.integer(a), .integer(b)): a == b
+        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
+        case let (.number(a), .number(b)): a == b
+        case let (.string(a), .string(b)): a == b
+        case let (.array(a), .array(b)): a == b
+        case let (.object(a), .object(b)): a == b
+        default: false
+        }
+    }
+}
+
+extension JSONValue: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .integer(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value): hasher.combine(3); hasher.combine(value.bitPattern)
+        case .number(let text): hasher.combine(4); hasher.combine(text)
+        case .string(let value): hasher.combine(5); hasher.combine(value)
+        case .array(let values): hasher.combine(6); hasher.combine(values)
+        case .object(let object): hasher.combine(7); hasher.combine(object)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The JSON type's name as people know it, for error messages: "string", "object", ...
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer, .double, .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// The members when this is an object, else `nil`.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The elements when this is an array, else `nil`.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let values) = self { return values }
+        return nil
+    }
+
+    /// The text when this is a string, else `nil`.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// A member of an object by key (`nil` for a missing key or a non-object).
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// Members in the order written; a repeated key keeps its last value in the first one's place.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        var object = JSONObject()
+        for (key, value) in elements { object[key] = value }
+        self = .object(object)
+    }
+}

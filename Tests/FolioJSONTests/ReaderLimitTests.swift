@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import FolioJSON
+
+struct ReaderLimitTests {
+    @Test func nestingTenThousandDeepIsRejectedAtTheFirstLevelPastTheLimit() {
+        let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let error = readError(text)
+        #expect(error?.kind == .tooDeep(limit: 256))
+        #expect(error?.location?.column == 257)
+    }
+
+    @Test func nestingExactlyAtTheLimitIsAccepted() throws {
+        let reader = JSONReader(maximumDepth: 5)
+        #expect(throws: Never.self) { try reader.read("[[[[[1]]]]]") }
+        #expect(readError("[[[[[[1]]]]]]", reader: reader)?.kind == .tooDeep(limit: 5))
+        #expect(readError(#"{"a":{"b":{"c":{"d":{"e":{}}}}}}"#, reader: reader)?.kind == .tooDeep(limit: 5))
+    }
+
+    @Test func twentyMebibyteStringIsRejectedByDefaultAndReadWithARaisedLimit() throws {
+        let body = String(repeating: "x", count: 20 << 20)
+        let text = "[\"" + body + "\"]"
+        #expect(readError(text)?.kind == .tooLarge(size: text.utf8.count, limit: 16 << 20))
+        let value = try JSONReader(maximumSize: 32 << 20).read(text)
+        #expect(value == .array([.string(body)]))
+    }
+
+    @Test func sizeLimitCannotBeRaisedPastTheAbsoluteCap() {
+        #expect(JSONReader(maximumSize: .max).maximumSize == JSONReader.absoluteMaximumSize)
+    }
+
+    @Test func oversizedFileIsRefusedBeforeItIsRead() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("big.json")
+        let handle = try #require(FileHandle(forWritingAtPath: try directory.create("big.json")))
+        try handle.truncate(atOffset: 64 << 20)  // a sparse 64 MiB file: nothing to read but zeros
+        try handle.close()
+        let error = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: path) }
+        #expect(error.kind == .tooLarge(size: 64 << 20, limit: 16 << 20))
+        #expect(error.file == path)
+    }
+
+    @Test func missingFileAndDirectoryAreUnreadableWithTheirPath() throws {
+        let directory = try TemporaryDirectory()
+        let missing = directory.path("missing.json")
+        let error = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: missing) }
+        #expect(caseName(error.kind) == "unreadable")
+        #expect(error.description.hasPrefix(missing + ": error: cannot read the file: No such file"))
+        let folder = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: directory.url.path) }
+        #expect(folder.kind == .unreadable("not a regular file"))
+    }
+
+    @Test func wideObjectDetectsDuplicatesPastTheLinearScan() {
+        let members = (0..<1000).map { "\"key\($0)\": \($0)" }.joined(separator: ",\n")
+        let error = readError("{\n" + members + ",\n\"key500\": 0\n}")
+        #expect(error?.kind == .duplicateKey("key500", firstLine: 502))
+        #expect(error?.location?.line == 1002)
+    }
+
+    @Test func wideObjectWithoutDuplicatesKeepsEveryMemberInOrder() throws {
+        let members = (0..<1000).map { "\"key\($0)\": \($0)" }.joined(separator: ", ")
+        let object = try #require(try JSONReader().read("{" + members + "}").objectValue)
+        #expect(object.keys == (0..<1000).map { "key\($0)" })
+    }
+}
+
+/// A fresh folder under the system's temporary directory, removed when the value is released.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    // Cleanup of a temporary folder may fail without harm to the test; the system clears /tmp.
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Creates a file and returns its path.
+    func create(_ name: String, contents: [UInt8] = []) throws -> String {
+        let path = path(name)
+        try Data(contents).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+@testable import FolioJSON
+
+struct WriterTests {
+    @Test func documentIsWrittenInCanonicalLayout() throws {
+        let value: JSONValue = [
+            "$entity": "Timer", "$version": 1, "name": "Tea", "minutes": 4.5,
+            "tags": ["green", "hot"], "notes": nil, "done": false, "empty": [:], "none": [],
+        ]
+        #expect(try canonical(value) == """
+            {
+              "$entity": "Timer",
+              "$version": 1,
+              "name": "Tea",
+              "minutes": 4.5,
+              "tags": [
+                "green",
+                "hot"
+              ],
+              "notes": null,
+              "done": false,
+              "empty": {},
+              "none": []
+            }
+
+            """)
+    }
+
+    @Test func topLevelEmptyContainersAndScalarsEndWithANewline() throws {
+        #expect(try canonical([:]) == "{}\n")
+        #expect(try canonical([]) == "[]\n")
+        #expect(try canonical("x") == "\"x\"\n")
+        #expect(try canonical(nil) == "null\n")
+    }
+
+    @Test func membersKeepTheOrderGiven() throws {
+        let object = JSONObject([("z", 1), ("a", 2), ("m", 3)])
+        #expect(try canonical(.object(object)) == "{\n  \"z\": 1,\n  \"a\": 2,\n  \"m\": 3\n}\n")
+    }
+
+    /// YAJL's generator stops at 128 levels; deeper values are spliced from a second generator.
+    @Test(arguments: [119, 120, 121, 128, 129, 200, 256])
+    func nestingPastYAJLsOwnLimitWritesTheSameLayout(depth: Int) throws {
+        var value: JSONValue = ["leaf": 1]
+        for level in 1..<depth { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
+        let bytes = try JSONWriter().write(value)
+        #expect(try JSONReader().read(bytes) == value)
+        #expect(String(decoding: bytes, as: UTF8.self) == Self.expectedText(value, indent: 0) + "\n")
+    }
+
+    /// The canonical layout, computed independently of YAJL.
+    static func expectedText(_ value: JSONValue, indent: Int) -> String {
+        let pad = String(repeating: "  ", count: indent + 1)
+        let close = String(repeating: "  ", count: indent)
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            return "[\n" + elements.map { pad + expectedText($0, indent: indent + 1) }.joined(separator: ",\n") + "\n" + close + "]"
+        case .object(let object) where !object.isEmpty:
+            return "{\n" + object.map { pad + "\"\($0.key)\": " + expectedText($0.value, indent: indent + 1) }.joined(separator: ",\n") + "\n" + close + "}"
+        case .array: return "[]"
+        case .object: return "{}"
+        case .integer(let integer): return "\(integer)"
+        default: return "?"
+        }
+    }
+
+    @Test func nestingPastTheWritersLimitIsAnError() {
+        var value: JSONValue = 1
+        for _ in 0..<257 { value = [value] }
+        #expect(throws: JSONError(.tooDeep(limit: 256))) { try JSONWriter().write(value) }
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteDoubleValueIsAnError(_ double: Double) {
+        let error = try? #require(throws: JSONError.self) { try JSONWriter().write(.double(double)) }
+        #expect(error.map { caseName($0.kind) } == "notRepresentable")
+    }
+
+    @Test(arguments: ["", "abc", "01", "1.", "+1", "1e", "NaN", "0x10", " 1"])
+    func numberTextThatIsNotJSONIsAnError(_ text: String) {
+        #expect(throws: JSONError.self) { try JSONWriter().write(.number(text)) }
+    }
+
+    @Test func sameValueAlwaysWritesTheSameBytes() throws {
+        var random = RandomJSON(seed: 7)
+        for _ in 0..<200 {
+            let value = random.value()
+            #expect(try JSONWriter().write(value) == JSONWriter().write(value))
+        }
+    }
+}
