@@ -37,6 +37,11 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "DocSamplesTests",
+            dependencies: ["Folio"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
