@@ -22,7 +22,8 @@ let package = Package(
             providers: [.apt(["libyajl-dev"])]
         ),
         .target(name: "FolioJSON", dependencies: ["CYajl"], swiftSettings: strict),
-        .target(name: "Folio", dependencies: ["FolioJSON"], swiftSettings: strict),
+        .target(name: "CFolioSystem"),
+        .target(name: "Folio", dependencies: ["FolioJSON", "CFolioSystem"], swiftSettings: strict),
         .executableTarget(
             name: "folio",
             dependencies: [
@@ -35,6 +36,11 @@ let package = Package(
             name: "FolioJSONTests",
             dependencies: ["FolioJSON"],
             exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FolioTests",
+            dependencies: ["Folio"],
             swiftSettings: strict
         ),
         .testTarget(

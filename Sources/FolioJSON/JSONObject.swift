@@ -5,7 +5,7 @@
 /// unique (the reader rejects duplicates, and setting an existing key replaces
 /// its value in place). Lookup by key is a linear scan, which is the fastest
 /// choice for the dozen or so members a document has.
-public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
+public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One key and its value.
     public struct Member: Sendable, Hashable {
         public var key: String
@@ -30,6 +30,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
         members = []
         for (key, value) in pairs { self[key] = value }
+    }
+
+    /// Members in the order written; a repeated key keeps its last value in its first place.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
     }
 
     public var startIndex: Int { members.startIndex }

@@ -1,10 +1,6 @@
 import CYajl
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads JSON text into a `JSONValue`, strictly, on YAJL's streaming parser.
 ///
@@ -97,7 +93,7 @@ public struct JSONReader: Sendable {
 }
 
 /// Whole-file reads with a size check first, so a huge file is refused without being loaded.
-enum FileBytes {
+public enum FileBytes {
     static func contents(of path: String, limit: Int) throws(JSONError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw JSONError(.unreadable(systemError()), file: path) }
@@ -105,14 +101,18 @@ enum FileBytes {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw JSONError(.unreadable(systemError()), file: path) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw JSONError(.unreadable("not a regular file"), file: path) }
-        let size = Int(info.st_size)
-        guard size <= limit else { throw JSONError(.tooLarge(size: size, limit: limit), file: path) }
+        return try read(descriptor: descriptor, expectedSize: Int(info.st_size), limit: limit, path: path)
+    }
 
+    /// Reads an open file to its end. `expectedSize` is what `fstat` said; a file larger
+    /// than `limit` (then or by the time it is read) is refused as `.tooLarge`.
+    public static func read(descriptor: Int32, expectedSize: Int, limit: Int, path: String) throws(JSONError) -> [UInt8] {
+        guard expectedSize <= limit else { throw JSONError(.tooLarge(size: expectedSize, limit: limit), file: path) }
         // Read up to one byte past the expected size, in case the file grew since fstat.
-        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var bytes = [UInt8](repeating: 0, count: expectedSize + 1)
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw JSONError(.unreadable(systemError()), file: path)
@@ -126,5 +126,6 @@ enum FileBytes {
         return bytes
     }
 
-    static func systemError() -> String { String(cString: strerror(errno)) }
+    /// The C library's text for the current `errno`.
+    public static func systemError() -> String { String(cString: strerror(errno)) }
 }

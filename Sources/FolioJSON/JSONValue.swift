@@ -101,8 +101,6 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// Members in the order written; a repeated key keeps its last value in the first one's place.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var object = JSONObject()
-        for (key, value) in elements { object[key] = value }
-        self = .object(object)
+        self = .object(JSONObject(elements))
     }
 }

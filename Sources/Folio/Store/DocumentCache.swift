@@ -1,0 +1,104 @@
+import FolioJSON
+import Glibc
+
+/// `.folio/cache`: every verified document's stamp, content hash and parsed content,
+/// so reopening a store reads only the files that changed since it was written.
+///
+/// A binary file: a magic line, entries (path, stamp, hash, compact JSON), and a
+/// checksum of everything before it. The cache is never trusted: a missing,
+/// damaged or foreign cache is ignored and rebuilt, and an entry counts only when
+/// the file on disk still has exactly its stamp.
+enum DocumentCache {
+    static let fileName = ".folio/cache"
+    private static let magic = Array("FOLIO-CACHE 1\n".utf8)
+
+    /// A cached document, before the walk confirms that its file is unchanged.
+    struct Cached {
+        var stamp: FileStamp
+        var contentHash: UInt64
+        var content: Range<Int>
+    }
+
+    /// The cache's entries by relative path, with the buffer they point into; empty when
+    /// there is no usable cache.
+    static func load(storeRoot: String) -> (buffer: CacheBuffer, entries: [String: Cached]) {
+        let empty = (CacheBuffer(bytes: []), [String: Cached]())
+        let path = storeRoot + "/" + fileName
+        // Any failure to read the cache only costs reading the documents themselves.
+        guard let (bytes, _) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
+            bytes.count >= magic.count + 8
+        else { return empty }
+        let buffer = CacheBuffer(bytes: bytes)
+        let entries: [String: Cached]? = bytes.withUnsafeBytes { raw in
+            let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
+            let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
+            guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic) else { return nil }
+            var cursor = CompactJSON.Cursor(bytes: body)
+            _ = cursor.rawBytes(magic.count)
+            guard let count = cursor.length() else { return nil }
+            var entries: [String: Cached] = [:]
+            entries.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let path = cursor.text(), let size = cursor.varint(), let seconds = cursor.varint(),
+                    let nanoseconds = cursor.varint(), let inode = cursor.varint(), let hash = cursor.uint64(),
+                    let length = cursor.length()
+                else { return nil }
+                let start = cursor.offset
+                guard cursor.rawBytes(length) != nil else { return nil }
+                let stamp = FileStamp(
+                    size: Int64(bitPattern: size), modifiedSeconds: Int64(bitPattern: seconds),
+                    modifiedNanoseconds: Int64(bitPattern: nanoseconds), inode: inode)
+                entries[path] = Cached(stamp: stamp, contentHash: hash, content: start..<(start + length))
+            }
+            return cursor.remaining == 0 ? entries : nil
+        }
+        guard let entries else { return empty }
+        return (buffer, entries)
+    }
+
+    /// Writes the verified entries of a catalog, atomically (temporary file, then rename).
+    static func write(_ catalog: inout Catalog, storeRoot: String) throws(FolioError) {
+        var bytes = magic
+        let verified = catalog.entries.values.filter(\.verified)
+        CompactJSON.appendVarint(UInt64(verified.count), to: &bytes)
+        for entry in verified {
+            let path = entry.path.relativePath
+            CompactJSON.appendVarint(UInt64(path.utf8.count), to: &bytes)
+            bytes.append(contentsOf: path.utf8)
+            for number in [UInt64(bitPattern: entry.stamp.size), UInt64(bitPattern: entry.stamp.modifiedSeconds),
+                           UInt64(bitPattern: entry.stamp.modifiedNanoseconds), entry.stamp.inode] {
+                CompactJSON.appendVarint(number, to: &bytes)
+            }
+            withUnsafeBytes(of: entry.contentHash.littleEndian) { bytes.append(contentsOf: $0) }
+            switch entry.content {
+            case .cached(let buffer, let range):
+                CompactJSON.appendVarint(UInt64(range.count), to: &bytes)
+                buffer.bytes.withUnsafeBytes { bytes.append(contentsOf: $0[range]) }
+            case .parsed(let object):
+                var encoded: [UInt8] = []
+                CompactJSON.encode(.object(object), into: &encoded)
+                CompactJSON.appendVarint(UInt64(encoded.count), to: &bytes)
+                bytes.append(contentsOf: encoded)
+            }
+        }
+        let checksum = ContentHash.of(bytes)
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
+
+        let target = storeRoot + "/" + fileName
+        let temporary = target + ".\(getpid()).tmp"
+        try FileSystem.removeFile(temporary)
+        try FileSystem.createFile(temporary, bytes: bytes, sync: false)
+        try FileSystem.rename(temporary, to: target)
+    }
+}
+
+/// The bytes of a loaded cache file, shared by the catalog entries that point into it.
+final class CacheBuffer: Sendable {
+    let bytes: [UInt8]
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    func decodeObject(_ range: Range<Int>) -> JSONObject? {
+        bytes.withUnsafeBytes { CompactJSON.decode(UnsafeRawBufferPointer(rebasing: $0[range])) }?.objectValue
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Where a document (or one of its blobs) lives in a store: `<Entity>/<YYYY>/<MM>/<DD>/<UUID>.json`.
+///
+/// Paths are always relative to the store and always valid: an entity name that is
+/// an identifier, a real calendar day, a UUID file name. Anything else found on
+/// disk is reported, never followed or overwritten.
+public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The entity, which is also the top-level folder.
+    public var entity: String
+    /// The partition day, which names the three folders below the entity.
+    public var day: Day
+    /// The document's identity, which is its file name.
+    public var id: UUID
+    /// For a blob of an `.externalStorage` property, that property's name.
+    public var blobProperty: String?
+
+    /// A document's path; throws for an entity name that is not an identifier.
+    public init(entity: String, day: Day, id: UUID) throws(FolioError) {
+        guard Self.isIdentifier(entity) else {
+            throw .invalidArgument("entity name \"\(entity)\" is not an identifier (letters, digits and _, not starting with a digit)")
+        }
+        self.entity = entity
+        self.day = day
+        self.id = id
+    }
+
+    /// The path of the blob that holds one property of this document.
+    public func blob(_ property: String) throws(FolioError) -> DocumentPath {
+        guard Self.isIdentifier(property) else { throw .invalidArgument("property name \"\(property)\" is not an identifier") }
+        var path = self
+        path.blobProperty = property
+        return path
+    }
+
+    /// The document this path or blob path belongs to.
+    public var document: DocumentPath {
+        var path = self
+        path.blobProperty = nil
+        return path
+    }
+
+    /// The folder holding the file, relative to the store.
+    public var folder: String { entity + "/" + day.folder }
+
+    /// The file's name: `<UUID>.json`, or `<UUID>.<property>.bin` for a blob.
+    public var fileName: String {
+        if let blobProperty { return id.uuidString + "." + blobProperty + ".bin" }
+        return id.uuidString + ".json"
+    }
+
+    /// The path relative to the store, with `/` separators.
+    public var relativePath: String { folder + "/" + fileName }
+
+    public var description: String { relativePath }
+
+    public static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool { lhs.relativePath < rhs.relativePath }
+
+    /// Parses a relative path; `nil` when it is not in the layout (the caller reports why).
+    public init?(relativePath: String) {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, Self.isIdentifier(parts[0]),
+            let day = Day(year: parts[1], month: parts[2], day: parts[3]),
+            let (id, property) = Self.parseFileName(parts[4])
+        else { return nil }
+        self.entity = String(parts[0])
+        self.day = day
+        self.id = id
+        self.blobProperty = property
+    }
+
+    /// `<UUID>.json` or `<UUID>.<property>.bin`.
+    static func parseFileName(_ name: Substring) -> (UUID, String?)? {
+        let pieces = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count >= 2, let id = UUID(uuidString: String(pieces[0])) else { return nil }
+        if pieces.count == 2, pieces[1] == "json" { return (id, nil) }
+        if pieces.count == 3, pieces[2] == "bin", isIdentifier(pieces[1]) { return (id, String(pieces[1])) }
+        return nil
+    }
+
+    /// Whether a name is an identifier: ASCII letters, digits and `_`, not starting with a digit.
+    public static func isIdentifier(_ name: some StringProtocol) -> Bool {
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// A calendar day in the store's time zone: the partition a document is filed under.
+public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    /// A valid day of the Gregorian calendar, years 0000 to 9999.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (0...9999).contains(year), (1...12).contains(month), day >= 1,
+            day <= Self.daysIn(month: month, year: year)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    init?(year: Substring, month: Substring, day: Substring) {
+        guard year.count == 4, month.count == 2, day.count == 2,
+            year.allSatisfy(\.isASCII), month.allSatisfy(\.isASCII), day.allSatisfy(\.isASCII),
+            let y = Int(year), let m = Int(month), let d = Int(day)
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// The day a moment falls on in a time zone.
+    public init(_ date: Date, in calendar: Calendar) {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        // Calendar days of dates within Folio's year range are always valid.
+        self.init(year: min(max(parts.year ?? 0, 0), 9999), month: parts.month ?? 1, day: parts.day ?? 1)!
+    }
+
+    /// `YYYY/MM/DD`.
+    public var folder: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(year, 4) + "/" + pad(month, 2) + "/" + pad(day, 2)
+    }
+
+    public var description: String { folder.replacingOccurrences(of: "/", with: "-") }
+
+    public static func < (lhs: Day, rhs: Day) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import FolioJSON
+
+extension DocumentStore {
+    /// Writes a batch of changes as one transaction: all of them or, on any error, none.
+    ///
+    /// Before anything is written, every document to overwrite or delete is checked
+    /// against the version the caller read: if its file changed since (a hand edit,
+    /// `git pull`, another process), the commit fails with `.conflict` naming the file
+    /// and writes nothing. A put whose canonical bytes equal the file already there
+    /// writes nothing either, so `git status` stays clean after a no-op save. A put
+    /// whose partition day changed moves the document (and its blobs) to the new folder.
+    @discardableResult
+    public func commit(_ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil) throws(FolioError) -> CommitSummary {
+        try lock.withLock(.exclusive) { () throws(FolioError) in
+            let recovered = try Journal.recover(in: root, durability: durability)
+            return try state.withLock { state throws(FolioError) in
+                state.statistics.transactionsRecovered += recovered.finished
+                state.statistics.transactionsDiscarded += recovered.discarded
+                return try commit(changes, manifest: newManifest, state: &state)
+            }
+        }
+    }
+
+    /// A put, resolved to bytes and paths, checked against the disk.
+    private struct PlannedPut {
+        var document: Document
+        var content: JSONObject
+        var bytes: [UInt8]
+        var target: DocumentPath
+        var previous: DocumentVersion?
+        /// The target's blob path for each property in `document.blobs`.
+        var blobPaths: [String: DocumentPath]
+    }
+
+    private func commit(_ changes: [DocumentChange], manifest newManifest: StoreManifest?, state: inout State) throws(FolioError) -> CommitSummary {
+        let calendar = state.manifest.calendar
+        var puts: [PlannedPut] = []
+        var deletes: [DocumentVersion] = []
+        var identities = Set<Catalog.Identity>()
+        var summary = CommitSummary(versions: [:], written: 0, unchanged: 0, deleted: 0)
+
+        for change in changes {
+            switch change {
+            case .put(let document, let basedOn):
+                guard identities.insert(.init(entity: document.entity, id: document.id)).inserted else {
+                    throw .invalidArgument("\(document.entity) \(document.id) appears twice in one transaction")
+                }
+                let plan = try plan(document, basedOn: basedOn, calendar: calendar, catalog: state.catalog)
+                if plan.previous?.path == plan.target, plan.previous?.contentHash == ContentHash.of(plan.bytes), document.blobs.isEmpty {
+                    summary.unchanged += 1
+                    summary.versions[plan.target] = plan.previous
+                } else {
+                    puts.append(plan)
+                }
+            case .delete(let version):
+                guard identities.insert(.init(entity: version.path.entity, id: version.path.id)).inserted else {
+                    throw .invalidArgument("\(version.path.entity) \(version.path.id) appears twice in one transaction")
+                }
+                try verifyUnchanged(version)
+                deletes.append(version)
+            }
+        }
+        var manifestBytes: [UInt8]?
+        if let newManifest, newManifest != state.manifest {
+            do { manifestBytes = try JSONWriter().write(newManifest.json) } catch { throw .unreadableJSON(error) }
+        }
+        guard !puts.isEmpty || !deletes.isEmpty || manifestBytes != nil else { return summary }
+
+        var journal = try Journal.begin(in: root)
+        var stamps: [DocumentPath: FileStamp] = [:]
+        do {
+            for put in puts { try stage(put, into: &journal, stamps: &stamps, catalog: state.catalog) }
+            for version in deletes {
+                journal.delete(version.path.relativePath, stamp: version.stamp)
+                for (blob, stamp) in state.catalog.blobs(of: version.path) { journal.delete(blob.relativePath, stamp: stamp) }
+            }
+            if let manifestBytes { _ = try journal.stage(manifestBytes, target: StoreManifest.fileName) }
+            try journal.commit(durability: durability)
+        } catch {
+            try journal.discard()  // before the commit point: the transaction never happened
+            throw error
+        }
+        try journal.apply(durability: durability)
+
+        for put in puts {
+            if let previous = put.previous, previous.path != put.target {
+                state.catalog.remove(previous.path)
+                for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
+            }
+            let entry = Catalog.Entry(
+                path: put.target, stamp: stamps[put.target]!, contentHash: ContentHash.of(put.bytes), verified: false,
+                content: .parsed(put.content))
+            state.catalog.insert(entry)
+            summary.versions[put.target] = entry.version
+        }
+        for version in deletes {
+            state.catalog.remove(version.path)
+            for blob in state.catalog.blobs(of: version.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
+        }
+        for put in puts {
+            for (property, bytes) in put.document.blobs where bytes == nil {
+                state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
+            }
+        }
+        for (path, stamp) in stamps where path.blobProperty != nil { state.catalog.blobs[path] = stamp }
+        if let newManifest { state.manifest = newManifest }
+        summary.written = puts.count
+        summary.deleted = deletes.count
+        state.statistics.transactionsCommitted += 1
+        return summary
+    }
+
+    /// Resolves a put: its canonical bytes, its target path, and the checks that the disk
+    /// still holds what the caller read (or nothing, for a new document).
+    private func plan(_ document: Document, basedOn: DocumentVersion?, calendar: Calendar, catalog: Catalog) throws(FolioError) -> PlannedPut {
+        var content = document.content
+        switch content["$entity"] {
+        case nil: content.insert(.string(document.entity), forKey: "$entity", at: 0)
+        case .string(document.entity)?: break
+        case let other?: throw .invalidArgument("document \(document.id) says \"$entity\": \(other) but is written as a \(document.entity)")
+        }
+        if let basedOn, basedOn.path.entity != document.entity || basedOn.path.id != document.id {
+            throw .invalidArgument("the version passed for \(document.entity) \(document.id) is that of \(basedOn.path)")
+        }
+        let day = document.partitionDate.map { Day($0, in: calendar) } ?? basedOn?.path.day ?? Day(Date(), in: calendar)
+        let target = try DocumentPath(entity: document.entity, day: day, id: document.id)
+        if let basedOn {
+            try verifyUnchanged(basedOn)
+        } else if let existing = catalog.path(of: .init(entity: document.entity, id: document.id)) {
+            throw .conflict(path: existing.relativePath, reason: "a document with this identity already exists; read it and pass its version to overwrite it")
+        }
+        if basedOn?.path != target, let info = try FileSystem.status(root + "/" + target.relativePath) {
+            let what = FileSystem.isRegularFile(info) ? "a file" : "something that is not a file"
+            throw .conflict(path: target.relativePath, reason: "\(what) already exists where this document goes")
+        }
+        var blobPaths: [String: DocumentPath] = [:]
+        for property in document.blobs.keys { blobPaths[property] = try target.blob(property) }
+        let bytes: [UInt8]
+        do { bytes = try JSONWriter().write(.object(content)) } catch { throw .unreadableJSON(error) }
+        return PlannedPut(document: document, content: content, bytes: bytes, target: target, previous: basedOn, blobPaths: blobPaths)
+    }
+
+    /// Stages a put's document and blobs. A blob set to bytes is renamed over the old
+    /// one; set to `nil` it is deleted; a move carries the blobs it does not mention along.
+    private func stage(_ put: PlannedPut, into journal: inout Journal, stamps: inout [DocumentPath: FileStamp], catalog: Catalog) throws(FolioError) {
+        stamps[put.target] = try journal.stage(put.bytes, target: put.target.relativePath)
+        var blobs = put.document.blobs
+        if let previous = put.previous {
+            let moving = previous.path != put.target
+            if moving { journal.delete(previous.path.relativePath, stamp: previous.stamp) }
+            for (blob, stamp) in catalog.blobs(of: previous.path) {
+                let property = blob.blobProperty!
+                switch blobs[property] {
+                case .some(.none):  // removed
+                    journal.delete(blob.relativePath, stamp: stamp)
+                case .none where moving:  // not mentioned: carried to the new folder
+                    blobs[property] = try FileSystem.readFile(root + "/" + blob.relativePath, limit: Int.max).bytes
+                    journal.delete(blob.relativePath, stamp: stamp)
+                case .some(.some) where moving:  // replaced in the new folder
+                    journal.delete(blob.relativePath, stamp: stamp)
+                default:  // untouched, or replaced in place by the rename
+                    break
+                }
+            }
+        }
+        for (property, bytes) in blobs {
+            guard let bytes else { continue }
+            let path = try put.target.blob(property)
+            stamps[path] = try journal.stage(bytes, target: path.relativePath)
+        }
+    }
+
+    /// Throws `.conflict` unless the file at the version's path is still the one that was read.
+    private func verifyUnchanged(_ version: DocumentVersion) throws(FolioError) {
+        let relative = version.path.relativePath
+        let path = root + "/" + relative
+        guard let info = try FileSystem.status(path) else {
+            throw .conflict(path: relative, reason: "was deleted since it was read")
+        }
+        guard FileSystem.isRegularFile(info) else { throw .unsafePath(path: relative, reason: "is no longer a regular file") }
+        if FileStamp(info) == version.stamp {
+            if version.verified { return }
+            // Stamped within the file system's clock tick: only the bytes can tell.
+            if ContentHash.of(try FileSystem.readFile(path, limit: Int.max).bytes) == version.contentHash { return }
+        }
+        throw .conflict(path: relative, reason: "changed on disk since it was read (edited by hand, by git, or by another process)")
+    }
+}

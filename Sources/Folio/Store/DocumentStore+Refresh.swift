@@ -1,0 +1,151 @@
+import Dispatch
+import FolioJSON
+import Synchronization
+
+/// What a refresh found changed on disk since the catalog last looked.
+public struct StoreChanges: Sendable, Equatable {
+    public var added: [DocumentPath] = []
+    public var modified: [DocumentPath] = []
+    public var removed: [DocumentPath] = []
+    /// Document files read and parsed by this refresh: exactly the new and changed ones.
+    public var filesRead = 0
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { added.isEmpty && modified.isEmpty && removed.isEmpty }
+}
+
+extension DocumentStore {
+    /// Brings the catalog up to date with the tree: a `stat`-only walk, then reads of
+    /// exactly the files that are new or whose stamp changed (a `git pull`, a hand edit,
+    /// another process). Holds the shared lock, so it never sees half a transaction.
+    @discardableResult
+    public func refresh() throws(FolioError) -> StoreChanges {
+        try refresh(using: nil)
+    }
+
+    func refresh(using cache: (buffer: CacheBuffer, entries: [String: DocumentCache.Cached])?) throws(FolioError) -> StoreChanges {
+        try lock.withLock(.shared) { () throws(FolioError) in
+            let listing = try TreeListing(root: root)
+            let manifest = try Self.readManifest(at: root + "/" + StoreManifest.fileName)
+            return state.withLock { state in
+                state.manifest = manifest
+                return apply(listing, cache: cache, to: &state)
+            }
+        }
+    }
+
+    private func apply(_ listing: TreeListing, cache: (buffer: CacheBuffer, entries: [String: DocumentCache.Cached])?, to state: inout State) -> StoreChanges {
+        var changes = StoreChanges()
+        var seen = Set<DocumentPath>(minimumCapacity: listing.documents.count)
+        var toRead: [TreeListing.Entry] = []
+        var stillBroken: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
+        for found in listing.documents {
+            seen.insert(found.path)
+            if let entry = state.catalog.entry(at: found.path), entry.stamp == found.stamp { continue }
+            let relative = found.path.relativePath
+            if let cached = cache?.entries[relative], cached.stamp == found.stamp, let buffer = cache?.buffer {
+                insert(
+                    Catalog.Entry(path: found.path, stamp: found.stamp, contentHash: cached.contentHash, verified: true, content: .cached(buffer, cached.content)),
+                    into: &state.catalog, issues: &stillBroken)
+                state.statistics.cacheHits += 1
+                changes.added.append(found.path)
+                continue
+            }
+            if let broken = state.catalog.brokenFiles[relative], broken.stamp == found.stamp {
+                stillBroken[relative] = broken  // unchanged and still unusable: not read again
+                continue
+            }
+            toRead.append(found)
+        }
+        for path in state.catalog.entries.keys where !seen.contains(path) {
+            state.catalog.remove(path)
+            changes.removed.append(path)
+        }
+
+        for (found, result) in zip(toRead, readDocuments(toRead)) {
+            let existed = state.catalog.entry(at: found.path) != nil
+            switch result {
+            case .success(let entry):
+                insert(entry, into: &state.catalog, issues: &stillBroken)
+                if existed { changes.modified.append(found.path) } else { changes.added.append(found.path) }
+            case .failure(let failure):
+                state.catalog.remove(found.path)
+                if existed { changes.removed.append(found.path) }
+                stillBroken[found.path.relativePath] = (failure.stamp, failure.issue)
+            }
+        }
+        changes.filesRead = toRead.count
+        state.statistics.filesRead += toRead.count
+        state.catalog.brokenFiles = stillBroken
+        state.catalog.layoutIssues = listing.issues
+        state.catalog.blobs = Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first })
+        return changes
+    }
+
+    /// Adds an entry; of two files with one identity, the one with the smaller path is kept
+    /// (so the outcome does not depend on the walk's order) and the other reported.
+    private func insert(_ entry: Catalog.Entry, into catalog: inout Catalog, issues: inout [String: (stamp: FileStamp, issue: StoreIssue)]) {
+        guard let existing = catalog.insert(entry) else { return }
+        let (kept, dropped) = existing < entry.path ? (existing, entry) : (entry.path, catalog.entry(at: existing)!)
+        if kept == entry.path {
+            catalog.remove(existing)
+            catalog.insert(entry)
+        }
+        let path = dropped.path.relativePath
+        let issue = StoreIssue(
+            path: path,
+            error: .invalidDocument(path: path, reason: "has the same identity as \(kept.relativePath); one of the two must go"))
+        issues[path] = (dropped.stamp, issue)
+    }
+
+    struct ReadFailure: Error {
+        var stamp: FileStamp
+        var issue: StoreIssue
+    }
+
+    /// Reads and parses files, on every core, in the order given.
+    private func readDocuments(_ files: [TreeListing.Entry]) -> [Result<Catalog.Entry, ReadFailure>] {
+        let chunkSize = 256
+        let chunkCount = (files.count + chunkSize - 1) / chunkSize
+        let results = Mutex([[Result<Catalog.Entry, ReadFailure>]](repeating: [], count: chunkCount))
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let slice = files[(chunk * chunkSize)..<min(files.count, (chunk + 1) * chunkSize)]
+            let read = slice.map { readDocument($0) }
+            results.withLock { $0[chunk] = read }
+        }
+        return results.withLock { $0.flatMap { $0 } }
+    }
+
+    private func readDocument(_ found: TreeListing.Entry) -> Result<Catalog.Entry, ReadFailure> {
+        let relative = found.path.relativePath
+        func failure(_ error: FolioError, stamp: FileStamp = found.stamp) -> Result<Catalog.Entry, ReadFailure> {
+            .failure(ReadFailure(stamp: stamp, issue: StoreIssue(path: relative, error: error)))
+        }
+        let bytes: [UInt8]
+        let stamp: FileStamp
+        do {
+            (bytes, stamp) = try FileSystem.readFile(root + "/" + relative, limit: JSONReader.defaultMaximumSize)
+        } catch {
+            return failure(error)
+        }
+        let value: JSONValue
+        do {
+            value = try JSONReader().read(bytes, file: relative)
+        } catch {
+            return failure(.unreadableJSON(error), stamp: stamp)
+        }
+        guard case .object(let object) = value else {
+            return failure(.invalidDocument(path: relative, reason: "is a JSON \(value.typeName), not an object"), stamp: stamp)
+        }
+        guard let entity = object["$entity"]?.stringValue, entity == found.path.entity else {
+            let found = object["$entity"].map { "says \"$entity\": \($0)" } ?? "has no \"$entity\""
+            return failure(.invalidDocument(path: relative, reason: "\(found) but lies in the \(entity(of: relative)) folder"), stamp: stamp)
+        }
+        return .success(
+            Catalog.Entry(
+                path: found.path, stamp: stamp, contentHash: ContentHash.of(bytes),
+                verified: !stamp.isRacy(now: FileSystem.now()), content: .parsed(object)))
+    }
+
+    private func entity(of relative: String) -> String { String(relative.prefix { $0 != "/" }) }
+}

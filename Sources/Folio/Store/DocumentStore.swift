@@ -1,0 +1,223 @@
+import Foundation
+import FolioJSON
+import Glibc
+import Synchronization
+
+/// A Folio store on disk: a directory of JSON documents under a `folio.json` manifest.
+///
+/// This is the storage engine beneath the model layer. It knows documents (JSON
+/// objects with an entity, an identity and a partition day), not Swift models.
+/// Reads come from an in-memory catalog built by a `stat`-only walk and kept current
+/// by `refresh()`; `commit(_:)` writes a batch of changes as one crash-safe
+/// transaction. Instances are safe to share between threads; several processes
+/// may open one store at once (one writes at a time).
+///
+/// ```swift
+/// let store = try DocumentStore.create(at: "/tmp/Notes", manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!))
+/// let note = Document(entity: "Note", id: UUID(), partitionDate: Date(), content: ["text": "Buy tea"])
+/// try store.commit([.put(note, basedOn: nil)])
+/// ```
+public final class DocumentStore: Sendable {
+    /// The store's folder.
+    public let root: String
+    /// How hard commits work to survive power loss.
+    public let durability: Durability
+    let lock: StoreLock
+    let state: Mutex<State>
+
+    struct State {
+        var manifest: StoreManifest
+        var catalog = Catalog()
+        var statistics = StoreStatistics()
+    }
+
+    /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
+    /// and a folder per entity the manifest's schema names.
+    public static func create(at root: String, manifest: StoreManifest, durability: Durability = .full) throws(FolioError) -> DocumentStore {
+        let root = Self.normalized(root)
+        if let info = try FileSystem.status(root) {
+            guard FileSystem.isDirectory(info) else { throw .invalidStore(path: root, reason: "exists and is not a folder") }
+            guard try FileSystem.status(root + "/" + StoreManifest.fileName) == nil else {
+                throw .invalidStore(path: root, reason: "already holds a Folio store")
+            }
+        } else {
+            let parent = (root as NSString).deletingLastPathComponent
+            try FileSystem.makeDirectories((root as NSString).lastPathComponent, under: parent.isEmpty ? "." : parent)
+        }
+        try FileSystem.makeDirectories(".folio", under: root)
+        for entity in manifest.entityNames {
+            guard DocumentPath.isIdentifier(entity) else { throw .invalidArgument("entity name \"\(entity)\" is not an identifier") }
+            try FileSystem.makeDirectories(entity, under: root)
+        }
+        if try FileSystem.status(root + "/.gitignore") == nil {
+            try FileSystem.createFile(root + "/.gitignore", bytes: Array("# Folio's local state: lock, journal, cache\n.folio/\n".utf8), sync: durability != .none)
+        }
+        try writeManifest(manifest, root: root, durability: durability)
+        return try open(at: root, durability: durability)
+    }
+
+    /// Opens a store: finishes or discards a crashed writer's journal, then builds the
+    /// catalog from the cache and a walk, reading only files the cache does not vouch for.
+    public static func open(at root: String, durability: Durability = .full) throws(FolioError) -> DocumentStore {
+        let root = Self.normalized(root)
+        guard let info = try FileSystem.status(root), FileSystem.isDirectory(info) else {
+            throw .invalidStore(path: root, reason: "no such folder")
+        }
+        let manifestPath = root + "/" + StoreManifest.fileName
+        guard try FileSystem.status(manifestPath) != nil else {
+            throw .invalidStore(path: root, reason: "holds no \(StoreManifest.fileName), so it is not a Folio store")
+        }
+        try FileSystem.makeDirectories(".folio", under: root)
+        let store = DocumentStore(
+            root: root, durability: durability, lock: try StoreLock(path: root + "/.folio/lock"),
+            manifest: try readManifest(at: manifestPath))
+        try store.recoverJournals()
+        let cache = DocumentCache.load(storeRoot: root)
+        let changes = try store.refresh(using: cache)
+        if changes.filesRead > 0 { try store.writeCache() }
+        return store
+    }
+
+    private init(root: String, durability: Durability, lock: StoreLock, manifest: StoreManifest) {
+        self.root = root
+        self.durability = durability
+        self.lock = lock
+        self.state = Mutex(State(manifest: manifest))
+    }
+
+    private static func normalized(_ root: String) -> String {
+        var root = root
+        while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+        return root
+    }
+
+    /// The manifest as of the last open, refresh or commit.
+    public var manifest: StoreManifest { state.withLock { $0.manifest } }
+
+    /// Counters of the work the store has done, for tests and benchmarks.
+    public var statistics: StoreStatistics { state.withLock { $0.statistics } }
+
+    /// Files the store could not use, as of the last walk: each with its path and why.
+    public var issues: [StoreIssue] { state.withLock { $0.catalog.issues } }
+
+    /// A document by entity and identity, as of the last refresh or commit.
+    public func document(entity: String, id: UUID) -> StoredDocument? {
+        state.withLock { state in
+            guard let path = state.catalog.path(of: .init(entity: entity, id: id)) else { return nil }
+            return Self.stored(at: path, in: &state.catalog)
+        }
+    }
+
+    /// Every document of an entity, in path order (day, then identity).
+    public func documents(entity: String) -> [StoredDocument] {
+        state.withLock { state in
+            state.catalog.entries.keys.filter { $0.entity == entity }.sorted()
+                .compactMap { Self.stored(at: $0, in: &state.catalog) }
+        }
+    }
+
+    /// How many documents of each entity the store holds.
+    public var documentCounts: [String: Int] {
+        state.withLock { state in
+            state.catalog.entries.keys.reduce(into: [:]) { counts, path in counts[path.entity, default: 0] += 1 }
+        }
+    }
+
+    private static func stored(at path: DocumentPath, in catalog: inout Catalog) -> StoredDocument? {
+        guard let entry = catalog.entry(at: path), let content = catalog.content(at: path) else { return nil }
+        return StoredDocument(path: path, version: entry.version, content: content)
+    }
+
+    /// The bytes of a document's `.externalStorage` blob, or `nil` when it has none.
+    public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
+        let path = try document.blob(property)
+        guard state.withLock({ $0.catalog.blobs[path] }) != nil else { return nil }
+        return try FileSystem.readFile(root + "/" + path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+    }
+
+    /// Writes the cache now, so the next open reads nothing that has not changed.
+    /// Opening a store and closing it do this too.
+    public func writeCache() throws(FolioError) {
+        try state.withLock { state throws(FolioError) in
+            try verifyRecentEntries(&state)
+            try DocumentCache.write(&state.catalog, storeRoot: root)
+        }
+    }
+
+    /// Writes the cache; the store may still be used afterwards.
+    public func close() throws(FolioError) { try writeCache() }
+
+    /// Confirms the content of entries stamped within the file system's clock tick, by
+    /// waiting for the tick to pass and comparing their bytes, so the cache can trust them.
+    private func verifyRecentEntries(_ state: inout State) throws(FolioError) {
+        let recent = state.catalog.entries.values.filter { !$0.verified }
+        guard !recent.isEmpty else { return }
+        usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
+        for entry in recent {
+            let path = root + "/" + entry.path.relativePath
+            guard let (bytes, stamp) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
+                stamp == entry.stamp, ContentHash.of(bytes) == entry.contentHash, !stamp.isRacy(now: FileSystem.now())
+            else { continue }  // changed or unreadable since: left unverified, so not cached
+            state.catalog.setVerified(entry.path)
+        }
+    }
+
+    static func readManifest(at path: String) throws(FolioError) -> StoreManifest {
+        do {
+            return try StoreManifest(json: JSONReader().read(contentsOfFile: path), path: path)
+        } catch let error as JSONError {
+            throw .unreadableJSON(error)
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw .invalidStore(path: path, reason: "\(error)")
+        }
+    }
+
+    static func writeManifest(_ manifest: StoreManifest, root: String, durability: Durability) throws(FolioError) {
+        let bytes: [UInt8]
+        do { bytes = try JSONWriter().write(manifest.json) } catch { throw .unreadableJSON(error) }
+        let path = root + "/" + StoreManifest.fileName
+        let temporary = path + ".\(getpid()).tmp"
+        try FileSystem.createFile(temporary, bytes: bytes, sync: durability != .none)
+        try FileSystem.rename(temporary, to: path)
+        if durability != .none { try FileSystem.syncDirectory(root) }
+    }
+
+    /// Finishes or discards journals left by a crashed writer.
+    func recoverJournals() throws(FolioError) {
+        let folder = root + "/" + Journal.folder
+        guard try FileSystem.status(folder) != nil, try !FileSystem.list(folder).isEmpty else { return }
+        let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in try Journal.recover(in: root, durability: durability) }
+        state.withLock {
+            $0.statistics.transactionsRecovered += recovered.finished
+            $0.statistics.transactionsDiscarded += recovered.discarded
+        }
+    }
+}
+
+/// Counters of a store's work since it was opened.
+public struct StoreStatistics: Sendable, Equatable {
+    /// Document files read and parsed (the cache spares unchanged ones).
+    public var filesRead = 0
+    /// Documents answered from the cache without reading their files.
+    public var cacheHits = 0
+    /// Transactions committed by this store.
+    public var transactionsCommitted = 0
+    /// Crashed writers' transactions finished (had their commit record) or discarded (had not).
+    public var transactionsRecovered = 0
+    public var transactionsDiscarded = 0
+}
+
+extension StoreManifest {
+    /// The entities the schema names (`schema.entities`' keys), which get folders at creation.
+    var entityNames: [String] { schema["entities"]?.objectValue?.keys ?? [] }
+}
+
+extension Catalog {
+    mutating func setVerified(_ path: DocumentPath) {
+        guard var entry = entry(at: path) else { return }
+        entry.verified = true
+        insert(entry)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import FolioJSON
+
+/// `folio.json`: the store's format and schema versions, its schema as data, and its time zone.
+public struct StoreManifest: Sendable, Equatable {
+    /// The storage format version this code writes and reads.
+    public static let currentFormatVersion = 1
+    /// The file's name at the store's root.
+    public static let fileName = "folio.json"
+
+    /// The storage format the store's files follow.
+    public var formatVersion: Int
+    /// The schema version the documents were last migrated to, as `Schema.Version` prints it ("1.0.0").
+    public var schemaVersion: String
+    /// The time zone whose days name the partition folders; fixed when the store is created.
+    public var timeZone: TimeZone
+    /// The schema as data: entities, properties, relationships (filled in by the model layer).
+    public var schema: JSONValue
+
+    public init(schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:]) {
+        self.formatVersion = Self.currentFormatVersion
+        self.schemaVersion = schemaVersion
+        self.timeZone = timeZone
+        self.schema = schema
+    }
+
+    /// The manifest's canonical JSON form.
+    public var json: JSONValue {
+        [
+            "format": "folio-store",
+            "formatVersion": .integer(Int64(formatVersion)),
+            "schemaVersion": .string(schemaVersion),
+            "timeZone": .string(timeZone.identifier),
+            "schema": schema,
+        ]
+    }
+
+    /// Reads a manifest, checking that this code understands its format.
+    public init(json: JSONValue, path: String) throws(FolioError) {
+        func field<T>(_ key: String, _ convert: (JSONValue) -> T?) throws(FolioError) -> T {
+            guard let value = json[key], let converted = convert(value) else {
+                throw .invalidStore(path: path, reason: "the manifest lacks a valid \"\(key)\"")
+            }
+            return converted
+        }
+        guard json["format"] == "folio-store" else {
+            throw .invalidStore(path: path, reason: "not a Folio manifest (\"format\" is not \"folio-store\")")
+        }
+        let version = try field("formatVersion") { if case .integer(let v) = $0 { Int(v) } else { nil } }
+        guard version == Self.currentFormatVersion else {
+            throw .invalidStore(
+                path: path,
+                reason: version > Self.currentFormatVersion
+                    ? "store format \(version) is newer than this Folio understands (\(Self.currentFormatVersion)); update Folio"
+                    : "store format \(version) is older than this Folio reads (\(Self.currentFormatVersion))")
+        }
+        formatVersion = version
+        schemaVersion = try field("schemaVersion", \.stringValue)
+        let zone = try field("timeZone", \.stringValue)
+        guard let timeZone = TimeZone(identifier: zone) else {
+            throw .invalidStore(path: path, reason: "unknown time zone \"\(zone)\" in the manifest")
+        }
+        self.timeZone = timeZone
+        schema = json["schema"] ?? [:]
+    }
+
+    /// The Gregorian calendar in the store's time zone, which files documents under days.
+    public var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import Folio
+
+struct ConflictTests {
+    @Test func handEditBetweenReadAndCommitIsAConflictAndTheEditStays() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let document = timer("Tea")
+        let other = timer("Coffee")
+        try store.commit([.put(document, basedOn: nil)])
+        let stored = try #require(store.document(entity: "Timer", id: document.id))
+        let path = directory("store/" + stored.path.relativePath)
+        let edited = "{\n  \"$entity\": \"Timer\",\n  \"name\": \"Green tea\",\n  \"minutes\": 25\n}\n"
+        try write(edited, to: path)
+
+        var changed = document
+        changed.content["minutes"] = 5
+        let error = try #require(throws: FolioError.self) {
+            try store.commit([.put(other, basedOn: nil), .put(changed, basedOn: stored.version)])
+        }
+        guard case .conflict(let conflictPath, _) = error else { Issue.record("\(error)"); return }
+        #expect(conflictPath == stored.path.relativePath)
+        #expect(try text(at: path) == edited, "the person's edit is left as it was")
+        #expect(store.document(entity: "Timer", id: other.id) == nil, "nothing of the transaction was written")
+        #expect(!FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(other.id.uuidString).json")))
+
+        try store.refresh()
+        let fresh = try #require(store.document(entity: "Timer", id: document.id))
+        #expect(fresh.content["name"] == "Green tea")
+        try store.commit([.put(changed, basedOn: fresh.version)])
+    }
+
+    @Test func sameSizeRewriteWithinTheClockTickIsStillAConflict() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let document = timer("Tea")
+        let summary = try store.commit([.put(document, basedOn: nil)])
+        let version = try #require(summary.versions.values.first)
+        let path = directory("store/" + version.path.relativePath)
+        // Same size, same inode, very likely the same mtime tick: only the content differs.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: 28)
+        try handle.write(contentsOf: Data("X".utf8))
+        try handle.close()
+        #expect(throws: FolioError.self) { try store.commit([.put(document, basedOn: version)]) }
+    }
+
+    @Test func deletedBehindTheStoresBackIsAConflict() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let document = timer("Tea")
+        try store.commit([.put(document, basedOn: nil)])
+        let stored = try #require(store.document(entity: "Timer", id: document.id))
+        try FileManager.default.removeItem(atPath: directory("store/" + stored.path.relativePath))
+        #expect(throws: FolioError.conflict(path: stored.path.relativePath, reason: "was deleted since it was read")) {
+            try store.commit([.delete(stored.version)])
+        }
+    }
+
+    @Test func creatingADocumentThatExistsIsAConflict() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let document = timer("Tea")
+        try store.commit([.put(document, basedOn: nil)])
+        #expect(throws: FolioError.self) { try store.commit([.put(document, basedOn: nil)]) }
+    }
+}

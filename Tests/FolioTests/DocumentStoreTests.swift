@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import Folio
+
+struct DocumentStoreTests {
+    @Test func creatingAStoreWritesTheManifestGitignoreAndEntityFolders() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        #expect(try text(at: directory("store/folio.json")) == """
+            {
+              "format": "folio-store",
+              "formatVersion": 1,
+              "schemaVersion": "1.0.0",
+              "timeZone": "\(utc.identifier)",
+              "schema": {
+                "entities": {
+                  "Timer": {},
+                  "TodoItem": {}
+                }
+              }
+            }
+
+            """)
+        #expect(try text(at: directory("store/.gitignore")).contains(".folio/"))
+        #expect(FileManager.default.fileExists(atPath: directory("store/Timer")))
+        #expect(store.manifest.timeZone == utc)
+        #expect(throws: FolioError.self) { try makeStore(in: directory) }
+    }
+
+    @Test func committedDocumentLandsAtItsDayPathInCanonicalText() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        let summary = try store.commit([.put(timer("Tea", id: id), basedOn: nil)])
+        #expect(summary.written == 1)
+        let path = directory("store/Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
+        #expect(try text(at: path) == "{\n  \"$entity\": \"Timer\",\n  \"name\": \"Tea\",\n  \"minutes\": 25\n}\n")
+        #expect(store.document(entity: "Timer", id: id)?.content["name"] == "Tea")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
+    }
+
+    @Test func partitionDayFollowsTheStoresTimeZone() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = StoreManifest(timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+        let store = try DocumentStore.create(at: directory("store"), manifest: manifest, durability: .none)
+        let id = UUID()
+        try store.commit([.put(timer("Late", id: id, date: november22(hour: 3)), basedOn: nil)])
+        #expect(store.document(entity: "Timer", id: id)?.path.day == Day(year: 2026, month: 11, day: 21))
+    }
+
+    @Test func changingThePartitionDateMovesTheDocumentAndItsBlobs() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        var document = timer("Tea")
+        document.blobs = ["photo": [1, 2, 3]]
+        try store.commit([.put(document, basedOn: nil)])
+        let stored = try #require(store.document(entity: "Timer", id: document.id))
+        #expect(try store.blob(of: stored.path, property: "photo") == [1, 2, 3])
+
+        document.partitionDate = november22().addingTimeInterval(86_400 * 40)
+        document.blobs = [:]
+        try store.commit([.put(document, basedOn: stored.version)])
+        let moved = try #require(store.document(entity: "Timer", id: document.id))
+        #expect(moved.path.relativePath == "Timer/2027/01/01/\(document.id.uuidString).json")
+        #expect(!FileManager.default.fileExists(atPath: directory("store/" + stored.path.relativePath)))
+        #expect(!FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(document.id.uuidString).photo.bin")))
+        #expect(try store.blob(of: moved.path, property: "photo") == [1, 2, 3])
+        #expect(try DocumentStore.open(at: directory("store")).document(entity: "Timer", id: document.id)?.path == moved.path)
+    }
+
+    @Test func blobsCanBeReplacedAndRemoved() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        var document = timer("Tea")
+        document.blobs = ["photo": [1]]
+        try store.commit([.put(document, basedOn: nil)])
+        var stored = try #require(store.document(entity: "Timer", id: document.id))
+        document.blobs = ["photo": [9, 9]]
+        try store.commit([.put(document, basedOn: stored.version)])
+        #expect(try store.blob(of: stored.path, property: "photo") == [9, 9])
+        stored = try #require(store.document(entity: "Timer", id: document.id))
+        document.blobs = ["photo": nil]
+        try store.commit([.put(document, basedOn: stored.version)])
+        #expect(try store.blob(of: stored.path, property: "photo") == nil)
+        #expect(!FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(document.id.uuidString).photo.bin")))
+    }
+
+    @Test func savingUnchangedDocumentsWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let document = timer("Tea")
+        try store.commit([.put(document, basedOn: nil)])
+        let stored = try #require(store.document(entity: "Timer", id: document.id))
+        let summary = try store.commit([.put(document, basedOn: stored.version)])
+        #expect(summary.written == 0 && summary.unchanged == 1)
+        #expect(store.document(entity: "Timer", id: document.id)?.version == stored.version, "the file was not rewritten")
+        #expect(store.statistics.transactionsCommitted == 1)
+    }
+
+    @Test func deletingRemovesTheDocumentAndItsBlobs() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        var document = timer("Tea")
+        document.blobs = ["photo": [7]]
+        try store.commit([.put(document, basedOn: nil)])
+        let stored = try #require(store.document(entity: "Timer", id: document.id))
+        #expect(try store.commit([.delete(stored.version)]).deleted == 1)
+        #expect(store.document(entity: "Timer", id: document.id) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/Timer/2026/11/22")).isEmpty)
+    }
+
+    @Test func aTransactionOfManyDocumentsIsCommittedTogether() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let documents = (0..<300).map { timer("Timer \($0)", date: november22().addingTimeInterval(Double($0) * 3600)) }
+        try store.commit(documents.map { .put($0, basedOn: nil) })
+        #expect(store.documents(entity: "Timer").count == 300)
+        let reopened = try DocumentStore.open(at: directory("store"))
+        let found: Set<UUID> = Set(reopened.documents(entity: "Timer").map(\.id))
+        #expect(found == Set(documents.map(\.id)))
+    }
+}
