@@ -38,9 +38,15 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "StoreWorkload",
+            dependencies: ["Folio"],
+            path: "Tests/StoreWorkload",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "FolioTests",
-            dependencies: ["Folio"],
+            dependencies: ["Folio", "StoreWorkload"],
             swiftSettings: strict
         ),
         .testTarget(

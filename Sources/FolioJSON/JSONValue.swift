@@ -104,3 +104,35 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
         self = .object(JSONObject(elements))
     }
 }
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact one-line JSON, for messages: `"Tea"`, `[1, 2]`, `{"a": null}`.
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .integer(let integer): String(integer)
+        case .double(let double): double.isFinite ? JSONNumber.canonicalText(double) : "\(double)"
+        case .number(let text): text
+        case .string(let text): Self.quoted(text)
+        case .array(let elements): "[" + elements.map(\.description).joined(separator: ", ") + "]"
+        case .object(let object): "{" + object.map { Self.quoted($0.key) + ": " + $0.value.description }.joined(separator: ", ") + "}"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20: result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

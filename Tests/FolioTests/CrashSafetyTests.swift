@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import Folio
+
+/// A writer killed (SIGKILL) at random moments: after each kill the store must open,
+/// recover, and show every transaction entirely or not at all, every document whole.
+@Suite(.serialized) struct CrashSafetyTests {
+    static let kills = 200
+
+    @Test func writerKilledAtRandomMomentsLeavesEveryTransactionAllOrNothing() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = StoreManifest(timeZone: utc, schema: ["entities": ["Item": [:], "Counter": [:]]])
+        _ = try DocumentStore.create(at: directory("store"), manifest: manifest, durability: .none)
+        var generator = SystemRandomNumberGenerator()
+        var recovered = (finished: 0, discarded: 0)
+        var committed = Int64(0)
+        for kill in 0..<Self.kills {
+            let durability: Durability = kill % 10 == 0 ? .full : kill % 10 == 5 ? .normal : .none
+            let writer = try ChildProcess(["crash-writer", directory("store"), durability.rawValue, "\(kill + 1)"])
+            usleep(UInt32.random(in: 30_000...250_000, using: &generator))
+            writer.kill()
+
+            let store = try DocumentStore.open(at: directory("store"), durability: .none)
+            recovered.finished += store.statistics.transactionsRecovered
+            recovered.discarded += store.statistics.transactionsDiscarded
+            #expect(store.issues.isEmpty, "kill \(kill): \(store.issues)")
+            let lastTx: Int64 = if case .integer(let value)? = store.document(entity: "Counter", id: UUID(uuidString: "00000000-0000-0000-0000-00000000C0DE")!)?.content["lastTx"] { value } else { 0 }
+            var byTransaction: [Int64: (count: Int, expected: Int64)] = [:]
+            for item in store.documents(entity: "Item") {
+                guard case .integer(let tx)? = item.content["tx"], case .integer(let expected)? = item.content["count"] else {
+                    Issue.record("kill \(kill): item without tx/count: \(item.content)")
+                    continue
+                }
+                byTransaction[tx, default: (0, expected)].count += 1
+            }
+            for (tx, found) in byTransaction {
+                #expect(tx > lastTx - 3 && tx <= lastTx, "kill \(kill): transaction \(tx) visible with the counter at \(lastTx)")
+                #expect(Int64(found.count) == found.expected, "kill \(kill): transaction \(tx) has \(found.count) of \(found.expected) documents")
+            }
+            for tx in max(1, lastTx - 2)...max(1, lastTx) where lastTx > 0 {
+                #expect(byTransaction[tx] != nil, "kill \(kill): transaction \(tx) lost")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
+            committed = lastTx
+        }
+        print("crash test: \(Self.kills) kills, \(committed) transactions committed, \(recovered.finished) finished from the journal and \(recovered.discarded) discarded on recovery")
+        #expect(committed > Int64(Self.kills), "the writer made progress between kills")
+        #expect(recovered.finished + recovered.discarded > 0, "some kills landed inside a transaction")
+    }
+}
+
+/// Two writers and a reader in three processes on one store.
+struct ConcurrentProcessTests {
+    @Test func twoWritersAndAReaderLoseNoUpdateAndNeverSeeHalfATransaction() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = StoreManifest(timeZone: utc, schema: ["entities": ["Counter": [:], "Pair": [:]]])
+        _ = try DocumentStore.create(at: directory("store"), manifest: manifest, durability: .none)
+        let stopFile = directory("stop")
+        let reader = try ChildProcess(["reader", directory("store"), stopFile])
+        let writers = try ["one", "two"].map { try ChildProcess(["counter-writer", directory("store"), $0, "1000"]) }
+        let results = writers.map { $0.finish() }
+        try write("stop", to: stopFile)
+        let read = reader.finish()
+
+        for result in results { #expect(result.status == 0, "\(result.errors)") }
+        #expect(read.status == 0, "\(read.errors)")
+        let store = try DocumentStore.open(at: directory("store"))
+        let counter = store.documents(entity: "Counter").first?.content["value"]
+        #expect(counter == 2000, "no lost update: 2 x 1,000 increments")
+        print("concurrency test: counter \(counter ?? nil), writers: \(results.map { $0.output.trimmingCharacters(in: .whitespacesAndNewlines) }), reader: \(read.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        #expect(read.output.hasPrefix("checks "))
+    }
+}

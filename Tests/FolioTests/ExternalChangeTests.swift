@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import Folio
+
+/// Changes made behind the store's back, as git, an editor or another program would make them.
+struct ExternalChangeTests {
+    /// A store with 50 timers, closed so its cache is written, and the timers' paths.
+    func populatedStore(_ directory: TemporaryDirectory) throws -> [DocumentPath] {
+        let store = try makeStore(in: directory)
+        let documents = (0..<50).map { timer("Timer \($0)", date: november22().addingTimeInterval(Double($0) * 86_400)) }
+        try store.commit(documents.map { .put($0, basedOn: nil) })
+        try store.close()
+        return store.documents(entity: "Timer").map(\.path)
+    }
+
+    @Test func reopeningWithAWarmCacheReadsNoFiles() throws {
+        let directory = try TemporaryDirectory()
+        _ = try populatedStore(directory)
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(store.statistics.filesRead == 0)
+        #expect(store.statistics.cacheHits == 50)
+        #expect(store.documents(entity: "Timer").count == 50)
+    }
+
+    @Test func checkoutOfTenFilesCostsTenReads() throws {
+        let directory = try TemporaryDirectory()
+        let paths = try populatedStore(directory)
+        for path in paths.prefix(10) {
+            let file = directory("store/" + path.relativePath)
+            try write(try text(at: file).replacingOccurrences(of: "\"minutes\": 25", with: "\"minutes\": 50"), to: file)
+        }
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(store.statistics.filesRead == 10)
+        #expect(store.documents(entity: "Timer").filter { $0.content["minutes"] == 50 }.count == 10)
+    }
+
+    @Test func refreshSeesAddedEditedAndRemovedFilesAndReadsOnlyThose() throws {
+        let directory = try TemporaryDirectory()
+        let paths = try populatedStore(directory)
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(try store.refresh().isEmpty)
+
+        let edited = directory("store/" + paths[0].relativePath)
+        try write(try text(at: edited).replacingOccurrences(of: "Timer 0", with: "Renamed"), to: edited)
+        try FileManager.default.removeItem(atPath: directory("store/" + paths[1].relativePath))
+        let newID = UUID()
+        try write("{\n  \"$entity\": \"Timer\",\n  \"name\": \"From git\"\n}\n", to: directory("store/Timer/2025/01/02/\(newID.uuidString).json"))
+
+        let changes = try store.refresh()
+        #expect(changes.filesRead == 2)
+        #expect(changes.modified == [paths[0]])
+        #expect(changes.removed == [paths[1]])
+        #expect(changes.added.map(\.id) == [newID])
+        #expect(store.document(entity: "Timer", id: paths[0].id)?.content["name"] == "Renamed")
+        #expect(store.document(entity: "Timer", id: paths[1].id) == nil)
+        #expect(store.document(entity: "Timer", id: newID)?.content["name"] == "From git")
+    }
+
+    @Test(arguments: ["garbage", "truncated", "empty"])
+    func damagedCacheIsRebuiltNeverTrusted(_ damage: String) throws {
+        let directory = try TemporaryDirectory()
+        _ = try populatedStore(directory)
+        let cachePath = directory("store/.folio/cache")
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: cachePath)))
+        switch damage {
+        case "garbage": bytes[bytes.count / 2] ^= 0xFF
+        case "truncated": bytes.removeLast(bytes.count / 3)
+        default: bytes = []
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: cachePath))
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(store.statistics.filesRead == 50)
+        #expect(store.statistics.cacheHits == 0)
+        #expect(store.documents(entity: "Timer").count == 50)
+        #expect(try DocumentStore.open(at: directory("store")).statistics.filesRead == 0, "the cache was rebuilt")
+    }
+
+    @Test func missingCacheMeansReadingEveryFile() throws {
+        let directory = try TemporaryDirectory()
+        _ = try populatedStore(directory)
+        try FileManager.default.removeItem(atPath: directory("store/.folio"))
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(store.statistics.filesRead == 50)
+    }
+
+    @Test func cachedEntryOfAFileEditedToTheSameStampIsNotUsed() throws {
+        // A file replaced by one with another inode (as git checkout does) is read again
+        // even when size and mtime match.
+        let directory = try TemporaryDirectory()
+        let paths = try populatedStore(directory)
+        let file = directory("store/" + paths[3].relativePath)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        let replacement = try text(at: file).replacingOccurrences(of: "Timer 3", with: "Tomer 3")
+        try FileManager.default.removeItem(atPath: file)
+        try write(replacement, to: file)
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: file)
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(store.document(entity: "Timer", id: paths[3].id)?.content["name"] == "Tomer 3")
+    }
+}

@@ -1,0 +1,116 @@
+// Child processes for the store's crash and concurrency tests (see FolioTests).
+//
+//   StoreWorkload crash-writer STORE DURABILITY SEED
+//       commits transactions forever until killed: transaction T creates 1 to 1,000
+//       `Item` documents tagged {"tx": T, "count": k}, deletes those of T-3, and sets
+//       the `Counter` document to {"lastTx": T}.
+//   StoreWorkload counter-writer STORE NAME COUNT
+//       COUNT times: increments the shared counter and writes the pair documents
+//       `<NAME>-a` and `<NAME>-b` with the same sequence number, in one transaction,
+//       retrying on conflicts.
+//   StoreWorkload reader STORE STOPFILE
+//       refreshes in a loop until STOPFILE exists, checking that no pair is ever seen
+//       half-written and that the counter never goes backwards; prints the count of checks.
+import Foundation
+import Folio
+
+let counterID = UUID(uuidString: "00000000-0000-0000-0000-00000000C0DE")!
+let day = Date(timeIntervalSinceReferenceDate: 817_032_600)
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+/// A deterministic identity for a named document, so processes agree on it.
+func pairID(_ name: String) -> UUID {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    for (index, byte) in name.utf8.enumerated() { bytes[index % 16] ^= byte &+ UInt8(index) }
+    return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], 0x40, 0x80, bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+}
+
+func crashWriter(store path: String, durability: Durability, seed: UInt64) throws {
+    let store = try DocumentStore.open(at: path, durability: durability)
+    var random = seed
+    func next(_ bound: Int) -> Int {
+        random = random &* 6364136223846793005 &+ 1442695040888963407
+        return Int((random >> 33) % UInt64(bound))
+    }
+    while true {
+        let counter = store.document(entity: "Counter", id: counterID)
+        let lastTx: Int64 = if case .integer(let value)? = counter?.content["lastTx"] { value } else { 0 }
+        let tx = lastTx + 1
+        let size = switch next(20) { case 0: 200 + next(801); case 1...5: 20 + next(180); default: 1 + next(20) }
+        var changes: [DocumentChange] = (0..<size).map { index in
+            .put(Document(entity: "Item", id: UUID(), partitionDate: day.addingTimeInterval(Double(next(30)) * 86_400),
+                          content: ["tx": .integer(tx), "count": .integer(Int64(size)), "index": .integer(Int64(index))]), basedOn: nil)
+        }
+        for old in store.documents(entity: "Item") where old.content["tx"] == .integer(tx - 3) {
+            changes.append(.delete(old.version))
+        }
+        changes.append(.put(Document(entity: "Counter", id: counterID, partitionDate: day, content: ["lastTx": .integer(tx)]), basedOn: counter?.version))
+        try store.commit(changes)
+    }
+}
+
+func counterWriter(store path: String, name: String, count: Int) throws {
+    let store = try DocumentStore.open(at: path, durability: .none)
+    let a = pairID(name + "-a"), b = pairID(name + "-b")
+    var sequence = 1
+    var conflicts = 0
+    while sequence <= count {
+        try store.refresh()
+        let counter = store.document(entity: "Counter", id: counterID)
+        let value: Int64 = if case .integer(let v)? = counter?.content["value"] { v } else { 0 }
+        let pair = { (id: UUID) -> DocumentChange in
+            .put(Document(entity: "Pair", id: id, partitionDate: day, content: ["writer": .string(name), "seq": .integer(Int64(sequence))]),
+                 basedOn: store.document(entity: "Pair", id: id)?.version)
+        }
+        do {
+            try store.commit([
+                .put(Document(entity: "Counter", id: counterID, partitionDate: day, content: ["value": .integer(value + 1)]), basedOn: counter?.version),
+                pair(a), pair(b),
+            ])
+            sequence += 1
+        } catch .conflict {
+            conflicts += 1  // another writer got there first: read again and retry
+        }
+    }
+    print("conflicts \(conflicts)")
+}
+
+func reader(store path: String, stopFile: String) throws {
+    let store = try DocumentStore.open(at: path, durability: .none)
+    var checks = 0
+    var lastValue: Int64 = 0
+    while !FileManager.default.fileExists(atPath: stopFile) {
+        try store.refresh()
+        if !store.issues.isEmpty { fail("reader saw unusable files: \(store.issues)") }
+        for pair in Dictionary(grouping: store.documents(entity: "Pair"), by: { $0.content["writer"]?.stringValue ?? "?" }).values {
+            guard pair.count == 2 else { continue }  // the writer's first transaction is not in yet
+            if pair[0].content["seq"] != pair[1].content["seq"] { fail("half a transaction: \(pair[0].content) vs \(pair[1].content)") }
+        }
+        if case .integer(let value)? = store.document(entity: "Counter", id: counterID)?.content["value"] {
+            if value < lastValue { fail("counter went back from \(lastValue) to \(value)") }
+            lastValue = value
+        }
+        checks += 1
+    }
+    print("checks \(checks)")
+}
+
+let arguments = CommandLine.arguments
+do {
+    switch arguments.dropFirst().first {
+    case "crash-writer" where arguments.count == 5:
+        try crashWriter(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none, seed: UInt64(arguments[4]) ?? 1)
+    case "counter-writer" where arguments.count == 5:
+        try counterWriter(store: arguments[2], name: arguments[3], count: Int(arguments[4]) ?? 1)
+    case "reader" where arguments.count == 4:
+        try reader(store: arguments[2], stopFile: arguments[3])
+    default:
+        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE")
+    }
+} catch {
+    fail("\(error)")
+}
