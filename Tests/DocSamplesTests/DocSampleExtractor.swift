@@ -45,7 +45,7 @@ enum DocSampleExtractor {
         }
         return """
             // Generated from the docs' Swift samples; do not edit.
-            // Regenerate: FOLIO_UPDATE_DOC_SAMPLES=1 swift test --filter DocSamplesTests
+            // Regenerate: bash scripts/update-doc-samples.sh
 
             """ + imports.sorted().joined(separator: "\n") + "\n" + body + """
 

@@ -13,7 +13,7 @@ struct DocSamplesTests {
             try expected.write(to: Self.generatedFile, atomically: true, encoding: .utf8)
         }
         let actual = try String(contentsOf: Self.generatedFile, encoding: .utf8)
-        #expect(actual == expected, "the docs' samples changed: run FOLIO_UPDATE_DOC_SAMPLES=1 swift test --filter DocSamplesTests")
+        #expect(actual == expected, "the docs' samples changed: run bash scripts/update-doc-samples.sh")
     }
 
     @Test func everyStatementSampleRunsWithoutThrowing() throws {

@@ -1,9 +1,10 @@
 // Generated from the docs' Swift samples; do not edit.
-// Regenerate: FOLIO_UPDATE_DOC_SAMPLES=1 swift test --filter DocSamplesTests
+// Regenerate: bash scripts/update-doc-samples.sh
+import Folio
 import FolioJSON
 import Foundation
 
-// README.md, line 28
+// README.md, line 30
 func sample_README_md_1() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -17,7 +18,7 @@ func sample_README_md_1() throws {
     // }
 }
 
-// README.md, line 44
+// README.md, line 46
 func sample_README_md_2() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -30,7 +31,7 @@ func sample_README_md_2() throws {
     }
 }
 
-// README.md, line 99
+// README.md, line 101
 func sample_README_md_3() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -41,7 +42,35 @@ func sample_README_md_3() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
+// README.md, line 118
+func sample_README_md_4() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
+    let manifest = StoreManifest(timeZone: TimeZone(identifier: "Europe/Berlin")!, schema: ["entities": ["Note": [:]]])
+    let store = try DocumentStore.create(at: folder, manifest: manifest)
+
+    // One transaction: all of it lands, or (on any error or crash) none of it.
+    let note = Document(entity: "Note", id: UUID(), partitionDate: Date(), content: ["text": "Buy tea"])
+    try store.commit([.put(note, basedOn: nil)])
+
+    // Reads come from the catalog; pass the version you read back with your change.
+    let stored = store.document(entity: "Note", id: note.id)!
+    var edited = note
+    edited.content["text"] = "Buy green tea"
+    do {
+        try store.commit([.put(edited, basedOn: stored.version)])
+    } catch {
+        // A conflict: someone changed the file since we read it, and nothing was written.
+        // Read it again and retry. Any other error is reported as it is.
+        guard case .conflict(let path, _) = error else { throw error }
+        print("\(path) changed on disk")
+        try store.refresh()
+    }
+    try store.close()  // writes the cache, so the next open reads nothing unchanged
+    try FileManager.default.removeItem(atPath: folder)
+}
+
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_1", sample_README_md_1), ("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3)]
+    [("sample_README_md_1", sample_README_md_1), ("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4)]
 }
