@@ -2,28 +2,44 @@ import CYajl
 
 /// The state behind YAJL's parse callbacks: turns the stream of events into one `JSONValue`.
 ///
-/// Open containers keep their pending elements on one flat stack (`values`,
-/// and `keys` for objects) rather than one array each, so a container costs one
-/// array allocation when it closes and none while it fills.
+/// Open containers keep their pending elements on flat stacks (`values` for
+/// arrays, `members` for objects) rather than one array each, so a container costs
+/// one array allocation when it closes, and its elements move into it uncopied.
+///
+/// A builder runs in one of two modes. The fast mode, for every read, asks YAJL
+/// for no positions. The locating mode, run again over a document already known
+/// to be broken, records where each event ended, which is what placing a grammar
+/// error or a duplicate key needs.
 final class DocumentBuilder {
     private struct Frame {
-        var valueStart: Int
-        var keyStart: Int
         var isObject: Bool
-        /// The keys seen so far, kept only for wide objects where a linear duplicate scan would be slow.
-        var keySet: Set<String>?
+        /// Where the container's pending elements (or members) begin on their stack.
+        var start: Int
+        /// Where an object's key hashes begin on `keyHashes`. It differs from `start` by
+        /// the outer objects' keys still waiting for their values (this object is one).
+        var hashStart: Int
+        /// The object's key read last, waiting for its value.
+        var pendingKey = ""
+        /// Hashes of the keys seen so far, kept only for wide objects where a linear scan would be slow.
+        var keyHashSet: Set<UInt64>?
     }
 
-    /// Objects up to this many members check duplicates by a linear scan; wider ones by a set.
-    private static let linearKeyScanLimit = 16
+    /// Objects up to this many members check duplicates by a linear scan of key hashes; wider ones by a set.
+    private static let linearKeyScanLimit = 64
 
     let maximumDepth: Int
+    let isLocating: Bool
     /// The parser, for the offset of the token behind each callback.
     var handle: yajl_handle?
-    private var values: [JSONValue] = []
-    private var keys: [String] = []
-    private var keyEnds: [Int] = []
-    private var frames: [Frame] = []
+    // The builder is only ever used by the one parse that owns it, so the runtime's
+    // exclusivity checks on every callback buy nothing (they cost about 7% of a read).
+    @exclusivity(unchecked) private var values = MoveStack<JSONValue>(capacity: 16)
+    @exclusivity(unchecked) private var members = MoveStack<JSONObject.Member>(capacity: 32)
+    /// The hash of every key read in the open objects.
+    @exclusivity(unchecked) private var keyHashes: [UInt64] = []
+    /// When locating: the offset just past each key, in step with `keyHashes`.
+    @exclusivity(unchecked) private var keyEnds: [Int] = []
+    @exclusivity(unchecked) private var frames: [Frame] = []
 
     /// The document's value, once complete.
     private(set) var result: JSONValue?
@@ -31,21 +47,21 @@ final class DocumentBuilder {
     private(set) var resultEnd = 0
     /// Why the builder cancelled the parse, and where (`nil` offset: to be located by the reader).
     private(set) var failure: (kind: JSONError.Kind, offset: Int?)?
-    /// For a duplicate key, the offset just past its first occurrence.
+    /// For a duplicate key (when locating), the offset just past its first occurrence.
     private(set) var firstKeyEnd: Int?
 
     /// The kinds of parse event, as far as locating a grammar error needs them.
     enum Event { case none, opened, key, value }
-    /// The last event, and the offset just past its token: a grammar error is in the
-    /// first token after it (and after the separator it expects).
+    /// When locating: the last event, and the offset just past its token. A grammar
+    /// error is in the first token after it (and after the separator it expects).
     private(set) var lastEvent = Event.none
     private(set) var lastEventEnd = 0
 
-    init(maximumDepth: Int) {
+    init(maximumDepth: Int, isLocating: Bool) {
         self.maximumDepth = maximumDepth
-        values.reserveCapacity(32)
-        keys.reserveCapacity(32)
-        keyEnds.reserveCapacity(32)
+        self.isLocating = isLocating
+        keyHashes.reserveCapacity(32)
+        frames.reserveCapacity(8)
     }
 
     private var consumed: Int { yajl_get_bytes_consumed(handle) }
@@ -55,12 +71,20 @@ final class DocumentBuilder {
         return 0
     }
 
-    func add(_ value: JSONValue) -> Int32 {
-        lastEvent = .value
+    private func record(_ event: Event) {
+        lastEvent = event
         lastEventEnd = consumed
-        if frames.isEmpty {
+    }
+
+    func add(_ value: JSONValue) -> Int32 {
+        if isLocating { record(.value) }
+        guard let top = frames.last else {
             result = value
-            resultEnd = lastEventEnd
+            resultEnd = consumed
+            return 1
+        }
+        if top.isObject {
+            members.append(JSONObject.Member(key: top.pendingKey, value: value))
         } else {
             values.append(value)
         }
@@ -79,60 +103,71 @@ final class DocumentBuilder {
 
     func addKey(_ text: UnsafePointer<UInt8>?, _ length: Int) -> Int32 {
         guard let key = Self.string(text, length) else { return fail(.invalidUTF8, at: nil) }
+        let hash = Self.hash(UnsafeBufferPointer(start: text, count: length))
         let top = frames.count - 1
-        let start = frames[top].keyStart
-        var firstIndex: Int?
-        if keys.count - start <= Self.linearKeyScanLimit {
-            firstIndex = keys[start...].firstIndex(of: key)
+        let hashStart = frames[top].hashStart
+        // Every earlier key of this object already has its member: hash i is member i - shift.
+        let shift = hashStart - frames[top].start
+        func same(_ index: Int) -> Bool { keyHashes[index] == hash && members.key(at: index - shift) == key }
+        var duplicate: Int?
+        if keyHashes.count - hashStart < Self.linearKeyScanLimit {
+            var index = hashStart
+            while index < keyHashes.count {
+                if same(index) {
+                    duplicate = index
+                    break
+                }
+                index += 1
+            }
         } else {
-            if frames[top].keySet == nil { frames[top].keySet = Set(keys[start...]) }
-            if !frames[top].keySet!.insert(key).inserted { firstIndex = keys[start...].firstIndex(of: key) }
+            if frames[top].keyHashSet == nil { frames[top].keyHashSet = Set(keyHashes[hashStart...]) }
+            if !frames[top].keyHashSet!.insert(hash).inserted { duplicate = (hashStart..<keyHashes.count).first(where: same) }
         }
-        let end = consumed
-        if let firstIndex {
-            firstKeyEnd = keyEnds[firstIndex]
-            return fail(.duplicateKey(key, firstLine: 0), at: end)  // the reader fills in the line
+        if let duplicate {
+            firstKeyEnd = isLocating ? keyEnds[duplicate] : nil
+            return fail(.duplicateKey(key, firstLine: 0), at: isLocating ? consumed : nil)  // the reader fills in the line
         }
-        keys.append(key)
-        keyEnds.append(end)
-        lastEvent = .key
-        lastEventEnd = end
+        frames[top].pendingKey = key
+        keyHashes.append(hash)
+        if isLocating {
+            record(.key)
+            keyEnds.append(lastEventEnd)
+        }
         return 1
     }
 
     func open(isObject: Bool) -> Int32 {
+        if isLocating { record(.opened) }
         guard frames.count < maximumDepth else { return fail(.tooDeep(limit: maximumDepth), at: consumed - 1) }
-        frames.append(Frame(valueStart: values.count, keyStart: keys.count, isObject: isObject))
-        lastEvent = .opened
-        lastEventEnd = consumed
+        frames.append(Frame(isObject: isObject, start: isObject ? members.count : values.count, hashStart: keyHashes.count))
         return 1
     }
 
     func closeArray() -> Int32 {
         let frame = frames.removeLast()
-        let elements = Array(values[frame.valueStart...])
-        values.removeSubrange(frame.valueStart...)
-        return add(.array(elements))
+        return add(.array(values.popArray(from: frame.start)))
     }
 
     func closeObject() -> Int32 {
         let frame = frames.removeLast()
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(values.count - frame.valueStart)
-        for (key, value) in zip(keys[frame.keyStart...], values[frame.valueStart...]) {
-            members.append(JSONObject.Member(key: key, value: value))
-        }
-        values.removeSubrange(frame.valueStart...)
-        keys.removeSubrange(frame.keyStart...)
-        keyEnds.removeSubrange(frame.keyStart...)
-        return add(.object(JSONObject(uniqueMembers: members)))
+        keyHashes.removeSubrange(frame.hashStart...)
+        if isLocating { keyEnds.removeSubrange(frame.hashStart...) }
+        return add(.object(JSONObject(uniqueMembers: members.popArray(from: frame.start))))
     }
 
     /// A string from YAJL's unescaped bytes, or `nil` when they are not strictly valid UTF-8
     /// (Swift's check rejects overlong forms and encoded surrogates, which YAJL's lets through).
     private static func string(_ text: UnsafePointer<UInt8>?, _ length: Int) -> String? {
         guard let text else { return "" }
-        return String(validating: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
+        guard let span = try? UTF8Span(validating: UnsafeBufferPointer(start: text, count: length).span) else { return nil }
+        return String(copying: span)
+    }
+
+    /// FNV-1a of a key's bytes, so duplicate checks compare integers and strings only on a match.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
     }
 }
 

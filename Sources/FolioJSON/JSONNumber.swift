@@ -13,6 +13,7 @@ enum JSONNumber {
             break
         }
         if isInteger, let integer = parseInt64(text) { return .integer(integer) }
+        if !isInteger, let double = fastPathDouble(text) { return .double(double) }
 
         let string = String(decoding: text, as: UTF8.self)
         guard !isInteger, let double = Double(string), double.isFinite else { return .number(string) }
@@ -26,6 +27,62 @@ enum JSONNumber {
         let canonical = canonicalText(double)
         let same = canonical.utf8.withContiguousStorageIfAvailable { DecimalForm($0) == DecimalForm(text) } ?? false
         return same ? .double(double) : .number(string)
+    }
+
+    /// Exact powers of ten that a `Double` holds: 10^0 ... 10^22.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// Clinger's fast path: a decimal of at most 15 significant digits whose power of ten is
+    /// at most 22 is `mantissa × 10^e` or `mantissa ÷ 10^-e` with both operands exact, so one
+    /// correctly rounded operation gives the same double `strtod` would. Such a number is
+    /// also one whose shortest text has its digits (15 = DBL_DIG), so it is a `.double`.
+    /// `nil` sends the text to the general path.
+    private static func fastPathDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0  // digits in the mantissa, from the first non-zero one
+        var fractionDigits = 0
+        var inFraction = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                if mantissa != 0 || byte != UInt8(ascii: "0") {
+                    digits += 1
+                    if digits > 15 { return nil }
+                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                }
+                if inFraction { fractionDigits += 1 }
+            } else {
+                break  // e or E
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < text.count {
+            index += 1
+            var exponentNegative = false
+            if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < text.count {
+                exponent = exponent * 10 + Int(text[index] - UInt8(ascii: "0"))
+                if exponent > 400 { return nil }
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        exponent -= fractionDigits
+        guard exponent >= -22, exponent <= 22 else { return mantissa == 0 ? (negative ? -0.0 : 0.0) : nil }
+        var value = Double(mantissa)
+        value = exponent < 0 ? value / exactPowersOfTen[-exponent] : value * exactPowersOfTen[exponent]
+        return negative ? -value : value
     }
 
     /// An exact `Int64`, or `nil` on overflow and for `-0` (which would lose its sign).

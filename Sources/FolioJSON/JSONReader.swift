@@ -48,7 +48,37 @@ public struct JSONReader: Sendable {
         guard bytes.count <= maximumSize else {
             throw JSONError(.tooLarge(size: bytes.count, limit: maximumSize), file: file)
         }
-        let builder = DocumentBuilder(maximumDepth: maximumDepth)
+        let fast = try parse(bytes, locating: false, file: file)
+        let surrogate = SurrogateEscapes.firstUnpaired(in: bytes)
+        if fast.succeeded, let result = fast.builder.result {
+            if let surrogate { throw error(.unpairedSurrogate, at: surrogate, in: bytes, file: file) }
+            return result
+        }
+        // The document is broken. Parse it again recording where each event ends, which
+        // the fast pass skips, to put the caret on what is wrong.
+        let located = try parse(bytes, locating: true, file: file)
+        var (kind, offset) = ParseFailure.locate(located, text: bytes)
+        if let surrogate, surrogate <= offset {
+            (kind, offset) = (.unpairedSurrogate, surrogate)
+        }
+        if case .duplicateKey(let key, _) = kind, let firstEnd = located.builder.firstKeyEnd {
+            kind = .duplicateKey(key, firstLine: SourceLocation(offset: firstEnd, in: bytes).line)
+        }
+        throw error(kind, at: offset, in: bytes, file: file)
+    }
+
+    /// One run of YAJL over the text: whether it succeeded, and how it ended.
+    struct Parse {
+        var succeeded: Bool
+        var builder: DocumentBuilder
+        /// YAJL's own sentence for the error, if it reported one.
+        var message: String
+        /// How far YAJL got, in bytes.
+        var consumed: Int
+    }
+
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>, locating: Bool, file: String?) throws(JSONError) -> Parse {
+        let builder = DocumentBuilder(maximumDepth: maximumDepth, isLocating: locating)
         guard let handle = yajl_alloc(DocumentBuilder.callbacks, nil, Unmanaged.passUnretained(builder).toOpaque()) else {
             throw JSONError(.unreadable("out of memory"), file: file)
         }
@@ -65,20 +95,14 @@ public struct JSONReader: Sendable {
                 : yajl_parse(handle, bytes.baseAddress, bytes.count)
         }
         if status == yajl_status_ok { status = yajl_complete_parse(handle) }
-
-        let surrogate = SurrogateEscapes.firstUnpaired(in: bytes)
-        if status == yajl_status_ok, let result = builder.result {
-            if let surrogate { throw error(.unpairedSurrogate, at: surrogate, in: bytes, file: file) }
-            return result
+        var message = ""
+        if status != yajl_status_ok, let raw = yajl_get_error(handle, 0, nil, 0) {
+            message = String(cString: raw)
+            yajl_free_error(handle, raw)
         }
-        var (kind, offset) = ParseFailure.locate(handle: handle, builder: builder, text: bytes)
-        if let surrogate, surrogate <= offset {
-            (kind, offset) = (.unpairedSurrogate, surrogate)
-        }
-        if case .duplicateKey(let key, _) = kind, let firstEnd = builder.firstKeyEnd {
-            kind = .duplicateKey(key, firstLine: SourceLocation(offset: firstEnd, in: bytes).line)
-        }
-        throw error(kind, at: offset, in: bytes, file: file)
+        return Parse(
+            succeeded: status == yajl_status_ok, builder: builder, message: message,
+            consumed: min(yajl_get_bytes_consumed(handle), bytes.count))
     }
 
     /// Reads the document in a file. A file over the size limit is refused before it is read.

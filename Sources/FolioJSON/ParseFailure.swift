@@ -1,5 +1,3 @@
-import CYajl
-
 /// Turns a failed parse into Folio's error kind and the offset a person should look at.
 ///
 /// YAJL reports errors as English sentences and a count of bytes consumed, which
@@ -9,8 +7,9 @@ import CYajl
 /// placed on the first token after the builder's last event (and after the
 /// separator that event expects), which is where the grammar broke.
 enum ParseFailure {
-    static func locate(handle: yajl_handle, builder: DocumentBuilder, text: UnsafeBufferPointer<UInt8>) -> (JSONError.Kind, Int) {
-        let consumed = min(yajl_get_bytes_consumed(handle), text.count)
+    static func locate(_ parse: JSONReader.Parse, text: UnsafeBufferPointer<UInt8>) -> (JSONError.Kind, Int) {
+        let builder = parse.builder
+        let consumed = parse.consumed
         if let failure = builder.failure {
             switch failure.kind {
             case .invalidUTF8:
@@ -27,7 +26,7 @@ enum ParseFailure {
             return (isCommentStart(start, in: text) ? .comment : .trailingContent, start)
         }
 
-        let message = yajlMessage(handle)
+        let message = parse.message
         if message.contains("premature EOF") { return (.unexpectedEnd, endOfContent(text)) }
         if let lexical = lexicalError(message, consumed: consumed, in: text) { return lexical }
 
@@ -84,12 +83,6 @@ enum ParseFailure {
         let separatorOffset = index
         index = skipWhitespace(from: index + 1, in: text)
         return (index, separator == UInt8(ascii: ",") ? separatorOffset : nil)
-    }
-
-    private static func yajlMessage(_ handle: yajl_handle) -> String {
-        guard let raw = yajl_get_error(handle, 0, nil, 0) else { return "" }
-        defer { yajl_free_error(handle, raw) }
-        return String(cString: raw)
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

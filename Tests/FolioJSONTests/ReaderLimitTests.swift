@@ -57,6 +57,22 @@ struct ReaderLimitTests {
         #expect(error?.location?.line == 1002)
     }
 
+    @Test func keysRepeatedAcrossNestingLevelsAreNotDuplicates() throws {
+        let text = #"{"a": {"a": 1, "b": {"a": 2, "b": [{"a": 3}]}}, "b": {"a": 4}, "c": [{"a": 5, "c": 6}]}"#
+        let value = try JSONReader().read(text)
+        #expect(value["a"]?["b"]?["b"] == [["a": 3]])
+        #expect(value["c"] == [["a": 5, "c": 6]])
+        #expect(try canonical(value) == canonical(JSONReader().read(canonical(value))))
+    }
+
+    @Test func duplicateAfterANestedValueIsCaughtAtItsOwnLevel() {
+        #expect(readError(#"{"a": {"x": 1, "y": {"z": 2}}, "a": 2}"#)?.kind == .duplicateKey("a", firstLine: 1))
+        #expect(readError(#"{"o": {"a": [1, {"a": 1}], "a": 2}}"#)?.kind == .duplicateKey("a", firstLine: 1))
+        let wide = (0..<100).map { "\"k\($0)\": {\"k\($0)\": 1}" }.joined(separator: ", ")
+        #expect(readError("{" + wide + "}") == nil)
+        #expect(readError("{" + wide + ", \"k99\": 0}")?.kind == .duplicateKey("k99", firstLine: 1))
+    }
+
     @Test func wideObjectWithoutDuplicatesKeepsEveryMemberInOrder() throws {
         let members = (0..<1000).map { "\"key\($0)\": \($0)" }.joined(separator: ", ")
         let object = try #require(try JSONReader().read("{" + members + "}").objectValue)

@@ -55,6 +55,25 @@ struct RoundTripTests {
         #expect(try JSONReader().read(text) == .double(expected))
     }
 
+    @Test func shortDecimalsReadAsTheDoubleStrtodGives() throws {
+        var generator = SplitMix64(seed: 15)
+        for _ in 0..<50_000 {
+            let digits = String(UInt64.random(in: 0..<1_000_000_000_000_000, using: &generator))
+            let point = Int.random(in: 0...digits.count, using: &generator)
+            var text = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if text.hasPrefix(".") { text = "0" + text }
+            if text.hasSuffix(".") { text += "0" }
+            if Bool.random(using: &generator) { text += "e\(Int.random(in: -30...30, using: &generator))" }
+            if Bool.random(using: &generator) { text = "-" + text }
+            let expected = try #require(Double(text))
+            switch try JSONReader().read(text) {
+            case .double(let double): #expect(double.bitPattern == expected.bitPattern, "\(text)")
+            case .number(let kept): #expect(kept == text)
+            case let other: Issue.record("\(text) read as \(other)")
+            }
+        }
+    }
+
     @Test func everyStringEdgeCaseRoundTrips() throws {
         for string in RandomJSON.edgeStrings {
             let bytes = try JSONWriter().write(.string(string))
