@@ -6,7 +6,6 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "Folio",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "Folio", targets: ["Folio"]),
         .library(name: "FolioJSON", targets: ["FolioJSON"]),

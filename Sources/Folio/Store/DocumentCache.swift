@@ -87,8 +87,13 @@ enum DocumentCache {
         let target = storeRoot + "/" + fileName
         let temporary = target + ".\(getpid()).tmp"
         try FileSystem.removeFile(temporary)
-        try FileSystem.createFile(temporary, bytes: bytes, sync: false)
-        try FileSystem.rename(temporary, to: target)
+        do {
+            try FileSystem.createFile(temporary, bytes: bytes, sync: false)
+            try FileSystem.rename(temporary, to: target)
+        } catch {
+            try FileSystem.removeFile(temporary)  // no half-written cache left behind
+            throw error
+        }
     }
 }
 

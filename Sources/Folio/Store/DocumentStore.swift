@@ -74,7 +74,15 @@ public final class DocumentStore: Sendable {
         try store.recoverJournals()
         let cache = DocumentCache.load(storeRoot: root)
         let changes = try store.refresh(using: cache)
-        if changes.filesRead > 0 { try store.writeCache() }
+        if changes.filesRead > 0 {
+            // The cache only spares the next open some reads: failing to write it (a full
+            // disk, a read-only checkout) must not keep anyone from their data.
+            do {
+                try store.writeCache()
+            } catch {
+                store.state.withLock { $0.statistics.cacheWriteFailure = error }
+            }
+        }
         return store
     }
 
@@ -207,6 +215,8 @@ public struct StoreStatistics: Sendable, Equatable {
     /// Crashed writers' transactions finished (had their commit record) or discarded (had not).
     public var transactionsRecovered = 0
     public var transactionsDiscarded = 0
+    /// Why opening could not write the cache, if it could not (the store works without it).
+    public var cacheWriteFailure: FolioError?
 }
 
 extension StoreManifest {
