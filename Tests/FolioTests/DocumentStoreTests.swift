@@ -120,3 +120,23 @@ struct DocumentStoreTests {
         #expect(found == Set(documents.map(\.id)))
     }
 }
+
+struct DocumentPathTests {
+    @Test func pathsOrderAsTheirRelativePathsDo() throws {
+        var generator = SystemRandomNumberGenerator()
+        let paths = try (0..<500).map { index in
+            let day = Day(year: 2025 + index % 2, month: 1 + index % 12, day: 1 + index % 28)!
+            let path = try DocumentPath(entity: ["Timer", "TodoItem", "A"][index % 3], day: day, id: UUID())
+            return try [path, path.blob("photo"), path.blob("a"), path.blob("js")].randomElement(using: &generator)!
+        }
+        let withSiblings = paths + (try paths.map { try $0.document.blob("a") }) + paths.map(\.document)
+        #expect(withSiblings.sorted().map(\.relativePath) == withSiblings.map(\.relativePath).sorted())
+    }
+
+    @Test func relativePathsParseBackToThemselves() throws {
+        let path = try DocumentPath(entity: "Timer", day: Day(year: 2026, month: 11, day: 22)!, id: UUID()).blob("photo")
+        #expect(DocumentPath(relativePath: path.relativePath) == path)
+        #expect(DocumentPath(relativePath: "Timer/2026/02/30/\(UUID().uuidString).json") == nil)
+        #expect(DocumentPath(relativePath: "1Timer/2026/02/03/\(UUID().uuidString).json") == nil)
+    }
+}

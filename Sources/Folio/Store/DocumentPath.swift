@@ -54,7 +54,19 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
 
     public var description: String { relativePath }
 
-    public static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool { lhs.relativePath < rhs.relativePath }
+    /// The order of the relative paths, compared part by part without building them:
+    /// entity, day, then identity (upper-case hex orders as the UUID's bytes do).
+    public static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool {
+        if lhs.entity != rhs.entity { return lhs.entity < rhs.entity }
+        if lhs.day != rhs.day { return lhs.day < rhs.day }
+        if lhs.id != rhs.id {
+            return withUnsafeBytes(of: lhs.id.uuid) { left in
+                withUnsafeBytes(of: rhs.id.uuid) { right in left.lexicographicallyPrecedes(right) }
+            }
+        }
+        // After the UUID the names go on as "json" or "<property>.bin".
+        return (lhs.blobProperty.map { $0 + ".bin" } ?? "json") < (rhs.blobProperty.map { $0 + ".bin" } ?? "json")
+    }
 
     /// Parses a relative path; `nil` when it is not in the layout (the caller reports why).
     public init?(relativePath: String) {
