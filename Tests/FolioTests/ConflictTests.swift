@@ -66,3 +66,21 @@ struct ConflictTests {
         #expect(throws: FolioError.self) { try store.commit([.put(document, basedOn: nil)]) }
     }
 }
+
+struct InvalidInputTests {
+    @Test func documentWithANonFiniteDoubleIsRefusedBeforeAnythingIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let good = timer("Tea")
+        let bad = Document(entity: "Timer", id: UUID(), partitionDate: november22(), content: ["minutes": .double(.nan)])
+        let error = try #require(throws: FolioError.self) { try store.commit([.put(good, basedOn: nil), .put(bad, basedOn: nil)]) }
+        #expect(error.description.contains("cannot be written"))
+        #expect(store.document(entity: "Timer", id: good.id) == nil)
+    }
+
+    @Test func storeIsCreatedWithItsMissingParentFolders() throws {
+        let directory = try TemporaryDirectory()
+        _ = try DocumentStore.create(at: directory("a/b/store"), manifest: StoreManifest(timeZone: utc), durability: .none)
+        #expect(FileManager.default.fileExists(atPath: directory("a/b/store/folio.json")))
+    }
+}

@@ -63,7 +63,9 @@ extension DocumentStore {
         }
         var manifestBytes: [UInt8]?
         if let newManifest, newManifest != state.manifest {
-            do { manifestBytes = try JSONWriter().write(newManifest.json) } catch { throw .unreadableJSON(error) }
+            do { manifestBytes = try JSONWriter().write(newManifest.json) } catch {
+                throw .invalidDocument(path: StoreManifest.fileName, reason: "the new manifest cannot be written: \(error.message)")
+            }
         }
         guard !puts.isEmpty || !deletes.isEmpty || manifestBytes != nil else { return summary }
 
@@ -137,7 +139,9 @@ extension DocumentStore {
         var blobPaths: [String: DocumentPath] = [:]
         for property in document.blobs.keys { blobPaths[property] = try target.blob(property) }
         let bytes: [UInt8]
-        do { bytes = try JSONWriter().write(.object(content)) } catch { throw .unreadableJSON(error) }
+        do { bytes = try JSONWriter().write(.object(content)) } catch {
+            throw .invalidDocument(path: target.relativePath, reason: "the document cannot be written: \(error.message)")
+        }
         return PlannedPut(document: document, content: content, bytes: bytes, target: target, previous: basedOn, blobPaths: blobPaths)
     }
 

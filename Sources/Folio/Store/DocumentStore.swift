@@ -40,9 +40,10 @@ public final class DocumentStore: Sendable {
             guard try FileSystem.status(root + "/" + StoreManifest.fileName) == nil else {
                 throw .invalidStore(path: root, reason: "already holds a Folio store")
             }
+        } else if root.hasPrefix("/") {
+            try FileSystem.makeDirectories(String(root.dropFirst()), under: "")
         } else {
-            let parent = (root as NSString).deletingLastPathComponent
-            try FileSystem.makeDirectories((root as NSString).lastPathComponent, under: parent.isEmpty ? "." : parent)
+            try FileSystem.makeDirectories(root, under: ".")
         }
         try FileSystem.makeDirectories(".folio", under: root)
         for entity in manifest.entityNames {
@@ -184,7 +185,9 @@ public final class DocumentStore: Sendable {
 
     static func writeManifest(_ manifest: StoreManifest, root: String, durability: Durability) throws(FolioError) {
         let bytes: [UInt8]
-        do { bytes = try JSONWriter().write(manifest.json) } catch { throw .unreadableJSON(error) }
+        do { bytes = try JSONWriter().write(manifest.json) } catch {
+            throw .invalidDocument(path: StoreManifest.fileName, reason: "the manifest cannot be written: \(error.message)")
+        }
         let path = root + "/" + StoreManifest.fileName
         let temporary = path + ".\(getpid()).tmp"
         try FileSystem.createFile(temporary, bytes: bytes, sync: durability != .none)

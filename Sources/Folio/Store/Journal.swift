@@ -59,7 +59,7 @@ struct Journal {
         do {
             bytes = try JSONWriter().write(record)
         } catch {
-            throw .unreadableJSON(error)
+            throw .invalidDocument(path: directory + "/" + Self.recordName, reason: "the commit record cannot be written: \(error.message)")
         }
         let temporary = directory + "/" + Self.recordName + ".tmp"
         try FileSystem.createFile(temporary, bytes: bytes, sync: durability != .none)
