@@ -27,6 +27,9 @@ struct Catalog {
     struct Identity: Hashable {
         var entity: String
         var id: UUID
+
+        /// The UUID alone tells identities apart; hashing the entity's name too would cost more.
+        func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
     private(set) var entries: [DocumentPath: Entry] = [:]
@@ -39,6 +42,11 @@ struct Catalog {
     var layoutIssues: [StoreIssue] = []
 
     func entry(at path: DocumentPath) -> Entry? { entries[path] }
+
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+        identities.reserveCapacity(count)
+    }
 
     func path(of identity: Identity) -> DocumentPath? { identities[identity] }
 

@@ -1,16 +1,17 @@
+import Foundation
 import FolioJSON
 import Glibc
 
 /// `.folio/cache`: every verified document's stamp, content hash and parsed content,
 /// so reopening a store reads only the files that changed since it was written.
 ///
-/// A binary file: a magic line, entries (path, stamp, hash, compact JSON), and a
-/// checksum of everything before it. The cache is never trusted: a missing,
+/// A binary file: a magic line, entries (path as entity, day and UUID bytes, stamp,
+/// hash, compact JSON), and a checksum of everything before it. The cache is never trusted: a missing,
 /// damaged or foreign cache is ignored and rebuilt, and an entry counts only when
 /// the file on disk still has exactly its stamp.
 enum DocumentCache {
     static let fileName = ".folio/cache"
-    private static let magic = Array("FOLIO-CACHE 1\n".utf8)
+    private static let magic = Array("FOLIO-CACHE 2\n".utf8)
 
     /// A cached document, before the walk confirms that its file is unchanged.
     struct Cached {
@@ -19,27 +20,31 @@ enum DocumentCache {
         var content: Range<Int>
     }
 
-    /// The cache's entries by relative path, with the buffer they point into; empty when
-    /// there is no usable cache.
-    static func load(storeRoot: String) -> (buffer: CacheBuffer, entries: [String: Cached]) {
-        let empty = (CacheBuffer(bytes: []), [String: Cached]())
+    /// The cache's entries by path, with the buffer they point into; empty when there is
+    /// no usable cache.
+    static func load(storeRoot: String) -> (buffer: CacheBuffer, entries: [DocumentPath: Cached]) {
+        let empty = (CacheBuffer(bytes: []), [DocumentPath: Cached]())
         let path = storeRoot + "/" + fileName
         // Any failure to read the cache only costs reading the documents themselves.
         guard let (bytes, _) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + 8
         else { return empty }
         let buffer = CacheBuffer(bytes: bytes)
-        let entries: [String: Cached]? = bytes.withUnsafeBytes { raw in
+        let entries: [DocumentPath: Cached]? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
             let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
             guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic) else { return nil }
             var cursor = CompactJSON.Cursor(bytes: body)
             _ = cursor.rawBytes(magic.count)
             guard let count = cursor.length() else { return nil }
-            var entries: [String: Cached] = [:]
+            var entries: [DocumentPath: Cached] = [:]
             entries.reserveCapacity(count)
             for _ in 0..<count {
-                guard let path = cursor.text(), let size = cursor.varint(), let seconds = cursor.varint(),
+                guard let entity = cursor.text(), DocumentPath.isIdentifier(entity),
+                    let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
+                    let day = Day(year: Int(clamping: year), month: Int(month), day: Int(dayOfMonth)),
+                    let uuid = cursor.rawBytes(16),
+                    let size = cursor.varint(), let seconds = cursor.varint(),
                     let nanoseconds = cursor.varint(), let inode = cursor.varint(), let hash = cursor.uint64(),
                     let length = cursor.length()
                 else { return nil }
@@ -48,6 +53,8 @@ enum DocumentCache {
                 let stamp = FileStamp(
                     size: Int64(bitPattern: size), modifiedSeconds: Int64(bitPattern: seconds),
                     modifiedNanoseconds: Int64(bitPattern: nanoseconds), inode: inode)
+                let id = UUID(uuid: uuid.loadUnaligned(as: uuid_t.self))
+                let path = DocumentPath(validEntity: entity, day: day, id: id, blobProperty: nil)
                 entries[path] = Cached(stamp: stamp, contentHash: hash, content: start..<(start + length))
             }
             return cursor.remaining == 0 ? entries : nil
@@ -62,9 +69,13 @@ enum DocumentCache {
         let verified = catalog.entries.values.filter(\.verified)
         CompactJSON.appendVarint(UInt64(verified.count), to: &bytes)
         for entry in verified {
-            let path = entry.path.relativePath
-            CompactJSON.appendVarint(UInt64(path.utf8.count), to: &bytes)
-            bytes.append(contentsOf: path.utf8)
+            let path = entry.path
+            CompactJSON.appendVarint(UInt64(path.entity.utf8.count), to: &bytes)
+            bytes.append(contentsOf: path.entity.utf8)
+            CompactJSON.appendVarint(UInt64(path.day.year), to: &bytes)
+            bytes.append(UInt8(path.day.month))
+            bytes.append(UInt8(path.day.day))
+            withUnsafeBytes(of: path.id.uuid) { bytes.append(contentsOf: $0) }
             for number in [UInt64(bitPattern: entry.stamp.size), UInt64(bitPattern: entry.stamp.modifiedSeconds),
                            UInt64(bitPattern: entry.stamp.modifiedNanoseconds), entry.stamp.inode] {
                 CompactJSON.appendVarint(number, to: &bytes)

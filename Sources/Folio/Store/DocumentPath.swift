@@ -15,6 +15,20 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     /// For a blob of an `.externalStorage` property, that property's name.
     public var blobProperty: String?
 
+    /// A path from parts already known to be valid (from the walk or the cache).
+    init(validEntity entity: String, day: Day, id: UUID, blobProperty: String?) {
+        self.entity = entity
+        self.day = day
+        self.id = id
+        self.blobProperty = blobProperty
+    }
+
+    /// Hashes the identity alone: it tells paths apart almost always, and hashing it is
+    /// far cheaper than hashing the entity's name too (equality still compares every part).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+
     /// A document's path; throws for an entity name that is not an identifier.
     public init(entity: String, day: Day, id: UUID) throws(FolioError) {
         guard Self.isIdentifier(entity) else {
@@ -81,13 +95,50 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
         self.blobProperty = property
     }
 
+    /// `<UUID>.json` or `<UUID>.<property>.bin`, from the bytes of a file name; the walk
+    /// parses names this way without making a string of each.
+    static func parseFileName(_ name: UnsafeBufferPointer<UInt8>) -> (UUID, String?)? {
+        guard name.count >= 41, let id = uuid(UnsafeBufferPointer(rebasing: name[0..<36])), name[36] == UInt8(ascii: ".") else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: name[37...])
+        if rest.elementsEqual("json".utf8) { return (id, nil) }
+        guard rest.count > 4, rest.suffix(4).elementsEqual(".bin".utf8) else { return nil }
+        let property = String(decoding: rest.dropLast(4), as: UTF8.self)
+        return isIdentifier(property) ? (id, property) : nil
+    }
+
+    /// A UUID from its 36 characters of text (either case), without making a string.
+    static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+            var index = 0
+            for position in 0..<16 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard text[index] == UInt8(ascii: "-") else { return false }
+                    index += 1
+                }
+                guard let high = hexValue(text[index]), let low = hexValue(text[index + 1]) else { return false }
+                out[position] = high << 4 | low
+                index += 2
+            }
+            return true
+        }
+        return valid ? UUID(uuid: bytes) : nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// `<UUID>.json` or `<UUID>.<property>.bin`.
     static func parseFileName(_ name: Substring) -> (UUID, String?)? {
-        let pieces = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard pieces.count >= 2, let id = UUID(uuidString: String(pieces[0])) else { return nil }
-        if pieces.count == 2, pieces[1] == "json" { return (id, nil) }
-        if pieces.count == 3, pieces[2] == "bin", isIdentifier(pieces[1]) { return (id, String(pieces[1])) }
-        return nil
+        var name = String(name)
+        return name.withUTF8 { parseFileName($0) }
     }
 
     /// Whether a name is an identifier: ASCII letters, digits and `_`, not starting with a digit.

@@ -23,9 +23,10 @@ extension DocumentStore {
         try refresh(using: nil)
     }
 
-    func refresh(using cache: (buffer: CacheBuffer, entries: [String: DocumentCache.Cached])?) throws(FolioError) -> StoreChanges {
+    func refresh(using cache: (buffer: CacheBuffer, entries: [DocumentPath: DocumentCache.Cached])?) throws(FolioError) -> StoreChanges {
         try lock.withLock(.shared) { () throws(FolioError) in
-            let listing = try TreeListing(root: root)
+            let expected = max(cache?.entries.count ?? 0, state.withLock { $0.catalog.entries.count })
+            let listing = try TreeListing(root: root, expectedDocuments: expected)
             let manifest = try Self.readManifest(at: root + "/" + StoreManifest.fileName)
             return state.withLock { state in
                 state.manifest = manifest
@@ -34,16 +35,20 @@ extension DocumentStore {
         }
     }
 
-    private func apply(_ listing: TreeListing, cache: (buffer: CacheBuffer, entries: [String: DocumentCache.Cached])?, to state: inout State) -> StoreChanges {
+    private func apply(_ listing: TreeListing, cache: (buffer: CacheBuffer, entries: [DocumentPath: DocumentCache.Cached])?, to state: inout State) -> StoreChanges {
         var changes = StoreChanges()
-        var seen = Set<DocumentPath>(minimumCapacity: listing.documents.count)
+        // Which catalog entries are still on disk matters only when there are entries.
+        let hadEntries = !state.catalog.entries.isEmpty
+        var seen = Set<DocumentPath>(minimumCapacity: hadEntries ? listing.documents.count : 0)
         var toRead: [TreeListing.Entry] = []
         var stillBroken: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
+        if !hadEntries { state.catalog.reserveCapacity(listing.documents.count) }
         for found in listing.documents {
-            seen.insert(found.path)
-            if let entry = state.catalog.entry(at: found.path), entry.stamp == found.stamp { continue }
-            let relative = found.path.relativePath
-            if let cached = cache?.entries[relative], cached.stamp == found.stamp, let buffer = cache?.buffer {
+            if hadEntries {
+                seen.insert(found.path)
+                if let entry = state.catalog.entry(at: found.path), entry.stamp == found.stamp { continue }
+            }
+            if let cached = cache?.entries[found.path], cached.stamp == found.stamp, let buffer = cache?.buffer {
                 insert(
                     Catalog.Entry(path: found.path, stamp: found.stamp, contentHash: cached.contentHash, verified: true, content: .cached(buffer, cached.content)),
                     into: &state.catalog, issues: &stillBroken)
@@ -51,13 +56,13 @@ extension DocumentStore {
                 changes.added.append(found.path)
                 continue
             }
-            if let broken = state.catalog.brokenFiles[relative], broken.stamp == found.stamp {
-                stillBroken[relative] = broken  // unchanged and still unusable: not read again
+            if !state.catalog.brokenFiles.isEmpty, let broken = state.catalog.brokenFiles[found.path.relativePath], broken.stamp == found.stamp {
+                stillBroken[found.path.relativePath] = broken  // unchanged and still unusable: not read again
                 continue
             }
             toRead.append(found)
         }
-        for path in state.catalog.entries.keys where !seen.contains(path) {
+        for path in state.catalog.entries.keys where hadEntries && !seen.contains(path) {
             state.catalog.remove(path)
             changes.removed.append(path)
         }

@@ -6,7 +6,9 @@ import Glibc
 /// Only the layout `<Entity>/<YYYY>/<MM>/<DD>/<file>` is walked. Hidden names
 /// (`.git`, `.folio`, editors' swap files) and files at the root are passed over;
 /// anything else out of place (a symbolic link, a stray folder or file name) is an
-/// issue, and links are never followed.
+/// issue, and links are never followed. The walk works on directory descriptors and
+/// raw names: a file costs one `fstatat` and no string, which keeps it near a bare
+/// `stat` walk in C.
 struct TreeListing {
     struct Entry {
         var path: DocumentPath
@@ -17,80 +19,107 @@ struct TreeListing {
     private(set) var blobs: [Entry] = []
     private(set) var issues: [StoreIssue] = []
 
-    init(root: String) throws(FolioError) {
+    init(root: String, expectedDocuments: Int = 0) throws(FolioError) {
+        documents.reserveCapacity(expectedDocuments)
         let rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard rootDescriptor >= 0 else {
             throw .fileSystem(path: root, operation: "open the store folder", reason: FileBytes.systemError())
         }
         defer { close(rootDescriptor) }
-        try walk(rootDescriptor, relative: "", level: 0)
+        try walk(rootDescriptor, folder: Folder(relative: "", level: 0))
     }
 
-    /// The levels below the root: entity, year, month, day, then files.
+    /// Where the walk is: the folder's path relative to the root, its depth, and what
+    /// the levels above it said (entity name, year, month, day).
+    private struct Folder {
+        var relative: String
+        var level: Int
+        var entity = ""
+        var year = 0
+        var month = 0
+        var day: Day?
+
+        func child(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
+    }
+
+    /// The names of the levels below the root, for messages.
     private static let levelNames = ["entity", "year", "month", "day"]
 
-    private mutating func walk(_ descriptor: Int32, relative: String, level: Int) throws(FolioError) {
+    private mutating func walk(_ descriptor: Int32, folder: Folder) throws(FolioError) {
         guard let directory = fdopendir(dup(descriptor)) else {
-            throw .fileSystem(path: relative, operation: "list", reason: FileBytes.systemError())
+            throw .fileSystem(path: folder.relative, operation: "list", reason: FileBytes.systemError())
         }
         defer { closedir(directory) }
         let folderDescriptor = dirfd(directory)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(".") { continue }
-            let path = relative.isEmpty ? name : relative + "/" + name
-            var info = stat()
-            guard fstatat(folderDescriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                if errno == ENOENT { continue }  // removed while walking
-                throw .fileSystem(path: path, operation: "inspect", reason: FileBytes.systemError())
-            }
-            let kind = info.st_mode & S_IFMT
-            if kind == S_IFLNK {
-                if level > 0 || DocumentPath.isIdentifier(name) { issue(path, "is a symbolic link") }
-                continue
-            }
-            if level < 4 {
-                if kind == S_IFDIR {
-                    try descend(folderDescriptor, name: name, path: path, level: level)
-                } else if level > 0 {
-                    issue(path, "is a file where the layout has a \(Self.levelNames[level]) folder")
+            try withUnsafeBytes(of: &entry.pointee.d_name) { (raw) throws(FolioError) in
+                let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self)))
+                guard name.first != UInt8(ascii: ".") else { return }
+                var info = stat()
+                guard fstatat(folderDescriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                    if errno == ENOENT { return }  // removed while walking
+                    throw .fileSystem(path: folder.child(Self.text(name)), operation: "inspect", reason: FileBytes.systemError())
                 }
-                continue
+                try visit(name, info, in: folder, folderDescriptor: folderDescriptor)
             }
-            guard kind == S_IFREG else {
-                issue(path, "is a folder inside a day folder, which holds only documents and blobs")
-                continue
-            }
-            guard let documentPath = DocumentPath(relativePath: path) else {
-                issue(path, "is not named <UUID>.json or <UUID>.<property>.bin")
-                continue
-            }
-            let found = Entry(path: documentPath, stamp: FileStamp(info))
-            if documentPath.blobProperty == nil { documents.append(found) } else { blobs.append(found) }
         }
     }
 
-    private mutating func descend(_ parent: Int32, name: String, path: String, level: Int) throws(FolioError) {
-        let valid: Bool =
-            switch level {
-            case 0: DocumentPath.isIdentifier(name)
-            case 1: name.utf8.count == 4 && name.allSatisfy(\.isASCII) && Int(name) != nil
-            case 2: name.utf8.count == 2 && (1...12).contains(Int(name) ?? 0)
-            default: DocumentPath(relativePath: path + "/00000000-0000-0000-0000-000000000000.json") != nil
+    private mutating func visit(_ name: UnsafeBufferPointer<UInt8>, _ info: stat, in folder: Folder, folderDescriptor: Int32) throws(FolioError) {
+        let kind = info.st_mode & S_IFMT
+        if folder.level == 4, kind == S_IFREG, let day = folder.day {
+            guard let (id, property) = DocumentPath.parseFileName(name) else {
+                return issue(folder.child(Self.text(name)), "is not named <UUID>.json or <UUID>.<property>.bin")
             }
-        guard valid else {
-            if level > 0 { issue(path, "is not a \(Self.levelNames[level]) folder of the <Entity>/<YYYY>/<MM>/<DD> layout") }
-            // Root folders that are not identifiers (docs, my-notes) are not entity folders: passed over.
+            let found = Entry(path: DocumentPath(validEntity: folder.entity, day: day, id: id, blobProperty: property), stamp: FileStamp(info))
+            if property == nil { documents.append(found) } else { blobs.append(found) }
             return
         }
-        let child = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
-        guard child >= 0 else {
-            if errno == ENOENT { return }
-            throw .fileSystem(path: path, operation: "open the folder", reason: FileBytes.systemError())
+        let text = Self.text(name)
+        if kind == S_IFLNK {
+            if folder.level > 0 || DocumentPath.isIdentifier(text) { issue(folder.child(text), "is a symbolic link") }
+            return
         }
-        defer { close(child) }
-        try walk(child, relative: path, level: level + 1)
+        if folder.level == 4 {
+            return issue(folder.child(text), "is not a regular file; a day folder holds only documents and blobs")
+        }
+        guard kind == S_IFDIR else {
+            if folder.level > 0 { issue(folder.child(text), "is a file where the layout has a \(Self.levelNames[folder.level]) folder") }
+            return
+        }
+        var child = Folder(relative: folder.child(text), level: folder.level + 1, entity: folder.entity, year: folder.year, month: folder.month)
+        switch folder.level {
+        case 0:
+            guard DocumentPath.isIdentifier(text) else { return }  // docs, my-notes: not entity folders, passed over
+            child.entity = text
+        case 1:
+            guard let year = Self.number(text, digits: 4) else { return issue(child.relative, "is not a year folder of the <Entity>/<YYYY>/<MM>/<DD> layout") }
+            child.year = year
+        case 2:
+            guard let month = Self.number(text, digits: 2), (1...12).contains(month) else { return issue(child.relative, "is not a month folder of the <Entity>/<YYYY>/<MM>/<DD> layout") }
+            child.month = month
+        default:
+            guard let number = Self.number(text, digits: 2), let day = Day(year: folder.year, month: folder.month, day: number) else {
+                return issue(child.relative, "is not a day folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
+            }
+            child.day = day
+        }
+        let descriptor = openat(folderDescriptor, text, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return }
+            throw .fileSystem(path: child.relative, operation: "open the folder", reason: FileBytes.systemError())
+        }
+        defer { close(descriptor) }
+        try walk(descriptor, folder: child)
     }
+
+    /// The value of a name made of exactly `digits` ASCII digits.
+    private static func number(_ text: String, digits: Int) -> Int? {
+        guard text.utf8.count == digits, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(text)
+    }
+
+    private static func text(_ name: UnsafeBufferPointer<UInt8>) -> String { String(decoding: name, as: UTF8.self) }
 
     private mutating func issue(_ path: String, _ reason: String) {
         issues.append(StoreIssue(path: path, error: .unsafePath(path: path, reason: reason)))
