@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Folio's benchmarks, kept out of the root package so that users and CI never
+// build them. Run from the repository root:
+//
+//     swift run -c release --package-path Benchmarks json-benchmark
+//     swift run -c release --package-path Benchmarks store-benchmark
+let package = Package(
+    name: "FolioBenchmarks",
+    dependencies: [
+        .package(name: "Folio", path: ".."),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "FolioJSON", package: "Folio")]
+        ),
+        .target(
+            name: "YajlFloor",
+            linkerSettings: [.linkedLibrary("yajl")]
+        ),
+        .target(name: "StoreFloor"),
+        .executableTarget(
+            name: "json-benchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "YajlFloor",
+                .product(name: "FolioJSON", package: "Folio"),
+            ]
+        ),
+        .executableTarget(
+            name: "store-benchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "StoreFloor",
+                .product(name: "Folio", package: "Folio"),
+                .product(name: "FolioJSON", package: "Folio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
