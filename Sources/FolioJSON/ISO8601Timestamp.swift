@@ -140,7 +140,8 @@ public enum ISO8601Timestamp {
 }
 
 /// The proleptic Gregorian calendar as day counts (Howard Hinnant's civil-date algorithms).
-enum CivilCalendar {
+/// Shared with the store, which checks day folders against it.
+package enum CivilCalendar {
     static func daysSinceUnixEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -162,7 +163,7 @@ enum CivilCalendar {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
+    package static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -98,3 +98,14 @@ struct ExternalChangeTests {
         #expect(store.document(entity: "Timer", id: paths[3].id)?.content["name"] == "Tomer 3")
     }
 }
+
+struct ManifestRefreshTests {
+    @Test func refreshPicksUpAManifestEditedBehindTheStoresBack() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let path = directory("store/folio.json")
+        try write(try text(at: path).replacingOccurrences(of: "\"1.0.0\"", with: "\"2.0.0\""), to: path)
+        try store.refresh()
+        #expect(store.manifest.schemaVersion == "2.0.0")
+    }
+}

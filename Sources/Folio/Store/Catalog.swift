@@ -61,6 +61,13 @@ struct Catalog {
         return nil
     }
 
+    /// Marks an entry's stamp as proof of its content (after its bytes were confirmed).
+    mutating func setVerified(_ path: DocumentPath) {
+        guard var entry = entry(at: path) else { return }
+        entry.verified = true
+        insert(entry)
+    }
+
     mutating func remove(_ path: DocumentPath) {
         guard entries.removeValue(forKey: path) != nil else { return }
         let identity = Identity(entity: path.entity, id: path.id)

@@ -1,4 +1,5 @@
 import Foundation
+import FolioJSON
 
 /// Where a document (or one of its blobs) lives in a store: `<Entity>/<YYYY>/<MM>/<DD>/<UUID>.json`.
 ///
@@ -160,7 +161,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A valid day of the Gregorian calendar, years 0000 to 9999.
     public init?(year: Int, month: Int, day: Int) {
         guard (0...9999).contains(year), (1...12).contains(month), day >= 1,
-            day <= Self.daysIn(month: month, year: year)
+            day <= CivilCalendar.daysIn(month: Int64(month), year: Int64(year))
         else { return nil }
         self.year = year
         self.month = month
@@ -195,13 +196,5 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (lhs: Day, rhs: Day) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }

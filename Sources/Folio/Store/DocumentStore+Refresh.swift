@@ -27,9 +27,15 @@ extension DocumentStore {
         try lock.withLock(.shared) { () throws(FolioError) in
             let expected = max(cache?.entries.count ?? 0, state.withLock { $0.catalog.entries.count })
             let listing = try TreeListing(root: root, expectedDocuments: expected)
-            let manifest = try Self.readManifest(at: root + "/" + StoreManifest.fileName)
+            let manifestPath = root + "/" + StoreManifest.fileName
+            let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
+            let known = state.withLock { $0.manifestStamp }
+            let manifest = manifestStamp != nil && known == manifestStamp ? nil : try Self.readManifest(at: manifestPath)
             return state.withLock { state in
-                state.manifest = manifest
+                if let manifest {
+                    state.manifest = manifest
+                    state.manifestStamp = manifestStamp
+                }
                 return apply(listing, cache: cache, to: &state)
             }
         }

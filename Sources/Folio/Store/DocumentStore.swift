@@ -27,6 +27,9 @@ public final class DocumentStore: Sendable {
 
     struct State {
         var manifest: StoreManifest
+        /// The stamp of `folio.json` when `manifest` was read, so a refresh rereads it only when it
+        /// changed; `nil` (always reread) when the stamp fell within the file's clock tick.
+        var manifestStamp: FileStamp?
         var catalog = Catalog()
         var statistics = StoreStatistics()
     }
@@ -69,9 +72,11 @@ public final class DocumentStore: Sendable {
             throw .invalidStore(path: root, reason: "holds no \(StoreManifest.fileName), so it is not a Folio store")
         }
         try FileSystem.makeDirectories(".folio", under: root)
+        // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
+        let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
         let store = DocumentStore(
             root: root, durability: durability, lock: try StoreLock(path: root + "/.folio/lock"),
-            manifest: try readManifest(at: manifestPath))
+            manifest: try readManifest(at: manifestPath), manifestStamp: manifestStamp)
         try store.recoverJournals()
         let cache = DocumentCache.load(storeRoot: root)
         let changes = try store.refresh(using: cache)
@@ -87,11 +92,11 @@ public final class DocumentStore: Sendable {
         return store
     }
 
-    private init(root: String, durability: Durability, lock: StoreLock, manifest: StoreManifest) {
+    private init(root: String, durability: Durability, lock: StoreLock, manifest: StoreManifest, manifestStamp: FileStamp?) {
         self.root = root
         self.durability = durability
         self.lock = lock
-        self.state = Mutex(State(manifest: manifest))
+        self.state = Mutex(State(manifest: manifest, manifestStamp: manifestStamp))
     }
 
     private static func normalized(_ root: String) -> String {
@@ -171,6 +176,13 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// A file's stamp if it can vouch for the content (taken after the file's clock tick), else `nil`.
+    static func trustworthyStamp(of path: String) throws(FolioError) -> FileStamp? {
+        guard let info = try FileSystem.status(path) else { return nil }
+        let stamp = FileStamp(info)
+        return stamp.isRacy(now: FileSystem.now()) ? nil : stamp
+    }
+
     static func readManifest(at path: String) throws(FolioError) -> StoreManifest {
         do {
             return try StoreManifest(json: JSONReader().read(contentsOfFile: path), path: path)
@@ -225,12 +237,4 @@ public struct StoreStatistics: Sendable, Equatable {
 extension StoreManifest {
     /// The entities the schema names (`schema.entities`' keys), which get folders at creation.
     var entityNames: [String] { schema["entities"]?.objectValue?.keys ?? [] }
-}
-
-extension Catalog {
-    mutating func setVerified(_ path: DocumentPath) {
-        guard var entry = entry(at: path) else { return }
-        entry.verified = true
-        insert(entry)
-    }
 }
