@@ -132,21 +132,41 @@ public enum FileBytes {
     /// than `limit` (then or by the time it is read) is refused as `.tooLarge`.
     public static func read(descriptor: Int32, expectedSize: Int, limit: Int, path: String) throws(JSONError) -> [UInt8] {
         guard expectedSize <= limit else { throw JSONError(.tooLarge(size: expectedSize, limit: limit), file: path) }
-        // Read up to one byte past the expected size, in case the file grew since fstat.
-        var bytes = [UInt8](repeating: 0, count: expectedSize + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw JSONError(.unreadable(systemError()), file: path)
+        // Read up to one byte past the expected size, in case the file grew since fstat, into
+        // memory left uninitialized: zeroing it first would cost as much as the copy.
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expectedSize + 1) { buffer, initialized in
+            initialized = 0
+            while initialized < buffer.count {
+                let count = Glibc.read(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if count == 0 { return }
+                initialized += count
             }
-            if count == 0 { break }
-            filled += count
-            if filled == bytes.count, filled <= limit { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
         }
-        guard filled <= limit else { throw JSONError(.tooLarge(size: filled, limit: limit), file: path) }
-        bytes.removeSubrange(filled...)
+        if bytes.count == expectedSize + 1, failure == 0 {
+            // The file grew since fstat: the rest in chunks, up to one byte past the limit.
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while bytes.count <= limit {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if count == 0 { break }
+                bytes.append(contentsOf: chunk[..<count])
+            }
+        }
+        guard failure == 0 else {
+            errno = failure
+            throw JSONError(.unreadable(systemError()), file: path)
+        }
+        guard bytes.count <= limit else { throw JSONError(.tooLarge(size: bytes.count, limit: limit), file: path) }
         return bytes
     }
 

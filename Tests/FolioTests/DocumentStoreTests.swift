@@ -22,6 +22,7 @@ struct DocumentStoreTests {
 
             """)
         #expect(try text(at: directory("store/.gitignore")).contains(".folio/"))
+        #expect(try text(at: directory("store/.gitignore")).contains(".*.staged"))
         #expect(FileManager.default.fileExists(atPath: directory("store/Timer")))
         #expect(store.manifest.timeZone == utc)
         #expect(throws: FolioError.self) { try makeStore(in: directory) }

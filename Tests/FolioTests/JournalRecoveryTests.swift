@@ -8,28 +8,46 @@ struct JournalRecoveryTests {
     var target: String { "Timer/2026/11/22/\(id.uuidString).json" }
     let document = "{\n  \"$entity\": \"Timer\",\n  \"name\": \"Tea\"\n}\n"
 
-    @Test func journalWithoutCommitRecordIsDiscarded() throws {
+    /// Where a transaction stages the file it will rename to `target`.
+    func staged(_ target: String) -> String {
+        let slash = target.lastIndex(of: "/")!
+        return target[...slash] + "." + target[target.index(after: slash)...] + ".staged"
+    }
+
+    @Test func journalWithoutCommitRecordIsDiscardedWithTheFilesItStaged() throws {
         let directory = try TemporaryDirectory()
         _ = try makeStore(in: directory)
-        try write(document, to: directory("store/.folio/journal/1-1-1/0.json"))
+        try write(document, to: directory("store/" + staged(target)))
+        try write(#"{"transaction": "1-1-1", "puts": ["\#(target)"], "deletes": []}"#, to: directory("store/.folio/journal/1-1-1/PLAN"))
         let store = try DocumentStore.open(at: directory("store"))
         #expect(store.statistics.transactionsDiscarded == 1)
         #expect(store.document(entity: "Timer", id: id) == nil)
         #expect(!FileManager.default.fileExists(atPath: directory("store/.folio/journal/1-1-1")))
+        #expect(!FileManager.default.fileExists(atPath: directory("store/" + staged(target))))
+    }
+
+    @Test func journalWithATornPlanIsDiscardedAndItsStagedFilesStayHidden() throws {
+        let directory = try TemporaryDirectory()
+        _ = try makeStore(in: directory)
+        try write(document, to: directory("store/" + staged(target)))
+        try write(#"{"transaction": "1-1-1", "puts": ["Tim"#, to: directory("store/.folio/journal/1-1-1/PLAN"))
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(store.statistics.transactionsDiscarded == 1)
+        #expect(store.document(entity: "Timer", id: id) == nil)
+        #expect(store.issues.isEmpty, "a hidden staged file is not part of the store")
+        try store.commit([.put(timer("Tea", id: id), basedOn: nil)])
+        #expect(store.document(entity: "Timer", id: id)?.content["name"] == "Tea", "staging the same target again replaces the leftover")
+        #expect(!FileManager.default.fileExists(atPath: directory("store/" + staged(target))))
     }
 
     @Test func journalWithCommitRecordIsFinishedEvenWhenPartlyApplied() throws {
         let directory = try TemporaryDirectory()
         _ = try makeStore(in: directory)
         let second = UUID()
-        try write(document, to: directory("store/.folio/journal/1-1-1/0.json"))  // not yet moved
-        try write(document.replacingOccurrences(of: "Tea", with: "Coffee"), to: directory("store/Timer/2026/11/23/\(second.uuidString).json"))  // moved before the crash
-        try write("""
-            {"transaction": "1-1-1", "puts": [
-              {"staged": "0.json", "target": "\(target)"},
-              {"staged": "1.json", "target": "Timer/2026/11/23/\(second.uuidString).json"}
-            ], "deletes": []}
-            """, to: directory("store/.folio/journal/1-1-1/COMMIT"))
+        let secondTarget = "Timer/2026/11/23/\(second.uuidString).json"
+        try write(document, to: directory("store/" + staged(target)))  // not yet moved
+        try write(document.replacingOccurrences(of: "Tea", with: "Coffee"), to: directory("store/" + secondTarget))  // moved before the crash
+        try write(#"{"transaction": "1-1-1", "puts": ["\#(target)", "\#(secondTarget)"], "deletes": []}"#, to: directory("store/.folio/journal/1-1-1/COMMIT"))
         let store = try DocumentStore.open(at: directory("store"))
         #expect(store.statistics.transactionsRecovered == 1)
         #expect(store.document(entity: "Timer", id: id)?.content["name"] == "Tea")
@@ -40,8 +58,8 @@ struct JournalRecoveryTests {
     @Test func commitRecordWithATargetOutsideTheStoreIsRefused() throws {
         let directory = try TemporaryDirectory()
         _ = try makeStore(in: directory)
-        try write(document, to: directory("store/.folio/journal/1-1-1/0.json"))
-        try write(#"{"puts": [{"staged": "0.json", "target": "../escaped.json"}], "deletes": []}"#, to: directory("store/.folio/journal/1-1-1/COMMIT"))
+        try write(document, to: directory(".escaped.json.staged"))
+        try write(#"{"puts": ["../escaped.json"], "deletes": []}"#, to: directory("store/.folio/journal/1-1-1/COMMIT"))
         let error = try #require(throws: FolioError.self) { try DocumentStore.open(at: directory("store")) }
         #expect(error.description.contains("a target outside the store's layout"))
         #expect(!FileManager.default.fileExists(atPath: directory("escaped.json")))

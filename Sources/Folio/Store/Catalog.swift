@@ -19,6 +19,8 @@ struct Catalog {
         /// rewrite must change it; otherwise only the content hash proves the file unchanged.
         var verified: Bool
         var content: Content
+        /// The last walk that found this entry's file (see `Catalog.see`).
+        var lastSeen: UInt32 = 0
 
         var version: DocumentVersion { DocumentVersion(path: path, stamp: stamp, contentHash: contentHash, verified: verified) }
     }
@@ -28,60 +30,102 @@ struct Catalog {
         var entity: String
         var id: UUID
 
+        init(entity: String, id: UUID) {
+            self.entity = entity
+            self.id = id
+        }
+
+        init(_ path: DocumentPath) { self.init(entity: path.entity, id: path.id) }
+
         /// The UUID alone tells identities apart; hashing the entity's name too would cost more.
         func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
-    private(set) var entries: [DocumentPath: Entry] = [:]
-    private(set) var identities: [Identity: DocumentPath] = [:]
+    /// The documents by identity: one map, since a document's identity names it in one
+    /// folder only (a second file with the same identity is reported, not kept).
+    private(set) var entries: [Identity: Entry] = [:]
     var blobs: [DocumentPath: FileStamp] = [:]
     /// Files that failed to read or parse, with the stamp they had, so they are not
     /// read again until they change.
     var brokenFiles: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
     /// Out-of-place files and folders found by the last walk.
     var layoutIssues: [StoreIssue] = []
+    /// How many walks `see` has been told of.
+    private(set) var walks: UInt32 = 0
 
-    func entry(at path: DocumentPath) -> Entry? { entries[path] }
+    var count: Int { entries.count }
 
-    mutating func reserveCapacity(_ count: Int) {
-        entries.reserveCapacity(count)
-        identities.reserveCapacity(count)
+    /// Every document's path, in no particular order.
+    var paths: some Collection<DocumentPath> { entries.values.lazy.map(\.path) }
+
+    func entry(at path: DocumentPath) -> Entry? {
+        guard let entry = entries[Identity(path)], entry.path == path else { return nil }
+        return entry
     }
 
-    func path(of identity: Identity) -> DocumentPath? { identities[identity] }
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
+    func path(of identity: Identity) -> DocumentPath? { entries[identity]?.path }
 
     /// Adds or replaces the entry at its path. A second file with the same identity in
-    /// another day folder is refused (the caller reports it).
+    /// another day folder is refused, and the path already there returned (the caller reports it).
     @discardableResult
     mutating func insert(_ entry: Entry) -> DocumentPath? {
-        let identity = Identity(entity: entry.path.entity, id: entry.path.id)
-        if let existing = identities[identity], existing != entry.path { return existing }
-        entries[entry.path] = entry
-        identities[identity] = entry.path
+        let identity = Identity(entry.path)
+        if let existing = entries[identity]?.path, existing != entry.path { return existing }
+        entries[identity] = entry
         return nil
     }
 
     /// Marks an entry's stamp as proof of its content (after its bytes were confirmed).
     mutating func setVerified(_ path: DocumentPath) {
-        guard var entry = entry(at: path) else { return }
-        entry.verified = true
-        insert(entry)
+        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return }
+        entries.values[index].verified = true
     }
 
     mutating func remove(_ path: DocumentPath) {
-        guard entries.removeValue(forKey: path) != nil else { return }
-        let identity = Identity(entity: path.entity, id: path.id)
-        if identities[identity] == path { identities.removeValue(forKey: identity) }
+        let identity = Identity(path)
+        guard entries[identity]?.path == path else { return }
+        entries.removeValue(forKey: identity)
+    }
+
+    /// Starts a walk of the tree, whose findings `see` records.
+    mutating func beginWalk() -> UInt32 {
+        walks += 1
+        return walks
+    }
+
+    /// What the catalog knew of a file a walk found.
+    enum Sighting {
+        /// An entry at this path with this stamp.
+        case unchanged
+        /// An entry at this path with another stamp: the file changed.
+        case changed
+        /// No entry at this path.
+        case new
+    }
+
+    /// Records that `walk` found a file at `path` with `stamp`: an entry at that path
+    /// is marked seen (so `unseen` leaves it out), whatever its stamp. One lookup.
+    mutating func see(_ path: DocumentPath, stamp: FileStamp, walk: UInt32) -> Sighting {
+        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return .new }
+        entries.values[index].lastSeen = walk
+        return entries.values[index].stamp == stamp ? .unchanged : .changed
+    }
+
+    /// The paths of entries whose files `walk` did not find.
+    func unseen(by walk: UInt32) -> [DocumentPath] {
+        entries.values.filter { $0.lastSeen != walk }.map(\.path)
     }
 
     /// The parsed content of an entry, decoding (and keeping) cached content on first use.
     mutating func content(at path: DocumentPath) -> JSONObject? {
-        guard let entry = entries[path] else { return nil }
-        switch entry.content {
+        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return nil }
+        switch entries.values[index].content {
         case .parsed(let object): return object
         case .cached(let buffer, let range):
             guard let object = buffer.decodeObject(range) else { return nil }
-            entries[path]?.content = .parsed(object)
+            entries.values[index].content = .parsed(object)
             return object
         }
     }

@@ -13,32 +13,24 @@ enum DocumentCache {
     static let fileName = ".folio/cache"
     private static let magic = Array("FOLIO-CACHE 2\n".utf8)
 
-    /// A cached document, before the walk confirms that its file is unchanged.
-    struct Cached {
-        var stamp: FileStamp
-        var contentHash: UInt64
-        var content: Range<Int>
-    }
-
-    /// The cache's entries by path, with the buffer they point into; empty when there is
-    /// no usable cache.
-    static func load(storeRoot: String) -> (buffer: CacheBuffer, entries: [DocumentPath: Cached]) {
-        let empty = (CacheBuffer(bytes: []), [DocumentPath: Cached]())
+    /// The catalog the cache describes, its content left in the cache's buffer; empty
+    /// when there is no usable cache. A walk must still confirm every entry.
+    static func load(storeRoot: String) -> Catalog {
         let path = storeRoot + "/" + fileName
         // Any failure to read the cache only costs reading the documents themselves.
         guard let (bytes, _) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + 8
-        else { return empty }
+        else { return Catalog() }
         let buffer = CacheBuffer(bytes: bytes)
-        let entries: [DocumentPath: Cached]? = bytes.withUnsafeBytes { raw in
+        let catalog: Catalog? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
             let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
             guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic) else { return nil }
             var cursor = CompactJSON.Cursor(bytes: body)
             _ = cursor.rawBytes(magic.count)
             guard let count = cursor.length() else { return nil }
-            var entries: [DocumentPath: Cached] = [:]
-            entries.reserveCapacity(count)
+            var catalog = Catalog()
+            catalog.reserveCapacity(count)
             for _ in 0..<count {
                 guard let entity = cursor.text(), DocumentPath.isIdentifier(entity),
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
@@ -55,12 +47,13 @@ enum DocumentCache {
                     modifiedNanoseconds: Int64(bitPattern: nanoseconds), inode: inode)
                 let id = UUID(uuid: uuid.loadUnaligned(as: uuid_t.self))
                 let path = DocumentPath(validEntity: entity, day: day, id: id, blobProperty: nil)
-                entries[path] = Cached(stamp: stamp, contentHash: hash, content: start..<(start + length))
+                // Only verified entries are cached; the walk decides whether each still holds.
+                catalog.insert(
+                    Catalog.Entry(path: path, stamp: stamp, contentHash: hash, verified: true, content: .cached(buffer, start..<(start + length))))
             }
-            return cursor.remaining == 0 ? entries : nil
+            return cursor.remaining == 0 ? catalog : nil
         }
-        guard let entries else { return empty }
-        return (buffer, entries)
+        return catalog ?? Catalog()
     }
 
     /// Writes the verified entries of a catalog, atomically (temporary file, then rename).

@@ -28,6 +28,7 @@ extension DocumentStore {
         var content: JSONObject
         var bytes: [UInt8]
         var target: DocumentPath
+        var relativeTarget: String
         var previous: DocumentVersion?
         /// The target's blob path for each property in `document.blobs`.
         var blobPaths: [String: DocumentPath]
@@ -39,6 +40,7 @@ extension DocumentStore {
         var deletes: [DocumentVersion] = []
         var identities = Set<Catalog.Identity>()
         var summary = CommitSummary(versions: [:], written: 0, unchanged: 0, deleted: 0)
+        var folders = FolderPresence()
 
         for change in changes {
             switch change {
@@ -46,7 +48,7 @@ extension DocumentStore {
                 guard identities.insert(.init(entity: document.entity, id: document.id)).inserted else {
                     throw .invalidArgument("\(document.entity) \(document.id) appears twice in one transaction")
                 }
-                let plan = try plan(document, basedOn: basedOn, calendar: calendar, catalog: state.catalog)
+                let plan = try plan(document, basedOn: basedOn, calendar: calendar, catalog: state.catalog, folders: &folders)
                 if plan.previous?.path == plan.target, plan.previous?.contentHash == ContentHash.of(plan.bytes), document.blobs.isEmpty {
                     summary.unchanged += 1
                     summary.versions[plan.target] = plan.previous
@@ -69,15 +71,18 @@ extension DocumentStore {
         }
         guard !puts.isEmpty || !deletes.isEmpty || manifestBytes != nil else { return summary }
 
-        var journal = try Journal.begin(in: root)
-        var stamps: [DocumentPath: FileStamp] = [:]
+        var writes = WriteSet()
+        for put in puts { try collect(put, into: &writes, catalog: state.catalog) }
+        for version in deletes {
+            writes.removals.append(.init(target: version.path.relativePath, stamp: version.stamp))
+            for (blob, stamp) in state.catalog.blobs(of: version.path) { writes.removals.append(.init(target: blob.relativePath, stamp: stamp)) }
+        }
+        if let manifestBytes { writes.files[StoreManifest.fileName] = manifestBytes }
+
+        let journal = try Journal.begin(in: root, writing: Array(writes.files.keys), deleting: writes.removals)
+        let stamps: [String: FileStamp]
         do {
-            for put in puts { try stage(put, into: &journal, stamps: &stamps, catalog: state.catalog) }
-            for version in deletes {
-                journal.delete(version.path.relativePath, stamp: version.stamp)
-                for (blob, stamp) in state.catalog.blobs(of: version.path) { journal.delete(blob.relativePath, stamp: stamp) }
-            }
-            if let manifestBytes { _ = try journal.stage(manifestBytes, target: StoreManifest.fileName) }
+            stamps = try journal.stage(writes.files)
             try journal.commit(durability: durability)
         } catch {
             try journal.discard()  // before the commit point: the transaction never happened
@@ -91,7 +96,7 @@ extension DocumentStore {
                 for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
             }
             let entry = Catalog.Entry(
-                path: put.target, stamp: stamps[put.target]!, contentHash: ContentHash.of(put.bytes), verified: false,
+                path: put.target, stamp: stamps[put.relativeTarget]!, contentHash: ContentHash.of(put.bytes), verified: false,
                 content: .parsed(put.content))
             state.catalog.insert(entry)
             summary.versions[put.target] = entry.version
@@ -105,7 +110,7 @@ extension DocumentStore {
                 state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
             }
         }
-        for (path, stamp) in stamps where path.blobProperty != nil { state.catalog.blobs[path] = stamp }
+        for (blob, relative) in writes.blobs { state.catalog.blobs[blob] = stamps[relative]! }
         if let newManifest { state.manifest = newManifest }
         summary.written = puts.count
         summary.deleted = deletes.count
@@ -115,7 +120,9 @@ extension DocumentStore {
 
     /// Resolves a put: its canonical bytes, its target path, and the checks that the disk
     /// still holds what the caller read (or nothing, for a new document).
-    private func plan(_ document: Document, basedOn: DocumentVersion?, calendar: Calendar, catalog: Catalog) throws(FolioError) -> PlannedPut {
+    private func plan(
+        _ document: Document, basedOn: DocumentVersion?, calendar: Calendar, catalog: Catalog, folders: inout FolderPresence
+    ) throws(FolioError) -> PlannedPut {
         var content = document.content
         switch content["$entity"] {
         case nil: content.insert(.string(document.entity), forKey: "$entity", at: 0)
@@ -132,7 +139,9 @@ extension DocumentStore {
         } else if let existing = catalog.path(of: .init(entity: document.entity, id: document.id)) {
             throw .conflict(path: existing.relativePath, reason: "a document with this identity already exists; read it and pass its version to overwrite it")
         }
-        if basedOn?.path != target, let info = try FileSystem.status(root + "/" + target.relativePath) {
+        if basedOn?.path != target, try folders.exists(target.folder, under: root),
+            let info = try FileSystem.status(root + "/" + target.relativePath)
+        {
             let what = FileSystem.isRegularFile(info) ? "a file" : "something that is not a file"
             throw .conflict(path: target.relativePath, reason: "\(what) already exists where this document goes")
         }
@@ -142,27 +151,53 @@ extension DocumentStore {
         do { bytes = try JSONWriter().write(.object(content)) } catch {
             throw .invalidDocument(path: target.relativePath, reason: "the document cannot be written: \(error.message)")
         }
-        return PlannedPut(document: document, content: content, bytes: bytes, target: target, previous: basedOn, blobPaths: blobPaths)
+        return PlannedPut(
+            document: document, content: content, bytes: bytes, target: target, relativeTarget: target.relativePath, previous: basedOn,
+            blobPaths: blobPaths)
     }
 
-    /// Stages a put's document and blobs. A blob set to bytes is renamed over the old
-    /// one; set to `nil` it is deleted; a move carries the blobs it does not mention along.
-    private func stage(_ put: PlannedPut, into journal: inout Journal, stamps: inout [DocumentPath: FileStamp], catalog: Catalog) throws(FolioError) {
-        stamps[put.target] = try journal.stage(put.bytes, target: put.target.relativePath)
+    /// Which day folders exist, looked up once each: no file can be in the way of a new
+    /// document in a folder that is not there, which spares a lookup per document when a
+    /// batch fills new days.
+    private struct FolderPresence {
+        private var known: [String: Bool] = [:]
+
+        mutating func exists(_ folder: String, under root: String) throws(FolioError) -> Bool {
+            if let exists = known[folder] { return exists }
+            let exists = try FileSystem.status(root + "/" + folder) != nil
+            known[folder] = exists
+            return exists
+        }
+    }
+
+    /// Everything a transaction writes and removes, decided before anything is written.
+    private struct WriteSet {
+        /// Each file's bytes, by its path relative to the store.
+        var files: [String: [UInt8]] = [:]
+        /// The blob files among them.
+        var blobs: [(path: DocumentPath, relative: String)] = []
+        var removals: [Journal.Delete] = []
+    }
+
+    /// Adds a put's document and blobs to the write set. A blob set to bytes is renamed
+    /// over the old one; set to `nil` it is deleted; a move carries the blobs it does not
+    /// mention along.
+    private func collect(_ put: PlannedPut, into writes: inout WriteSet, catalog: Catalog) throws(FolioError) {
+        writes.files[put.relativeTarget] = put.bytes
         var blobs = put.document.blobs
         if let previous = put.previous {
             let moving = previous.path != put.target
-            if moving { journal.delete(previous.path.relativePath, stamp: previous.stamp) }
+            if moving { writes.removals.append(.init(target: previous.path.relativePath, stamp: previous.stamp)) }
             for (blob, stamp) in catalog.blobs(of: previous.path) {
                 let property = blob.blobProperty!
                 switch blobs[property] {
                 case .some(.none):  // removed
-                    journal.delete(blob.relativePath, stamp: stamp)
+                    writes.removals.append(.init(target: blob.relativePath, stamp: stamp))
                 case .none where moving:  // not mentioned: carried to the new folder
                     blobs[property] = try FileSystem.readFile(root + "/" + blob.relativePath, limit: Int.max).bytes
-                    journal.delete(blob.relativePath, stamp: stamp)
+                    writes.removals.append(.init(target: blob.relativePath, stamp: stamp))
                 case .some(.some) where moving:  // replaced in the new folder
-                    journal.delete(blob.relativePath, stamp: stamp)
+                    writes.removals.append(.init(target: blob.relativePath, stamp: stamp))
                 default:  // untouched, or replaced in place by the rename
                     break
                 }
@@ -171,7 +206,9 @@ extension DocumentStore {
         for (property, bytes) in blobs {
             guard let bytes else { continue }
             let path = try put.target.blob(property)
-            stamps[path] = try journal.stage(bytes, target: path.relativePath)
+            let relative = path.relativePath
+            writes.files[relative] = bytes
+            writes.blobs.append((path, relative))
         }
     }
 

@@ -20,13 +20,30 @@ extension DocumentStore {
     /// another process). Holds the shared lock, so it never sees half a transaction.
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges {
-        try refresh(using: nil)
+        try refresh(loadingCache: false)
     }
 
-    func refresh(using cache: (buffer: CacheBuffer, entries: [DocumentPath: DocumentCache.Cached])?) throws(FolioError) -> StoreChanges {
+    /// A refresh; `loadingCache` (for an open) first replaces the catalog with the one
+    /// in `.folio/cache`, which the walk then confirms entry by entry.
+    func refresh(loadingCache: Bool) throws(FolioError) -> StoreChanges {
         try lock.withLock(.shared) { () throws(FolioError) in
-            let expected = max(cache?.entries.count ?? 0, state.withLock { $0.catalog.entries.count })
-            let listing = try TreeListing(root: root, expectedDocuments: expected)
+            // The cache is decoded on another core while this one walks the tree: one is
+            // parsing, the other waits on the file system, and neither needs the other.
+            let loading = DispatchGroup()
+            let cached = Mutex<Catalog?>(nil)
+            if loadingCache {
+                DispatchQueue.global().async(group: loading) { [root] in
+                    let catalog = DocumentCache.load(storeRoot: root)
+                    cached.withLock { $0 = catalog }
+                }
+            }
+            let expected = state.withLock { $0.catalog.count }
+            let listing: TreeListing
+            do {
+                defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
+                listing = try TreeListing(root: root, expectedDocuments: expected)
+            }
+            if let catalog = cached.withLock({ $0.take() }) { state.withLock { $0.catalog = catalog } }
             let manifestPath = root + "/" + StoreManifest.fileName
             let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
             let known = state.withLock { $0.manifestStamp }
@@ -36,39 +53,33 @@ extension DocumentStore {
                     state.manifest = manifest
                     state.manifestStamp = manifestStamp
                 }
-                return apply(listing, cache: cache, to: &state)
+                return apply(listing, confirmingCache: loadingCache, to: &state)
             }
         }
     }
 
-    private func apply(_ listing: TreeListing, cache: (buffer: CacheBuffer, entries: [DocumentPath: DocumentCache.Cached])?, to state: inout State) -> StoreChanges {
+    private func apply(_ listing: TreeListing, confirmingCache: Bool, to state: inout State) -> StoreChanges {
         var changes = StoreChanges()
-        // Which catalog entries are still on disk matters only when there are entries.
-        let hadEntries = !state.catalog.entries.isEmpty
-        var seen = Set<DocumentPath>(minimumCapacity: hadEntries ? listing.documents.count : 0)
         var toRead: [TreeListing.Entry] = []
         var stillBroken: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
-        if !hadEntries { state.catalog.reserveCapacity(listing.documents.count) }
+        if state.catalog.count == 0 { state.catalog.reserveCapacity(listing.documents.count) }
+        let walk = state.catalog.beginWalk()
         for found in listing.documents {
-            if hadEntries {
-                seen.insert(found.path)
-                if let entry = state.catalog.entry(at: found.path), entry.stamp == found.stamp { continue }
-            }
-            if let cached = cache?.entries[found.path], cached.stamp == found.stamp, let buffer = cache?.buffer {
-                insert(
-                    Catalog.Entry(path: found.path, stamp: found.stamp, contentHash: cached.contentHash, verified: true, content: .cached(buffer, cached.content)),
-                    into: &state.catalog, issues: &stillBroken)
-                state.statistics.cacheHits += 1
-                changes.added.append(found.path)
+            switch state.catalog.see(found.path, stamp: found.stamp, walk: walk) {
+            case .unchanged:
+                if confirmingCache { state.statistics.cacheHits += 1 }
                 continue
-            }
-            if !state.catalog.brokenFiles.isEmpty, let broken = state.catalog.brokenFiles[found.path.relativePath], broken.stamp == found.stamp {
-                stillBroken[found.path.relativePath] = broken  // unchanged and still unusable: not read again
-                continue
+            case .changed:
+                break
+            case .new:
+                if !state.catalog.brokenFiles.isEmpty, let broken = state.catalog.brokenFiles[found.path.relativePath], broken.stamp == found.stamp {
+                    stillBroken[found.path.relativePath] = broken  // unchanged and still unusable: not read again
+                    continue
+                }
             }
             toRead.append(found)
         }
-        for path in state.catalog.entries.keys where hadEntries && !seen.contains(path) {
+        for path in state.catalog.unseen(by: walk) {
             state.catalog.remove(path)
             changes.removed.append(path)
         }

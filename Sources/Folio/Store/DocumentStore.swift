@@ -54,7 +54,7 @@ public final class DocumentStore: Sendable {
             try FileSystem.makeDirectories(entity, under: root)
         }
         if try FileSystem.status(root + "/.gitignore") == nil {
-            try FileSystem.createFile(root + "/.gitignore", bytes: Array("# Folio's local state: lock, journal, cache\n.folio/\n".utf8), sync: durability != .none)
+            try FileSystem.createFile(root + "/.gitignore", bytes: Array(Self.gitignore.utf8), sync: durability != .none)
         }
         try writeManifest(manifest, root: root, durability: durability)
         return try open(at: root, durability: durability)
@@ -78,9 +78,8 @@ public final class DocumentStore: Sendable {
             root: root, durability: durability, lock: try StoreLock(path: root + "/.folio/lock"),
             manifest: try readManifest(at: manifestPath), manifestStamp: manifestStamp)
         try store.recoverJournals()
-        let cache = DocumentCache.load(storeRoot: root)
-        let changes = try store.refresh(using: cache)
-        if changes.filesRead > 0 {
+        let changes = try store.refresh(loadingCache: true)
+        if changes.filesRead > 0 || !changes.removed.isEmpty {
             // The cache only spares the next open some reads: failing to write it (a full
             // disk, a read-only checkout) must not keep anyone from their data.
             do {
@@ -125,7 +124,7 @@ public final class DocumentStore: Sendable {
     /// Every document of an entity, in path order (day, then identity).
     public func documents(entity: String) -> [StoredDocument] {
         state.withLock { state in
-            state.catalog.entries.keys.filter { $0.entity == entity }.sorted()
+            state.catalog.paths.filter { $0.entity == entity }.sorted()
                 .compactMap { Self.stored(at: $0, in: &state.catalog) }
         }
     }
@@ -133,7 +132,7 @@ public final class DocumentStore: Sendable {
     /// How many documents of each entity the store holds.
     public var documentCounts: [String: Int] {
         state.withLock { state in
-            state.catalog.entries.keys.reduce(into: [:]) { counts, path in counts[path.entity, default: 0] += 1 }
+            state.catalog.paths.reduce(into: [:]) { counts, path in counts[path.entity, default: 0] += 1 }
         }
     }
 
@@ -194,6 +193,10 @@ public final class DocumentStore: Sendable {
             throw .invalidStore(path: path, reason: "\(error)")
         }
     }
+
+    /// The store's `.gitignore`: Folio's local state, and files staged by a transaction
+    /// that a crash left behind (hidden, and removed when the journal is recovered).
+    static let gitignore = "# Folio's local state: lock, journal, cache\n.folio/\n# files staged by an unfinished transaction\n.*\(Journal.stagedSuffix)\n"
 
     static func writeManifest(_ manifest: StoreManifest, root: String, durability: Durability) throws(FolioError) {
         let bytes: [UInt8]

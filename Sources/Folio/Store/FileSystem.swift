@@ -48,6 +48,12 @@ enum FileSystem {
     static func createFile(_ path: String, bytes: [UInt8], sync: Bool) throws(FolioError) -> FileStamp {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw failure(path, "create") }
+        return try finishWriting(descriptor, bytes: bytes, sync: sync, path: path)
+    }
+
+    /// Writes the bytes to a file just opened for writing, closes it and returns its stamp;
+    /// `sync` fsyncs it before closing.
+    static func finishWriting(_ descriptor: Int32, bytes: [UInt8], sync: Bool, path: String) throws(FolioError) -> FileStamp {
         var closed = false
         defer { if !closed { close(descriptor) } }
         var written = 0
@@ -93,14 +99,29 @@ enum FileSystem {
     /// to pass through anything but real folders.
     static func makeDirectories(_ relative: String, under root: String) throws(FolioError) {
         if let info = try status(root + "/" + relative), isDirectory(info) { return }  // the common case: one call
-        var path = root
-        for component in relative.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o755) == 0 { continue }
-            guard errno == EEXIST else { throw failure(path, "create the folder") }
-            guard let info = try status(path), isDirectory(info) else {
-                throw .unsafePath(path: path, reason: "is in the way of a folder Folio needs (not a folder itself)")
+        try makeDirectory(root + "/" + relative, stoppingAt: root.utf8.count)
+    }
+
+    /// Creates the folder at `path`, and first its parents when they are missing (but not
+    /// the first `rootLength` bytes of the path): a new day folder in an existing month
+    /// costs one call, not one per level.
+    private static func makeDirectory(_ path: String, stoppingAt rootLength: Int) throws(FolioError) {
+        if mkdir(path, 0o755) == 0 { return }
+        switch errno {
+        case ENOENT:
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path.utf8.distance(from: path.utf8.startIndex, to: slash) > rootLength else {
+                throw failure(path, "create the folder")
             }
+            try makeDirectory(String(path[..<slash]), stoppingAt: rootLength)
+            if mkdir(path, 0o755) == 0 { return }
+            guard errno == EEXIST else { throw failure(path, "create the folder") }
+        case EEXIST:
+            break
+        default:
+            throw failure(path, "create the folder")
+        }
+        guard let info = try status(path), isDirectory(info) else {
+            throw .unsafePath(path: path, reason: "is in the way of a folder Folio needs (not a folder itself)")
         }
     }
 

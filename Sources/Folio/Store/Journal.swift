@@ -1,24 +1,25 @@
 import FolioJSON
 import Glibc
 
-/// One transaction on its way into the tree, staged in `.folio/journal/<id>/`.
+/// One transaction on its way into the tree, recorded in `.folio/journal/<id>/`.
 ///
-/// The protocol: stage every new file in the journal folder; make them durable;
-/// write the commit record (`COMMIT`, written whole under a temporary name, then
-/// renamed: its appearance is the commit point); rename the staged files into
-/// place and remove the deleted ones; remove the journal. A journal found when a
-/// store is opened or before the next commit is finished if it has its commit
-/// record and discarded if not, so a crash at any instant leaves the transaction
-/// entirely applied or entirely absent.
+/// The protocol: write the plan (`PLAN`: every file to write and to remove); stage
+/// each new file beside its target under a hidden name (`.<name>.staged`); make them
+/// durable together; rename `PLAN` to `COMMIT`, which is the commit point; rename the
+/// staged files over their targets and remove the deleted ones; remove the journal.
+/// A journal found when a store is opened or before the next commit is finished if it
+/// has its `COMMIT` and discarded (its staged files removed) if not, so a crash at any
+/// instant leaves the transaction entirely applied or entirely absent.
+///
+/// Staging beside the target, rather than inside the journal folder, makes each
+/// rename a rename within one folder, and spares the journal folder a directory
+/// entry per file: together the better part of a large commit's cost.
 struct Journal {
     static let folder = ".folio/journal"
+    private static let planName = "PLAN"
     private static let recordName = "COMMIT"
-
-    /// A file to rename into place.
-    struct Put: Equatable {
-        var staged: String
-        var target: String
-    }
+    /// The suffix of staged files; the store's `.gitignore` ignores `.*.staged`.
+    static let stagedSuffix = ".staged"
 
     /// A file to remove, if it is still the one the transaction saw.
     struct Delete: Equatable {
@@ -29,53 +30,51 @@ struct Journal {
     let storeRoot: String
     let id: String
     var directory: String { storeRoot + "/" + Self.folder + "/" + id }
-    private(set) var puts: [Put] = []
-    private(set) var deletes: [Delete] = []
+    /// The files the transaction writes, relative to the store, grouped by folder.
+    private(set) var targets: [String]
+    private(set) var deletes: [Delete]
 
-    /// A new, empty journal folder.
-    static func begin(in storeRoot: String) throws(FolioError) -> Journal {
+    /// Starts a transaction that writes `targets` (relative to the store) and removes
+    /// `deletes`: a new journal folder holding the plan, and nothing staged yet.
+    static func begin(in storeRoot: String, writing targets: [String], deleting deletes: [Delete]) throws(FolioError) -> Journal {
         let now = FileSystem.now()
-        let journal = Journal(storeRoot: storeRoot, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())")
+        let grouped = Dictionary(grouping: targets, by: parentFolder).sorted { $0.key < $1.key }.flatMap(\.value)
+        let journal = Journal(storeRoot: storeRoot, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: grouped, deletes: deletes)
         try FileSystem.makeDirectories(Self.folder + "/" + journal.id, under: storeRoot)
+        do {
+            // Not synced on its own: the sync that makes the staged files durable covers it.
+            try FileSystem.createFile(journal.directory + "/" + planName, bytes: try journal.recordBytes(), sync: false)
+        } catch {
+            try journal.removeFolder()
+            throw error
+        }
         return journal
     }
 
-    /// Stages the bytes of a file that will land at `target` (relative to the store).
-    mutating func stage(_ bytes: [UInt8], target: String) throws(FolioError) -> FileStamp {
-        let staged = "\(puts.count)." + (target.hasSuffix(".bin") ? "bin" : "json")
-        let stamp = try FileSystem.createFile(directory + "/" + staged, bytes: bytes, sync: false)
-        puts.append(Put(staged: staged, target: target))
-        return stamp
-    }
-
-    mutating func delete(_ target: String, stamp: FileStamp) {
-        deletes.append(Delete(target: target, stamp: stamp))
+    /// Stages every target's bytes beside it, creating the folders it needs, and
+    /// returns each target's stamp, as the file will have once renamed into place.
+    func stage(_ bytes: [String: [UInt8]]) throws(FolioError) -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        stamps.reserveCapacity(targets.count)
+        try forEachFolder(creatingFolders: true) { (folder: borrowing OpenFolder, name, target) throws(FolioError) in
+            stamps[target] = try folder.replaceFile(named: Self.stagedName(of: name), bytes: bytes[target]!)
+        }
+        return stamps
     }
 
     /// Writes the commit record: from here on the transaction will happen, even after a crash.
     func commit(durability: Durability) throws(FolioError) {
         if durability != .none { try FileSystem.syncFileSystem(containing: storeRoot) }
-        let bytes: [UInt8]
-        do {
-            bytes = try JSONWriter().write(record)
-        } catch {
-            throw .invalidDocument(path: directory + "/" + Self.recordName, reason: "the commit record cannot be written: \(error.message)")
-        }
-        let temporary = directory + "/" + Self.recordName + ".tmp"
-        try FileSystem.createFile(temporary, bytes: bytes, sync: durability != .none)
-        try FileSystem.rename(temporary, to: directory + "/" + Self.recordName)
+        try FileSystem.rename(directory + "/" + Self.planName, to: directory + "/" + Self.recordName)
         if durability != .none { try FileSystem.syncDirectory(directory) }
     }
 
     /// Renames the staged files into place and removes the deleted ones, then the journal.
     /// Safe to run again after a crash part way through.
     func apply(durability: Durability) throws(FolioError) {
-        var folders = Set<String>()
-        for put in puts {
-            let folder = Self.parentFolder(of: put.target)
-            if folders.insert(folder).inserted { try FileSystem.makeDirectories(folder, under: storeRoot) }
+        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
             // After a crash part way through, the files already moved are simply not there.
-            _ = try FileSystem.renameIfPresent(directory + "/" + put.staged, to: storeRoot + "/" + put.target)
+            _ = try folder.renameIfPresent(Self.stagedName(of: name), to: name)
         }
         for delete in deletes {
             let path = storeRoot + "/" + delete.target
@@ -84,19 +83,59 @@ struct Journal {
             try FileSystem.removeFile(path)
         }
         if durability == .full { try FileSystem.syncFileSystem(containing: storeRoot) }
-        try discard()
+        try removeFolder()
+    }
+
+    /// Abandons a transaction before its commit point: removes whatever it staged, then the journal.
+    func discard() throws(FolioError) {
+        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
+            try folder.removeFile(named: Self.stagedName(of: name))
+        }
+        try removeFolder()
     }
 
     /// Removes the journal folder and whatever is in it.
-    func discard() throws(FolioError) {
+    private func removeFolder() throws(FolioError) {
         for name in try FileSystem.list(directory) { try FileSystem.removeFile(directory + "/" + name) }
         try FileSystem.removeDirectory(directory)
     }
 
-    private var record: JSONValue {
-        [
+    /// Calls `body` with each target's open folder, its file name and the target, opening
+    /// each folder once. A folder that is not there is skipped, or created when asked.
+    private func forEachFolder(
+        creatingFolders: Bool, _ body: (borrowing OpenFolder, String, String) throws(FolioError) -> Void
+    ) throws(FolioError) {
+        var index = targets.startIndex
+        while index < targets.endIndex {
+            let parent = Self.parentFolder(of: targets[index])
+            var end = index + 1
+            while end < targets.endIndex, Self.parentFolder(of: targets[end]) == parent { end += 1 }
+            defer { index = end }
+            if creatingFolders, !parent.isEmpty { try FileSystem.makeDirectories(String(parent), under: storeRoot) }
+            let path = parent.isEmpty ? storeRoot : storeRoot + "/" + parent
+            guard let folder = try OpenFolder(ifPresentAt: path) else {
+                if creatingFolders { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
+                continue
+            }
+            for target in targets[index..<end] {
+                let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+                try body(folder, name, target)
+            }
+        }
+    }
+
+    /// The hidden name a file is staged under, beside its target.
+    static func stagedName(of name: String) -> String { "." + name + stagedSuffix }
+
+    private static func parentFolder(of target: String) -> Substring {
+        guard let slash = target.lastIndex(of: "/") else { return "" }
+        return target[..<slash]
+    }
+
+    private func recordBytes() throws(FolioError) -> [UInt8] {
+        let record: JSONValue = [
             "transaction": .string(id),
-            "puts": .array(puts.map { ["staged": .string($0.staged), "target": .string($0.target)] }),
+            "puts": .array(targets.map { .string($0) }),
             "deletes": .array(deletes.map { delete in
                 [
                     "target": .string(delete.target), "size": .integer(delete.stamp.size),
@@ -106,11 +145,9 @@ struct Journal {
                 ]
             }),
         ]
-    }
-
-    private static func parentFolder(of target: String) -> String {
-        guard let slash = target.lastIndex(of: "/") else { return "" }
-        return String(target[..<slash])
+        do { return try JSONWriter().write(record) } catch {
+            throw .invalidDocument(path: directory + "/" + Self.planName, reason: "the transaction's plan cannot be written: \(error.message)")
+        }
     }
 
     /// Finishes or discards every journal left by a crashed writer; call holding the write lock.
@@ -121,10 +158,22 @@ struct Journal {
         guard try FileSystem.status(folder) != nil else { return (0, 0) }
         var result = (finished: 0, discarded: 0)
         for id in try FileSystem.list(folder).sorted() {
-            var journal = Journal(storeRoot: storeRoot, id: id)
+            var journal = Journal(storeRoot: storeRoot, id: id, targets: [], deletes: [])
             let recordPath = journal.directory + "/" + recordName
             guard try FileSystem.status(recordPath) != nil else {
-                try journal.discard()  // crashed before the commit point: as if it never began
+                // Crashed before the commit point: as if it never began.
+                let planPath = journal.directory + "/" + planName
+                if try FileSystem.status(planPath) != nil {
+                    do {
+                        try journal.load(try JSONReader().read(contentsOfFile: planPath), path: planPath)
+                    } catch {
+                        // A plan cut short by a power loss (it is synced only with the staged
+                        // files) names nothing to remove: whatever it staged stays hidden, and
+                        // ignored by git, until the same target is staged again.
+                        journal = Journal(storeRoot: storeRoot, id: id, targets: [], deletes: [])
+                    }
+                }
+                try journal.discard()
                 result.discarded += 1
                 continue
             }
@@ -132,8 +181,8 @@ struct Journal {
             do {
                 record = try JSONReader().read(contentsOfFile: recordPath)
             } catch {
-                // The record is written whole and renamed into place, so it cannot be torn by a
-                // crash; an unreadable one was damaged by hand. Leave it for a person to look at.
+                // The record was synced before it became the commit record, so it cannot be torn
+                // by a crash; an unreadable one was damaged by hand. Leave it for a person to look at.
                 throw .invalidStore(path: recordPath, reason: "an unfinished transaction's commit record is damaged: \(error.message)")
             }
             try journal.load(record, path: recordPath)
@@ -143,10 +192,10 @@ struct Journal {
         return result
     }
 
-    /// Reads a commit record back, accepting only targets inside the store's layout.
+    /// Reads a plan or commit record back, accepting only targets inside the store's layout.
     private mutating func load(_ record: JSONValue, path: String) throws(FolioError) {
         func invalid(_ what: String) -> FolioError {
-            .invalidStore(path: path, reason: "an unfinished transaction's commit record has \(what)")
+            .invalidStore(path: path, reason: "an unfinished transaction's record has \(what)")
         }
         func target(_ value: JSONValue?) throws(FolioError) -> String {
             guard let text = value?.stringValue, text == StoreManifest.fileName || DocumentPath(relativePath: text) != nil else {
@@ -154,20 +203,17 @@ struct Journal {
             }
             return text
         }
-        for put in record["puts"]?.arrayValue ?? [] {
-            // Staged files are named `<n>.json` or `<n>.bin`, inside the journal folder.
-            guard let staged = put["staged"]?.stringValue, let dot = staged.firstIndex(of: "."),
-                staged[..<dot].allSatisfy(\.isNumber), ["json", "bin"].contains(staged[staged.index(after: dot)...])
-            else { throw invalid("a bad staged file name") }
-            puts.append(Put(staged: staged, target: try target(put["target"])))
+        guard let puts = record["puts"]?.arrayValue, let deletes = record["deletes"]?.arrayValue else {
+            throw invalid("no list of puts and deletes")
         }
-        for delete in record["deletes"]?.arrayValue ?? [] {
+        for put in puts { targets.append(try target(put)) }
+        for delete in deletes {
             guard case .integer(let size)? = delete["size"], case .integer(let seconds)? = delete["modifiedSeconds"],
                 case .integer(let nanoseconds)? = delete["modifiedNanoseconds"], case .integer(let inode)? = delete["inode"]
             else { throw invalid("a delete without its file's stamp") }
             let stamp = FileStamp(
                 size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: UInt64(bitPattern: inode))
-            deletes.append(Delete(target: try target(delete["target"]), stamp: stamp))
+            self.deletes.append(Delete(target: try target(delete["target"]), stamp: stamp))
         }
     }
 }
