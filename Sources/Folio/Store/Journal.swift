@@ -1,8 +1,5 @@
-import Dispatch
 import FolioJSON
-import Foundation
 import Glibc
-import Synchronization
 
 /// One transaction on its way into the tree, recorded in `.folio/journal/<id>/`.
 ///
@@ -57,18 +54,12 @@ struct Journal {
     /// Stages every target's bytes beside it, creating the folders it needs, and
     /// returns each target's stamp, as the file will have once renamed into place.
     func stage(_ bytes: [String: [UInt8]]) throws(FolioError) -> [String: FileStamp] {
-        let stamps = Mutex([FileStamp?](repeating: nil, count: targets.count))
-        try forEachFolder(creatingFolders: true) { (folder: borrowing OpenFolder, names) throws(FolioError) in
-            var staged: [(Int, FileStamp)] = []
-            staged.reserveCapacity(names.count)
-            for (index, name) in names {
-                staged.append((index, try folder.replaceFile(named: Self.stagedName(of: name), bytes: bytes[targets[index]]!)))
-            }
-            stamps.withLock { for (index, stamp) in staged { $0[index] = stamp } }
+        var stamps: [String: FileStamp] = [:]
+        stamps.reserveCapacity(targets.count)
+        try forEachFolder(creatingFolders: true) { (folder: borrowing OpenFolder, name, target) throws(FolioError) in
+            stamps[target] = try folder.replaceFile(named: Self.stagedName(of: name), bytes: bytes[target]!)
         }
-        return stamps.withLock { stamps in
-            Dictionary(uniqueKeysWithValues: zip(targets, stamps.map { $0! }))
-        }
+        return stamps
     }
 
     /// Writes the commit record: from here on the transaction will happen, even after a crash.
@@ -81,11 +72,9 @@ struct Journal {
     /// Renames the staged files into place and removes the deleted ones, then the journal.
     /// Safe to run again after a crash part way through.
     func apply(durability: Durability) throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, names) throws(FolioError) in
-            for (_, name) in names {
-                // After a crash part way through, the files already moved are simply not there.
-                _ = try folder.renameIfPresent(Self.stagedName(of: name), to: name)
-            }
+        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
+            // After a crash part way through, the files already moved are simply not there.
+            _ = try folder.renameIfPresent(Self.stagedName(of: name), to: name)
         }
         for delete in deletes {
             let path = storeRoot + "/" + delete.target
@@ -99,8 +88,8 @@ struct Journal {
 
     /// Abandons a transaction before its commit point: removes whatever it staged, then the journal.
     func discard() throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, names) throws(FolioError) in
-            for (_, name) in names { try folder.removeFile(named: Self.stagedName(of: name)) }
+        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
+            try folder.removeFile(named: Self.stagedName(of: name))
         }
         try removeFolder()
     }
@@ -111,55 +100,28 @@ struct Journal {
         try FileSystem.removeDirectory(directory)
     }
 
-    /// Calls `body` once per folder with the folder open and its targets (index in
-    /// `targets`, file name). A folder that is not there is skipped, or created when asked.
-    ///
-    /// Folders are handed out to one worker per core: the calls a file costs are mostly
-    /// the kernel's work, which runs on every core at once.
+    /// Calls `body` with each target's open folder, its file name and the target, opening
+    /// each folder once. A folder that is not there is skipped, or created when asked.
     private func forEachFolder(
-        creatingFolders: Bool, _ body: @Sendable (borrowing OpenFolder, [(index: Int, name: String)]) throws(FolioError) -> Void
+        creatingFolders: Bool, _ body: (borrowing OpenFolder, String, String) throws(FolioError) -> Void
     ) throws(FolioError) {
-        var groups: [Range<Int>] = []
-        var start = targets.startIndex
-        while start < targets.endIndex {
-            let parent = Self.parentFolder(of: targets[start])
-            var end = start + 1
+        var index = targets.startIndex
+        while index < targets.endIndex {
+            let parent = Self.parentFolder(of: targets[index])
+            var end = index + 1
             while end < targets.endIndex, Self.parentFolder(of: targets[end]) == parent { end += 1 }
-            groups.append(start..<end)
-            start = end
-        }
-        let next = Atomic(0)
-        let failure = Mutex<FolioError?>(nil)
-        let workers = min(groups.count, max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)))
-        DispatchQueue.concurrentPerform(iterations: workers) { [groups] _ in
-            while failure.withLock({ $0 == nil }) {
-                let group = next.add(1, ordering: .relaxed).oldValue
-                guard group < groups.count else { return }
-                do throws(FolioError) {
-                    try visit(groups[group], creatingFolders: creatingFolders, body)
-                } catch {
-                    failure.withLock { $0 = $0 ?? error }
-                }
+            defer { index = end }
+            if creatingFolders, !parent.isEmpty { try FileSystem.makeDirectories(String(parent), under: storeRoot) }
+            let path = parent.isEmpty ? storeRoot : storeRoot + "/" + parent
+            guard let folder = try OpenFolder(ifPresentAt: path) else {
+                if creatingFolders { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
+                continue
+            }
+            for target in targets[index..<end] {
+                let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+                try body(folder, name, target)
             }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-    }
-
-    private func visit(
-        _ group: Range<Int>, creatingFolders: Bool, _ body: (borrowing OpenFolder, [(index: Int, name: String)]) throws(FolioError) -> Void
-    ) throws(FolioError) {
-        let parent = Self.parentFolder(of: targets[group.lowerBound])
-        if creatingFolders, !parent.isEmpty { try FileSystem.makeDirectories(String(parent), under: storeRoot) }
-        let path = parent.isEmpty ? storeRoot : storeRoot + "/" + parent
-        guard let folder = try OpenFolder(ifPresentAt: path) else {
-            if creatingFolders { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
-            return
-        }
-        let names = group.map { index in
-            let target = targets[index]
-            return (index, target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target)
-        }
-        try body(folder, names)
     }
 
     /// The hidden name a file is staged under, beside its target.
