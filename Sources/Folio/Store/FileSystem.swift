@@ -99,24 +99,32 @@ enum FileSystem {
     /// to pass through anything but real folders.
     static func makeDirectories(_ relative: String, under root: String) throws(FolioError) {
         if let info = try status(root + "/" + relative), isDirectory(info) { return }  // the common case: one call
-        try makeDirectory(root + "/" + relative, stoppingAt: root.utf8.count)
+        try makeDirectory(root + "/" + relative, stoppingAt: root.utf8.count, checkingExisting: true)
+    }
+
+    /// Creates a folder and its missing parents below `root`, leaving whatever is already
+    /// at `relative` for the caller to check (as opening it with `O_DIRECTORY | O_NOFOLLOW`
+    /// does): one call whether or not the folder exists, where `makeDirectories` takes two
+    /// for a new one.
+    static func makeDirectoryUnlessPresent(_ relative: String, under root: String) throws(FolioError) {
+        try makeDirectory(root + "/" + relative, stoppingAt: root.utf8.count, checkingExisting: false)
     }
 
     /// Creates the folder at `path`, and first its parents when they are missing (but not
     /// the first `rootLength` bytes of the path): a new day folder in an existing month
     /// costs one call, not one per level.
-    private static func makeDirectory(_ path: String, stoppingAt rootLength: Int) throws(FolioError) {
+    private static func makeDirectory(_ path: String, stoppingAt rootLength: Int, checkingExisting: Bool) throws(FolioError) {
         if mkdir(path, 0o755) == 0 { return }
         switch errno {
         case ENOENT:
             guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path.utf8.distance(from: path.utf8.startIndex, to: slash) > rootLength else {
                 throw failure(path, "create the folder")
             }
-            try makeDirectory(String(path[..<slash]), stoppingAt: rootLength)
+            try makeDirectory(String(path[..<slash]), stoppingAt: rootLength, checkingExisting: true)
             if mkdir(path, 0o755) == 0 { return }
             guard errno == EEXIST else { throw failure(path, "create the folder") }
         case EEXIST:
-            break
+            guard checkingExisting else { return }
         default:
             throw failure(path, "create the folder")
         }

@@ -111,7 +111,7 @@ struct Journal {
             var end = index + 1
             while end < targets.endIndex, Self.parentFolder(of: targets[end]) == parent { end += 1 }
             defer { index = end }
-            if creatingFolders, !parent.isEmpty { try FileSystem.makeDirectories(String(parent), under: storeRoot) }
+            if creatingFolders, !parent.isEmpty { try FileSystem.makeDirectoryUnlessPresent(String(parent), under: storeRoot) }
             let path = parent.isEmpty ? storeRoot : storeRoot + "/" + parent
             guard let folder = try OpenFolder(ifPresentAt: path) else {
                 if creatingFolders { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
