@@ -48,10 +48,17 @@ private final class CanonicalGenerator {
     static let nestingBudget = 120
     private static let indentUnit: [UInt8] = Array("  ".utf8)
 
+    /// How much text YAJL's buffer may hold before it moves to `output`: a large document
+    /// is written through a small buffer that stays in cache, instead of one YAJL keeps
+    /// doubling (and copying) to the document's size.
+    private static let flushSize = 1 << 16
+
     private let handle: yajl_gen
     private let maximumDepth: Int
     /// Containers open in this generator (not counting those of an enclosing one).
     private var level = 0
+    /// The text YAJL's buffer held so far, once it grew past `flushSize`.
+    private var output: [UInt8] = []
 
     init(maximumDepth: Int) {
         self.maximumDepth = maximumDepth
@@ -83,7 +90,10 @@ private final class CanonicalGenerator {
         case .array(let elements):
             try container(depth: depth, isEmpty: elements.isEmpty, empty: "[]", value: value) { () throws(JSONError) in
                 try check(yajl_gen_array_open(handle))
-                for element in elements { try emit(element, depth: depth + 1) }
+                for element in elements {
+                    try emit(element, depth: depth + 1)
+                    flushIfLarge()
+                }
                 try check(yajl_gen_array_close(handle))
             }
         case .object(let object):
@@ -92,6 +102,7 @@ private final class CanonicalGenerator {
                 for member in object {
                     try emit(string: member.key)
                     try emit(member.value, depth: depth + 1)
+                    flushIfLarge()
                 }
                 try check(yajl_gen_map_close(handle))
             }
@@ -149,11 +160,22 @@ private final class CanonicalGenerator {
         }
     }
 
+    /// Moves YAJL's buffer to `output` once it holds `flushSize` bytes; YAJL keeps its state.
+    private func flushIfLarge() {
+        var buffer: UnsafePointer<UInt8>?
+        var length = 0
+        yajl_gen_get_buf(handle, &buffer, &length)
+        guard length >= Self.flushSize else { return }
+        output.append(contentsOf: UnsafeBufferPointer(start: buffer, count: length))
+        yajl_gen_clear(handle)
+    }
+
     func bytes(trimmingFinalNewline: Bool) -> [UInt8] {
         var buffer: UnsafePointer<UInt8>?
         var length = 0
         yajl_gen_get_buf(handle, &buffer, &length)
-        if trimmingFinalNewline, length > 0, buffer?[length - 1] == UInt8(ascii: "\n") { length -= 1 }
-        return Array(UnsafeBufferPointer(start: buffer, count: length))
+        output.append(contentsOf: UnsafeBufferPointer(start: buffer, count: length))
+        if trimmingFinalNewline, output.last == UInt8(ascii: "\n") { output.removeLast() }
+        return output
     }
 }

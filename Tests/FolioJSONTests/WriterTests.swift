@@ -88,4 +88,18 @@ struct WriterTests {
             #expect(try JSONWriter().write(value) == JSONWriter().write(value))
         }
     }
+
+    /// A document far larger than the writer's internal buffer is written through it in
+    /// pieces; the pieces must join into exactly the text of each part written alone.
+    @Test func largeDocumentIsWrittenWholeThroughTheBuffer() throws {
+        let record: JSONValue = ["name": "Tea \u{1F375}", "minutes": 4, "strength": 0.75, "tags": ["green", "loose"], "notes": .null]
+        let records = JSONValue.array(Array(repeating: record, count: 5_000))
+        let bytes = try JSONWriter().write(["records": records, "count": 5_000])
+        #expect(bytes.count > 1 << 18, "large enough to pass through the buffer several times")
+        let recordText = try JSONWriter().string(for: record).dropLast()  // no final newline
+        let indented = recordText.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        let expected = "{\n  \"records\": [\n" + Array(repeating: indented, count: 5_000).joined(separator: ",\n") + "\n  ],\n  \"count\": 5000\n}\n"
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        #expect(try JSONReader(maximumSize: JSONReader.absoluteMaximumSize).read(bytes) == ["records": records, "count": 5_000])
+    }
 }

@@ -16,18 +16,17 @@ struct Runner {
         let rows = try rowTypes.map { try $0.init(workload: workload) }
 
         Self.progress("\(workload.title): warm-up")
-        let bytes = try rows.map { try $0.pass() }
+        let bytes = try rows.map { try timedPass($0).bytes }
         for (rowType, rowBytes) in zip(rowTypes, bytes) where rowType.operation == .read && rowBytes != workload.totalBytes {
             throw BenchmarkFailure("\(rowType.name) failed to parse some documents of \(workload.title)")
         }
 
-        let clock = ContinuousClock()
         var times = [[Duration]](repeating: [], count: rows.count)
         for round in 1...repetitions {
             Self.progress("\(workload.title): round \(round) of \(repetitions)")
             for index in rows.indices {
-                var passBytes = 0
-                times[index].append(try clock.measure { passBytes = try rows[index].pass() })
+                let (time, passBytes) = try timedPass(rows[index])
+                times[index].append(time)
                 guard passBytes == bytes[index] else {
                     throw BenchmarkFailure("\(rowTypes[index].name) processed \(passBytes) bytes in one pass and \(bytes[index]) in another")
                 }

@@ -15,11 +15,9 @@ struct FolioWrite: BenchmarkRow {
         self.workload = workload
     }
 
-    func pass() throws -> Int {
+    func pass(_ stopwatch: inout Stopwatch) throws -> Int {
         var bytes = 0
-        for value in workload.values {
-            bytes += try writer.write(value).count
-        }
+        try stopwatch.each(workload.values, { try writer.write($0) }) { _, written in bytes += written.count }
         return bytes
     }
 
@@ -47,16 +45,14 @@ struct EncoderWrite: BenchmarkRow {
         self.workload = workload
     }
 
-    func pass() throws -> Int {
+    func pass(_ stopwatch: inout Stopwatch) throws -> Int {
         switch workload.contents {
         case .records(let records):
             var bytes = 0
-            for record in records {
-                bytes += try record.encoded(by: encoder).count
-            }
+            try stopwatch.each(records, { try $0.encoded(by: encoder) }) { _, data in bytes += data.count }
             return bytes
         case .archive(let archive):
-            return try encoder.encode(archive).count
+            return try stopwatch.time { try encoder.encode(archive) }.count
         }
     }
 
@@ -89,16 +85,14 @@ struct TypedEncoderWrite: BenchmarkRow {
         contents = try TypedContents(workload.contents)
     }
 
-    func pass() throws -> Int {
+    func pass(_ stopwatch: inout Stopwatch) throws -> Int {
         switch contents {
         case .records(let records):
             var bytes = 0
-            for record in records {
-                bytes += try record.encoded(by: encoder).count
-            }
+            try stopwatch.each(records, { try $0.encoded(by: encoder) }) { _, data in bytes += data.count }
             return bytes
         case .archive(let archive):
-            return try encoder.encode(archive).count
+            return try stopwatch.time { try encoder.encode(archive) }.count
         }
     }
 
@@ -135,10 +129,10 @@ struct SerializationWrite: BenchmarkRow {
         objects = try workload.data.map { try JSONSerialization.jsonObject(with: $0) }
     }
 
-    func pass() throws -> Int {
+    func pass(_ stopwatch: inout Stopwatch) throws -> Int {
         var bytes = 0
-        for object in objects {
-            bytes += try JSONSerialization.data(withJSONObject: object, options: Self.options).count
+        try stopwatch.each(objects, { try JSONSerialization.data(withJSONObject: $0, options: Self.options) }) { _, data in
+            bytes += data.count
         }
         return bytes
     }
@@ -172,12 +166,10 @@ final class YajlGenFloorWrite: BenchmarkRow {
         output = [UInt8](repeating: 0, count: workload.documents.map(\.count).max() ?? 0)
     }
 
-    func pass() throws -> Int {
+    func pass(_ stopwatch: inout Stopwatch) throws -> Int {
         try output.withUnsafeMutableBufferPointer { output in
             var bytes = 0
-            for tape in tapes {
-                bytes += try Self.generate(tape, into: output)
-            }
+            try stopwatch.each(tapes, { try Self.generate($0, into: output) }) { _, length in bytes += length }
             return bytes
         }
     }

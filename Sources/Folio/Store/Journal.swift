@@ -62,7 +62,8 @@ struct Journal {
         return stamps
     }
 
-    /// Writes the commit record: from here on the transaction will happen, even after a crash.
+    /// Turns the plan into the commit record, once the staged files are durable: from here
+    /// on the transaction will happen, even after a crash.
     func commit(durability: Durability) throws(FolioError) {
         if durability != .none { try FileSystem.syncFileSystem(containing: storeRoot) }
         try FileSystem.rename(directory + "/" + Self.planName, to: directory + "/" + Self.recordName)
