@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+import CompilerPluginSupport
 import PackageDescription
 
 /// Warnings are defects here: every target of ours builds with them as errors.
@@ -13,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -22,7 +24,18 @@ let package = Package(
         ),
         .target(name: "FolioJSON", dependencies: ["CYajl"], swiftSettings: strict),
         .target(name: "CFolioSystem"),
-        .target(name: "Folio", dependencies: ["FolioJSON", "CFolioSystem"], swiftSettings: strict),
+        .macro(
+            name: "FolioMacros",
+            dependencies: [
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "Folio", dependencies: ["FolioJSON", "CFolioSystem", "FolioMacros"], swiftSettings: strict),
         .executableTarget(
             name: "folio",
             dependencies: [
@@ -46,6 +59,20 @@ let package = Package(
         .testTarget(
             name: "FolioTests",
             dependencies: ["Folio", "StoreWorkload"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FolioMacrosTests",
+            dependencies: [
+                "FolioMacros",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SeedAppTests",
+            dependencies: ["Folio"],
             swiftSettings: strict
         ),
         .testTarget(

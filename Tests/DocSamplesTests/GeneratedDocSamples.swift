@@ -4,7 +4,7 @@ import Folio
 import FolioJSON
 import Foundation
 
-// README.md, line 32
+// README.md, line 34
 func sample_README_md_1() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -18,7 +18,7 @@ func sample_README_md_1() throws {
     // }
 }
 
-// README.md, line 48
+// README.md, line 50
 func sample_README_md_2() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -31,7 +31,7 @@ func sample_README_md_2() throws {
     }
 }
 
-// README.md, line 103
+// README.md, line 105
 func sample_README_md_3() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -42,7 +42,7 @@ func sample_README_md_3() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 120
+// README.md, line 122
 func sample_README_md_4() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path

@@ -1,0 +1,61 @@
+extension Schema {
+    /// A stored value property of a model: its name, type, optionality and options.
+    public struct Attribute: Sendable, Hashable {
+        /// How Folio treats an attribute, as written in `@Attribute(...)`.
+        public struct Option: Sendable, Hashable {
+            enum Kind: Hashable {
+                case unique, externalStorage, ephemeral, preserveValueOnDeletion, spotlight, allowsCloudEncryption, indexed
+                case originalName(String)
+            }
+
+            let kind: Kind
+
+            /// Only one model may have a given value; inserting another upserts, as SwiftData does.
+            public static let unique = Option(kind: .unique)
+            /// Stored beside the document as `<UUID>.<property>.bin` instead of inside it.
+            public static let externalStorage = Option(kind: .externalStorage)
+            /// Tracked for changes but never written to the document.
+            public static let ephemeral = Option(kind: .ephemeral)
+            /// Kept in the deleted document's tombstone (soft deletes keep every value anyway).
+            public static let preserveValueOnDeletion = Option(kind: .preserveValueOnDeletion)
+            /// Accepted for SwiftData compatibility; Folio has no Spotlight index, so it does nothing.
+            public static let spotlight = Option(kind: .spotlight)
+            /// Accepted for SwiftData compatibility; Folio has no cloud store, so it does nothing.
+            public static let allowsCloudEncryption = Option(kind: .allowsCloudEncryption)
+            /// Folio's own: indexed for queries, the same as naming the property in `#Index`.
+            public static let indexed = Option(kind: .indexed)
+
+            /// The name this property had in an earlier version of the schema, for migrations.
+            public static func originalName(_ name: String) -> Option { Option(kind: .originalName(name)) }
+        }
+
+        /// The property's name in Swift, which is also its key in the document.
+        public var name: String
+        /// The declared type without optionality, as written (`"Date"`, `"[String]"`).
+        public var valueType: String
+        public var isOptional: Bool
+        /// Whether the declaration gives an initial value.
+        public var hasDefaultValue: Bool
+        public var options: [Option]
+
+        public init(name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option]) {
+            self.name = name
+            self.valueType = valueType
+            self.isOptional = isOptional
+            self.hasDefaultValue = hasDefaultValue
+            self.options = options
+        }
+
+        public var isUnique: Bool { options.contains(.unique) }
+        public var isIndexed: Bool { options.contains(.indexed) }
+        /// Whether the value is written to the document at all.
+        public var isStored: Bool { !options.contains(.ephemeral) }
+        public var isExternalStorage: Bool { options.contains(.externalStorage) }
+
+        /// The name in the previous schema version, when `.originalName` gave one.
+        public var originalName: String? {
+            for option in options { if case .originalName(let name) = option.kind { return name } }
+            return nil
+        }
+    }
+}

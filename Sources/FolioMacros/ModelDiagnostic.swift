@@ -1,0 +1,31 @@
+import SwiftDiagnostics
+
+/// What `@Model` tells the developer about a declaration it cannot persist.
+enum ModelDiagnostic: String, DiagnosticMessage {
+    case notAClass
+    case letProperty
+    case missingType
+    case transientWithoutValue
+
+    var message: String {
+        switch self {
+        case .notAClass:
+            "@Model applies to a class: a model has an identity that every reference shares"
+        case .letProperty:
+            "a stored 'let' in a @Model cannot be tracked or loaded from a document; declare it with 'var'"
+        case .missingType:
+            "a stored property of a @Model needs a type annotation, which its schema is built from"
+        case .transientWithoutValue:
+            "a @Transient property needs an initial value: models loaded from documents are made without running init"
+        }
+    }
+
+    var diagnosticID: MessageID { MessageID(domain: "Folio", id: rawValue) }
+    var severity: DiagnosticSeverity { .error }
+}
+
+/// The fix-its `@Model` offers.
+struct ModelFixIt: FixItMessage {
+    let message: String
+    var fixItID: MessageID { MessageID(domain: "Folio", id: message) }
+}

@@ -1,0 +1,175 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Model`: tracked properties kept in the model's backing data, observation, the entity
+/// described from the declaration, and the `PersistentModel` conformance.
+public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let model = declaration.as(ClassDeclSyntax.self) else {
+            diagnoseNotAClass(declaration, node: node, in: context)
+            return []
+        }
+        let properties = StoredProperty.all(in: model.memberBlock.members)
+        let problems = problems(in: properties)
+        guard problems.isEmpty else {
+            problems.forEach(context.diagnose)
+            return []
+        }
+        let name = model.name.trimmedDescription
+        let persisted = properties.filter { !$0.isTransient }
+        let described = persisted.map(describe).joined(separator: ",\n")
+        let unique = constraints(named: "Unique", in: model.memberBlock.members)
+        let indices = constraints(named: "Index", in: model.memberBlock.members)
+        return [
+            "private var _$backingData = Folio.ModelBackingData()",
+            "public var persistentBackingData: Folio.ModelBackingData { _$backingData }",
+            """
+            public static var schemaEntity: Folio.Schema.Entity {
+                Folio.Schema.Entity(
+                    name: \(literal: name),
+                    properties: [\(raw: described.isEmpty ? "" : "\n" + described + "\n")],
+                    uniquenessConstraints: \(raw: unique),
+                    indices: \(raw: indices))
+            }
+            """,
+            """
+            public required init(backingData: Folio.ModelBackingData) {
+                _$backingData = backingData\(raw: persisted.filter { !$0.isLet && $0.type != nil }.map { "\n    _\($0.name) = Folio.PersistedValueSlot()" }.joined())
+            }
+            """,
+            "private let _$observationRegistrar = Observation.ObservationRegistrar()",
+            """
+            internal nonisolated func access<_Member>(keyPath: KeyPath<\(raw: name), _Member>) {
+                _$observationRegistrar.access(self, keyPath: keyPath)
+            }
+            """,
+            """
+            internal nonisolated func withMutation<_Member, _Result>(
+                keyPath: KeyPath<\(raw: name), _Member>, _ mutation: () throws -> _Result
+            ) rethrows -> _Result {
+                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            }
+            """,
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self), let variable = member.as(VariableDeclSyntax.self),
+            let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first,
+            !property.isLet, !property.isTransient, property.type != nil, variable.attribute(named: "_PersistedProperty") == nil
+        else { return [] }
+        return ["@_PersistedProperty"]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        // A class with problems gets no conformance either, so only `@Model`'s own errors show.
+        guard let model = declaration.as(ClassDeclSyntax.self), !protocols.isEmpty,
+            problems(in: StoredProperty.all(in: model.memberBlock.members)).isEmpty
+        else { return [] }
+        let conformances = protocols.map { protocolName in
+            switch protocolName.trimmedDescription {
+            case "PersistentModel": "Folio.PersistentModel"
+            case "Observable": "Observation.Observable"
+            case let other: other
+            }
+        }
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
+    }
+
+    // MARK: - The schema
+
+    /// The call that describes one property in the entity.
+    private static func describe(_ property: StoredProperty) -> String {
+        let type = "(\(property.type!.trimmedDescription)).self"
+        if let relationship = property.relationship {
+            var arguments = ["\"\(property.name)\"", type]
+            let given = relationship.arguments?.as(LabeledExprListSyntax.self) ?? []
+            arguments.append("deleteRule: " + (given.first { $0.label?.text == "deleteRule" }?.expression.trimmedDescription ?? ".nullify"))
+            if let inverse = given.first(where: { $0.label?.text == "inverse" })?.expression.as(KeyPathExprSyntax.self),
+                let last = inverse.components.last?.component.as(KeyPathPropertyComponentSyntax.self)
+            {
+                arguments.append("inverseName: \"\(last.declName.baseName.text)\"")
+            }
+            for label in ["minimumModelCount", "maximumModelCount", "originalName"] {
+                if let value = given.first(where: { $0.label?.text == label }) { arguments.append("\(label): \(value.expression.trimmedDescription)") }
+            }
+            return ".relationship(" + arguments.joined(separator: ", ") + ")"
+        }
+        var options: [String] = []
+        for argument in property.attribute?.arguments?.as(LabeledExprListSyntax.self) ?? [] {
+            switch argument.label?.text {
+            case nil: options.append(argument.expression.trimmedDescription)
+            case "originalName": options.append(".originalName(\(argument.expression.trimmedDescription))")
+            default: break  // hashModifier: accepted, meaningless here
+            }
+        }
+        return ".describe(\"\(property.name)\", \(type), hasDefaultValue: \(property.hasInitialValue), options: [\(options.joined(separator: ", "))])"
+    }
+
+    /// The property names of each `#Unique` or `#Index` in the class body, as array literal text.
+    private static func constraints(named macro: String, in members: MemberBlockItemListSyntax) -> String {
+        let groups = members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
+            .filter { $0.macroName.text == macro }
+            .flatMap { expansion in
+                expansion.arguments.compactMap { argument -> String? in
+                    guard let array = argument.expression.as(ArrayExprSyntax.self) else { return nil }
+                    let names = array.elements.compactMap { element -> String? in
+                        guard let component = element.expression.as(KeyPathExprSyntax.self)?.components.last?.component
+                            .as(KeyPathPropertyComponentSyntax.self)
+                        else { return nil }
+                        return "\"\(component.declName.baseName.text)\""
+                    }
+                    return "[" + names.joined(separator: ", ") + "]"
+                }
+            }
+        return "[" + groups.joined(separator: ", ") + "]"
+    }
+
+    // MARK: - Misuse
+
+    private static func diagnoseNotAClass(_ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext) {
+        var fixIts: [FixIt] = []
+        if let structure = declaration.as(StructDeclSyntax.self) {
+            let keyword = structure.structKeyword
+            fixIts.append(
+                FixIt(
+                    message: ModelFixIt(message: "make it a class"),
+                    changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.class))))]))
+        }
+        context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass, fixIts: fixIts))
+    }
+
+    /// What `@Model` cannot persist among the properties, as diagnostics.
+    private static func problems(in properties: [StoredProperty]) -> [Diagnostic] {
+        properties.compactMap { property in
+            if property.isLet && !property.isTransient {
+                let keyword = property.declaration.bindingSpecifier
+                return Diagnostic(
+                    node: keyword, message: ModelDiagnostic.letProperty,
+                    fixIts: [
+                        FixIt(
+                            message: ModelFixIt(message: "use 'var'"),
+                            changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var))))])
+                    ])
+            }
+            if property.type == nil && !property.isTransient {
+                return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.missingType)
+            }
+            if property.isTransient && !property.hasInitialValue {
+                return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.transientWithoutValue)
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@_PersistedProperty`, which `@Model` puts on each stored property: the value lives in
+/// the model's backing data, reads are observed, and writes are observed and recorded as changes.
+///
+/// Each such property gets an empty stored peer (`_name`), which its init accessor
+/// initializes: so the class's own initializer sets the property through the init
+/// accessor (a first value, not a change), and `init(backingData:)`, which `@Model`
+/// writes, initializes the peers directly.
+public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self),
+            let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first
+        else { return [] }
+        return ["@Transient private var _\(raw: property.name): Folio.PersistedValueSlot"]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self),
+            let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first
+        else { return [] }
+        let key = property.name
+        return [
+            """
+            @storageRestrictions(initializes: _\(raw: key), accesses: _$backingData)
+            init(initialValue) {
+                _$backingData.setInitialValue(initialValue, forKey: \(literal: key))
+                _\(raw: key) = Folio.PersistedValueSlot()
+            }
+            """,
+            """
+            get {
+                access(keyPath: \\.\(raw: key))
+                return _$backingData.value(forKey: \(literal: key))
+            }
+            """,
+            """
+            set {
+                withMutation(keyPath: \\.\(raw: key)) {
+                    _$backingData.setValue(newValue, forKey: \(literal: key))
+                }
+            }
+            """,
+        ]
+    }
+}

@@ -1,0 +1,27 @@
+import FolioMacros
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// Folio's macros by the names the `Folio` module declares them under.
+let folioMacros: [String: MacroSpec] = [
+    "Model": MacroSpec(type: ModelMacro.self, conformances: ["PersistentModel", "Observable"]),
+    "_PersistedProperty": MacroSpec(type: PersistedPropertyMacro.self),
+    "Attribute": MacroSpec(type: SchemaMarkerMacro.self),
+    "Relationship": MacroSpec(type: SchemaMarkerMacro.self),
+    "Transient": MacroSpec(type: SchemaMarkerMacro.self),
+    "Unique": MacroSpec(type: SchemaConstraintMacro.self),
+    "Index": MacroSpec(type: SchemaConstraintMacro.self),
+]
+
+/// Expands `source` with Folio's macros and records a test issue where the expansion,
+/// the diagnostics or the fixed source differ from what is expected.
+func expectExpansion(
+    _ source: String, expandsTo expected: String, diagnostics: [DiagnosticSpec] = [], fixedSource: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    assertMacroExpansion(
+        source, expandedSource: expected, diagnostics: diagnostics, macroSpecs: folioMacros,
+        fixedSource: fixedSource,
+        failureHandler: { failure in Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation) })
+}

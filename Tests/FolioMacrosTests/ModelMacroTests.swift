@@ -1,0 +1,352 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// Every expansion and diagnostic of `@Model`, pinned.
+struct ModelMacroTests {
+    @Test func storedPropertiesAreTrackedAndDescribed() {
+        expectExpansion(
+            """
+            @Model
+            final class Note {
+                @Attribute(.unique) var id: UUID
+                var text: String = ""
+                var pinned: Bool?
+                var length: Int { text.count }
+                @Transient var draft = ""
+                static let kind = "note"
+                init(id: UUID) { self.id = id }
+            }
+            """,
+            expandsTo: """
+                final class Note {
+                    var id: UUID {
+                        @storageRestrictions(initializes: _id, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setInitialValue(initialValue, forKey: "id")
+                            _id = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.id)
+                            return _$backingData.value(forKey: "id")
+                        }
+                        set {
+                            withMutation(keyPath: \\.id) {
+                                _$backingData.setValue(newValue, forKey: "id")
+                            }
+                        }
+                    }
+
+                    private var _id: Folio.PersistedValueSlot
+                    var text: String {
+                        @storageRestrictions(initializes: _text, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setInitialValue(initialValue, forKey: "text")
+                            _text = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.text)
+                            return _$backingData.value(forKey: "text")
+                        }
+                        set {
+                            withMutation(keyPath: \\.text) {
+                                _$backingData.setValue(newValue, forKey: "text")
+                            }
+                        }
+                    }
+
+                    private var _text: Folio.PersistedValueSlot
+                    var pinned: Bool? {
+                        @storageRestrictions(initializes: _pinned, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setInitialValue(initialValue, forKey: "pinned")
+                            _pinned = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.pinned)
+                            return _$backingData.value(forKey: "pinned")
+                        }
+                        set {
+                            withMutation(keyPath: \\.pinned) {
+                                _$backingData.setValue(newValue, forKey: "pinned")
+                            }
+                        }
+                    }
+
+                    private var _pinned: Folio.PersistedValueSlot
+                    var length: Int { text.count }
+                    var draft = ""
+                    static let kind = "note"
+                    init(id: UUID) { self.id = id }
+
+                    private var _$backingData = Folio.ModelBackingData()
+
+                    public var persistentBackingData: Folio.ModelBackingData {
+                        _$backingData
+                    }
+
+                    public static var schemaEntity: Folio.Schema.Entity {
+                        Folio.Schema.Entity(
+                            name: "Note",
+                            properties: [
+                                .describe("id", (UUID).self, hasDefaultValue: false, options: [.unique]),
+                                .describe("text", (String).self, hasDefaultValue: true, options: []),
+                                .describe("pinned", (Bool?).self, hasDefaultValue: false, options: [])
+                            ],
+                            uniquenessConstraints: [],
+                            indices: [])
+                    }
+
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = backingData
+                        _id = Folio.PersistedValueSlot()
+                        _text = Folio.PersistedValueSlot()
+                        _pinned = Folio.PersistedValueSlot()
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<_Member>(keyPath: KeyPath<Note, _Member>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<_Member, _Result>(
+                        keyPath: KeyPath<Note, _Member>, _ mutation: () throws -> _Result
+                    ) rethrows -> _Result {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+
+                extension Note: Folio.PersistentModel, Observation.Observable {
+                }
+                """)
+    }
+
+    @Test func relationshipsAndConstraintsAreDescribed() {
+        expectExpansion(
+            """
+            @Model
+            class Timer {
+                #Unique<Timer>([\\.name, \\.createdAt])
+                #Index<Timer>([\\.name])
+                var name: String
+                var createdAt: Date
+                @Attribute(.indexed, originalName: "colour") var color: String
+                @Relationship(deleteRule: .cascade, inverse: \\TodoItem.timer)
+                var todoItems: [TodoItem] = []
+                init() { name = ""; createdAt = .now; color = "" }
+            }
+            """,
+            expandsTo: """
+                class Timer {
+                    var name: String {
+                        @storageRestrictions(initializes: _name, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setInitialValue(initialValue, forKey: "name")
+                            _name = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.name)
+                            return _$backingData.value(forKey: "name")
+                        }
+                        set {
+                            withMutation(keyPath: \\.name) {
+                                _$backingData.setValue(newValue, forKey: "name")
+                            }
+                        }
+                    }
+
+                    private var _name: Folio.PersistedValueSlot
+                    var createdAt: Date {
+                        @storageRestrictions(initializes: _createdAt, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setInitialValue(initialValue, forKey: "createdAt")
+                            _createdAt = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.createdAt)
+                            return _$backingData.value(forKey: "createdAt")
+                        }
+                        set {
+                            withMutation(keyPath: \\.createdAt) {
+                                _$backingData.setValue(newValue, forKey: "createdAt")
+                            }
+                        }
+                    }
+
+                    private var _createdAt: Folio.PersistedValueSlot
+                    var color: String {
+                        @storageRestrictions(initializes: _color, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setInitialValue(initialValue, forKey: "color")
+                            _color = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.color)
+                            return _$backingData.value(forKey: "color")
+                        }
+                        set {
+                            withMutation(keyPath: \\.color) {
+                                _$backingData.setValue(newValue, forKey: "color")
+                            }
+                        }
+                    }
+
+                    private var _color: Folio.PersistedValueSlot
+                    var todoItems: [TodoItem] {
+                        @storageRestrictions(initializes: _todoItems, accesses: _$backingData)
+                        init(initialValue) {
+                            _$backingData.setInitialValue(initialValue, forKey: "todoItems")
+                            _todoItems = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.todoItems)
+                            return _$backingData.value(forKey: "todoItems")
+                        }
+                        set {
+                            withMutation(keyPath: \\.todoItems) {
+                                _$backingData.setValue(newValue, forKey: "todoItems")
+                            }
+                        }
+                    }
+
+                    private var _todoItems: Folio.PersistedValueSlot
+                    init() { name = ""; createdAt = .now; color = "" }
+
+                    private var _$backingData = Folio.ModelBackingData()
+
+                    public var persistentBackingData: Folio.ModelBackingData {
+                        _$backingData
+                    }
+
+                    public static var schemaEntity: Folio.Schema.Entity {
+                        Folio.Schema.Entity(
+                            name: "Timer",
+                            properties: [
+                                .describe("name", (String).self, hasDefaultValue: false, options: []),
+                                .describe("createdAt", (Date).self, hasDefaultValue: false, options: []),
+                                .describe("color", (String).self, hasDefaultValue: false, options: [.indexed, .originalName("colour")]),
+                                .relationship("todoItems", ([TodoItem]).self, deleteRule: .cascade, inverseName: "timer")
+                            ],
+                            uniquenessConstraints: [["name", "createdAt"]],
+                            indices: [["name"]])
+                    }
+
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = backingData
+                        _name = Folio.PersistedValueSlot()
+                        _createdAt = Folio.PersistedValueSlot()
+                        _color = Folio.PersistedValueSlot()
+                        _todoItems = Folio.PersistedValueSlot()
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<_Member>(keyPath: KeyPath<Timer, _Member>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<_Member, _Result>(
+                        keyPath: KeyPath<Timer, _Member>, _ mutation: () throws -> _Result
+                    ) rethrows -> _Result {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+
+                extension Timer: Folio.PersistentModel, Observation.Observable {
+                }
+                """)
+    }
+
+    @Test func aStructGetsAnErrorAndAFixIt() {
+        expectExpansion(
+            """
+            @Model
+            struct Note {
+                var text: String
+            }
+            """,
+            expandsTo: """
+                struct Note {
+                    var text: String
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@Model applies to a class: a model has an identity that every reference shares", line: 1, column: 1,
+                    fixIts: [FixItSpec(message: "make it a class")])
+            ],
+            fixedSource: """
+                @Model
+                class Note {
+                    var text: String
+                }
+                """)
+    }
+
+    @Test func aLetGetsAnErrorAndAFixIt() {
+        expectExpansion(
+            """
+            @Model
+            final class Note {
+                let text: String
+                init(text: String) { self.text = text }
+            }
+            """,
+            expandsTo: """
+                final class Note {
+                    let text: String
+                    init(text: String) { self.text = text }
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "a stored 'let' in a @Model cannot be tracked or loaded from a document; declare it with 'var'", line: 3,
+                    column: 5, fixIts: [FixItSpec(message: "use 'var'")])
+            ],
+            fixedSource: """
+                @Model
+                final class Note {
+                    var text: String
+                    init(text: String) { self.text = text }
+                }
+                """)
+    }
+
+    @Test func aPropertyWithoutATypeGetsAnError() {
+        expectExpansion(
+            """
+            @Model
+            final class Note {
+                var text = ""
+            }
+            """,
+            expandsTo: """
+                final class Note {
+                    var text = ""
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(message: "a stored property of a @Model needs a type annotation, which its schema is built from", line: 3, column: 9)
+            ])
+    }
+
+    @Test func aTransientWithoutAValueGetsAnError() {
+        expectExpansion(
+            """
+            @Model
+            final class Note {
+                @Transient var cache: [String]
+            }
+            """,
+            expandsTo: """
+                final class Note {
+                    var cache: [String]
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "a @Transient property needs an initial value: models loaded from documents are made without running init",
+                    line: 3, column: 20)
+            ])
+    }
+}
