@@ -29,11 +29,9 @@ extension Schema.Property {
         _ name: String, _ type: Model?.Type, deleteRule: Schema.Relationship.DeleteRule, inverseName: String? = nil,
         minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
     ) -> Self {
-        .relationship(
-            Schema.Relationship(
-                name: name, destination: String(describing: Model.self), isToMany: false, isOptional: true, deleteRule: deleteRule,
-                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
-                originalName: originalName))
+        relationship(
+            name, to: Model.self, isToMany: false, isOptional: true, deleteRule: deleteRule, inverseName: inverseName,
+            minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName)
     }
 
     /// A required to-one relationship declared with `@Relationship`.
@@ -41,11 +39,9 @@ extension Schema.Property {
         _ name: String, _ type: Model.Type, deleteRule: Schema.Relationship.DeleteRule, inverseName: String? = nil,
         minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
     ) -> Self {
-        .relationship(
-            Schema.Relationship(
-                name: name, destination: String(describing: Model.self), isToMany: false, isOptional: false, deleteRule: deleteRule,
-                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
-                originalName: originalName))
+        relationship(
+            name, to: Model.self, isToMany: false, isOptional: false, deleteRule: deleteRule, inverseName: inverseName,
+            minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName)
     }
 
     /// A to-many relationship declared with `@Relationship`.
@@ -53,9 +49,18 @@ extension Schema.Property {
         _ name: String, _ type: [Model].Type, deleteRule: Schema.Relationship.DeleteRule, inverseName: String? = nil,
         minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
     ) -> Self {
+        relationship(
+            name, to: Model.self, isToMany: true, isOptional: false, deleteRule: deleteRule, inverseName: inverseName,
+            minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName)
+    }
+
+    private static func relationship<Model: PersistentModel>(
+        _ name: String, to model: Model.Type, isToMany: Bool, isOptional: Bool, deleteRule: Schema.Relationship.DeleteRule,
+        inverseName: String?, minimumModelCount: Int?, maximumModelCount: Int?, originalName: String?
+    ) -> Self {
         .relationship(
             Schema.Relationship(
-                name: name, destination: String(describing: Model.self), isToMany: true, isOptional: false, deleteRule: deleteRule,
+                name: name, destination: String(describing: model), isToMany: isToMany, isOptional: isOptional, deleteRule: deleteRule,
                 inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
                 originalName: originalName))
     }
