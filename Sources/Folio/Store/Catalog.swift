@@ -58,10 +58,13 @@ struct Catalog {
     /// Every document's path, in no particular order.
     var paths: some Collection<DocumentPath> { entries.values.lazy.map(\.path) }
 
-    func entry(at path: DocumentPath) -> Entry? {
-        guard let entry = entries[Identity(path)], entry.path == path else { return nil }
-        return entry
+    /// Where the entry at exactly this path sits in `entries` (its identity could sit elsewhere).
+    private func index(of path: DocumentPath) -> [Identity: Entry].Index? {
+        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return nil }
+        return index
     }
+
+    func entry(at path: DocumentPath) -> Entry? { index(of: path).map { entries.values[$0] } }
 
     mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
@@ -79,14 +82,13 @@ struct Catalog {
 
     /// Marks an entry's stamp as proof of its content (after its bytes were confirmed).
     mutating func setVerified(_ path: DocumentPath) {
-        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return }
+        guard let index = index(of: path) else { return }
         entries.values[index].verified = true
     }
 
     mutating func remove(_ path: DocumentPath) {
-        let identity = Identity(path)
-        guard entries[identity]?.path == path else { return }
-        entries.removeValue(forKey: identity)
+        guard let index = index(of: path) else { return }
+        entries.remove(at: index)
     }
 
     /// Starts a walk of the tree, whose findings `see` records.
@@ -108,7 +110,7 @@ struct Catalog {
     /// Records that `walk` found a file at `path` with `stamp`: an entry at that path
     /// is marked seen (so `unseen` leaves it out), whatever its stamp. One lookup.
     mutating func see(_ path: DocumentPath, stamp: FileStamp, walk: UInt32) -> Sighting {
-        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return .new }
+        guard let index = index(of: path) else { return .new }
         entries.values[index].lastSeen = walk
         return entries.values[index].stamp == stamp ? .unchanged : .changed
     }
@@ -120,7 +122,7 @@ struct Catalog {
 
     /// The parsed content of an entry, decoding (and keeping) cached content on first use.
     mutating func content(at path: DocumentPath) -> JSONObject? {
-        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return nil }
+        guard let index = index(of: path) else { return nil }
         switch entries.values[index].content {
         case .parsed(let object): return object
         case .cached(let buffer, let range):

@@ -78,13 +78,6 @@ enum FileSystem {
         guard Glibc.rename(source, destination) == 0 else { throw failure(destination, "move \(source) into place at") }
     }
 
-    /// Renames a file if it is still there; `false` when it was already moved.
-    static func renameIfPresent(_ source: String, to destination: String) throws(FolioError) -> Bool {
-        if Glibc.rename(source, destination) == 0 { return true }
-        if errno == ENOENT, try status(source) == nil { return false }
-        throw failure(destination, "move \(source) into place at")
-    }
-
     /// Removes a file; a file already gone is fine.
     static func removeFile(_ path: String) throws(FolioError) {
         guard unlink(path) == 0 || errno == ENOENT else { throw failure(path, "remove") }

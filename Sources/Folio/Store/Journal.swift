@@ -75,7 +75,7 @@ struct Journal {
     func apply(durability: Durability) throws(FolioError) {
         try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
             // After a crash part way through, the files already moved are simply not there.
-            _ = try folder.renameIfPresent(Self.stagedName(of: name), to: name)
+            try folder.renameIfPresent(Self.stagedName(of: name), to: name)
         }
         for delete in deletes {
             let path = storeRoot + "/" + delete.target

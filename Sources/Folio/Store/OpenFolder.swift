@@ -49,11 +49,11 @@ struct OpenFolder: ~Copyable {
         return try FileSystem.finishWriting(descriptor, bytes: bytes, sync: false, path: path + "/" + name)
     }
 
-    /// Renames `source` to `destination` within this folder; `false` when `source` is
-    /// not there (already moved, after a crash part way through).
-    func renameIfPresent(_ source: String, to destination: String) throws(FolioError) -> Bool {
-        if renameat(descriptor, source, descriptor, destination) == 0 { return true }
-        if errno == ENOENT, try status(of: source) == nil { return false }
+    /// Renames `source` to `destination` within this folder; nothing when `source` is not
+    /// there (already moved, after a crash part way through).
+    func renameIfPresent(_ source: String, to destination: String) throws(FolioError) {
+        if renameat(descriptor, source, descriptor, destination) == 0 { return }
+        if errno == ENOENT, try status(of: source) == nil { return }
         throw failure(destination, "move \(source) into place at")
     }
 
