@@ -44,9 +44,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport", swiftSettings: strict),
         .testTarget(
             name: "FolioJSONTests",
-            dependencies: ["FolioJSON"],
+            dependencies: ["FolioJSON", "FolioTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
@@ -58,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioTests",
-            dependencies: ["Folio", "StoreWorkload"],
+            dependencies: ["Folio", "StoreWorkload", "FolioTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -72,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["Folio"],
+            dependencies: ["Folio", "FolioTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -18,6 +18,8 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsafePath(path: String, reason: String)
     /// Another process holds the store's write lock for longer than Folio waits.
     case locked(path: String, waitedSeconds: Double)
+    /// A save would delete a model whose `.deny` relationship still holds models; nothing was written.
+    case deleteDenied(model: String, relationship: String, relatedCount: Int)
     /// A caller passed a value the API does not accept (an entity name that is not an identifier, ...).
     case invalidArgument(String)
 
@@ -28,7 +30,7 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidDocument(let path, _), .conflict(let path, _), .fileSystem(let path, _, _),
             .invalidStore(let path, _), .unsafePath(let path, _), .locked(let path, _):
             path
-        case .invalidArgument: nil
+        case .invalidArgument, .deleteDenied: nil
         }
     }
 
@@ -47,6 +49,8 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): error: \(reason); Folio neither follows nor overwrites it\nhint: move the file out of the store, or into its <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json place"
         case .locked(let path, let waited):
             return "\(path): error: another process has been writing to this store for over \(Int(waited)) seconds\nhint: wait for it to finish, or stop it; a crashed process releases the lock by itself"
+        case .deleteDenied(let model, let relationship, let count):
+            return "error: cannot delete \(model): its \(relationship) still holds \(count) model\(count == 1 ? "" : "s"), and its delete rule is .deny\nhint: delete those models or remove them from \(relationship) first; nothing of the save was written"
         case .invalidArgument(let reason):
             return "error: \(reason)"
         }

@@ -22,7 +22,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
         let name = model.name.trimmedDescription
         let persisted = properties.filter { !$0.isTransient }
-        let described = persisted.map(describe).joined(separator: ",\n")
+        let described = persisted.map { describe($0, in: name) }.joined(separator: ",\n")
         let unique = constraints(named: "Unique", in: model.memberBlock.members)
         let indices = constraints(named: "Index", in: model.memberBlock.members)
         return [
@@ -90,10 +90,10 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     // MARK: - The schema
 
     /// The call that describes one property in the entity.
-    private static func describe(_ property: StoredProperty) -> String {
-        let type = "(\(property.type!.trimmedDescription)).self"
+    private static func describe(_ property: StoredProperty, in model: String) -> String {
+        let keyPath = "\\\(model).\(property.name)"
         if let relationship = property.relationship {
-            var arguments = ["\"\(property.name)\"", type]
+            var arguments = ["\"\(property.name)\"", keyPath]
             let given = relationship.arguments?.as(LabeledExprListSyntax.self) ?? []
             arguments.append("deleteRule: " + (given.first { $0.label?.text == "deleteRule" }?.expression.trimmedDescription ?? ".nullify"))
             if let inverse = given.first(where: { $0.label?.text == "inverse" })?.expression.as(KeyPathExprSyntax.self),
@@ -114,7 +114,11 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             default: break  // hashModifier: accepted, meaningless here
             }
         }
-        return ".describe(\"\(property.name)\", \(type), hasDefaultValue: \(property.hasInitialValue), options: [\(options.joined(separator: ", "))])"
+        // The initial value, as a closure the store calls for a document that lacks the
+        // property (written before it was added). A stored property's initializer cannot
+        // refer to the instance, so the expression means the same in a static context.
+        let defaultValue = property.binding.initializer.map { "{ \($0.value.trimmedDescription) }" } ?? "nil"
+        return ".describe(\"\(property.name)\", \(keyPath), defaultValue: \(defaultValue), options: [\(options.joined(separator: ", "))])"
     }
 
     /// The property names of each `#Unique` or `#Index` in the class body, as array literal text.

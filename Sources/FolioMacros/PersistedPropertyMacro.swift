@@ -42,7 +42,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             set {
                 withMutation(keyPath: \\.\(raw: key)) {
-                    _$backingData.setValue(newValue, forKey: \(literal: key))
+                    _$backingData.setValue(newValue, forKey: \(literal: key), of: self)
                 }
             }
             """,

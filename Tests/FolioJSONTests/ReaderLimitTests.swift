@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FolioJSON
+import FolioTestSupport
 
 struct ReaderLimitTests {
     @Test func nestingTenThousandDeepIsRejectedAtTheFirstLevelPastTheLimit() {
@@ -31,7 +32,7 @@ struct ReaderLimitTests {
 
     @Test func oversizedFileIsRefusedBeforeItIsRead() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("big.json")
+        let path = directory("big.json")
         let handle = try #require(FileHandle(forWritingAtPath: try directory.create("big.json")))
         try handle.truncate(atOffset: 64 << 20)  // a sparse 64 MiB file: nothing to read but zeros
         try handle.close()
@@ -42,11 +43,11 @@ struct ReaderLimitTests {
 
     @Test func missingFileAndDirectoryAreUnreadableWithTheirPath() throws {
         let directory = try TemporaryDirectory()
-        let missing = directory.path("missing.json")
+        let missing = directory("missing.json")
         let error = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: missing) }
         #expect(caseName(error.kind) == "unreadable")
         #expect(error.description.hasPrefix(missing + ": error: cannot read the file: No such file"))
-        let folder = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: directory.url.path) }
+        let folder = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: directory.path) }
         #expect(folder.kind == .unreadable("not a regular file"))
     }
 
@@ -77,27 +78,5 @@ struct ReaderLimitTests {
         let members = (0..<1000).map { "\"key\($0)\": \($0)" }.joined(separator: ", ")
         let object = try #require(try JSONReader().read("{" + members + "}").objectValue)
         #expect(object.keys == (0..<1000).map { "key\($0)" })
-    }
-}
-
-/// A fresh folder under the system's temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    // Cleanup of a temporary folder may fail without harm to the test; the system clears /tmp.
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Creates a file and returns its path.
-    func create(_ name: String, contents: [UInt8] = []) throws -> String {
-        let path = path(name)
-        try Data(contents).write(to: URL(fileURLWithPath: path))
-        return path
     }
 }

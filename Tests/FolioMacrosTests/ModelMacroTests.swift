@@ -31,7 +31,7 @@ struct ModelMacroTests {
                         }
                         set {
                             withMutation(keyPath: \\.id) {
-                                _$backingData.setValue(newValue, forKey: "id")
+                                _$backingData.setValue(newValue, forKey: "id", of: self)
                             }
                         }
                     }
@@ -49,7 +49,7 @@ struct ModelMacroTests {
                         }
                         set {
                             withMutation(keyPath: \\.text) {
-                                _$backingData.setValue(newValue, forKey: "text")
+                                _$backingData.setValue(newValue, forKey: "text", of: self)
                             }
                         }
                     }
@@ -67,7 +67,7 @@ struct ModelMacroTests {
                         }
                         set {
                             withMutation(keyPath: \\.pinned) {
-                                _$backingData.setValue(newValue, forKey: "pinned")
+                                _$backingData.setValue(newValue, forKey: "pinned", of: self)
                             }
                         }
                     }
@@ -88,9 +88,11 @@ struct ModelMacroTests {
                         Folio.Schema.Entity(
                             name: "Note",
                             properties: [
-                                .describe("id", (UUID).self, hasDefaultValue: false, options: [.unique]),
-                                .describe("text", (String).self, hasDefaultValue: true, options: []),
-                                .describe("pinned", (Bool?).self, hasDefaultValue: false, options: [])
+                                .describe("id", \\Note.id, defaultValue: nil, options: [.unique]),
+                                .describe("text", \\Note.text, defaultValue: {
+                                        ""
+                                    }, options: []),
+                                .describe("pinned", \\Note.pinned, defaultValue: nil, options: [])
                             ],
                             uniquenessConstraints: [],
                             indices: [])
@@ -150,7 +152,7 @@ struct ModelMacroTests {
                         }
                         set {
                             withMutation(keyPath: \\.name) {
-                                _$backingData.setValue(newValue, forKey: "name")
+                                _$backingData.setValue(newValue, forKey: "name", of: self)
                             }
                         }
                     }
@@ -168,7 +170,7 @@ struct ModelMacroTests {
                         }
                         set {
                             withMutation(keyPath: \\.createdAt) {
-                                _$backingData.setValue(newValue, forKey: "createdAt")
+                                _$backingData.setValue(newValue, forKey: "createdAt", of: self)
                             }
                         }
                     }
@@ -186,7 +188,7 @@ struct ModelMacroTests {
                         }
                         set {
                             withMutation(keyPath: \\.color) {
-                                _$backingData.setValue(newValue, forKey: "color")
+                                _$backingData.setValue(newValue, forKey: "color", of: self)
                             }
                         }
                     }
@@ -204,7 +206,7 @@ struct ModelMacroTests {
                         }
                         set {
                             withMutation(keyPath: \\.todoItems) {
-                                _$backingData.setValue(newValue, forKey: "todoItems")
+                                _$backingData.setValue(newValue, forKey: "todoItems", of: self)
                             }
                         }
                     }
@@ -222,10 +224,10 @@ struct ModelMacroTests {
                         Folio.Schema.Entity(
                             name: "Timer",
                             properties: [
-                                .describe("name", (String).self, hasDefaultValue: false, options: []),
-                                .describe("createdAt", (Date).self, hasDefaultValue: false, options: []),
-                                .describe("color", (String).self, hasDefaultValue: false, options: [.indexed, .originalName("colour")]),
-                                .relationship("todoItems", ([TodoItem]).self, deleteRule: .cascade, inverseName: "timer")
+                                .describe("name", \\Timer.name, defaultValue: nil, options: []),
+                                .describe("createdAt", \\Timer.createdAt, defaultValue: nil, options: []),
+                                .describe("color", \\Timer.color, defaultValue: nil, options: [.indexed, .originalName("colour")]),
+                                .relationship("todoItems", \\Timer.todoItems, deleteRule: .cascade, inverseName: "timer")
                             ],
                             uniquenessConstraints: [["name", "createdAt"]],
                             indices: [["name"]])

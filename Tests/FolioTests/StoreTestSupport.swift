@@ -1,20 +1,6 @@
 import Foundation
 @testable import Folio
-
-/// A fresh folder under the system's temporary directory, removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    // Cleanup of a temporary folder may fail without harm to the test; the system clears /tmp.
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func callAsFunction(_ relative: String) -> String { path + "/" + relative }
-}
+@_exported import FolioTestSupport
 
 let utc = TimeZone(identifier: "UTC")!
 

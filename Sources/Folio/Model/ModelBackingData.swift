@@ -1,4 +1,7 @@
-/// A model's stored values, and which of them changed since the last save.
+import Foundation
+
+/// A model's stored values, which of them changed since the last save, and where the
+/// model stands with its context and its document.
 ///
 /// The `@Model` macro turns each stored property into one that keeps its value here,
 /// so that Folio can read, write and track every property by name without knowing the
@@ -6,8 +9,21 @@
 /// initializer (`init(backingData:)`).
 public final class ModelBackingData {
     private var values: [String: Any] = [:]
+    /// Relationships not read yet: how to find the related models on first read.
+    private var faults: [String: () -> Any] = [:]
     /// The properties set since the model was loaded or last saved.
     public private(set) var changedProperties: Set<String> = []
+
+    /// The model these values belong to, once a setter or a context has named it.
+    weak var model: (any PersistentModel)?
+    /// The context the model is registered in.
+    weak var context: ModelContext?
+    /// The model's identity, fixed when it is inserted or loaded.
+    var persistentIdentifier: PersistentIdentifier?
+    /// The document as last read or written, whose unknown keys a save keeps in place.
+    var document: StoredDocument?
+    /// When the model was soft-deleted, as its document records it.
+    var deletedAt: Date?
 
     public init() {}
 
@@ -15,25 +31,90 @@ public final class ModelBackingData {
     ///
     /// Every property gets a value before anyone can read it: the class's initializer sets
     /// each one (Swift checks that), and models loaded from documents are filled before
-    /// they are handed out.
+    /// they are handed out (relationships when first read).
     public func value<Value>(forKey key: String) -> Value {
-        guard let value = values[key] as? Value else {
+        guard let value = currentValue(forKey: key) as? Value else {
             preconditionFailure("\(key) was read before it was given a value of type \(Value.self)")
         }
         return value
     }
 
     /// Sets a property and records it as changed; the macro's setters call this.
-    public func setValue<Value>(_ value: Value, forKey key: String) {
+    ///
+    /// Setting a relationship also updates the other side of every model it gains or
+    /// loses, and registers newly related models in this model's context.
+    public func setValue<Value, Model: PersistentModel>(_ value: Value, forKey key: String, of model: Model) {
+        self.model = model
+        let relationship = ModelEntities.entity(of: Model.self).relationship(named: key)
+        let previous = relationship == nil ? nil : currentValue(forKey: key)
         values[key] = value
         changedProperties.insert(key)
+        if let relationship, let previous { keepInverse(of: relationship, from: previous, to: value) }
+        context?.modelDidChange(self)
     }
 
     /// Sets a property from the class's initializer or a document, which is not a change.
     public func setInitialValue<Value>(_ value: Value, forKey key: String) {
         values[key] = value
+        faults[key] = nil
     }
+
+    /// Loads a relationship on first read, from the document's references.
+    func setFault(forKey key: String, _ load: @escaping () -> Any) {
+        values[key] = nil
+        faults[key] = load
+    }
+
+    /// The value as stored (loading a relationship not read yet), or `nil` if the property has none.
+    func currentValue(forKey key: String) -> Any? {
+        if let value = values[key] { return value }
+        guard let load = faults.removeValue(forKey: key) else { return nil }
+        let value = load()
+        values[key] = value
+        return value
+    }
+
+    /// Whether a relationship has been read (or set) since the model was loaded.
+    func isLoaded(_ key: String) -> Bool { faults[key] == nil }
 
     /// Forgets the changes, once they are saved.
     public func clearChanges() { changedProperties.removeAll() }
+
+    /// Sets a value without tracking: undoing unsaved changes (`rollback`).
+    func restoreValue(_ value: Any?, forKey key: String) {
+        values[key] = value
+    }
+
+    /// Keeps the other side of a relationship current: models gained point back here, models lost no longer do.
+    private func keepInverse(of relationship: Schema.Relationship, from previous: Any, to value: Any) {
+        guard let access = relationship.access.value, let owner = model else { return }
+        let before = access.models(previous)
+        let after = access.models(value)
+        let gained = after.filter { model in !before.contains { $0 === model } }
+        let lost = before.filter { model in !after.contains { $0 === model } }
+        if let context {
+            for related in gained where related.persistentBackingData.context == nil { context.insert(related) }
+        }
+        guard let inverseName = relationship.inverseName,
+            let inverse = ModelEntities.entity(of: access.destination).relationship(named: inverseName),
+            let inverseAccess = inverse.access.value
+        else { return }
+        for related in lost {
+            let data = related.persistentBackingData
+            let current = data.currentValue(forKey: inverseName).map(inverseAccess.models) ?? []
+            guard current.contains(where: { $0 === owner }) else { continue }
+            inverseAccess.assign(related, inverseAccess.value(current.filter { $0 !== owner }))
+        }
+        for related in gained {
+            let data = related.persistentBackingData
+            let current = data.currentValue(forKey: inverseName).map(inverseAccess.models) ?? []
+            guard !current.contains(where: { $0 === owner }) else { continue }
+            inverseAccess.assign(related, inverseAccess.value(inverse.isToMany ? current + [owner] : [owner]))
+        }
+    }
+}
+
+extension ModelBackingData {
+    /// The model's own `id`, when it declares one of type `UUID`: the name of its document.
+    var ownIdentity: UUID? { currentValue(forKey: "id") as? UUID }
 }

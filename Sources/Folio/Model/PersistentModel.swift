@@ -1,14 +1,52 @@
+import Foundation
 import Observation
 
 /// A class whose instances Folio stores, one JSON document each: what `@Model` makes of a class.
 ///
 /// Do not conform by hand; the macro writes the conformance, the tracked properties and
-/// the schema from the declaration, as SwiftData's `@Model` does.
-public protocol PersistentModel: AnyObject, Observable {
+/// the schema from the declaration, as SwiftData's `@Model` does. Models are equal when
+/// they are the same instance, as SwiftData's are.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// The model's entity: its name and stored properties, read from the declaration.
     static var schemaEntity: Schema.Entity { get }
     /// The model's stored values and persistence state.
     var persistentBackingData: ModelBackingData { get }
     /// Makes a model around stored values, without running the class's own initializer.
     init(backingData: ModelBackingData)
+}
+
+extension PersistentModel {
+    /// The model's identity in its store; a model not inserted yet has a temporary one
+    /// that becomes permanent when it is inserted.
+    public var persistentModelID: PersistentIdentifier {
+        let data = persistentBackingData
+        if let identifier = data.persistentIdentifier { return identifier }
+        let identifier = PersistentIdentifier(entityName: ModelEntities.entity(of: Self.self).name, id: data.ownIdentity ?? UUID())
+        data.persistentIdentifier = identifier
+        return identifier
+    }
+
+    /// The context the model is registered in, if any.
+    public var modelContext: ModelContext? { persistentBackingData.context }
+
+    /// Whether the model has unsaved changes to its stored properties.
+    public var hasChanges: Bool { !persistentBackingData.changedProperties.isEmpty }
+
+    /// Whether the model was deleted: by `delete` in its context (until the save that
+    /// removes it), or soft-deleted in its store.
+    public var isDeleted: Bool {
+        let data = persistentBackingData
+        return data.deletedAt != nil || (data.context.map { $0.isPendingDeletion(data) } ?? false)
+    }
+
+    /// When the model was soft-deleted, or `nil`. Folio's: SwiftData has no soft deletes.
+    public var deletedAt: Date? { persistentBackingData.deletedAt }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension PersistentModel where ID == PersistentIdentifier {
+    /// The model's identity, for models that declare no `id` of their own.
+    public var id: PersistentIdentifier { persistentModelID }
 }

@@ -37,13 +37,29 @@ extension Schema {
         /// Whether the declaration gives an initial value.
         public var hasDefaultValue: Bool
         public var options: [Option]
+        /// How the value becomes JSON; `nil` for a type Folio cannot store, which the
+        /// container reports when it opens.
+        var coding: RuntimeOnly<ValueCoding?>
+        /// The model's key path to the property, which queries and sorts name it by.
+        var keyPath: RuntimeOnly<AnyKeyPath?>
+        /// The declaration's initial value, for a document written before the property existed.
+        var defaultValue: RuntimeOnly<(() -> Any)?> = RuntimeOnly(nil)
 
         public init(name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option]) {
+            self.init(name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: hasDefaultValue, options: options, coding: nil, keyPath: nil)
+        }
+
+        init(
+            name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option], coding: ValueCoding?,
+            keyPath: AnyKeyPath?
+        ) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
             self.hasDefaultValue = hasDefaultValue
             self.options = options
+            self.coding = RuntimeOnly(coding)
+            self.keyPath = RuntimeOnly(keyPath)
         }
 
         public var isUnique: Bool { options.contains(.unique) }

@@ -24,6 +24,17 @@ extension Schema {
         public var minimumModelCount: Int?
         public var maximumModelCount: Int?
         public var originalName: String?
+        /// How Folio reads and writes the value; `nil` for a relationship described by hand.
+        var access: RuntimeOnly<RelationshipAccess?> = RuntimeOnly(nil)
+        /// The model's key path to the property.
+        var keyPath: RuntimeOnly<AnyKeyPath?> = RuntimeOnly(nil)
+
+        /// Whether the documents keep this relationship: a to-many whose inverse is a to-one
+        /// is not stored, being the set of documents that point back.
+        func isStored(in schema: Schema) -> Bool {
+            guard isToMany, let inverseName, let inverse = schema.entity(named: destination)?.relationship(named: inverseName) else { return true }
+            return inverse.isToMany
+        }
 
         public init(
             name: String, destination: String, isToMany: Bool, isOptional: Bool, deleteRule: DeleteRule = .nullify,

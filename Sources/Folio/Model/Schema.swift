@@ -27,21 +27,35 @@ public struct Schema: Sendable, Hashable {
     /// One model type: its name (the class's own name) and what it stores.
     public struct Entity: Sendable, Hashable {
         public var name: String
-        public var attributes: [Attribute]
-        public var relationships: [Relationship]
+        /// The stored properties in declaration order, which is their order in documents.
+        public var properties: [Property]
         /// Each `#Unique` constraint (and `@Attribute(.unique)`): the properties whose values
         /// together identify a model.
         public var uniquenessConstraints: [[String]]
         /// Each `#Index` (and `@Attribute(.indexed)`): the properties indexed together.
         public var indices: [[String]]
+        /// The class, when the entity was read from one.
+        var modelType: RuntimeOnly<(any PersistentModel.Type)?> = RuntimeOnly(nil)
 
         public init(name: String, properties: [Property], uniquenessConstraints: [[String]] = [], indices: [[String]] = []) {
             self.name = name
-            attributes = properties.compactMap { if case .attribute(let attribute) = $0 { attribute } else { nil } }
-            relationships = properties.compactMap { if case .relationship(let relationship) = $0 { relationship } else { nil } }
+            self.properties = properties
+            self.uniquenessConstraints = []
+            self.indices = []
             self.uniquenessConstraints = uniquenessConstraints + attributes.filter(\.isUnique).map { [$0.name] }
             self.indices = indices + attributes.filter(\.isIndexed).map { [$0.name] }
         }
+
+        public var attributes: [Attribute] {
+            properties.compactMap { if case .attribute(let attribute) = $0 { attribute } else { nil } }
+        }
+
+        public var relationships: [Relationship] {
+            properties.compactMap { if case .relationship(let relationship) = $0 { relationship } else { nil } }
+        }
+
+        public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+        public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
     }
 
     /// A stored property as the `@Model` macro describes it.
@@ -60,12 +74,51 @@ public struct Schema: Sendable, Hashable {
     public var version: Version
     public var entities: [Entity]
 
-    /// The schema of these model types.
+    /// The schema of these model types and of every model type their relationships reach,
+    /// with each relationship's inverse found as SwiftData finds it: named by `inverse:` on
+    /// either side, else the only relationship pointing back.
     public init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
         self.version = version
-        entities = types.map { $0.schemaEntity }
+        var entities: [Entity] = []
+        var pending = types[...]
+        while let type = pending.popFirst() {
+            var entity = type.schemaEntity
+            guard !entities.contains(where: { $0.name == entity.name }) else { continue }
+            entity.modelType = RuntimeOnly(type)
+            entities.append(entity)
+            pending.append(contentsOf: entity.relationships.compactMap { $0.access.value?.destination })
+        }
+        self.entities = Self.linkingInverses(entities)
+    }
+
+    /// The schema of these model types.
+    public init(_ types: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
+        self.init(types, version: version)
     }
 
     /// The entity with this name.
     public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+
+    private static func linkingInverses(_ entities: [Entity]) -> [Entity] {
+        func pointing(from entity: String, to destination: String) -> [Relationship] {
+            entities.first { $0.name == entity }?.relationships.filter { $0.destination == destination } ?? []
+        }
+        var linked = entities
+        for entityIndex in linked.indices {
+            for (propertyIndex, property) in linked[entityIndex].properties.enumerated() {
+                guard case .relationship(var relationship) = property, relationship.inverseName == nil else { continue }
+                let back = pointing(from: relationship.destination, to: linked[entityIndex].name)
+                if let named = back.first(where: { $0.inverseName == relationship.name }) {
+                    relationship.inverseName = named.name
+                } else if back.count == 1, back[0].inverseName == nil,
+                    pointing(from: linked[entityIndex].name, to: relationship.destination).count == 1,
+                    back[0].name != relationship.name || relationship.destination != linked[entityIndex].name
+                {
+                    relationship.inverseName = back[0].name
+                }
+                linked[entityIndex].properties[propertyIndex] = .relationship(relationship)
+            }
+        }
+        return linked
+    }
 }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Where and how a container keeps its models: SwiftData's `ModelConfiguration`, plus
+/// Folio's durability and deletion settings.
+///
+/// ```swift
+/// let configuration = ModelConfiguration(url: URL(filePath: "/srv/notes"), durability: .normal)
+/// ```
+public struct ModelConfiguration: Sendable, Hashable {
+    /// How `delete` removes a model from an on-disk store. Folio's: SwiftData has no soft deletes.
+    public enum Deletion: Sendable, Hashable {
+        /// The document stays, stamped with `"$deleted"` and the time; fetches skip it unless
+        /// asked, `restore` brings it back, and `purge(deletedBefore:)` removes it for good.
+        case soft
+        /// The document's file is removed at the save, as SwiftData does.
+        case hard
+    }
+
+    /// The CloudKit database a SwiftData app syncs with. Accepted so such code compiles;
+    /// Folio syncs through git instead, so every value does the same: nothing.
+    public enum CloudKitDatabase: Sendable, Hashable {
+        case automatic
+        case none
+        case `private`(String)
+    }
+
+    /// The configuration's name, which names the default store folder.
+    public var name: String
+    /// The models this configuration stores; `nil` takes the container's schema.
+    public var schema: Schema?
+    /// The store's folder (the one holding `folio.json`); created when missing.
+    public var url: URL
+    /// Whether the models live only as long as the container, in a private temporary
+    /// store that is removed when the container goes away.
+    public var isStoredInMemoryOnly: Bool
+    /// Whether `save` may write: `false` opens the store read-only, and saving throws.
+    public var allowsSave: Bool
+    /// How hard a save works to survive power loss (Folio's).
+    public var durability: Durability
+    /// How `delete` removes models (Folio's): soft by default on disk, hard in memory.
+    public var deletion: Deletion
+
+    /// A configuration. Without a URL, the store is `<name>.folio` in the user's data folder
+    /// (`$XDG_DATA_HOME`, else `~/.local/share`), in a folder named after the program.
+    public init(
+        _ name: String? = nil, schema: Schema? = nil, url: URL? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
+        cloudKitDatabase: CloudKitDatabase = .none, durability: Durability = .full, deletion: Deletion? = nil
+    ) {
+        self.name = name ?? "default"
+        self.schema = schema
+        self.url = url ?? Self.defaultFolder.appending(path: "\(name ?? "default").folio", directoryHint: .isDirectory)
+        self.isStoredInMemoryOnly = isStoredInMemoryOnly
+        self.allowsSave = allowsSave
+        self.durability = durability
+        self.deletion = deletion ?? (isStoredInMemoryOnly ? .hard : .soft)
+    }
+
+    /// A configuration for a store in this folder, as SwiftData's `ModelConfiguration(url:)`.
+    public init(url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil) {
+        self.init(nil, schema: nil, url: url, isStoredInMemoryOnly: false, allowsSave: allowsSave, durability: durability, deletion: deletion)
+    }
+
+    private static var defaultFolder: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = environment["XDG_DATA_HOME"].map { URL(filePath: $0, directoryHint: .isDirectory) }
+            ?? URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".local/share", directoryHint: .isDirectory)
+        return dataHome.appending(path: ProcessInfo.processInfo.processName, directoryHint: .isDirectory)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import FolioJSON
+
+/// The models' store and schema: SwiftData's `ModelContainer`, over a Folio store folder.
+///
+/// Opening a container creates the store when the folder holds none, and checks the
+/// schema against the one the store records. Contexts made from it read and write the
+/// store; `mainContext` is the one for the main actor.
+///
+/// ```swift
+/// let container = try ModelContainer(for: Timer.self, configurations: ModelConfiguration(url: storeURL))
+/// let context = ModelContext(container)
+/// ```
+public final class ModelContainer: Sendable {
+    /// The models the container stores, with the types their relationships reach.
+    public let schema: Schema
+    /// The container's configuration (Folio keeps a container's models in one store).
+    public let configurations: [ModelConfiguration]
+    let store: DocumentStore
+    /// The private folder of an in-memory store, removed with the container.
+    private let temporaryFolder: URL?
+    /// The main actor's context; made on first use.
+    private nonisolated(unsafe) var main: ModelContext?
+
+    /// A container for these model types (and those their relationships reach).
+    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws(FolioError) {
+        try self.init(for: Schema(types), configurations: configurations)
+    }
+
+    /// A container for a schema.
+    public convenience init(for schema: Schema, configurations: ModelConfiguration...) throws(FolioError) {
+        try self.init(for: schema, configurations: configurations)
+    }
+
+    /// A container for a schema, stored as the configuration says.
+    public init(for schema: Schema, configurations: [ModelConfiguration]) throws(FolioError) {
+        guard configurations.count <= 1 else {
+            throw .invalidArgument("Folio keeps a container's models in one store; pass one ModelConfiguration, not \(configurations.count)")
+        }
+        let configuration = configurations.first ?? ModelConfiguration(schema: schema)
+        let schema = configuration.schema ?? schema
+        try Self.check(schema)
+        self.schema = schema
+        self.configurations = [configuration]
+        var folder = configuration.url
+        if configuration.isStoredInMemoryOnly {
+            folder = FileManager.default.temporaryDirectory.appending(path: "folio-in-memory-\(UUID().uuidString)", directoryHint: .isDirectory)
+            temporaryFolder = folder
+        } else {
+            temporaryFolder = nil
+        }
+        let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
+        store = try Self.openStore(at: folder.path(percentEncoded: false), schema: schema, durability: durability)
+    }
+
+    deinit {
+        // The in-memory store's folder is private scratch: if it cannot be removed (the
+        // system already cleaned the temporary folder), nothing of the user's is lost.
+        if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
+    }
+
+    /// The context for the main actor, as SwiftData's `mainContext`, with autosave on.
+    @MainActor public var mainContext: ModelContext {
+        if let main { return main }
+        let context = ModelContext(self)
+        context.autosaveEnabled = true
+        main = context
+        return context
+    }
+
+    /// The configuration in effect.
+    var configuration: ModelConfiguration { configurations[0] }
+
+    /// Opens the store in the folder, or creates one; records the schema in the manifest.
+    private static func openStore(at root: String, schema: Schema, durability: Durability) throws(FolioError) -> DocumentStore {
+        guard try FileSystem.status(root + "/" + StoreManifest.fileName) != nil else {
+            return try DocumentStore.create(
+                at: root, manifest: StoreManifest(schemaVersion: schema.version.description, schema: schema.json), durability: durability)
+        }
+        let store = try DocumentStore.open(at: root, durability: durability)
+        var manifest = store.manifest
+        if let recorded = Schema.Version(manifest.schemaVersion), recorded > schema.version {
+            throw .invalidStore(
+                path: root,
+                reason: "the store's schema version is \(recorded), newer than this program's \(schema.version); it was written by a newer version of the program")
+        }
+        manifest.schemaVersion = schema.version.description
+        manifest.schema = schema.json
+        if manifest != store.manifest { try store.commit([], manifest: manifest) }
+        return store
+    }
+
+    /// Refuses a schema Folio cannot store, naming the property and what to do.
+    private static func check(_ schema: Schema) throws(FolioError) {
+        for entity in schema.entities {
+            guard DocumentPath.isIdentifier(entity.name) else {
+                throw .invalidArgument("the model \(entity.name) cannot name a folder; give it a name made of letters, digits and _")
+            }
+            for attribute in entity.attributes where attribute.coding.value == nil {
+                throw .invalidArgument(
+                    "\(entity.name).\(attribute.name) has type \(attribute.valueType), which Folio cannot store; make the type Codable, or mark the property @Transient")
+            }
+            for relationship in entity.relationships where schema.entity(named: relationship.destination) == nil {
+                throw .invalidArgument("\(entity.name).\(relationship.name) refers to \(relationship.destination), which is not a model")
+            }
+        }
+    }
+}
+
+extension Schema.Version {
+    /// Reads "1.2.3", as the manifest records a version.
+    init?(_ text: String) {
+        let parts = text.split(separator: ".").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        self.init(parts[0], parts[1], parts[2])
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import FolioJSON
+
+extension ModelContext {
+    /// Writes every inserted, changed and deleted model in one store transaction.
+    ///
+    /// Delete rules apply first: `.cascade` deletes the related models too, `.nullify`
+    /// removes the deleted model from the other side, and `.deny` makes the save throw
+    /// `deleteDenied` before anything is written. An unchanged save writes nothing; a
+    /// model whose document changed on disk since it was read fails the whole save with
+    /// `conflict`, naming the model and the file.
+    public func save() throws(FolioError) {
+        guard hasChanges else { return }
+        guard container.configuration.allowsSave else {
+            throw .invalidArgument("this container's configuration has allowsSave: false, so it cannot save; make another configuration to write")
+        }
+        let schema = container.schema
+        let doomed = try applyDeleteRules()
+        let doomedSet = Set(doomed)
+        let soft = container.configuration.deletion == .soft
+        let now = Date()
+
+        var changes: [DocumentChange] = []
+        var written: [(model: any PersistentModel, document: Document, deletedAt: Date?)] = []
+        for identifier in inserted where !doomedSet.contains(identifier) {
+            guard let model = registered[identifier], let entity = schema.entity(named: identifier.entityName) else { continue }
+            let replaced = try upsertTarget(for: model, entity: entity)
+            if let replaced, replaced.id != model.persistentModelID.id { changes.append(.delete(replaced.version)) }
+            let document = try ModelDocument.document(for: model, entity: entity, in: schema, deletedAt: nil)
+            changes.append(.put(document, basedOn: replaced?.id == document.id ? replaced?.version : nil))
+            written.append((model, document, nil))
+        }
+        for identifier in changed.sorted() where !doomedSet.contains(identifier) && !inserted.contains(identifier) {
+            guard let model = registered[identifier], let entity = schema.entity(named: identifier.entityName) else { continue }
+            let data = model.persistentBackingData
+            let document = try ModelDocument.document(for: model, entity: entity, in: schema, deletedAt: data.deletedAt)
+            changes.append(.put(document, basedOn: data.document?.version))
+            written.append((model, document, data.deletedAt))
+        }
+        for identifier in doomed {
+            guard let model = registered[identifier], let stored = model.persistentBackingData.document,
+                let entity = schema.entity(named: identifier.entityName)
+            else { continue }
+            if soft {
+                // A tombstone keeps every value, so `restore` can bring the model back whole.
+                let document = try ModelDocument.document(for: model, entity: entity, in: schema, deletedAt: now)
+                changes.append(.put(document, basedOn: stored.version))
+                written.append((model, document, now))
+            } else {
+                changes.append(.delete(stored.version))
+            }
+        }
+
+        let summary = try commit(changes)
+        var versions: [PersistentIdentifier: DocumentVersion] = [:]
+        for (path, version) in summary.versions { versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version }
+        for (model, document, deletedAt) in written {
+            let data = model.persistentBackingData
+            if let version = versions[model.persistentModelID] {
+                data.document = StoredDocument(path: version.path, version: version, content: document.content)
+            }
+            data.deletedAt = deletedAt
+            data.clearChanges()
+        }
+        for identifier in doomed {
+            guard let data = registered[identifier]?.persistentBackingData else { continue }
+            data.context = nil
+            if !soft { data.document = nil }
+            registered[identifier] = nil
+        }
+        inserted = []
+        changed = []
+        deleted = []
+    }
+
+    /// The deleted models and every model their `.cascade` relationships reach, after
+    /// checking `.deny` rules and applying `.nullify` ones.
+    private func applyDeleteRules() throws(FolioError) -> [PersistentIdentifier] {
+        var doomed = deleted
+        var doomedSet = Set(doomed)
+        var index = 0
+        while index < doomed.count {
+            for (relationship, related) in relatedModels(of: doomed[index]) where relationship.deleteRule == .cascade {
+                for model in related where doomedSet.insert(model.persistentModelID).inserted {
+                    insert(model)
+                    doomed.append(model.persistentModelID)
+                }
+            }
+            index += 1
+        }
+        for identifier in doomed {
+            for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .deny {
+                let remaining = related.filter { !doomedSet.contains($0.persistentModelID) }
+                guard remaining.isEmpty else {
+                    throw .deleteDenied(model: identifier.description, relationship: relationship.name, relatedCount: remaining.count)
+                }
+            }
+        }
+        for identifier in doomed {
+            guard let owner = registered[identifier] else { continue }
+            for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .nullify {
+                guard let inverseName = relationship.inverseName,
+                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(named: inverseName),
+                    let access = inverse.access.value
+                else { continue }
+                for model in related where !doomedSet.contains(model.persistentModelID) {
+                    let current = model.persistentBackingData.currentValue(forKey: inverseName).map(access.models) ?? []
+                    access.assign(model, access.value(current.filter { $0 !== owner }))
+                }
+            }
+        }
+        deleted = doomed
+        return doomed
+    }
+
+    /// Each relationship of a registered model with the models it holds now.
+    private func relatedModels(of identifier: PersistentIdentifier) -> [(Schema.Relationship, [any PersistentModel])] {
+        guard let model = registered[identifier], let entity = container.schema.entity(named: identifier.entityName) else { return [] }
+        return entity.relationships.compactMap { relationship in
+            guard let access = relationship.access.value else { return nil }
+            let value = model.persistentBackingData.currentValue(forKey: relationship.name)
+            return (relationship, value.map(access.models) ?? [])
+        }
+    }
+
+    /// The stored document an inserted model replaces under its entity's uniqueness
+    /// constraints (SwiftData's upsert), if any. A model without an `id` of its own takes
+    /// over the replaced document's identity.
+    private func upsertTarget(for model: any PersistentModel, entity: Schema.Entity) throws(FolioError) -> StoredDocument? {
+        let identifier = model.persistentModelID
+        if let same = container.store.document(entity: entity.name, id: identifier.id) { return same }
+        let constraints = entity.uniquenessConstraints.filter { $0 != ["id"] || !entity.hasOwnIdentity }
+        guard !constraints.isEmpty else { return nil }
+        let document = try ModelDocument.document(for: model, entity: entity, in: container.schema, deletedAt: nil)
+        for constraint in constraints {
+            let key = constraint.map { document.content[$0] }
+            guard let match = container.store.documents(entity: entity.name).first(where: { stored in
+                stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
+            }) else { continue }
+            if !entity.hasOwnIdentity {
+                let adopted = PersistentIdentifier(entityName: entity.name, id: match.id)
+                registered[identifier] = nil
+                if let previous = registered[adopted], previous !== model { previous.persistentBackingData.context = nil }
+                registered[adopted] = model
+                inserted = inserted.map { $0 == identifier ? adopted : $0 }
+                model.persistentBackingData.persistentIdentifier = adopted
+            }
+            return match
+        }
+        return nil
+    }
+
+    /// Commits to the store, naming the model in a conflict.
+    private func commit(_ changes: [DocumentChange]) throws(FolioError) -> CommitSummary {
+        do {
+            return try container.store.commit(changes)
+        } catch .conflict(let path, let reason) {
+            let fileName = path.split(separator: "/").last.map(String.init) ?? path
+            let model = registered.keys.first { fileName == $0.id.uuidString + ".json" }
+            throw .conflict(path: path, reason: "\(model?.description ?? "a model") was changed on disk since it was read: \(reason)")
+        }
+    }
+}

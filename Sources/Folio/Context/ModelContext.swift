@@ -1,0 +1,209 @@
+import Foundation
+import FolioJSON
+
+/// A scratch pad of models over a container's store: SwiftData's `ModelContext`.
+///
+/// Models fetched or inserted are registered here, one instance per identity; changes
+/// to them stay in memory until `save()` writes every changed model, one document each,
+/// in one store transaction. A context is not `Sendable`: use one per task, and pass
+/// `PersistentIdentifier`s between tasks.
+///
+/// ```swift
+/// let context = ModelContext(container)
+/// context.insert(Timer(name: "Tea", durationInSeconds: 180))
+/// try context.save()
+/// ```
+public final class ModelContext {
+    /// The container whose store this context reads and writes.
+    public let container: ModelContainer
+    /// Whether the context saves by itself after changes, as SwiftData's main context does:
+    /// a change schedules one save on the main actor. Only `mainContext` can autosave.
+    public var autosaveEnabled = false
+    /// The error of the last autosave that failed, if any (an autosave has no caller to throw to).
+    public private(set) var autosaveError: FolioError?
+    /// Documents this context could not make models of when a relationship or
+    /// `model(for:)` reached them (a fetch throws instead), each with its path and why.
+    public private(set) var issues: [FolioError] = []
+
+    /// Every model this context has handed out or been given, by identity.
+    var registered: [PersistentIdentifier: any PersistentModel] = [:]
+    /// Models inserted since the last save, in insertion order.
+    var inserted: [PersistentIdentifier] = []
+    /// Models deleted since the last save.
+    var deleted: [PersistentIdentifier] = []
+    /// Models with unsaved changes to their properties.
+    var changed: Set<PersistentIdentifier> = []
+    private var autosaveScheduled = false
+
+    /// A context over the container's store.
+    public init(_ container: ModelContainer) {
+        self.container = container
+    }
+
+    /// Registers a new model, to be written at the next save; models it refers to come along.
+    ///
+    /// Inserting a model whose unique attributes match a stored model's replaces that
+    /// model at the save, as SwiftData's upsert does. Inserting a registered model does nothing.
+    public func insert<Model: PersistentModel>(_ model: Model) {
+        insert(model as any PersistentModel)
+    }
+
+    func insert(_ model: any PersistentModel) {
+        let data = model.persistentBackingData
+        guard data.context == nil else { return }
+        let identifier = model.persistentModelID
+        data.model = model
+        data.context = self
+        registered[identifier] = model
+        inserted.append(identifier)
+        deleted.removeAll { $0 == identifier }
+        scheduleAutosave()
+        guard let entity = container.schema.entity(named: identifier.entityName) else { return }
+        for relationship in entity.relationships {
+            guard let access = relationship.access.value, let value = data.currentValue(forKey: relationship.name) else { continue }
+            for related in access.models(value) where related.persistentBackingData.context == nil { insert(related) }
+        }
+    }
+
+    /// Marks a model deleted: at the next save its document is removed (or, with soft
+    /// deletes, stamped `"$deleted"`), and its relationships' delete rules apply.
+    public func delete<Model: PersistentModel>(_ model: Model) {
+        let data = model.persistentBackingData
+        let identifier = model.persistentModelID
+        if inserted.contains(identifier) && data.document == nil {
+            // Never saved: forgetting it is the whole deletion.
+            inserted.removeAll { $0 == identifier }
+            registered[identifier] = nil
+            changed.remove(identifier)
+            data.context = nil
+            return
+        }
+        if data.context == nil {
+            data.model = model
+            data.context = self
+            registered[identifier] = model
+        }
+        guard !deleted.contains(identifier) else { return }
+        deleted.append(identifier)
+        scheduleAutosave()
+    }
+
+    /// Deletes every model of a type that matches a predicate (all of them without one).
+    public func delete<Model: PersistentModel>(
+        model: Model.Type, where predicate: Predicate<Model>? = nil, includeSubclasses: Bool = true
+    ) throws {
+        for model in try fetch(FetchDescriptor<Model>(predicate: predicate)) { delete(model) }
+    }
+
+    /// Whether there are unsaved insertions, deletions or changes.
+    public var hasChanges: Bool { !inserted.isEmpty || !deleted.isEmpty || !changed.isEmpty }
+
+    /// The models inserted since the last save.
+    public var insertedModelsArray: [any PersistentModel] { inserted.compactMap { registered[$0] } }
+    /// The registered models changed since the last save, other than inserted and deleted ones.
+    public var changedModelsArray: [any PersistentModel] {
+        changed.subtracting(inserted).subtracting(deleted).sorted().compactMap { registered[$0] }
+    }
+    /// The models deleted since the last save.
+    public var deletedModelsArray: [any PersistentModel] { deleted.compactMap { registered[$0] } }
+
+    /// The registered model with this identity, if the context has it in memory.
+    public func registeredModel<Model: PersistentModel>(for identifier: PersistentIdentifier) -> Model? {
+        registered[identifier] as? Model
+    }
+
+    /// The model with this identity: the registered one, else read from the store;
+    /// `nil` when the store has no such model (SwiftData returns a placeholder instead).
+    public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        if let model = registered[identifier] { return model }
+        guard let stored = container.store.document(entity: identifier.entityName, id: identifier.id) else { return nil }
+        return recordingIssue { () throws(FolioError) in try materialize(stored) }
+    }
+
+    /// Throws away unsaved changes: inserted models are forgotten, deleted ones kept,
+    /// changed ones read back from their documents.
+    public func rollback() {
+        for identifier in inserted { registered[identifier]?.persistentBackingData.context = nil }
+        for identifier in inserted { registered[identifier] = nil }
+        for identifier in changed {
+            guard let model = registered[identifier], let stored = model.persistentBackingData.document,
+                let entity = container.schema.entity(named: identifier.entityName)
+            else { continue }
+            recordingIssue { () throws(FolioError) in
+                try ModelDocument.fill(model.persistentBackingData, from: stored, entity: entity, in: container.schema, context: self)
+            }
+        }
+        inserted = []
+        deleted = []
+        changed = []
+    }
+
+    /// Runs a block and saves what it changed; if the block throws, its changes are rolled back.
+    public func transaction(block: () throws -> Void) throws {
+        do {
+            try block()
+            try save()
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// Whether the model is marked for deletion at the next save.
+    func isPendingDeletion(_ data: ModelBackingData) -> Bool {
+        data.persistentIdentifier.map(deleted.contains) ?? false
+    }
+
+    /// A setter changed a registered model.
+    func modelDidChange(_ data: ModelBackingData) {
+        guard let identifier = data.persistentIdentifier, registered[identifier] != nil else { return }
+        changed.insert(identifier)
+        scheduleAutosave()
+    }
+
+    /// The model for a stored document: the registered instance, else a new one filled from it.
+    func materialize(_ stored: StoredDocument) throws(FolioError) -> any PersistentModel {
+        let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
+        if let model = registered[identifier] { return model }
+        guard let entity = container.schema.entity(named: stored.entity), let type = entity.modelType.value else {
+            throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.entity)")
+        }
+        let data = ModelBackingData()
+        try ModelDocument.fill(data, from: stored, entity: entity, in: container.schema, context: self)
+        let model = type.init(backingData: data)
+        data.model = model
+        data.context = self
+        registered[identifier] = model
+        return model
+    }
+
+    /// The models of an entity whose to-one relationship `inverseName` refers to a model:
+    /// the other side of a to-many that documents do not store.
+    func models(of entity: String, referringTo owner: UUID, through inverseName: String) -> [any PersistentModel] {
+        let reference = JSONValue.string(owner.uuidString)
+        return container.store.documents(entity: entity)
+            .filter { $0.content[inverseName] == reference && $0.content[ModelDocument.deletedKey] == nil }
+            .compactMap { stored in recordingIssue { () throws(FolioError) in try materialize(stored) } }
+            .filter { !isPendingDeletion($0.persistentBackingData) }
+    }
+
+    /// Runs a step whose failure has no caller to go to, keeping the error in `issues`.
+    @discardableResult
+    private func recordingIssue<Value>(_ step: () throws(FolioError) -> Value) -> Value? {
+        do { return try step() } catch {
+            issues.append(error)
+            return nil
+        }
+    }
+
+    private func scheduleAutosave() {
+        guard autosaveEnabled, !autosaveScheduled else { return }
+        autosaveScheduled = true
+        // Only `mainContext` enables autosave, and it lives on the main actor.
+        nonisolated(unsafe) let context = self
+        Task { @MainActor in
+            context.autosaveScheduled = false
+            do throws(FolioError) { try context.save() } catch { context.autosaveError = error }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import FolioJSON
+
+/// A model as a document and back, as the README's format section describes.
+///
+/// A document starts with its metadata (`"$entity"`, `"$version"`, `"$id"` for a model
+/// without an `id: UUID` of its own, `"$deleted"` when soft-deleted), then the stored
+/// properties in declaration order. Writing over a document that was read sets each
+/// property in place, so keys the schema does not know stay where they were.
+enum ModelDocument {
+    static let entityKey = "$entity"
+    static let versionKey = "$version"
+    static let identityKey = "$id"
+    static let deletedKey = "$deleted"
+
+    /// The document for a model's current values.
+    static func document(
+        for model: any PersistentModel, entity: Schema.Entity, in schema: Schema, deletedAt: Date?
+    ) throws(FolioError) -> Document {
+        let data = model.persistentBackingData
+        let identifier = model.persistentModelID
+        var content = data.document?.content ?? JSONObject()
+        var position = 0
+        func lead(_ key: String, _ value: JSONValue?) {
+            content.removeValue(forKey: key)
+            guard let value else { return }
+            content.insert(value, forKey: key, at: position)
+            position += 1
+        }
+        lead(entityKey, .string(entity.name))
+        lead(versionKey, .string(schema.version.description))
+        // Spelled out: a bare `nil` here would become JSON's null (JSONValue is nil-literal expressible).
+        lead(identityKey, entity.hasOwnIdentity ? Optional<JSONValue>.none : identifier.id.json)
+        lead(deletedKey, deletedAt?.json)
+
+        var blobs: [String: [UInt8]?] = [:]
+        var partitionDate: Date?
+        for property in entity.properties {
+            switch property {
+            case .attribute(let attribute):
+                guard attribute.isStored, let coding = attribute.coding.value else { continue }
+                let value = data.currentValue(forKey: attribute.name)
+                if partitionDate == nil, !attribute.isOptional, let date = value as? Date { partitionDate = date }
+                if attribute.isExternalStorage {
+                    // The blob is its own file: written when new or changed, else left alone.
+                    if data.document == nil || data.changedProperties.contains(attribute.name) {
+                        blobs[attribute.name] = .some((value as? Data).map { Array($0) })
+                    }
+                    continue
+                }
+                do {
+                    content[attribute.name] = try coding.encode(value as Any)
+                } catch {
+                    throw .invalidArgument("\(identifier): \(attribute.name) cannot be stored: \(error.message)")
+                }
+            case .relationship(let relationship):
+                // A relationship never read since loading is as the document has it.
+                guard relationship.isStored(in: schema), data.isLoaded(relationship.name),
+                    let access = relationship.access.value
+                else { continue }
+                let related = data.currentValue(forKey: relationship.name).map(access.models) ?? []
+                let identities = related.map(\.persistentModelID.id)
+                content[relationship.name] =
+                    relationship.isToMany
+                    ? .array(identities.sorted { $0.uuidString < $1.uuidString }.map(\.json))
+                    : identities.first?.json ?? .null
+            }
+        }
+        return Document(entity: entity.name, id: identifier.id, partitionDate: partitionDate, content: content, blobs: blobs)
+    }
+
+    /// Fills a model's backing data from its document: attributes decoded, relationships
+    /// left to load on first read.
+    static func fill(
+        _ data: ModelBackingData, from stored: StoredDocument, entity: Schema.Entity, in schema: Schema, context: ModelContext
+    ) throws(FolioError) {
+        let content = stored.content
+        for property in entity.properties {
+            switch property {
+            case .attribute(let attribute):
+                data.setInitialValue(try value(of: attribute, in: stored, context: context), forKey: attribute.name)
+            case .relationship(let relationship):
+                guard let access = relationship.access.value else { continue }
+                if !relationship.isStored(in: schema), let inverseName = relationship.inverseName {
+                    let owner = stored.id
+                    data.setFault(forKey: relationship.name) { [weak context] in
+                        access.value(context?.models(of: relationship.destination, referringTo: owner, through: inverseName) ?? [])
+                    }
+                    continue
+                }
+                let identities: [UUID] =
+                    switch content[relationship.name] {
+                    case .string(let text)?: UUID(uuidString: text).map { [$0] } ?? []
+                    case .array(let elements)?: elements.compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) }
+                    default: []
+                    }
+                let destination = relationship.destination
+                data.setFault(forKey: relationship.name) { [weak context] in
+                    access.value(identities.compactMap { context?.model(for: PersistentIdentifier(entityName: destination, id: $0)) })
+                }
+            }
+        }
+        data.persistentIdentifier = PersistentIdentifier(entityName: entity.name, id: stored.id)
+        data.document = stored
+        data.deletedAt = nil
+        if let stamp = content[deletedKey] {
+            do { data.deletedAt = try Date(json: stamp) } catch {
+                throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(deletedKey)\" is not a time: \(error.message)")
+            }
+        }
+        data.clearChanges()
+    }
+
+    /// An attribute's value from a document: decoded, or the declaration's default (or
+    /// `nil`) when the document lacks it; an ephemeral one always starts at its default.
+    private static func value(of attribute: Schema.Attribute, in stored: StoredDocument, context: ModelContext) throws(FolioError) -> Any {
+        let path = stored.path.relativePath
+        guard let coding = attribute.coding.value else {
+            throw .invalidDocument(path: path, reason: "\(attribute.name) has a type Folio cannot store")
+        }
+        if attribute.isExternalStorage {
+            let bytes = try context.container.store.blob(of: stored.path, property: attribute.name)
+            return try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, path: path)
+        }
+        if attribute.isStored, let json = stored.content[attribute.name] {
+            return try decode(json, with: coding, attribute: attribute, path: path)
+        }
+        if let makeDefault = attribute.defaultValue.value { return makeDefault() }
+        if attribute.isOptional { return try decode(.null, with: coding, attribute: attribute, path: path) }
+        throw .invalidDocument(
+            path: path,
+            reason: "the document has no \"\(attribute.name)\", which \(stored.entity) requires (\(attribute.valueType)); add it, or give the property a default value")
+    }
+
+    private static func decode(_ json: JSONValue, with coding: ValueCoding, attribute: Schema.Attribute, path: String) throws(FolioError) -> Any {
+        do {
+            return try coding.decode(json)
+        } catch {
+            throw .invalidDocument(path: path, reason: "\"\(attribute.name)\" (\(attribute.valueType)): \(error.message)")
+        }
+    }
+}
+
+extension Schema.Entity {
+    /// Whether the model's own `id: UUID` names its document, so no `"$id"` is stored.
+    var hasOwnIdentity: Bool {
+        attribute(named: "id").map { $0.valueType == "UUID" && !$0.isOptional } ?? false
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// A model's identity in its store: its entity and the UUID that names its document.
+///
+/// Stable across contexts and launches, so it can be passed between tasks (it is
+/// `Sendable`, models are not) and turned back into a model with `ModelContext.model(for:)`.
+public struct PersistentIdentifier: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The model's entity (its class's name).
+    public var entityName: String
+    /// The document's identity: the model's own `id: UUID`, or one Folio assigned.
+    public var id: UUID
+
+    public init(entityName: String, id: UUID) {
+        self.entityName = entityName
+        self.id = id
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.entityName, lhs.id.uuidString) < (rhs.entityName, rhs.id.uuidString)
+    }
+
+    public var description: String { "\(entityName) \(id.uuidString)" }
+}

@@ -1,0 +1,50 @@
+import FolioJSON
+
+extension Schema {
+    /// The schema as data, as the manifest keeps it: each entity's properties in
+    /// declaration order, with their types, options and relationships, so that tools
+    /// which never see the Swift code (`folio`, a reviewer reading `folio.json`) know the
+    /// shape of the documents.
+    public var json: JSONValue {
+        ["entities": .object(JSONObject(entities.map { ($0.name, $0.json) }))]
+    }
+}
+
+extension Schema.Entity {
+    var json: JSONValue {
+        var object: JSONObject = ["properties": .array(properties.map(\.json))]
+        if !uniquenessConstraints.isEmpty { object["unique"] = .array(uniquenessConstraints.map { .array($0.map(JSONValue.string)) }) }
+        if !indices.isEmpty { object["indices"] = .array(indices.map { .array($0.map(JSONValue.string)) }) }
+        return .object(object)
+    }
+}
+
+extension Schema.Property {
+    var json: JSONValue {
+        var object: JSONObject = ["name": .string(name)]
+        switch self {
+        case .attribute(let attribute):
+            object["type"] = .string(attribute.valueType)
+            if attribute.isOptional { object["optional"] = true }
+            let flags = attribute.options.compactMap { option -> JSONValue? in
+                switch option.kind {
+                case .unique: "unique"
+                case .externalStorage: "externalStorage"
+                case .ephemeral: "ephemeral"
+                case .preserveValueOnDeletion: "preserveValueOnDeletion"
+                case .indexed: "indexed"
+                case .spotlight, .allowsCloudEncryption, .originalName: nil
+                }
+            }
+            if !flags.isEmpty { object["options"] = .array(flags) }
+            if let originalName = attribute.originalName { object["originalName"] = .string(originalName) }
+        case .relationship(let relationship):
+            object["destination"] = .string(relationship.destination)
+            object["toMany"] = .bool(relationship.isToMany)
+            object["deleteRule"] = .string("\(relationship.deleteRule)")
+            if let inverse = relationship.inverseName { object["inverse"] = .string(inverse) }
+            if let originalName = relationship.originalName { object["originalName"] = .string(originalName) }
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import FolioJSON
+
+/// How one attribute's Swift value becomes JSON and back, chosen from its type when the
+/// schema is read from the declaration.
+///
+/// In order: a type with a Folio stored form (`JSONRepresentable`: numbers, strings,
+/// `Date`, `UUID`, `URL`, `Data`, `Decimal`, and arrays, dictionaries and optionals of
+/// them), an enum by its raw value, then any other `Codable` value as nested JSON.
+/// Values are passed as `Any` because the backing data keeps them so; the closures were
+/// made for the property's type, so the casts inside cannot fail.
+/// Not `Sendable` because its closures hold the property's metatype; `RuntimeOnly` shares it.
+public struct ValueCoding {
+    let encode: (Any) throws(JSONError) -> JSONValue
+    let decode: (JSONValue) throws(JSONError) -> Any
+
+    /// The coding of a type, or `nil` when Folio cannot store it.
+    static func of(_ type: Any.Type) -> ValueCoding? {
+        if let optional = type as? any OptionalValue.Type { return optional.coding }
+        if let representable = type as? any JSONRepresentable.Type { return representing(representable) }
+        if let raw = type as? any RawRepresentable.Type, let coding = byRawValue(raw) { return coding }
+        if let codable = type as? any Codable.Type { return nested(codable) }
+        return nil
+    }
+
+    private static func representing<Value: JSONRepresentable>(_ type: Value.Type) -> ValueCoding {
+        ValueCoding(encode: { value in (value as! Value).json }, decode: { json throws(JSONError) in try Value(json: json) })
+    }
+
+    private static func byRawValue<Value: RawRepresentable>(_ type: Value.Type) -> ValueCoding? {
+        guard let raw = of(Value.RawValue.self) else { return nil }
+        return ValueCoding(
+            encode: { value throws(JSONError) in try raw.encode((value as! Value).rawValue) },
+            decode: { json throws(JSONError) in
+                guard let value = Value(rawValue: try raw.decode(json) as! Value.RawValue) else {
+                    throw JSONError(.invalidValue("\(json) is not a case of \(Value.self)"))
+                }
+                return value
+            })
+    }
+
+    private static func nested<Value: Codable>(_ type: Value.Type) -> ValueCoding {
+        ValueCoding(
+            encode: { value throws(JSONError) in try JSONValueEncoder().encode(value as! Value) },
+            decode: { json throws(JSONError) in try JSONValueDecoder().decode(Value.self, from: json) })
+    }
+}
+
+/// Lets `ValueCoding` see through `Optional` at run time: `nil` is `null`, anything else
+/// is the wrapped type's form.
+protocol OptionalValue {
+    static var wrappedType: Any.Type { get }
+    static var coding: ValueCoding? { get }
+}
+
+extension Optional: OptionalValue {
+    static var wrappedType: Any.Type { Wrapped.self }
+
+    static var coding: ValueCoding? {
+        guard let wrapped = ValueCoding.of(Wrapped.self) else { return nil }
+        return ValueCoding(
+            encode: { value throws(JSONError) in
+                guard let present = value as? Wrapped else { return .null }
+                return try wrapped.encode(present)
+            },
+            decode: { json throws(JSONError) in
+                json == .null ? Optional<Wrapped>.none as Any : Optional(try wrapped.decode(json) as! Wrapped) as Any
+            })
+    }
+}
