@@ -39,7 +39,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             """,
             """
             public required init(backingData: Folio.ModelBackingData) {
-                _$backingData = backingData\(raw: persisted.map { "\n    _\($0.name) = Folio.PersistedValueSlot()" }.joined())
+                _$backingData = backingData\(raw: persisted.filter { !$0.isImplicitlyNil }.map { "\n    _\($0.name) = Folio.PersistedValueSlot()" }.joined())
             }
             """,
             "private let _$observationRegistrar = Observation.ObservationRegistrar()",

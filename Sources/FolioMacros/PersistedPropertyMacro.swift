@@ -12,8 +12,9 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
+        // An implicitly-nil optional has no peer: nothing obliges an initializer to set it.
         guard let variable = declaration.as(VariableDeclSyntax.self),
-            let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first
+            let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first, !property.isImplicitlyNil
         else { return [] }
         return ["@Transient private var _\(raw: property.name): Folio.PersistedValueSlot"]
     }
@@ -25,14 +26,23 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first
         else { return [] }
         let key = property.name
-        return [
+        let initAccessor: AccessorDeclSyntax =
+            property.isImplicitlyNil
+            ? """
+            @storageRestrictions(accesses: _$backingData)
+            init(initialValue) {
+                _$backingData.setInitialValue(initialValue, forKey: \(literal: key))
+            }
             """
+            : """
             @storageRestrictions(initializes: _\(raw: key), accesses: _$backingData)
             init(initialValue) {
                 _$backingData.setInitialValue(initialValue, forKey: \(literal: key))
                 _\(raw: key) = Folio.PersistedValueSlot()
             }
-            """,
+            """
+        return [
+            initAccessor,
             """
             get {
                 access(keyPath: \\.\(raw: key))

@@ -10,6 +10,13 @@ struct StoredProperty {
 
     var isLet: Bool { declaration.bindingSpecifier.tokenKind == .keyword(.let) }
     var hasInitialValue: Bool { binding.initializer != nil }
+    /// An optional without an initial value, which Swift starts at `nil` and an initializer
+    /// need not set (the seeds' models rely on that).
+    var isImplicitlyNil: Bool {
+        guard !hasInitialValue, let type else { return false }
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        return type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
+    }
     var isTransient: Bool { declaration.attribute(named: "Transient") != nil }
     var attribute: AttributeSyntax? { declaration.attribute(named: "Attribute") }
     var relationship: AttributeSyntax? { declaration.attribute(named: "Relationship") }

@@ -56,10 +56,9 @@ struct ModelMacroTests {
 
                     private var _text: Folio.PersistedValueSlot
                     var pinned: Bool? {
-                        @storageRestrictions(initializes: _pinned, accesses: _$backingData)
+                        @storageRestrictions(accesses: _$backingData)
                         init(initialValue) {
                             _$backingData.setInitialValue(initialValue, forKey: "pinned")
-                            _pinned = Folio.PersistedValueSlot()
                         }
                         get {
                             access(keyPath: \\.pinned)
@@ -71,8 +70,6 @@ struct ModelMacroTests {
                             }
                         }
                     }
-
-                    private var _pinned: Folio.PersistedValueSlot
                     var length: Int { text.count }
                     var draft = ""
                     static let kind = "note"
@@ -102,7 +99,6 @@ struct ModelMacroTests {
                         _$backingData = backingData
                         _id = Folio.PersistedValueSlot()
                         _text = Folio.PersistedValueSlot()
-                        _pinned = Folio.PersistedValueSlot()
                     }
 
                     private let _$observationRegistrar = Observation.ObservationRegistrar()

@@ -32,9 +32,11 @@ struct TimerAppModelTests {
         #expect(!TodoItem.schemaEntity.attributes.contains { $0.name == "timer" })
     }
 
-    @Test func propertiesKeepTheirValuesAndRecordChanges() {
+    @Test func propertiesKeepTheirValuesAndRecordChangesOnceRegistered() throws {
         let timer = Timer(name: "Tea", durationInSeconds: 240, notes: "green")
         #expect(timer.name == "Tea" && timer.formattedDuration == "04:00" && timer.notes == "green" && timer.todoItems.isEmpty)
+        let context = ModelContext(try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(timer)
         #expect(timer.persistentBackingData.changedProperties.isEmpty, "what init sets is the model's first state, not a change")
         timer.name = "Coffee"
         timer.notes = nil

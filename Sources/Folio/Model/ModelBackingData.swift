@@ -31,15 +31,19 @@ public final class ModelBackingData {
     ///
     /// Every property gets a value before anyone can read it: the class's initializer sets
     /// each one (Swift checks that), and models loaded from documents are filled before
-    /// they are handed out (relationships when first read).
+    /// they are handed out (relationships when first read). An optional the initializer
+    /// left unset is `nil`, as Swift has it.
     public func value<Value>(forKey key: String) -> Value {
-        guard let value = currentValue(forKey: key) as? Value else {
+        guard let value = currentValue(forKey: key) as? Value ?? (Value.self as? any OptionalValue.Type)?.noValue as? Value else {
             preconditionFailure("\(key) was read before it was given a value of type \(Value.self)")
         }
         return value
     }
 
     /// Sets a property and records it as changed; the macro's setters call this.
+    ///
+    /// Changes are recorded for models that are registered in a context or were loaded
+    /// from a document; a new model's values are all written when it is inserted anyway.
     ///
     /// Setting a relationship also updates the other side of every model it gains or
     /// loses, and registers newly related models in this model's context.
@@ -48,7 +52,7 @@ public final class ModelBackingData {
         let relationship = ModelEntities.entity(of: Model.self).relationship(named: key)
         let previous = relationship == nil ? nil : currentValue(forKey: key)
         values[key] = value
-        changedProperties.insert(key)
+        if context != nil || document != nil { changedProperties.insert(key) }
         if let relationship, let previous { keepInverse(of: relationship, from: previous, to: value) }
         context?.modelDidChange(self)
     }

@@ -51,10 +51,13 @@ public struct ValueCoding {
 protocol OptionalValue {
     static var wrappedType: Any.Type { get }
     static var coding: ValueCoding? { get }
+    /// The type's `nil`, as `Any`.
+    static var noValue: Any { get }
 }
 
 extension Optional: OptionalValue {
     static var wrappedType: Any.Type { Wrapped.self }
+    static var noValue: Any { Optional<Wrapped>.none as Any }
 
     static var coding: ValueCoding? {
         guard let wrapped = ValueCoding.of(Wrapped.self) else { return nil }
