@@ -1,0 +1,120 @@
+import Folio
+import Foundation
+import Testing
+
+/// A model with every kind of value Folio stores, to pin each one's stored form.
+@Model
+final class Specimen {
+    enum Grade: Int, Codable { case low = 1, high = 2 }
+    struct Location: Codable, Equatable {
+        var latitude: Double
+        var longitude: Double
+        var label: String?
+    }
+
+    var id: UUID
+    var tiny: Int8
+    var huge: UInt64
+    var ratio: Float
+    var price: Decimal
+    var link: URL
+    var names: [String]
+    var weights: [String: Double]
+    var grade: Grade
+    var lastGrade: Grade?
+    var location: Location
+    var history: [Location]
+    @Attribute(.externalStorage) var photo: Data?
+    @Attribute(.ephemeral) var draft: String = "none"
+    @Transient var cache = 0
+    var addedLater: String = "default"
+
+    init(id: UUID = UUID()) {
+        self.id = id
+        tiny = -8
+        huge = .max
+        ratio = 0.1
+        price = Decimal(string: "19.99")!
+        link = URL(string: "https://example.com/a?b=c")!
+        names = ["Ada", "Grace"]
+        weights = ["b": 2.5, "a": 1]
+        grade = .high
+        location = Location(latitude: 52.5, longitude: 13.4, label: nil)
+        history = [Location(latitude: 1, longitude: 2, label: "start")]
+    }
+}
+
+struct ModelValueTests {
+    func container(_ folder: TemporaryDirectory) throws -> ModelContainer {
+        try ModelContainer(for: Specimen.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+    }
+
+    func documentPath(in folder: TemporaryDirectory, id: UUID) throws -> String {
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder("Specimen")))
+        let file = try #require(enumerator.compactMap { $0 as? String }.first { $0.hasSuffix(id.uuidString + ".json") })
+        return folder("Specimen/" + file)
+    }
+
+    @Test func everyStoredTypeHasItsDocumentedFormAndReadsBack() throws {
+        let folder = try TemporaryDirectory()
+        let specimen = Specimen()
+        do {
+            let context = ModelContext(try container(folder))
+            context.insert(specimen)
+            specimen.photo = Data(repeating: 7, count: 3000)
+            specimen.draft = "not stored"
+            try context.save()
+        }
+        let path = try documentPath(in: folder, id: specimen.id)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for line in [
+            "\"tiny\": -8,", "\"huge\": 18446744073709551615,", "\"ratio\": 0.1,", "\"price\": 19.99,",
+            "\"link\": \"https://example.com/a?b=c\",", "\"grade\": 2,", "\"lastGrade\": null,", "\"latitude\": 52.5,",
+            "\"a\": 1.0,\n    \"b\": 2.5",
+        ] {
+            #expect(text.contains(line), "\(line) in \(text)")
+        }
+        #expect(!text.contains("photo") && !text.contains("draft") && !text.contains("cache"))
+        let blob = path.replacingOccurrences(of: ".json", with: ".photo.bin")
+        #expect(FileManager.default.contents(atPath: blob) == Data(repeating: 7, count: 3000))
+
+        let reread = try #require(try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>()).first)
+        #expect(reread.tiny == -8 && reread.huge == .max && reread.ratio == 0.1 && reread.price == Decimal(string: "19.99")!)
+        #expect(reread.link == specimen.link && reread.names == ["Ada", "Grace"] && reread.weights == ["a": 1, "b": 2.5])
+        #expect(reread.grade == .high && reread.lastGrade == nil && reread.location == specimen.location && reread.history == specimen.history)
+        #expect(reread.photo == Data(repeating: 7, count: 3000))
+        #expect(reread.draft == "none", "an ephemeral property starts at its default")
+    }
+
+    @Test func aPropertyAddedLaterTakesItsDefaultInOlderDocuments() throws {
+        let folder = try TemporaryDirectory()
+        let specimen = Specimen()
+        do {
+            let context = ModelContext(try container(folder))
+            context.insert(specimen)
+            try context.save()
+        }
+        let path = try documentPath(in: folder, id: specimen.id)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: ",\n  \"addedLater\": \"default\"", with: "").write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try !String(contentsOfFile: path, encoding: .utf8).contains("addedLater"))
+        let reread = try #require(try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>()).first)
+        #expect(reread.addedLater == "default")
+    }
+
+    @Test func aMissingRequiredValueIsReportedWithPathAndRemedy() throws {
+        let folder = try TemporaryDirectory()
+        let specimen = Specimen()
+        do {
+            let context = ModelContext(try container(folder))
+            context.insert(specimen)
+            try context.save()
+        }
+        let path = try documentPath(in: folder, id: specimen.id)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "  \"tiny\": -8,\n", with: "").write(toFile: path, atomically: false, encoding: .utf8)
+        let error = try #require(throws: FolioError.self) { try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>()) }
+        #expect(error.path.map { path.hasSuffix($0) } == true)
+        #expect(error.description.contains("no \"tiny\""))
+    }
+}
