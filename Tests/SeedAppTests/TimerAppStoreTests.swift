@@ -142,6 +142,35 @@ struct TimerAppStoreTests {
         #expect(tombstone.name == "Tea" && tombstone.isDeleted && tombstone.deletedAt != nil)
     }
 
+    @Test func restoringASoftDeletedTimerBringsItsTodoItemsBackAndPurgeRemovesFiles() throws {
+        let folder = try TemporaryDirectory()
+        do {
+            let context = ModelContext(try container(at: folder))
+            let tea = Timer(name: "Tea", durationInSeconds: 180)
+            let bread = Timer(name: "Bread", durationInSeconds: 3600)
+            context.insert(tea)
+            context.insert(bread)
+            tea.todoItems = [TodoItem(text: "Boil"), TodoItem(text: "Steep")]
+            try context.save()
+            context.delete(tea)
+            try context.save()
+            context.delete(bread)
+            try context.save()
+        }
+        let context = ModelContext(try container(at: folder))
+        var deleted = FetchDescriptor<Timer>(predicate: #Predicate { $0.name == "Tea" })
+        deleted.includeDeleted = true
+        let tea = try #require(try context.fetch(deleted).first)
+        context.restore(tea)
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Timer>()).map(\.name) == ["Tea"])
+        #expect(try context.fetch(FetchDescriptor<TodoItem>(sortBy: [SortDescriptor(\.text)])).map(\.text) == ["Boil", "Steep"])
+        #expect(try !String(contentsOfFile: folder(try documentFiles(in: folder).first { $0.contains(tea.id.uuidString) }!), encoding: .utf8).contains("$deleted"))
+
+        #expect(try context.purge(deletedBefore: Date()) == 1, "only Bread is still deleted")
+        #expect(try documentFiles(in: folder).count == 3)
+    }
+
     @Test func insertingATimerWithAnExistingIDUpdatesIt() throws {
         let folder = try TemporaryDirectory()
         let id = UUID()
@@ -195,6 +224,25 @@ struct TimerAppStoreTests {
         let error = try #require(throws: FolioError.self) { try context.fetch(FetchDescriptor<Timer>()) }
         #expect(error.path == file)
         #expect(error.description.contains("durationInSeconds"))
+    }
+
+    @Test func aMalformedFileIsReportedByPathAndTheRestStaysUsable() throws {
+        let folder = try TemporaryDirectory()
+        do {
+            let context = ModelContext(try container(at: folder))
+            context.insert(Timer(name: "Tea", durationInSeconds: 180))
+            context.insert(Timer(name: "Bread", durationInSeconds: 3600))
+            try context.save()
+        }
+        let file = try #require(try documentFiles(in: folder).first)
+        let broken = try String(contentsOfFile: folder(file), encoding: .utf8).replacingOccurrences(of: "\"name\":", with: "\"name\"")
+        try broken.write(toFile: folder(file), atomically: false, encoding: .utf8)
+        let container = try container(at: folder)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Timer>()).count == 1)
+        let issue = try #require(container.issues.first)
+        #expect(issue.path == file)
+        #expect(issue.description.hasPrefix(file + ":5:10: error: expected ':'"), "\(issue.description)")
+        #expect(try String(contentsOfFile: folder(file), encoding: .utf8) == broken, "the file is left as it was")
     }
 
     @Test func aHandEditBetweenReadAndSaveIsAConflictNamingTheModel() throws {

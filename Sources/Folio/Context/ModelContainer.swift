@@ -68,6 +68,20 @@ public final class ModelContainer: Sendable {
         return context
     }
 
+    /// Files in the store that Folio could not read (malformed JSON, a symbolic link, a
+    /// document in the wrong place), each with its path and why, as of the last walk.
+    /// Fetches leave them out; the files are left as they are.
+    public var issues: [StoreIssue] { store.issues }
+
+    /// Looks at the store's files again, to see what changed behind the container's back
+    /// (a `git pull`, a hand edit, another process), reading only the files that changed.
+    ///
+    /// New contexts see the changes; models already registered in a context keep their
+    /// values, and saving one whose file changed fails with a conflict.
+    public func refresh() throws(FolioError) {
+        _ = try store.refresh()
+    }
+
     /// The configuration in effect.
     var configuration: ModelConfiguration { configurations[0] }
 

@@ -179,10 +179,10 @@ public final class ModelContext {
 
     /// The models of an entity whose to-one relationship `inverseName` refers to a model:
     /// the other side of a to-many that documents do not store.
-    func models(of entity: String, referringTo owner: UUID, through inverseName: String) -> [any PersistentModel] {
+    func models(of entity: String, referringTo owner: UUID, through inverseName: String, includingDeleted: Bool = false) -> [any PersistentModel] {
         let reference = JSONValue.string(owner.uuidString)
         return container.store.documents(entity: entity)
-            .filter { $0.content[inverseName] == reference && $0.content[ModelDocument.deletedKey] == nil }
+            .filter { $0.content[inverseName] == reference && (includingDeleted || $0.content[ModelDocument.deletedKey] == nil) }
             .compactMap { stored in recordingIssue { () throws(FolioError) in try materialize(stored) } }
             .filter { !isPendingDeletion($0.persistentBackingData) }
     }
