@@ -6,6 +6,8 @@ enum ModelDiagnostic: String, DiagnosticMessage {
     case letProperty
     case missingType
     case transientWithoutValue
+    case unsupportedType
+    case modelActorNotAnActor
 
     var message: String {
         switch self {
@@ -17,6 +19,10 @@ enum ModelDiagnostic: String, DiagnosticMessage {
             "a stored property of a @Model needs a type annotation, which its schema is built from"
         case .transientWithoutValue:
             "a @Transient property needs an initial value: models loaded from documents are made without running init"
+        case .unsupportedType:
+            "a @Model cannot store this type (a function, a tuple, or an existential has no JSON form); store a Codable type, or mark the property @Transient"
+        case .modelActorNotAnActor:
+            "@ModelActor applies to an actor, which keeps its model context to itself"
         }
     }
 

@@ -62,7 +62,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingAttributesFor member: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
-        guard declaration.is(ClassDeclSyntax.self), let variable = member.as(VariableDeclSyntax.self),
+        // A class with problems gets no accessors either, so only `@Model`'s own errors show.
+        guard let model = declaration.as(ClassDeclSyntax.self), problems(in: StoredProperty.all(in: model.memberBlock.members)).isEmpty,
+            let variable = member.as(VariableDeclSyntax.self),
             let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first,
             !property.isLet, !property.isTransient, property.type != nil, variable.attribute(named: "_PersistedProperty") == nil
         else { return [] }
@@ -142,6 +144,18 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
 
     // MARK: - Misuse
 
+    /// Whether a written type can have a stored form: not a function, a tuple or an
+    /// existential (types that are not `Codable` are caught when the container opens).
+    private static func isStorable(_ type: TypeSyntax) -> Bool {
+        if let optional = type.as(OptionalTypeSyntax.self) { return isStorable(optional.wrappedType) }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return isStorable(unwrapped.wrappedType) }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return isStorable(attributed.baseType) }
+        if let tuple = type.as(TupleTypeSyntax.self) { return tuple.elements.count == 1 && isStorable(tuple.elements.first!.type) }
+        if type.is(FunctionTypeSyntax.self) || type.is(SomeOrAnyTypeSyntax.self) || type.is(CompositionTypeSyntax.self) { return false }
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return !["Any", "AnyObject"].contains(identifier.name.text) }
+        return true
+    }
+
     private static func diagnoseNotAClass(_ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext) {
         var fixIts: [FixIt] = []
         if let structure = declaration.as(StructDeclSyntax.self) {
@@ -169,6 +183,18 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             }
             if property.type == nil && !property.isTransient {
                 return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.missingType)
+            }
+            if !property.isTransient, let type = property.binding.typeAnnotation?.type, !isStorable(type) {
+                var fixIts: [FixIt] = []
+                if property.hasInitialValue {
+                    let declaration = property.declaration
+                    let transient = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: "Transient"))
+                        .with(\.leadingTrivia, declaration.leadingTrivia).with(\.trailingTrivia, .space)
+                    let marked = declaration.with(\.leadingTrivia, []).with(\.attributes, [.attribute(transient)] + declaration.with(\.leadingTrivia, []).attributes)
+                    fixIts.append(
+                        FixIt(message: ModelFixIt(message: "mark it @Transient"), changes: [.replace(oldNode: Syntax(declaration), newNode: Syntax(marked))]))
+                }
+                return Diagnostic(node: type, message: ModelDiagnostic.unsupportedType, fixIts: fixIts)
             }
             if property.isTransient && !property.hasInitialValue {
                 return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.transientWithoutValue)

@@ -12,6 +12,7 @@ let folioMacros: [String: MacroSpec] = [
     "Transient": MacroSpec(type: SchemaMarkerMacro.self),
     "Unique": MacroSpec(type: SchemaConstraintMacro.self),
     "Index": MacroSpec(type: SchemaConstraintMacro.self),
+    "ModelActor": MacroSpec(type: ModelActorMacro.self, conformances: ["ModelActor"]),
 ]
 
 /// Expands `source` with Folio's macros and records a test issue where the expansion,

@@ -347,4 +347,77 @@ struct ModelMacroTests {
                     line: 3, column: 20)
             ])
     }
+
+    @Test func anUnstorableTypeGetsAnErrorAndAFixItWhenItHasAValue() {
+        expectExpansion(
+            """
+            @Model
+            final class Note {
+                var onChange: (() -> Void)? = nil
+                var anything: Any
+            }
+            """,
+            expandsTo: """
+                final class Note {
+                    var onChange: (() -> Void)? = nil
+                    var anything: Any
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "a @Model cannot store this type (a function, a tuple, or an existential has no JSON form); store a Codable type, or mark the property @Transient",
+                    line: 3, column: 19, fixIts: [FixItSpec(message: "mark it @Transient")]),
+                DiagnosticSpec(
+                    message:
+                        "a @Model cannot store this type (a function, a tuple, or an existential has no JSON form); store a Codable type, or mark the property @Transient",
+                    line: 4, column: 19),
+            ],
+            fixedSource: """
+                @Model
+                final class Note {
+                    @Transient var onChange: (() -> Void)? = nil
+                    var anything: Any
+                }
+                """)
+    }
+
+    @Test func aModelActorGetsItsOwnContext() {
+        expectExpansion(
+            """
+            @ModelActor
+            actor Importer {
+            }
+            """,
+            expandsTo: """
+                actor Importer {
+
+                    public nonisolated let modelExecutor: any Folio.ModelExecutor
+
+                    public nonisolated let modelContainer: Folio.ModelContainer
+
+                    public init(modelContainer: Folio.ModelContainer) {
+                        self.modelExecutor = Folio.DefaultSerialModelExecutor(modelContext: Folio.ModelContext(modelContainer))
+                        self.modelContainer = modelContainer
+                    }
+                }
+
+                extension Importer: Folio.ModelActor {
+                }
+                """)
+    }
+
+    @Test func aModelActorOnAClassGetsAnError() {
+        expectExpansion(
+            """
+            @ModelActor
+            final class Importer {
+            }
+            """,
+            expandsTo: """
+                final class Importer {
+                }
+                """,
+            diagnostics: [DiagnosticSpec(message: "@ModelActor applies to an actor, which keeps its model context to itself", line: 1, column: 1)])
+    }
 }

@@ -37,6 +37,20 @@ struct HealthSyncStoreTests {
         #expect(again.createdAt == first.createdAt)
     }
 
+    @Test @MainActor func theMainContextSavesByItself() async throws {
+        let folder = try TemporaryDirectory()
+        let container = try container(at: folder)
+        let context = container.mainContext
+        #expect(context.autosaveEnabled)
+        context.insert(AuditEventRecord(eventType: "launch", timestamp: Date(), detailJSON: "{}"))
+        #expect(context.hasChanges)
+        // The autosave is a task queued on the main actor: give it turns, not time.
+        for _ in 0..<1000 where context.hasChanges { await Task.yield() }
+        #expect(!context.hasChanges)
+        #expect(context.autosaveError == nil)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<AuditEventRecord>()) == 1)
+    }
+
     @Test func devicesPageAndSortAsTheSeedShows() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(try container(at: folder))

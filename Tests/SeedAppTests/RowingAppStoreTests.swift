@@ -3,6 +3,20 @@ import FolioTestSupport
 import Foundation
 import Testing
 
+/// Records strokes off the main actor, with a context of its own.
+@ModelActor
+actor StrokeRecorder {
+    func record(strokes: Int, sessionID: UUID) throws -> Int {
+        for stroke in 0..<strokes {
+            let metric = PerformanceMetric(sessionID: sessionID)
+            metric.strokeCount = stroke + 1
+            modelContext.insert(metric)
+            try modelContext.save()
+        }
+        return try modelContext.fetchCount(FetchDescriptor<PerformanceMetric>())
+    }
+}
+
 /// The Rowing app (seed 004) end to end: enums and optional enums, `Data`, UUID foreign
 /// keys beside relationships, one save per stroke, background contexts.
 struct RowingAppStoreTests {
@@ -132,5 +146,15 @@ struct RowingAppStoreTests {
         let context = ModelContext(container)
         let athlete = try #require(context.model(for: identifier) as? Athlete)
         #expect(athlete.name == "Background")
+    }
+
+    @Test func aModelActorSavesStrokesOffTheMainActor() async throws {
+        let folder = try TemporaryDirectory()
+        let container = try container(at: folder)
+        let recorder = StrokeRecorder(modelContainer: container)
+        let sessionID = UUID()
+        #expect(try await recorder.record(strokes: 12, sessionID: sessionID) == 12)
+        let metrics = try ModelContext(container).fetch(FetchDescriptor<PerformanceMetric>(predicate: #Predicate { $0.sessionID == sessionID }))
+        #expect(metrics.count == 12)
     }
 }

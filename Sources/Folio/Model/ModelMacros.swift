@@ -53,3 +53,9 @@ public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) = #externa
 /// Declares indexes on these properties (each array one index), for faster queries.
 @freestanding(declaration)
 public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) = #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
+
+/// Gives an actor a model context of its own over a container (`init(modelContainer:)`)
+/// and the `ModelActor` conformance, as SwiftData's `@ModelActor` does.
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "FolioMacros", type: "ModelActorMacro")
