@@ -77,6 +77,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "Swift5ModeTests",
+            dependencies: ["Folio"],
+            swiftSettings: [.swiftLanguageMode(.v5), .treatAllWarnings(as: .error)]
+        ),
+        .testTarget(
             name: "DocSamplesTests",
             dependencies: ["Folio"],
             swiftSettings: strict

@@ -1,0 +1,1 @@
+../SeedAppTests/HealthSyncModels.swift
