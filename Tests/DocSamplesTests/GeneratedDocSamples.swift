@@ -4,8 +4,47 @@ import Folio
 import FolioJSON
 import Foundation
 
-// README.md, line 34
-func sample_README_md_1() throws {
+// README.md, line 36
+
+@Model
+final class Habit {
+    @Attribute(.unique) var id: UUID
+    var name: String
+    var createdAt: Date
+    @Relationship(deleteRule: .cascade, inverse: \Check.habit) var checks: [Check] = []
+
+    init(name: String) {
+        id = UUID()
+        self.name = name
+        createdAt = Date()
+    }
+}
+
+@Model
+final class Check {
+    var day: Date
+    var habit: Habit?
+
+    init(day: Date) { self.day = day }
+}
+
+// README.md, line 63
+func sample_README_md_2() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Habit.self, configurations: ModelConfiguration(url: folder)))
+    let reading = Habit(name: "Read")
+    context.insert(reading)
+    reading.checks.append(Check(day: Date()))
+    try context.save()  // one crash-safe transaction: Habit/<YYYY>/<MM>/<DD>/<UUID>.json and one Check
+
+    let named = try context.fetch(FetchDescriptor<Habit>(predicate: #Predicate { $0.name == "Read" }, sortBy: [SortDescriptor(\.createdAt)]))
+    assert(named.first?.checks.count == 1)
+    try FileManager.default.removeItem(at: folder)
+}
+
+// README.md, line 85
+func sample_README_md_3() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
     let value = try JSONReader().read(text)
@@ -18,8 +57,8 @@ func sample_README_md_1() throws {
     // }
 }
 
-// README.md, line 50
-func sample_README_md_2() throws {
+// README.md, line 101
+func sample_README_md_4() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
     } catch {
@@ -31,8 +70,8 @@ func sample_README_md_2() throws {
     }
 }
 
-// README.md, line 105
-func sample_README_md_3() throws {
+// README.md, line 156
+func sample_README_md_5() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
     let stored = started.json                      // "2026-11-22T09:30:00.25Z"
@@ -42,8 +81,8 @@ func sample_README_md_3() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 122
-func sample_README_md_4() throws {
+// README.md, line 173
+func sample_README_md_6() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
     let manifest = StoreManifest(timeZone: TimeZone(identifier: "Europe/Berlin")!, schema: ["entities": ["Note": [:]]])
@@ -70,7 +109,86 @@ func sample_README_md_4() throws {
     try FileManager.default.removeItem(atPath: folder)
 }
 
+// docs/models.md, line 11
+
+@Model
+final class Trip {
+    @Attribute(.unique) var id: UUID
+    var name: String
+    var start: Date
+    var budget: Decimal?
+    var mode: TravelMode = TravelMode.train
+    @Relationship(deleteRule: .cascade, inverse: \Stop.trip)
+    var stops: [Stop] = []
+    @Attribute(.externalStorage) var map: Data?
+    @Transient var isExpanded = false
+
+    var stopCount: Int { stops.count }  // computed: not stored
+
+    init(name: String, start: Date) {
+        self.id = UUID()
+        self.name = name
+        self.start = start
+    }
+}
+
+@Model
+final class Stop {
+    var place: String
+    var arrival: Date
+    var trip: Trip?
+
+    init(place: String, arrival: Date) {
+        self.place = place
+        self.arrival = arrival
+    }
+}
+
+enum TravelMode: String, Codable {
+    case train, bike, walk
+}
+
+// docs/models.md, line 77
+func sample_docs_models_md_2() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
+    let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder))
+    let context = ModelContext(container)
+
+    let trip = Trip(name: "Alps", start: Date(timeIntervalSinceReferenceDate: 817_032_600))
+    context.insert(trip)
+    trip.stops.append(Stop(place: "Zürich", arrival: trip.start))  // inserted with its trip
+    try context.save()  // one transaction: Trip/2026/11/22/<id>.json and Stop/2026/11/22/<id>.json
+
+    let upcoming = try context.fetch(FetchDescriptor<Trip>(
+        predicate: #Predicate { trip in trip.stops.contains { $0.place == "Zürich" } },
+        sortBy: [SortDescriptor(\.start)]))
+    assert(upcoming.first === trip)
+    try FileManager.default.removeItem(at: folder)
+}
+
+// docs/models.md, line 186
+func sample_docs_models_md_3() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder, durability: .none)))
+    let trip = Trip(name: "Coast", start: Date())
+    context.insert(trip)
+    try context.save()
+
+    context.delete(trip)
+    try context.save()                                   // the file stays, stamped "$deleted"
+    var everything = FetchDescriptor<Trip>()
+    everything.includeDeleted = true
+    let deleted = try context.fetch(everything).filter(\.isDeleted)
+    context.restore(deleted[0])
+    try context.save()                                   // back, without the stamp
+    let remaining = try context.fetchCount(FetchDescriptor<Trip>())
+    assert(remaining == 1)
+    try FileManager.default.removeItem(at: folder)
+}
+
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_1", sample_README_md_1), ("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4)]
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3)]
 }
