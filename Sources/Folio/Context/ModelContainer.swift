@@ -50,7 +50,8 @@ public final class ModelContainer: Sendable {
             temporaryFolder = nil
         }
         let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
-        store = try Self.openStore(at: folder.path(percentEncoded: false), schema: schema, durability: durability)
+        store = try Self.openStore(
+            at: folder.path(percentEncoded: false), schema: schema, durability: durability, writable: configuration.allowsSave)
     }
 
     deinit {
@@ -85,9 +86,11 @@ public final class ModelContainer: Sendable {
     /// The configuration in effect.
     var configuration: ModelConfiguration { configurations[0] }
 
-    /// Opens the store in the folder, or creates one; records the schema in the manifest.
-    private static func openStore(at root: String, schema: Schema, durability: Durability) throws(FolioError) -> DocumentStore {
+    /// Opens the store in the folder, or creates one; records the schema in the manifest
+    /// (unless the configuration does not allow writing).
+    private static func openStore(at root: String, schema: Schema, durability: Durability, writable: Bool) throws(FolioError) -> DocumentStore {
         guard try FileSystem.status(root + "/" + StoreManifest.fileName) != nil else {
+            guard writable else { throw .invalidStore(path: root, reason: "holds no Folio store, and the configuration (allowsSave: false) may not create one") }
             return try DocumentStore.create(
                 at: root, manifest: StoreManifest(schemaVersion: schema.version.description, schema: schema.json), durability: durability)
         }
@@ -100,7 +103,7 @@ public final class ModelContainer: Sendable {
         }
         manifest.schemaVersion = schema.version.description
         manifest.schema = schema.json
-        if manifest != store.manifest { try store.commit([], manifest: manifest) }
+        if writable, manifest != store.manifest { try store.commit([], manifest: manifest) }
         return store
     }
 
