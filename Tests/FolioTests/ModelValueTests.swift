@@ -49,6 +49,15 @@ struct ModelValueTests {
         try ModelContainer(for: Specimen.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
     }
 
+    /// Saves a new specimen and returns the path of its document.
+    func savedSpecimen(in folder: TemporaryDirectory) throws -> String {
+        let specimen = Specimen()
+        let context = ModelContext(try container(folder))
+        context.insert(specimen)
+        try context.save()
+        return try documentPath(in: folder, id: specimen.id)
+    }
+
     func documentPath(in folder: TemporaryDirectory, id: UUID) throws -> String {
         let enumerator = try #require(FileManager.default.enumerator(atPath: folder("Specimen")))
         let file = try #require(enumerator.compactMap { $0 as? String }.first { $0.hasSuffix(id.uuidString + ".json") })
@@ -88,13 +97,7 @@ struct ModelValueTests {
 
     @Test func aPropertyAddedLaterTakesItsDefaultInOlderDocuments() throws {
         let folder = try TemporaryDirectory()
-        let specimen = Specimen()
-        do {
-            let context = ModelContext(try container(folder))
-            context.insert(specimen)
-            try context.save()
-        }
-        let path = try documentPath(in: folder, id: specimen.id)
+        let path = try savedSpecimen(in: folder)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: ",\n  \"addedLater\": \"default\"", with: "").write(toFile: path, atomically: false, encoding: .utf8)
         #expect(try !String(contentsOfFile: path, encoding: .utf8).contains("addedLater"))
@@ -104,13 +107,7 @@ struct ModelValueTests {
 
     @Test func aMissingRequiredValueIsReportedWithPathAndRemedy() throws {
         let folder = try TemporaryDirectory()
-        let specimen = Specimen()
-        do {
-            let context = ModelContext(try container(folder))
-            context.insert(specimen)
-            try context.save()
-        }
-        let path = try documentPath(in: folder, id: specimen.id)
+        let path = try savedSpecimen(in: folder)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: "  \"tiny\": -8,\n", with: "").write(toFile: path, atomically: false, encoding: .utf8)
         let error = try #require(throws: FolioError.self) { try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>()) }

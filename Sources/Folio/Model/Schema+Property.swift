@@ -35,12 +35,11 @@ extension Schema.Property {
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related?>, deleteRule: Schema.Relationship.DeleteRule,
         inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
     ) -> Self {
-        var relationship = Schema.Relationship(
-            name: name, destination: String(describing: Related.self), isToMany: false, isOptional: true, deleteRule: deleteRule,
-            inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName)
-        relationship.access = RuntimeOnly(.toOne(keyPath))
-        relationship.keyPath = RuntimeOnly(keyPath)
-        return .relationship(relationship)
+        relationship(
+            Schema.Relationship(
+                name: name, destination: String(describing: Related.self), isToMany: false, isOptional: true, deleteRule: deleteRule,
+                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
+            access: .toOne(keyPath), keyPath: keyPath)
     }
 
     /// A to-many relationship declared with `@Relationship`.
@@ -48,10 +47,16 @@ extension Schema.Property {
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>, deleteRule: Schema.Relationship.DeleteRule,
         inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
     ) -> Self {
-        var relationship = Schema.Relationship(
-            name: name, destination: String(describing: Related.self), isToMany: true, isOptional: false, deleteRule: deleteRule,
-            inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName)
-        relationship.access = RuntimeOnly(.toMany(keyPath))
+        relationship(
+            Schema.Relationship(
+                name: name, destination: String(describing: Related.self), isToMany: true, isOptional: false, deleteRule: deleteRule,
+                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
+            access: .toMany(keyPath), keyPath: keyPath)
+    }
+
+    private static func relationship(_ declared: Schema.Relationship, access: RelationshipAccess, keyPath: AnyKeyPath) -> Self {
+        var relationship = declared
+        relationship.access = RuntimeOnly(access)
         relationship.keyPath = RuntimeOnly(keyPath)
         return .relationship(relationship)
     }
