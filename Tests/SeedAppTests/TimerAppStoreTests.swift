@@ -261,6 +261,21 @@ struct TimerAppStoreTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == edited, "the person's edit is left as it was")
     }
 
+    @Test func theOverwritePolicyWritesOverAHandEdit() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(url: folder.url, durability: .none, conflicts: .overwrite)
+        let context = ModelContext(try ModelContainer(for: Timer.self, configurations: configuration))
+        let tea = Timer(name: "Tea", durationInSeconds: 180)
+        context.insert(tea)
+        try context.save()
+        let file = folder(try #require(try documentFiles(in: folder).first))
+        try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "Tea", with: "Chai").write(toFile: file, atomically: false, encoding: .utf8)
+        tea.durationInSeconds = 200
+        try context.save()
+        let saved = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(saved.contains("\"name\": \"Tea\"") && saved.contains("\"durationInSeconds\": 200"), "last writer wins")
+    }
+
     @Test func rollbackForgetsInsertsAndRestoresChangedValues() throws {
         let context = ModelContext(try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let tea = Timer(name: "Tea", durationInSeconds: 180)

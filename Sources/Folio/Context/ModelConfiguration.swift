@@ -16,6 +16,16 @@ public struct ModelConfiguration: Sendable, Hashable {
         case hard
     }
 
+    /// What a save does when a document it would overwrite or delete changed on disk since
+    /// it was read (a hand edit, a `git pull`, another process). Folio's.
+    public enum ConflictPolicy: Sendable, Hashable {
+        /// The save throws `FolioError.conflict`, naming the model and the file, and
+        /// writes nothing: the person's edit is never lost.
+        case fail
+        /// The save writes over the changed files (last writer wins).
+        case overwrite
+    }
+
     /// The CloudKit database a SwiftData app syncs with. Accepted so such code compiles;
     /// Folio syncs through git instead, so every value does the same: nothing.
     public enum CloudKitDatabase: Sendable, Hashable {
@@ -39,12 +49,15 @@ public struct ModelConfiguration: Sendable, Hashable {
     public var durability: Durability
     /// How `delete` removes models (Folio's): soft by default on disk, hard in memory.
     public var deletion: Deletion
+    /// What a save does about files changed on disk since they were read (Folio's).
+    public var conflicts: ConflictPolicy
 
     /// A configuration. Without a URL, the store is `<name>.folio` in the user's data folder
     /// (`$XDG_DATA_HOME`, else `~/.local/share`), in a folder named after the program.
     public init(
         _ name: String? = nil, schema: Schema? = nil, url: URL? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
-        cloudKitDatabase: CloudKitDatabase = .none, durability: Durability = .full, deletion: Deletion? = nil
+        cloudKitDatabase: CloudKitDatabase = .none, durability: Durability = .full, deletion: Deletion? = nil,
+        conflicts: ConflictPolicy = .fail
     ) {
         self.name = name ?? "default"
         self.schema = schema
@@ -53,11 +66,16 @@ public struct ModelConfiguration: Sendable, Hashable {
         self.allowsSave = allowsSave
         self.durability = durability
         self.deletion = deletion ?? (isStoredInMemoryOnly ? .hard : .soft)
+        self.conflicts = conflicts
     }
 
     /// A configuration for a store in this folder, as SwiftData's `ModelConfiguration(url:)`.
-    public init(url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil) {
-        self.init(nil, schema: nil, url: url, isStoredInMemoryOnly: false, allowsSave: allowsSave, durability: durability, deletion: deletion)
+    public init(
+        url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil, conflicts: ConflictPolicy = .fail
+    ) {
+        self.init(
+            nil, schema: nil, url: url, isStoredInMemoryOnly: false, allowsSave: allowsSave, durability: durability, deletion: deletion,
+            conflicts: conflicts)
     }
 
     private static var defaultFolder: URL {

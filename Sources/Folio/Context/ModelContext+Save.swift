@@ -150,14 +150,29 @@ extension ModelContext {
         return nil
     }
 
-    /// Commits to the store, naming the model in a conflict.
+    /// Commits to the store, naming the model in a conflict; with the `.overwrite` policy,
+    /// a conflict makes it look at the files again and write over their new versions.
     private func commit(_ changes: [DocumentChange]) throws(FolioError) -> CommitSummary {
         do {
             return try container.store.commit(changes)
+        } catch .conflict(_, _) where container.configuration.conflicts == .overwrite {
+            _ = try container.store.refresh()
+            return try container.store.commit(changes.compactMap(rebased))
         } catch .conflict(let path, let reason) {
             let fileName = path.split(separator: "/").last.map(String.init) ?? path
             let model = registered.keys.first { fileName == $0.id.uuidString + ".json" }
             throw .conflict(path: path, reason: "\(model?.description ?? "a model") was changed on disk since it was read: \(reason)")
+        }
+    }
+
+    /// A change based on the document's version on disk now (a delete of a file that is
+    /// gone already is dropped).
+    private func rebased(_ change: DocumentChange) -> DocumentChange? {
+        switch change {
+        case .put(let document, _):
+            return .put(document, basedOn: container.store.document(entity: document.entity, id: document.id)?.version)
+        case .delete(let version):
+            return container.store.document(entity: version.path.entity, id: version.path.id).map { .delete($0.version) }
         }
     }
 }
