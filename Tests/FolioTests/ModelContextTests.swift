@@ -15,6 +15,23 @@ final class Label {
     }
 }
 
+/// Models nested in a namespace, as `VersionedSchema` enums hold them.
+enum ArchiveV1 {
+    @Model
+    final class Box {
+        var label: String
+        @Relationship(deleteRule: .cascade, inverse: \Item.box) var items: [Item] = []
+        init(label: String) { self.label = label }
+    }
+
+    @Model
+    final class Item {
+        var name: String
+        var box: Box?
+        init(name: String) { self.name = name }
+    }
+}
+
 /// The context's bookkeeping and SwiftData's semantics where the seeds do not reach.
 struct ModelContextTests {
     func inMemory() throws -> ModelContext {
@@ -104,5 +121,19 @@ struct ModelContextTests {
         let context = ModelContext(try ModelContainer(for: Label.self, configurations: readOnly))
         context.insert(Label(name: "x", color: "y"))
         #expect(throws: FolioError.self) { try context.save() }
+    }
+
+    @Test func aNestedModelIsNamedByItsOwnName() throws {
+        let folder = try TemporaryDirectory()
+        let context = ModelContext(try ModelContainer(for: ArchiveV1.Box.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let box = ArchiveV1.Box(label: "Letters")
+        context.insert(box)
+        let item = ArchiveV1.Item(name: "1998")
+        box.items.append(item)
+        try context.save()
+        #expect(box.persistentModelID.entityName == "Box")
+        #expect(FileManager.default.fileExists(atPath: folder("Box")) && FileManager.default.fileExists(atPath: folder("Item")))
+        // The fetching context is gone by the time the relationship is read: it still loads.
+        #expect(try ModelContext(context.container).fetch(FetchDescriptor<ArchiveV1.Box>()).first?.items.map(\.name) == ["1998"])
     }
 }

@@ -81,10 +81,13 @@ enum ModelDocument {
                 data.setInitialValue(try value(of: attribute, in: stored, context: context), forKey: attribute.name)
             case .relationship(let relationship):
                 guard let access = relationship.access.value else { continue }
+                // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
+                // its relationships then load through a context of their own over the same container.
+                let container = context.container
                 if !relationship.isStored(in: schema), let inverseName = relationship.inverseName {
                     let owner = stored.id
                     data.setFault(forKey: relationship.name) { [weak context] in
-                        access.value(context?.models(of: relationship.destination, referringTo: owner, through: inverseName) ?? [])
+                        access.value((context ?? ModelContext(container)).models(of: relationship.destination, referringTo: owner, through: inverseName))
                     }
                     continue
                 }
@@ -96,7 +99,8 @@ enum ModelDocument {
                     }
                 let destination = relationship.destination
                 data.setFault(forKey: relationship.name) { [weak context] in
-                    access.value(identities.compactMap { context?.model(for: PersistentIdentifier(entityName: destination, id: $0)) })
+                    let resolver = context ?? ModelContext(container)
+                    return access.value(identities.compactMap { resolver.model(for: PersistentIdentifier(entityName: destination, id: $0)) })
                 }
             }
         }
