@@ -1,4 +1,4 @@
-import Folio
+@testable import Folio
 import Foundation
 import Testing
 
@@ -135,5 +135,20 @@ struct ModelContextTests {
         #expect(FileManager.default.fileExists(atPath: folder("Box")) && FileManager.default.fileExists(atPath: folder("Item")))
         // The fetching context is gone by the time the relationship is read: it still loads.
         #expect(try ModelContext(context.container).fetch(FetchDescriptor<ArchiveV1.Box>()).first?.items.map(\.name) == ["1998"])
+    }
+
+    @Test func aContainerLeavesACacheSoTheNextLaunchReadsNothingUnchanged() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(url: folder.url, durability: .none)
+        do {
+            let container = try ModelContainer(for: Label.self, configurations: configuration)
+            let context = ModelContext(container)
+            for index in 0..<20 { context.insert(Label(name: "label \(index)", color: "red")) }
+            try context.save()
+        }
+        let reopened = try ModelContainer(for: Label.self, configurations: configuration)
+        #expect(reopened.store.statistics.filesRead == 0)
+        #expect(reopened.store.statistics.cacheHits == 20)
+        #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Label>()) == 20)
     }
 }

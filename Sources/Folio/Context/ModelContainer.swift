@@ -17,6 +17,8 @@ public final class ModelContainer: Sendable {
     /// The container's configuration (Folio keeps a container's models in one store).
     public let configurations: [ModelConfiguration]
     let store: DocumentStore
+    /// Each entity's layout, by entity name.
+    private let layouts: RuntimeOnly<[String: EntityLayout]>
     /// The private folder of an in-memory store, removed with the container.
     private let temporaryFolder: URL?
     /// The main actor's context; made on first use.
@@ -41,6 +43,7 @@ public final class ModelContainer: Sendable {
         let schema = configuration.schema ?? schema
         try Self.check(schema)
         self.schema = schema
+        layouts = RuntimeOnly(Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityLayout($0, in: schema)) }))
         self.configurations = [configuration]
         var folder = configuration.url
         if configuration.isStoredInMemoryOnly {
@@ -55,9 +58,15 @@ public final class ModelContainer: Sendable {
     }
 
     deinit {
-        // The in-memory store's folder is private scratch: if it cannot be removed (the
-        // system already cleaned the temporary folder), nothing of the user's is lost.
-        if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
+        if let temporaryFolder {
+            // The in-memory store's folder is private scratch: if it cannot be removed (the
+            // system already cleaned the temporary folder), nothing of the user's is lost.
+            try? FileManager.default.removeItem(at: temporaryFolder)
+        } else {
+            // The cache lets the next launch skip reading unchanged files. A deinit has no
+            // one to tell of a failure, and none costs data: the next open reads the files.
+            do { try store.close() } catch {}
+        }
     }
 
     /// The context for the main actor, as SwiftData's `mainContext`, with autosave on.
@@ -82,6 +91,9 @@ public final class ModelContainer: Sendable {
     public func refresh() throws(FolioError) {
         _ = try store.refresh()
     }
+
+    /// The layout of an entity of the schema.
+    func layout(of entityName: String) -> EntityLayout? { layouts.value[entityName] }
 
     /// The configuration in effect.
     var configuration: ModelConfiguration { configurations[0] }

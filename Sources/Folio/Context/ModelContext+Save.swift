@@ -23,27 +23,27 @@ extension ModelContext {
         var changes: [DocumentChange] = []
         var written: [(model: any PersistentModel, document: Document, deletedAt: Date?)] = []
         for identifier in inserted where !doomedSet.contains(identifier) {
-            guard let model = registered[identifier], let entity = schema.entity(named: identifier.entityName) else { continue }
-            let replaced = try upsertTarget(for: model, entity: entity)
+            guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
+            let replaced = try upsertTarget(for: model, layout: layout)
             if let replaced, replaced.id != model.persistentModelID.id { changes.append(.delete(replaced.version)) }
-            let document = try ModelDocument.document(for: model, entity: entity, in: schema, deletedAt: nil)
+            let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: nil)
             changes.append(.put(document, basedOn: replaced?.id == document.id ? replaced?.version : nil))
             written.append((model, document, nil))
         }
         for identifier in changed.sorted() where !doomedSet.contains(identifier) && !inserted.contains(identifier) {
-            guard let model = registered[identifier], let entity = schema.entity(named: identifier.entityName) else { continue }
+            guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
             let data = model.persistentBackingData
-            let document = try ModelDocument.document(for: model, entity: entity, in: schema, deletedAt: data.deletedAt)
+            let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: data.deletedAt)
             changes.append(.put(document, basedOn: data.document?.version))
             written.append((model, document, data.deletedAt))
         }
         for identifier in doomed {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
-                let entity = schema.entity(named: identifier.entityName)
+                let layout = container.layout(of: identifier.entityName)
             else { continue }
             if soft {
                 // A tombstone keeps every value, so `restore` can bring the model back whole.
-                let document = try ModelDocument.document(for: model, entity: entity, in: schema, deletedAt: now)
+                let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: now)
                 changes.append(.put(document, basedOn: stored.version))
                 written.append((model, document, now))
             } else {
@@ -126,18 +126,19 @@ extension ModelContext {
     /// The stored document an inserted model replaces under its entity's uniqueness
     /// constraints (SwiftData's upsert), if any. A model without an `id` of its own takes
     /// over the replaced document's identity.
-    private func upsertTarget(for model: any PersistentModel, entity: Schema.Entity) throws(FolioError) -> StoredDocument? {
+    private func upsertTarget(for model: any PersistentModel, layout: EntityLayout) throws(FolioError) -> StoredDocument? {
         let identifier = model.persistentModelID
+        let entity = layout.entity
         if let same = container.store.document(entity: entity.name, id: identifier.id) { return same }
-        let constraints = entity.uniquenessConstraints.filter { $0 != ["id"] || !entity.hasOwnIdentity }
+        let constraints = entity.uniquenessConstraints.filter { $0 != ["id"] || !layout.hasOwnIdentity }
         guard !constraints.isEmpty else { return nil }
-        let document = try ModelDocument.document(for: model, entity: entity, in: container.schema, deletedAt: nil)
+        let document = try ModelDocument.document(for: model, layout: layout, version: container.schema.version, deletedAt: nil)
         for constraint in constraints {
             let key = constraint.map { document.content[$0] }
             guard let match = container.store.documents(entity: entity.name).first(where: { stored in
                 stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
             }) else { continue }
-            if !entity.hasOwnIdentity {
+            if !layout.hasOwnIdentity {
                 let adopted = PersistentIdentifier(entityName: entity.name, id: match.id)
                 registered[identifier] = nil
                 if let previous = registered[adopted], previous !== model { previous.persistentBackingData.context = nil }

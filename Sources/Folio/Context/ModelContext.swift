@@ -127,11 +127,9 @@ public final class ModelContext {
         for identifier in inserted { registered[identifier] = nil }
         for identifier in changed {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
-                let entity = container.schema.entity(named: identifier.entityName)
+                let layout = container.layout(of: identifier.entityName)
             else { continue }
-            recordingIssue { () throws(FolioError) in
-                try ModelDocument.fill(model.persistentBackingData, from: stored, entity: entity, in: container.schema, context: self)
-            }
+            recordingIssue { () throws(FolioError) in try ModelDocument.fill(model.persistentBackingData, from: stored, layout: layout, context: self) }
         }
         inserted = []
         deleted = []
@@ -165,11 +163,11 @@ public final class ModelContext {
     func materialize(_ stored: StoredDocument) throws(FolioError) -> any PersistentModel {
         let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
         if let model = registered[identifier] { return model }
-        guard let entity = container.schema.entity(named: stored.entity), let type = entity.modelType.value else {
+        guard let layout = container.layout(of: stored.entity), let type = layout.entity.modelType.value else {
             throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.entity)")
         }
         let data = ModelBackingData()
-        try ModelDocument.fill(data, from: stored, entity: entity, in: container.schema, context: self)
+        try ModelDocument.fill(data, from: stored, layout: layout, context: self)
         let model = type.init(backingData: data)
         data.model = model
         data.context = self

@@ -15,7 +15,7 @@ enum ModelDocument {
 
     /// The document for a model's current values.
     static func document(
-        for model: any PersistentModel, entity: Schema.Entity, in schema: Schema, deletedAt: Date?
+        for model: any PersistentModel, layout: EntityLayout, version: Schema.Version, deletedAt: Date?
     ) throws(FolioError) -> Document {
         let data = model.persistentBackingData
         let identifier = model.persistentModelID
@@ -27,37 +27,34 @@ enum ModelDocument {
             content.insert(value, forKey: key, at: position)
             position += 1
         }
-        lead(entityKey, .string(entity.name))
-        lead(versionKey, .string(schema.version.description))
+        lead(entityKey, .string(layout.entity.name))
+        lead(versionKey, .string(version.description))
         // Spelled out: a bare `nil` here would become JSON's null (JSONValue is nil-literal expressible).
-        lead(identityKey, entity.hasOwnIdentity ? Optional<JSONValue>.none : identifier.id.json)
+        lead(identityKey, layout.hasOwnIdentity ? Optional<JSONValue>.none : identifier.id.json)
         lead(deletedKey, deletedAt?.json)
 
         var blobs: [String: [UInt8]?] = [:]
         var partitionDate: Date?
-        for property in entity.properties {
-            switch property {
-            case .attribute(let attribute):
-                guard attribute.isStored, let coding = attribute.coding.value else { continue }
+        for slot in layout.slots {
+            switch slot {
+            case .member(let attribute, let coding):
                 let value = data.currentValue(forKey: attribute.name)
                 if partitionDate == nil, !attribute.isOptional, let date = value as? Date { partitionDate = date }
-                if attribute.isExternalStorage {
-                    // The blob is its own file: written when new or changed, else left alone.
-                    if data.document == nil || data.changedProperties.contains(attribute.name) {
-                        blobs[attribute.name] = .some((value as? Data).map { Array($0) })
-                    }
-                    continue
-                }
                 do {
                     content[attribute.name] = try coding.encode(value as Any)
                 } catch {
                     throw .invalidArgument("\(identifier): \(attribute.name) cannot be stored: \(error.message)")
                 }
-            case .relationship(let relationship):
+            case .blob(let attribute, _):
+                // The blob is its own file: written when new or changed, else left alone.
+                if data.document == nil || data.changedProperties.contains(attribute.name) {
+                    blobs[attribute.name] = .some((data.currentValue(forKey: attribute.name) as? Data).map { Array($0) })
+                }
+            case .ephemeral, .backReference:
+                continue
+            case .reference(let relationship, let access):
                 // A relationship never read since loading is as the document has it.
-                guard relationship.isStored(in: schema), data.isLoaded(relationship.name),
-                    let access = relationship.access.value
-                else { continue }
+                guard data.isLoaded(relationship.name) else { continue }
                 let related = data.currentValue(forKey: relationship.name).map(access.models) ?? []
                 let identities = related.map(\.persistentModelID.id)
                 content[relationship.name] =
@@ -66,31 +63,37 @@ enum ModelDocument {
                     : identities.first?.json ?? .null
             }
         }
-        return Document(entity: entity.name, id: identifier.id, partitionDate: partitionDate, content: content, blobs: blobs)
+        return Document(entity: layout.entity.name, id: identifier.id, partitionDate: partitionDate, content: content, blobs: blobs)
     }
 
     /// Fills a model's backing data from its document: attributes decoded, relationships
     /// left to load on first read.
-    static func fill(
-        _ data: ModelBackingData, from stored: StoredDocument, entity: Schema.Entity, in schema: Schema, context: ModelContext
-    ) throws(FolioError) {
+    static func fill(_ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext) throws(FolioError) {
         let content = stored.content
-        for property in entity.properties {
-            switch property {
-            case .attribute(let attribute):
-                data.setInitialValue(try value(of: attribute, in: stored, context: context), forKey: attribute.name)
-            case .relationship(let relationship):
-                guard let access = relationship.access.value else { continue }
-                // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
-                // its relationships then load through a context of their own over the same container.
-                let container = context.container
-                if !relationship.isStored(in: schema), let inverseName = relationship.inverseName {
-                    let owner = stored.id
-                    data.setFault(forKey: relationship.name) { [weak context] in
-                        access.value((context ?? ModelContext(container)).models(of: relationship.destination, referringTo: owner, through: inverseName))
+        // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
+        // its relationships then load through a context of their own over the same container.
+        let container = context.container
+        for slot in layout.slots {
+            switch slot {
+            case .member(let attribute, let coding):
+                let value =
+                    if let json = content[attribute.name] {
+                        try decode(json, with: coding, attribute: attribute, stored)
+                    } else {
+                        try absentValue(of: attribute, coding: coding, stored)
                     }
-                    continue
+                data.setInitialValue(value, forKey: attribute.name)
+            case .blob(let attribute, let coding):
+                let bytes = try container.store.blob(of: stored.path, property: attribute.name)
+                data.setInitialValue(try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored), forKey: attribute.name)
+            case .ephemeral(let attribute, let coding):
+                data.setInitialValue(try absentValue(of: attribute, coding: coding, stored), forKey: attribute.name)
+            case .backReference(let relationship, let access, let inverseName):
+                let owner = stored.id
+                data.setFault(forKey: relationship.name) { [weak context] in
+                    access.value((context ?? ModelContext(container)).models(of: relationship.destination, referringTo: owner, through: inverseName))
                 }
+            case .reference(let relationship, let access):
                 let identities: [UUID] =
                     switch content[relationship.name] {
                     case .string(let text)?: UUID(uuidString: text).map { [$0] } ?? []
@@ -104,7 +107,7 @@ enum ModelDocument {
                 }
             }
         }
-        data.persistentIdentifier = PersistentIdentifier(entityName: entity.name, id: stored.id)
+        data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.name, id: stored.id)
         data.document = stored
         data.deletedAt = nil
         if let stamp = content[deletedKey] {
@@ -115,39 +118,21 @@ enum ModelDocument {
         data.clearChanges()
     }
 
-    /// An attribute's value from a document: decoded, or the declaration's default (or
-    /// `nil`) when the document lacks it; an ephemeral one always starts at its default.
-    private static func value(of attribute: Schema.Attribute, in stored: StoredDocument, context: ModelContext) throws(FolioError) -> Any {
-        let path = stored.path.relativePath
-        guard let coding = attribute.coding.value else {
-            throw .invalidDocument(path: path, reason: "\(attribute.name) has a type Folio cannot store")
-        }
-        if attribute.isExternalStorage {
-            let bytes = try context.container.store.blob(of: stored.path, property: attribute.name)
-            return try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, path: path)
-        }
-        if attribute.isStored, let json = stored.content[attribute.name] {
-            return try decode(json, with: coding, attribute: attribute, path: path)
-        }
+    /// The value of an attribute the document lacks (written before the property was
+    /// added, or never stored): the declaration's initial value, or `nil` for an optional.
+    private static func absentValue(of attribute: Schema.Attribute, coding: ValueCoding, _ stored: StoredDocument) throws(FolioError) -> Any {
         if let makeDefault = attribute.defaultValue.value { return makeDefault() }
-        if attribute.isOptional { return try decode(.null, with: coding, attribute: attribute, path: path) }
+        if attribute.isOptional { return try decode(.null, with: coding, attribute: attribute, stored) }
         throw .invalidDocument(
-            path: path,
+            path: stored.path.relativePath,
             reason: "the document has no \"\(attribute.name)\", which \(stored.entity) requires (\(attribute.valueType)); add it, or give the property a default value")
     }
 
-    private static func decode(_ json: JSONValue, with coding: ValueCoding, attribute: Schema.Attribute, path: String) throws(FolioError) -> Any {
+    private static func decode(_ json: JSONValue, with coding: ValueCoding, attribute: Schema.Attribute, _ stored: StoredDocument) throws(FolioError) -> Any {
         do {
             return try coding.decode(json)
         } catch {
-            throw .invalidDocument(path: path, reason: "\"\(attribute.name)\" (\(attribute.valueType)): \(error.message)")
+            throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(attribute.name)\" (\(attribute.valueType)): \(error.message)")
         }
-    }
-}
-
-extension Schema.Entity {
-    /// Whether the model's own `id: UUID` names its document, so no `"$id"` is stored.
-    var hasOwnIdentity: Bool {
-        attribute(named: "id").map { $0.valueType == "UUID" && !$0.isOptional } ?? false
     }
 }

@@ -43,18 +43,21 @@ public final class ModelBackingData {
     /// Sets a property and records it as changed; the macro's setters call this.
     ///
     /// Changes are recorded for models that are registered in a context or were loaded
-    /// from a document; a new model's values are all written when it is inserted anyway.
+    /// from a document (a new model's values are all written when it is inserted anyway),
+    /// and not for a to-many that documents do not keep (its other side records them).
     ///
     /// Setting a relationship also updates the other side of every model it gains or
     /// loses, and registers newly related models in this model's context.
     public func setValue<Value, Model: PersistentModel>(_ value: Value, forKey key: String, of model: Model) {
         self.model = model
-        let relationship = ModelEntities.entity(of: Model.self).relationship(named: key)
+        let info = ModelEntities.info(of: Model.self)
+        let relationship = info.entity.relationship(named: key)
         let previous = relationship == nil ? nil : currentValue(forKey: key)
         values[key] = value
-        if context != nil || document != nil { changedProperties.insert(key) }
+        let changesDocument = !info.backReferences.contains(key)
+        if changesDocument, context != nil || document != nil { changedProperties.insert(key) }
         if let relationship, let previous { keepInverse(of: relationship, from: previous, to: value) }
-        context?.modelDidChange(self)
+        if changesDocument { context?.modelDidChange(self) }
     }
 
     /// Sets a property from the class's initializer or a document, which is not a change.

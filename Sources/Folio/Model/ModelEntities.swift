@@ -7,16 +7,28 @@ import Synchronization
 /// inverse declared only on the other side; the schema of the type and every type it
 /// reaches does.
 enum ModelEntities {
-    private static let entities = Mutex<[ObjectIdentifier: Schema.Entity]>([:])
+    /// What a setter needs to know about a model type.
+    struct Info: Sendable {
+        let entity: Schema.Entity
+        /// The to-many relationships whose inverse is a to-one: documents do not keep them,
+        /// so changing one changes the other side's documents, not this one's.
+        let backReferences: Set<String>
+    }
 
-    static func entity(of type: any PersistentModel.Type) -> Schema.Entity {
-        if let entity = entities.withLock({ $0[ObjectIdentifier(type)] }) { return entity }
+    private static let infos = Mutex<[ObjectIdentifier: Info]>([:])
+
+    static func info(of type: any PersistentModel.Type) -> Info {
+        if let info = infos.withLock({ $0[ObjectIdentifier(type)] }) { return info }
         let schema = Schema([type])
-        return entities.withLock { entities in
+        return infos.withLock { infos in
             for entity in schema.entities {
-                if let modelType = entity.modelType.value { entities[ObjectIdentifier(modelType)] = entity }
+                guard let modelType = entity.modelType.value else { continue }
+                let backReferences = entity.relationships.filter { !$0.isStored(in: schema) }.map(\.name)
+                infos[ObjectIdentifier(modelType)] = Info(entity: entity, backReferences: Set(backReferences))
             }
-            return entities[ObjectIdentifier(type)]!
+            return infos[ObjectIdentifier(type)]!
         }
     }
+
+    static func entity(of type: any PersistentModel.Type) -> Schema.Entity { info(of: type).entity }
 }
