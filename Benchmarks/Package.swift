@@ -6,10 +6,13 @@ import PackageDescription
 //
 //     swift run -c release --package-path Benchmarks json-benchmark
 //     swift run -c release --package-path Benchmarks store-benchmark
+//     swift run -c release --package-path Benchmarks model-benchmark
 let package = Package(
     name: "FolioBenchmarks",
     dependencies: [
         .package(name: "Folio", path: ".."),
+        // The peer of model-benchmark: SQLite through GRDB, with Codable records.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -36,6 +39,14 @@ let package = Package(
                 "StoreFloor",
                 .product(name: "Folio", package: "Folio"),
                 .product(name: "FolioJSON", package: "Folio"),
+            ]
+        ),
+        .executableTarget(
+            name: "model-benchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Folio", package: "Folio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],
