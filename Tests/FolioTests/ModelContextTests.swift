@@ -66,6 +66,9 @@ struct ModelContextTests {
         var storedOnly = FetchDescriptor<Label>()
         storedOnly.includePendingChanges = false
         #expect(try context.fetch(storedOnly).map(\.name) == ["saved"])
+        // Counting without a predicate reads no models, and agrees.
+        #expect(try context.fetchCount(FetchDescriptor<Label>()) == 1 && context.fetchCount(storedOnly) == 1)
+        #expect(try context.fetchCount(FetchDescriptor<Label>(fetchLimit: 0)) == 0)
     }
 
     @Test func theContextListsWhatTheNextSaveWillWrite() throws {

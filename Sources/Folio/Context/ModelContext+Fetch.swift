@@ -16,9 +16,23 @@ extension ModelContext {
         return Array(models[offset..<end])
     }
 
-    /// How many models a descriptor selects.
+    /// How many models a descriptor selects; without a predicate, counted from the
+    /// documents without making models.
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
-        try fetch(descriptor).count
+        guard descriptor.predicate == nil else { return try fetch(descriptor).count }
+        let entity = try entity(of: Model.self)
+        let pendingDeletes = Set(deleted)
+        var stored = Set<UUID>()
+        for document in container.store.documents(entity: entity.name)
+        where descriptor.includeDeleted || document.content[ModelDocument.deletedKey] == nil {
+            let identifier = PersistentIdentifier(entityName: entity.name, id: document.id)
+            if descriptor.includePendingChanges, pendingDeletes.contains(identifier) { continue }
+            stored.insert(document.id)
+        }
+        let pending = descriptor.includePendingChanges ? inserted.filter { $0.entityName == entity.name && !stored.contains($0.id) }.count : 0
+        let total = stored.count + pending
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), total)
+        return min(total - offset, descriptor.fetchLimit.map { max($0, 0) } ?? Int.max)
     }
 
     /// The identities of the models a descriptor selects, to pass to other tasks.
