@@ -27,8 +27,8 @@ extension DocumentStore {
         var document: Document
         var content: JSONObject
         var bytes: [UInt8]
+        var contentHash: UInt64
         var target: DocumentPath
-        var relativeTarget: String
         var previous: DocumentVersion?
         /// The target's blob path for each property in `document.blobs`.
         var blobPaths: [String: DocumentPath]
@@ -49,7 +49,7 @@ extension DocumentStore {
                     throw .invalidArgument("\(document.entity) \(document.id) appears twice in one transaction")
                 }
                 let plan = try plan(document, basedOn: basedOn, calendar: calendar, catalog: state.catalog, folders: &folders)
-                if plan.previous?.path == plan.target, plan.previous?.contentHash == ContentHash.of(plan.bytes), document.blobs.isEmpty {
+                if plan.previous?.path == plan.target, plan.previous?.contentHash == plan.contentHash, document.blobs.isEmpty {
                     summary.unchanged += 1
                     summary.versions[plan.target] = plan.previous
                 } else {
@@ -77,12 +77,12 @@ extension DocumentStore {
             writes.removals.append(.init(target: version.path.relativePath, stamp: version.stamp))
             for (blob, stamp) in state.catalog.blobs(of: version.path) { writes.removals.append(.init(target: blob.relativePath, stamp: stamp)) }
         }
-        if let manifestBytes { writes.files[StoreManifest.fileName] = manifestBytes }
+        if let manifestBytes { writes.add(Journal.Target(folder: "", name: StoreManifest.fileName), manifestBytes) }
 
-        let journal = try Journal.begin(in: root, writing: Array(writes.files.keys), deleting: writes.removals)
-        let stamps: [String: FileStamp]
+        let journal = try Journal.begin(in: root, writing: writes.targets, deleting: writes.removals)
+        let stamps: [FileStamp]
         do {
-            stamps = try journal.stage(writes.files)
+            stamps = try journal.stage(writes.bytes)
             try journal.commit(durability: durability)
         } catch {
             try journal.discard()  // before the commit point: the transaction never happened
@@ -90,13 +90,13 @@ extension DocumentStore {
         }
         try journal.apply(durability: durability)
 
-        for put in puts {
+        for (put, written) in zip(puts, writes.documents) {
             if let previous = put.previous, previous.path != put.target {
                 state.catalog.remove(previous.path)
                 for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
             }
             let entry = Catalog.Entry(
-                path: put.target, stamp: stamps[put.relativeTarget]!, contentHash: ContentHash.of(put.bytes), verified: false,
+                path: put.target, stamp: stamps[written], contentHash: put.contentHash, verified: false,
                 content: .parsed(put.content))
             state.catalog.insert(entry)
             summary.versions[put.target] = entry.version
@@ -110,7 +110,7 @@ extension DocumentStore {
                 state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
             }
         }
-        for (blob, relative) in writes.blobs { state.catalog.blobs[blob] = stamps[relative]! }
+        for (blob, written) in writes.blobs { state.catalog.blobs[blob] = stamps[written] }
         if let newManifest { state.manifest = newManifest }
         summary.written = puts.count
         summary.deleted = deletes.count
@@ -152,7 +152,7 @@ extension DocumentStore {
             throw .invalidDocument(path: target.relativePath, reason: "the document cannot be written: \(error.message)")
         }
         return PlannedPut(
-            document: document, content: content, bytes: bytes, target: target, relativeTarget: target.relativePath, previous: basedOn,
+            document: document, content: content, bytes: bytes, contentHash: ContentHash.of(bytes), target: target, previous: basedOn,
             blobPaths: blobPaths)
     }
 
@@ -172,18 +172,29 @@ extension DocumentStore {
 
     /// Everything a transaction writes and removes, decided before anything is written.
     private struct WriteSet {
-        /// Each file's bytes, by its path relative to the store.
-        var files: [String: [UInt8]] = [:]
-        /// The blob files among them.
-        var blobs: [(path: DocumentPath, relative: String)] = []
+        /// The files to write, and each one's bytes at the same index.
+        private(set) var targets: [Journal.Target] = []
+        private(set) var bytes: [[UInt8]] = []
+        /// The index in `targets` of each put's document, in the order of the puts.
+        var documents: [Int] = []
+        /// The blob files among the targets, with their index.
+        var blobs: [(path: DocumentPath, index: Int)] = []
         var removals: [Journal.Delete] = []
+
+        /// Adds a file to write and returns its index.
+        @discardableResult
+        mutating func add(_ target: Journal.Target, _ bytes: [UInt8]) -> Int {
+            targets.append(target)
+            self.bytes.append(bytes)
+            return targets.count - 1
+        }
     }
 
     /// Adds a put's document and blobs to the write set. A blob set to bytes is renamed
     /// over the old one; set to `nil` it is deleted; a move carries the blobs it does not
     /// mention along.
     private func collect(_ put: PlannedPut, into writes: inout WriteSet, catalog: Catalog) throws(FolioError) {
-        writes.files[put.relativeTarget] = put.bytes
+        writes.documents.append(writes.add(Journal.Target(put.target), put.bytes))
         var blobs = put.document.blobs
         if let previous = put.previous {
             let moving = previous.path != put.target
@@ -206,9 +217,7 @@ extension DocumentStore {
         for (property, bytes) in blobs {
             guard let bytes else { continue }
             let path = try put.target.blob(property)
-            let relative = path.relativePath
-            writes.files[relative] = bytes
-            writes.blobs.append((path, relative))
+            writes.blobs.append((path, writes.add(Journal.Target(path), bytes)))
         }
     }
 
