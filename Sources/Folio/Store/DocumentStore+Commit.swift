@@ -29,6 +29,8 @@ extension DocumentStore {
         var bytes: [UInt8]
         var contentHash: UInt64
         var target: DocumentPath
+        /// The target's folder and file name, as the journal takes them.
+        var file: Journal.Target
         var previous: DocumentVersion?
         /// The target's blob path for each property in `document.blobs`.
         var blobPaths: [String: DocumentPath]
@@ -139,9 +141,8 @@ extension DocumentStore {
         } else if let existing = catalog.path(of: .init(entity: document.entity, id: document.id)) {
             throw .conflict(path: existing.relativePath, reason: "a document with this identity already exists; read it and pass its version to overwrite it")
         }
-        if basedOn?.path != target, try folders.exists(target.folder, under: root),
-            let info = try FileSystem.status(root + "/" + target.relativePath)
-        {
+        let file = Journal.Target(target)
+        if basedOn?.path != target, try folders.exists(file.folder, under: root), let info = try FileSystem.status(root + "/" + file.relativePath) {
             let what = FileSystem.isRegularFile(info) ? "a file" : "something that is not a file"
             throw .conflict(path: target.relativePath, reason: "\(what) already exists where this document goes")
         }
@@ -152,8 +153,8 @@ extension DocumentStore {
             throw .invalidDocument(path: target.relativePath, reason: "the document cannot be written: \(error.message)")
         }
         return PlannedPut(
-            document: document, content: content, bytes: bytes, contentHash: ContentHash.of(bytes), target: target, previous: basedOn,
-            blobPaths: blobPaths)
+            document: document, content: content, bytes: bytes, contentHash: ContentHash.of(bytes), target: target, file: file,
+            previous: basedOn, blobPaths: blobPaths)
     }
 
     /// Which day folders exist, looked up once each: no file can be in the way of a new
@@ -194,7 +195,7 @@ extension DocumentStore {
     /// over the old one; set to `nil` it is deleted; a move carries the blobs it does not
     /// mention along.
     private func collect(_ put: PlannedPut, into writes: inout WriteSet, catalog: Catalog) throws(FolioError) {
-        writes.documents.append(writes.add(Journal.Target(put.target), put.bytes))
+        writes.documents.append(writes.add(put.file, put.bytes))
         var blobs = put.document.blobs
         if let previous = put.previous {
             let moving = previous.path != put.target

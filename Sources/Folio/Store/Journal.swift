@@ -55,11 +55,19 @@ struct Journal {
         var relativePath: String { folder.isEmpty ? name : folder + "/" + name }
     }
 
-    /// The targets in one folder, each with its place in the list the transaction was
-    /// begun with, which is where `stage` finds its bytes and puts its stamp.
+    /// A target as the journal works on it: its name, the hidden name it is staged under,
+    /// and its place in the list the transaction was begun with (where `stage` finds its
+    /// bytes and puts its stamp).
+    private struct File {
+        var name: String
+        var stagedName: String
+        var index: Int
+    }
+
+    /// The targets in one folder.
     private struct FolderTargets {
         var folder: String
-        var names: [(name: String, index: Int)]
+        var files: [File]
     }
 
     let storeRoot: String
@@ -100,8 +108,8 @@ struct Journal {
     /// same order, as the file will have it once renamed into place.
     func stage(_ bytes: [[UInt8]]) throws(FolioError) -> [FileStamp] {
         var stamps = [FileStamp?](repeating: nil, count: targetCount)
-        try forEachFolder(creatingFolders: true) { (folder: borrowing OpenFolder, name, index) throws(FolioError) in
-            stamps[index] = try folder.replaceFile(named: Self.stagedName(of: name), bytes: bytes[index])
+        try forEachFolder(creatingFolders: true) { (folder: borrowing OpenFolder, file) throws(FolioError) in
+            stamps[file.index] = try folder.replaceFile(named: file.stagedName, bytes: bytes[file.index])
         }
         return stamps.map { $0! }  // every index belongs to exactly one folder
     }
@@ -117,9 +125,9 @@ struct Journal {
     /// Renames the staged files into place and removes the deleted ones, then the journal.
     /// Safe to run again after a crash part way through.
     func apply(durability: Durability) throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
+        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, file) throws(FolioError) in
             // After a crash part way through, the files already moved are simply not there.
-            try folder.renameIfPresent(Self.stagedName(of: name), to: name)
+            try folder.renameIfPresent(file.stagedName, to: file.name)
         }
         for delete in deletes {
             let path = storeRoot + "/" + delete.target
@@ -133,8 +141,8 @@ struct Journal {
 
     /// Abandons a transaction before its commit point: removes whatever it staged, then the journal.
     func discard() throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
-            try folder.removeFile(named: Self.stagedName(of: name))
+        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, file) throws(FolioError) in
+            try folder.removeFile(named: file.stagedName)
         }
         try removeFolder()
     }
@@ -145,11 +153,9 @@ struct Journal {
         try FileSystem.removeDirectory(directory)
     }
 
-    /// Calls `body` with each target's open folder, its name and its index, opening each
-    /// folder once. A folder that is not there is skipped, or created when asked.
-    private func forEachFolder(
-        creatingFolders: Bool, _ body: (borrowing OpenFolder, String, Int) throws(FolioError) -> Void
-    ) throws(FolioError) {
+    /// Calls `body` with each target's open folder and the target, opening each folder
+    /// once. A folder that is not there is skipped, or created when asked.
+    private func forEachFolder(creatingFolders: Bool, _ body: (borrowing OpenFolder, File) throws(FolioError) -> Void) throws(FolioError) {
         for group in folders {
             if creatingFolders, !group.folder.isEmpty { try FileSystem.makeDirectoryUnlessPresent(group.folder, under: storeRoot) }
             let path = group.folder.isEmpty ? storeRoot : storeRoot + "/" + group.folder
@@ -157,7 +163,7 @@ struct Journal {
                 if creatingFolders { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
                 continue
             }
-            for (name, index) in group.names { try body(folder, name, index) }
+            for file in group.files { try body(folder, file) }
         }
     }
 
@@ -166,23 +172,30 @@ struct Journal {
         var groups: [FolderTargets] = []
         var groupOfFolder: [String: Int] = [:]
         for (index, target) in targets.enumerated() {
+            let file = File(name: target.name, stagedName: stagedName(of: target.name), index: index)
             if let group = groupOfFolder[target.folder] {
-                groups[group].names.append((target.name, index))
+                groups[group].files.append(file)
             } else {
                 groupOfFolder[target.folder] = groups.count
-                groups.append(FolderTargets(folder: target.folder, names: [(target.name, index)]))
+                groups.append(FolderTargets(folder: target.folder, files: [file]))
             }
         }
         return groups.sorted { $0.folder < $1.folder }
     }
 
     /// The hidden name a file is staged under, beside its target.
-    static func stagedName(of name: String) -> String { "." + name + stagedSuffix }
+    private static func stagedName(of name: String) -> String {
+        var staged = "."
+        staged.reserveCapacity(1 + name.utf8.count + stagedSuffix.utf8.count)  // one allocation, not two
+        staged += name
+        staged += stagedSuffix
+        return staged
+    }
 
     private func recordBytes() throws(FolioError) -> [UInt8] {
         let record: JSONValue = [
             "transaction": .string(id),
-            "puts": .array(folders.flatMap { group in group.names.map { .string(Target(folder: group.folder, name: $0.name).relativePath) } }),
+            "puts": .array(folders.flatMap { group in group.files.map { .string(Target(folder: group.folder, name: $0.name).relativePath) } }),
             "deletes": .array(deletes.map { delete in
                 [
                     "target": .string(delete.target), "size": .integer(delete.stamp.size),
