@@ -40,9 +40,10 @@ extension DocumentStore {
         let calendar = state.manifest.calendar
         var puts: [PlannedPut] = []
         var deletes: [DocumentVersion] = []
-        var identities = Set<Catalog.Identity>()
-        var summary = CommitSummary(versions: [:], written: 0, unchanged: 0, deleted: 0)
+        var identities = Set<Catalog.Identity>(minimumCapacity: changes.count)
+        var summary = CommitSummary(versions: .init(minimumCapacity: changes.count), written: 0, unchanged: 0, deleted: 0)
         var folders = FolderPresence()
+        var writes = WriteSet()
 
         for change in changes {
             switch change {
@@ -55,6 +56,7 @@ extension DocumentStore {
                     summary.unchanged += 1
                     summary.versions[plan.target] = plan.previous
                 } else {
+                    try collect(plan, into: &writes, catalog: state.catalog)
                     puts.append(plan)
                 }
             case .delete(let version):
@@ -73,8 +75,6 @@ extension DocumentStore {
         }
         guard !puts.isEmpty || !deletes.isEmpty || manifestBytes != nil else { return summary }
 
-        var writes = WriteSet()
-        for put in puts { try collect(put, into: &writes, catalog: state.catalog) }
         for version in deletes {
             writes.removals.append(.init(target: version.path.relativePath, stamp: version.stamp))
             for (blob, stamp) in state.catalog.blobs(of: version.path) { writes.removals.append(.init(target: blob.relativePath, stamp: stamp)) }
@@ -92,10 +92,15 @@ extension DocumentStore {
         }
         try journal.apply(durability: durability)
 
+        // Reserved at once: growing a map of 100,000 entries step by step costs more than filling it.
+        state.catalog.reserveCapacity(state.catalog.count + puts.count)
         for (put, written) in zip(puts, writes.documents) {
             if let previous = put.previous, previous.path != put.target {
                 state.catalog.remove(previous.path)
                 for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
+            }
+            for (property, bytes) in put.document.blobs where bytes == nil {
+                state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
             }
             let entry = Catalog.Entry(
                 path: put.target, stamp: stamps[written], contentHash: put.contentHash, verified: false,
@@ -106,11 +111,6 @@ extension DocumentStore {
         for version in deletes {
             state.catalog.remove(version.path)
             for blob in state.catalog.blobs(of: version.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
-        }
-        for put in puts {
-            for (property, bytes) in put.document.blobs where bytes == nil {
-                state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
-            }
         }
         for (blob, written) in writes.blobs { state.catalog.blobs[blob] = stamps[written] }
         if let newManifest { state.manifest = newManifest }
