@@ -81,7 +81,7 @@ extension DocumentStore {
         }
         if let manifestBytes { writes.add(Journal.Target(folder: "", name: StoreManifest.fileName), manifestBytes) }
 
-        let journal = try Journal.begin(in: root, writing: writes.targets, deleting: writes.removals)
+        var journal = try Journal.begin(in: root, writing: writes.targets, deleting: writes.removals)
         let stamps: [FileStamp]
         do {
             stamps = try journal.stage(writes.bytes)

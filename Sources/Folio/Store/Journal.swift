@@ -78,6 +78,17 @@ struct Journal {
     /// How many files the transaction writes.
     private let targetCount: Int
     private let deletes: [Delete]
+    /// The folders `stage` opened, in the order of `folders`, kept open for `apply` or
+    /// `discard` (the first `heldFolderLimit` of them; any others are opened again).
+    private var openFolders: [OpenFolder] = []
+
+    /// How many folders a transaction keeps open from staging to applying: a quarter of
+    /// the process's limit on open files, which leaves the rest to the app.
+    private static let heldFolderLimit: Int = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        return Int(min(limit.rlim_cur, 1 << 20)) / 4
+    }()
 
     private init(storeRoot: String, id: String, targets: [Target], deletes: [Delete]) {
         self.storeRoot = storeRoot
@@ -106,9 +117,9 @@ struct Journal {
     /// Stages each target's bytes (`bytes[i]` for the `i`th target `begin` was given)
     /// beside it, creating the folders it needs, and returns each target's stamp in the
     /// same order, as the file will have it once renamed into place.
-    func stage(_ bytes: [[UInt8]]) throws(FolioError) -> [FileStamp] {
+    mutating func stage(_ bytes: [[UInt8]]) throws(FolioError) -> [FileStamp] {
         var stamps = [FileStamp?](repeating: nil, count: targetCount)
-        try forEachFolder(creatingFolders: true) { (folder: borrowing OpenFolder, file) throws(FolioError) in
+        try forEachFolder(staging: true) { folder, file throws(FolioError) in
             stamps[file.index] = try folder.replaceFile(named: file.stagedName, bytes: bytes[file.index])
         }
         return stamps.map { $0! }  // every index belongs to exactly one folder
@@ -124,8 +135,8 @@ struct Journal {
 
     /// Renames the staged files into place and removes the deleted ones, then the journal.
     /// Safe to run again after a crash part way through.
-    func apply(durability: Durability) throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, file) throws(FolioError) in
+    mutating func apply(durability: Durability) throws(FolioError) {
+        try forEachFolder(staging: false) { folder, file throws(FolioError) in
             // After a crash part way through, the files already moved are simply not there.
             try folder.renameIfPresent(file.stagedName, to: file.name)
         }
@@ -140,8 +151,8 @@ struct Journal {
     }
 
     /// Abandons a transaction before its commit point: removes whatever it staged, then the journal.
-    func discard() throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, file) throws(FolioError) in
+    mutating func discard() throws(FolioError) {
+        try forEachFolder(staging: false) { folder, file throws(FolioError) in
             try folder.removeFile(named: file.stagedName)
         }
         try removeFolder()
@@ -153,18 +164,27 @@ struct Journal {
         try FileSystem.removeDirectory(directory)
     }
 
-    /// Calls `body` with each target's open folder and the target, opening each folder
-    /// once. A folder that is not there is skipped, or created when asked.
-    private func forEachFolder(creatingFolders: Bool, _ body: (borrowing OpenFolder, File) throws(FolioError) -> Void) throws(FolioError) {
-        for group in folders {
-            if creatingFolders, !group.folder.isEmpty { try FileSystem.makeDirectoryUnlessPresent(group.folder, under: storeRoot) }
-            let path = group.folder.isEmpty ? storeRoot : storeRoot + "/" + group.folder
-            guard let folder = try OpenFolder(ifPresentAt: path) else {
-                if creatingFolders { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
-                continue
+    /// Calls `body` with each target's open folder and the target. Staging creates the
+    /// folders it needs and keeps the first `heldFolderLimit` open; applying or discarding
+    /// uses those, opens the others again (skipping any that is not there), then closes them all.
+    private mutating func forEachFolder(staging: Bool, _ body: (OpenFolder, File) throws(FolioError) -> Void) throws(FolioError) {
+        for (position, group) in folders.enumerated() {
+            let folder: OpenFolder
+            if position < openFolders.count {
+                folder = openFolders[position]
+            } else {
+                if staging, !group.folder.isEmpty { try FileSystem.makeDirectoryUnlessPresent(group.folder, under: storeRoot) }
+                let path = group.folder.isEmpty ? storeRoot : storeRoot + "/" + group.folder
+                guard let opened = try OpenFolder(ifPresentAt: path) else {
+                    if staging { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
+                    continue
+                }
+                folder = opened
+                if staging, openFolders.count < Self.heldFolderLimit { openFolders.append(folder) }
             }
             for file in group.files { try body(folder, file) }
         }
+        if !staging { openFolders = [] }
     }
 
     /// The targets grouped by folder, the folders in order (as the plan lists them).
@@ -244,7 +264,8 @@ struct Journal {
                 // by a crash; an unreadable one was damaged by hand. Leave it for a person to look at.
                 throw .invalidStore(path: recordPath, reason: "an unfinished transaction's commit record is damaged: \(error.message)")
             }
-            try Journal(storeRoot: storeRoot, id: id, record: record, path: recordPath).apply(durability: durability)
+            journal = try Journal(storeRoot: storeRoot, id: id, record: record, path: recordPath)
+            try journal.apply(durability: durability)
             result.finished += 1
         }
         return result

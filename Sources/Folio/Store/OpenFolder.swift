@@ -1,12 +1,15 @@
 import Glibc
 
-/// A folder held open, so the files in it are named relative to it.
+/// A folder held open, so the files in it are named relative to it; closed when the last
+/// reference to it goes.
 ///
 /// A commit writes and renames thousands of files in a few hundred day folders;
 /// naming each relative to its open folder spares the kernel a walk of the whole
 /// path on every call, which is most of the cost of those calls. Nothing here follows
-/// a symbolic link in the names it is given.
-struct OpenFolder: ~Copyable {
+/// a symbolic link in the names it is given. A class rather than a `~Copyable` struct,
+/// so that a transaction can keep the folders it staged into in a list until it renames
+/// in them.
+final class OpenFolder {
     /// The folder's path, for error messages and for what is not done relative to it.
     let path: String
     private let descriptor: Int32
