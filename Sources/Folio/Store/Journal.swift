@@ -29,7 +29,7 @@ struct Journal {
 
     /// A file a transaction writes: its folder relative to the store (empty for the store's
     /// own folder) and its name there, kept apart so that nothing splits paths per file.
-    struct Target: Equatable {
+    struct Target {
         var folder: String
         var name: String
 
