@@ -140,4 +140,17 @@ struct DocumentPathTests {
         #expect(DocumentPath(relativePath: "Timer/2026/02/30/\(UUID().uuidString).json") == nil)
         #expect(DocumentPath(relativePath: "1Timer/2026/02/03/\(UUID().uuidString).json") == nil)
     }
+
+    @Test func pathsSpellTheirDayAndUUIDAsFoundationWould() throws {
+        for _ in 0..<100 {
+            let id = UUID()
+            let path = try DocumentPath(entity: "Timer", day: Day(year: Int.random(in: 0...9999), month: 1, day: 9)!, id: id)
+            #expect(path.fileName == id.uuidString + ".json")
+            #expect(try path.blob("photo").fileName == id.uuidString + ".photo.bin")
+            #expect(path.day.folder == String(format: "%04d/01/09", path.day.year))
+        }
+        var outOfRange = Day(year: 2026, month: 11, day: 22)!
+        outOfRange.year = 12_026
+        #expect(outOfRange.folder == "12026/11/22")
+    }
 }

@@ -30,6 +30,12 @@ func pairID(_ name: String) -> UUID {
 }
 
 func crashWriter(store path: String, durability: Durability, seed: UInt64) throws {
+    // A low limit on open files: a transaction keeps a quarter of it in folders open from
+    // staging to applying, so the larger transactions (30 day folders) open the rest again.
+    var openFiles = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &openFiles)
+    openFiles.rlim_cur = min(openFiles.rlim_cur, 64)
+    guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &openFiles) == 0 else { fail("setrlimit: \(errno)") }
     let store = try DocumentStore.open(at: path, durability: durability)
     var random = seed
     func next(_ bound: Int) -> Int {

@@ -59,9 +59,32 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     public var folder: String { entity + "/" + day.folder }
 
     /// The file's name: `<UUID>.json`, or `<UUID>.<property>.bin` for a blob.
+    ///
+    /// The UUID's text is written here rather than taken from `uuidString`, which formats
+    /// through `snprintf` and costs as much as the rest of a commit's bookkeeping per file.
     public var fileName: String {
-        if let blobProperty { return id.uuidString + "." + blobProperty + ".bin" }
-        return id.uuidString + ".json"
+        let suffix = blobProperty.map { "." + $0 + ".bin" } ?? ".json"
+        let suffixBytes = suffix.utf8
+        return String(unsafeUninitializedCapacity: 36 + suffixBytes.count) { text in
+            let hexDigits: StaticString = "0123456789ABCDEF"
+            var count = 0
+            withUnsafeBytes(of: id.uuid) { bytes in
+                for (position, byte) in bytes.enumerated() {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        text[count] = UInt8(ascii: "-")
+                        count += 1
+                    }
+                    text[count] = hexDigits.utf8Start[Int(byte >> 4)]
+                    text[count + 1] = hexDigits.utf8Start[Int(byte & 0x0F)]
+                    count += 2
+                }
+            }
+            for byte in suffixBytes {
+                text[count] = byte
+                count += 1
+            }
+            return count
+        }
     }
 
     /// The path relative to the store, with `/` separators.
@@ -183,13 +206,27 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(year: min(max(parts.year ?? 0, 0), 9999), month: parts.month ?? 1, day: parts.day ?? 1)!
     }
 
-    /// `YYYY/MM/DD`.
+    /// `YYYY/MM/DD`, written digit by digit (a commit names a folder per document).
     public var folder: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day) else {
+            // Parts set out of range by hand; no initializer makes them.
+            return String(format: "%04d/%02d/%02d", year, month, day)
         }
-        return pad(year, 4) + "/" + pad(month, 2) + "/" + pad(day, 2)
+        return String(unsafeUninitializedCapacity: 10) { text in
+            func write(_ value: Int, digits: Int, endingAt end: Int) {
+                var value = value
+                for index in stride(from: end - 1, through: end - digits, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            write(year, digits: 4, endingAt: 4)
+            text[4] = UInt8(ascii: "/")
+            write(month, digits: 2, endingAt: 7)
+            text[7] = UInt8(ascii: "/")
+            write(day, digits: 2, endingAt: 10)
+            return 10
+        }
     }
 
     public var description: String { folder.replacingOccurrences(of: "/", with: "-") }

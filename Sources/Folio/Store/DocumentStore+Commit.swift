@@ -27,8 +27,10 @@ extension DocumentStore {
         var document: Document
         var content: JSONObject
         var bytes: [UInt8]
+        var contentHash: UInt64
         var target: DocumentPath
-        var relativeTarget: String
+        /// The target's folder and file name, as the journal takes them.
+        var file: Journal.Target
         var previous: DocumentVersion?
         /// The target's blob path for each property in `document.blobs`.
         var blobPaths: [String: DocumentPath]
@@ -38,9 +40,10 @@ extension DocumentStore {
         let calendar = state.manifest.calendar
         var puts: [PlannedPut] = []
         var deletes: [DocumentVersion] = []
-        var identities = Set<Catalog.Identity>()
-        var summary = CommitSummary(versions: [:], written: 0, unchanged: 0, deleted: 0)
+        var identities = Set<Catalog.Identity>(minimumCapacity: changes.count)
+        var summary = CommitSummary(versions: .init(minimumCapacity: changes.count), written: 0, unchanged: 0, deleted: 0)
         var folders = FolderPresence()
+        var writes = WriteSet()
 
         for change in changes {
             switch change {
@@ -49,10 +52,11 @@ extension DocumentStore {
                     throw .invalidArgument("\(document.entity) \(document.id) appears twice in one transaction")
                 }
                 let plan = try plan(document, basedOn: basedOn, calendar: calendar, catalog: state.catalog, folders: &folders)
-                if plan.previous?.path == plan.target, plan.previous?.contentHash == ContentHash.of(plan.bytes), document.blobs.isEmpty {
+                if plan.previous?.path == plan.target, plan.previous?.contentHash == plan.contentHash, document.blobs.isEmpty {
                     summary.unchanged += 1
                     summary.versions[plan.target] = plan.previous
                 } else {
+                    try collect(plan, into: &writes, catalog: state.catalog)
                     puts.append(plan)
                 }
             case .delete(let version):
@@ -71,18 +75,16 @@ extension DocumentStore {
         }
         guard !puts.isEmpty || !deletes.isEmpty || manifestBytes != nil else { return summary }
 
-        var writes = WriteSet()
-        for put in puts { try collect(put, into: &writes, catalog: state.catalog) }
         for version in deletes {
             writes.removals.append(.init(target: version.path.relativePath, stamp: version.stamp))
             for (blob, stamp) in state.catalog.blobs(of: version.path) { writes.removals.append(.init(target: blob.relativePath, stamp: stamp)) }
         }
-        if let manifestBytes { writes.files[StoreManifest.fileName] = manifestBytes }
+        if let manifestBytes { writes.add(Journal.Target(folder: "", name: StoreManifest.fileName), manifestBytes) }
 
-        let journal = try Journal.begin(in: root, writing: Array(writes.files.keys), deleting: writes.removals)
-        let stamps: [String: FileStamp]
+        var journal = try Journal.begin(in: root, writing: writes.targets, deleting: writes.removals)
+        let stamps: [FileStamp]
         do {
-            stamps = try journal.stage(writes.files)
+            stamps = try journal.stage(writes.bytes)
             try journal.commit(durability: durability)
         } catch {
             try journal.discard()  // before the commit point: the transaction never happened
@@ -90,13 +92,18 @@ extension DocumentStore {
         }
         try journal.apply(durability: durability)
 
-        for put in puts {
+        // Reserved at once: growing a map of 100,000 entries step by step costs more than filling it.
+        state.catalog.reserveCapacity(state.catalog.count + puts.count)
+        for (put, written) in zip(puts, writes.documents) {
             if let previous = put.previous, previous.path != put.target {
                 state.catalog.remove(previous.path)
                 for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
             }
+            for (property, bytes) in put.document.blobs where bytes == nil {
+                state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
+            }
             let entry = Catalog.Entry(
-                path: put.target, stamp: stamps[put.relativeTarget]!, contentHash: ContentHash.of(put.bytes), verified: false,
+                path: put.target, stamp: stamps[written], contentHash: put.contentHash, verified: false,
                 content: .parsed(put.content))
             state.catalog.insert(entry)
             summary.versions[put.target] = entry.version
@@ -105,12 +112,7 @@ extension DocumentStore {
             state.catalog.remove(version.path)
             for blob in state.catalog.blobs(of: version.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
         }
-        for put in puts {
-            for (property, bytes) in put.document.blobs where bytes == nil {
-                state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
-            }
-        }
-        for (blob, relative) in writes.blobs { state.catalog.blobs[blob] = stamps[relative]! }
+        for (blob, written) in writes.blobs { state.catalog.blobs[blob] = stamps[written] }
         if let newManifest { state.manifest = newManifest }
         summary.written = puts.count
         summary.deleted = deletes.count
@@ -139,9 +141,8 @@ extension DocumentStore {
         } else if let existing = catalog.path(of: .init(entity: document.entity, id: document.id)) {
             throw .conflict(path: existing.relativePath, reason: "a document with this identity already exists; read it and pass its version to overwrite it")
         }
-        if basedOn?.path != target, try folders.exists(target.folder, under: root),
-            let info = try FileSystem.status(root + "/" + target.relativePath)
-        {
+        let file = Journal.Target(target)
+        if basedOn?.path != target, try folders.exists(file.folder, under: root), let info = try FileSystem.status(root + "/" + file.relativePath) {
             let what = FileSystem.isRegularFile(info) ? "a file" : "something that is not a file"
             throw .conflict(path: target.relativePath, reason: "\(what) already exists where this document goes")
         }
@@ -152,8 +153,8 @@ extension DocumentStore {
             throw .invalidDocument(path: target.relativePath, reason: "the document cannot be written: \(error.message)")
         }
         return PlannedPut(
-            document: document, content: content, bytes: bytes, target: target, relativeTarget: target.relativePath, previous: basedOn,
-            blobPaths: blobPaths)
+            document: document, content: content, bytes: bytes, contentHash: ContentHash.of(bytes), target: target, file: file,
+            previous: basedOn, blobPaths: blobPaths)
     }
 
     /// Which day folders exist, looked up once each: no file can be in the way of a new
@@ -172,18 +173,29 @@ extension DocumentStore {
 
     /// Everything a transaction writes and removes, decided before anything is written.
     private struct WriteSet {
-        /// Each file's bytes, by its path relative to the store.
-        var files: [String: [UInt8]] = [:]
-        /// The blob files among them.
-        var blobs: [(path: DocumentPath, relative: String)] = []
+        /// The files to write, and each one's bytes at the same index.
+        private(set) var targets: [Journal.Target] = []
+        private(set) var bytes: [[UInt8]] = []
+        /// The index in `targets` of each put's document, in the order of the puts.
+        var documents: [Int] = []
+        /// The blob files among the targets, with their index.
+        var blobs: [(path: DocumentPath, index: Int)] = []
         var removals: [Journal.Delete] = []
+
+        /// Adds a file to write and returns its index.
+        @discardableResult
+        mutating func add(_ target: Journal.Target, _ bytes: [UInt8]) -> Int {
+            targets.append(target)
+            self.bytes.append(bytes)
+            return targets.count - 1
+        }
     }
 
     /// Adds a put's document and blobs to the write set. A blob set to bytes is renamed
     /// over the old one; set to `nil` it is deleted; a move carries the blobs it does not
     /// mention along.
     private func collect(_ put: PlannedPut, into writes: inout WriteSet, catalog: Catalog) throws(FolioError) {
-        writes.files[put.relativeTarget] = put.bytes
+        writes.documents.append(writes.add(put.file, put.bytes))
         var blobs = put.document.blobs
         if let previous = put.previous {
             let moving = previous.path != put.target
@@ -206,9 +218,7 @@ extension DocumentStore {
         for (property, bytes) in blobs {
             guard let bytes else { continue }
             let path = try put.target.blob(property)
-            let relative = path.relativePath
-            writes.files[relative] = bytes
-            writes.blobs.append((path, relative))
+            writes.blobs.append((path, writes.add(Journal.Target(path), bytes)))
         }
     }
 

@@ -53,7 +53,8 @@ enum FileSystem {
 
     /// Writes the bytes to a file just opened for writing, closes it and returns its stamp;
     /// `sync` fsyncs it before closing.
-    static func finishWriting(_ descriptor: Int32, bytes: [UInt8], sync: Bool, path: String) throws(FolioError) -> FileStamp {
+    /// `path` names the file in errors, and is only built for one.
+    static func finishWriting(_ descriptor: Int32, bytes: [UInt8], sync: Bool, path: @autoclosure () -> String) throws(FolioError) -> FileStamp {
         var closed = false
         defer { if !closed { close(descriptor) } }
         var written = 0
@@ -61,16 +62,16 @@ enum FileSystem {
             let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(path, "write")
+                throw failure(path(), "write")
             }
             written += count
         }
-        if sync, fsync(descriptor) != 0 { throw failure(path, "sync") }
+        if sync, fsync(descriptor) != 0 { throw failure(path(), "sync") }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(path, "inspect") }
+        guard fstat(descriptor, &info) == 0 else { throw failure(path(), "inspect") }
         closed = true
         // close() can report a deferred write error (NFS, a full disk on some file systems).
-        guard close(descriptor) == 0 else { throw failure(path, "write") }
+        guard close(descriptor) == 0 else { throw failure(path(), "write") }
         return FileStamp(info)
     }
 

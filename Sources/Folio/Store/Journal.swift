@@ -27,19 +27,82 @@ struct Journal {
         var stamp: FileStamp
     }
 
+    /// A file a transaction writes: its folder relative to the store (empty for the store's
+    /// own folder) and its name there, kept apart so that nothing splits paths per file.
+    struct Target {
+        var folder: String
+        var name: String
+
+        init(folder: String, name: String) {
+            self.folder = folder
+            self.name = name
+        }
+
+        /// A path relative to the store, split at its last `/`.
+        init(relativePath: String) {
+            guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+                self.init(folder: "", name: relativePath)
+                return
+            }
+            self.init(folder: String(relativePath[..<slash]), name: String(relativePath[relativePath.utf8.index(after: slash)...]))
+        }
+
+        /// A document's or a blob's file.
+        init(_ path: DocumentPath) {
+            self.init(folder: path.folder, name: path.fileName)
+        }
+
+        var relativePath: String { folder.isEmpty ? name : folder + "/" + name }
+    }
+
+    /// A target as the journal works on it: its name, the hidden name it is staged under,
+    /// and its place in the list the transaction was begun with (where `stage` finds its
+    /// bytes and puts its stamp).
+    private struct File {
+        var name: String
+        var stagedName: String
+        var index: Int
+    }
+
+    /// The targets in one folder.
+    private struct FolderTargets {
+        var folder: String
+        var files: [File]
+    }
+
     let storeRoot: String
     let id: String
     var directory: String { storeRoot + "/" + Self.folder + "/" + id }
-    /// The files the transaction writes, relative to the store, grouped by folder.
-    private(set) var targets: [String]
-    private(set) var deletes: [Delete]
+    /// The files the transaction writes, folder by folder, the folders in order.
+    private let folders: [FolderTargets]
+    /// How many files the transaction writes.
+    private let targetCount: Int
+    private let deletes: [Delete]
+    /// The folders `stage` opened, in the order of `folders`, kept open for `apply` or
+    /// `discard` (the first `heldFolderLimit` of them; any others are opened again).
+    private var openFolders: [OpenFolder] = []
 
-    /// Starts a transaction that writes `targets` (relative to the store) and removes
-    /// `deletes`: a new journal folder holding the plan, and nothing staged yet.
-    static func begin(in storeRoot: String, writing targets: [String], deleting deletes: [Delete]) throws(FolioError) -> Journal {
+    /// How many folders a transaction keeps open from staging to applying: a quarter of
+    /// the process's limit on open files, which leaves the rest to the app.
+    private static let heldFolderLimit: Int = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        return Int(min(limit.rlim_cur, 1 << 20)) / 4
+    }()
+
+    private init(storeRoot: String, id: String, targets: [Target], deletes: [Delete]) {
+        self.storeRoot = storeRoot
+        self.id = id
+        self.folders = Self.grouped(targets)
+        self.targetCount = targets.count
+        self.deletes = deletes
+    }
+
+    /// Starts a transaction that writes `targets` and removes `deletes`: a new journal
+    /// folder holding the plan, and nothing staged yet.
+    static func begin(in storeRoot: String, writing targets: [Target], deleting deletes: [Delete]) throws(FolioError) -> Journal {
         let now = FileSystem.now()
-        let grouped = Dictionary(grouping: targets, by: parentFolder).sorted { $0.key < $1.key }.flatMap(\.value)
-        let journal = Journal(storeRoot: storeRoot, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: grouped, deletes: deletes)
+        let journal = Journal(storeRoot: storeRoot, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: targets, deletes: deletes)
         try FileSystem.makeDirectories(Self.folder + "/" + journal.id, under: storeRoot)
         do {
             // Not synced on its own: the sync that makes the staged files durable covers it.
@@ -51,15 +114,15 @@ struct Journal {
         return journal
     }
 
-    /// Stages every target's bytes beside it, creating the folders it needs, and
-    /// returns each target's stamp, as the file will have once renamed into place.
-    func stage(_ bytes: [String: [UInt8]]) throws(FolioError) -> [String: FileStamp] {
-        var stamps: [String: FileStamp] = [:]
-        stamps.reserveCapacity(targets.count)
-        try forEachFolder(creatingFolders: true) { (folder: borrowing OpenFolder, name, target) throws(FolioError) in
-            stamps[target] = try folder.replaceFile(named: Self.stagedName(of: name), bytes: bytes[target]!)
+    /// Stages each target's bytes (`bytes[i]` for the `i`th target `begin` was given)
+    /// beside it, creating the folders it needs, and returns each target's stamp in the
+    /// same order, as the file will have it once renamed into place.
+    mutating func stage(_ bytes: [[UInt8]]) throws(FolioError) -> [FileStamp] {
+        var stamps = [FileStamp?](repeating: nil, count: targetCount)
+        try forEachFolder(staging: true) { folder, file throws(FolioError) in
+            stamps[file.index] = try folder.replaceFile(named: file.stagedName, bytes: bytes[file.index])
         }
-        return stamps
+        return stamps.map { $0! }  // every index belongs to exactly one folder
     }
 
     /// Turns the plan into the commit record, once the staged files are durable: from here
@@ -72,10 +135,10 @@ struct Journal {
 
     /// Renames the staged files into place and removes the deleted ones, then the journal.
     /// Safe to run again after a crash part way through.
-    func apply(durability: Durability) throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
+    mutating func apply(durability: Durability) throws(FolioError) {
+        try forEachFolder(staging: false) { folder, file throws(FolioError) in
             // After a crash part way through, the files already moved are simply not there.
-            try folder.renameIfPresent(Self.stagedName(of: name), to: name)
+            try folder.renameIfPresent(file.stagedName, to: file.name)
         }
         for delete in deletes {
             let path = storeRoot + "/" + delete.target
@@ -88,9 +151,9 @@ struct Journal {
     }
 
     /// Abandons a transaction before its commit point: removes whatever it staged, then the journal.
-    func discard() throws(FolioError) {
-        try forEachFolder(creatingFolders: false) { (folder: borrowing OpenFolder, name, _) throws(FolioError) in
-            try folder.removeFile(named: Self.stagedName(of: name))
+    mutating func discard() throws(FolioError) {
+        try forEachFolder(staging: false) { folder, file throws(FolioError) in
+            try folder.removeFile(named: file.stagedName)
         }
         try removeFolder()
     }
@@ -101,42 +164,58 @@ struct Journal {
         try FileSystem.removeDirectory(directory)
     }
 
-    /// Calls `body` with each target's open folder, its file name and the target, opening
-    /// each folder once. A folder that is not there is skipped, or created when asked.
-    private func forEachFolder(
-        creatingFolders: Bool, _ body: (borrowing OpenFolder, String, String) throws(FolioError) -> Void
-    ) throws(FolioError) {
-        var index = targets.startIndex
-        while index < targets.endIndex {
-            let parent = Self.parentFolder(of: targets[index])
-            var end = index + 1
-            while end < targets.endIndex, Self.parentFolder(of: targets[end]) == parent { end += 1 }
-            defer { index = end }
-            if creatingFolders, !parent.isEmpty { try FileSystem.makeDirectoryUnlessPresent(String(parent), under: storeRoot) }
-            let path = parent.isEmpty ? storeRoot : storeRoot + "/" + parent
-            guard let folder = try OpenFolder(ifPresentAt: path) else {
-                if creatingFolders { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
-                continue
+    /// Calls `body` with each target's open folder and the target. Staging creates the
+    /// folders it needs and keeps the first `heldFolderLimit` open; applying or discarding
+    /// uses those, opens the others again (skipping any that is not there), then closes them all.
+    private mutating func forEachFolder(staging: Bool, _ body: (OpenFolder, File) throws(FolioError) -> Void) throws(FolioError) {
+        for (position, group) in folders.enumerated() {
+            let folder: OpenFolder
+            if position < openFolders.count {
+                folder = openFolders[position]
+            } else {
+                if staging, !group.folder.isEmpty { try FileSystem.makeDirectoryUnlessPresent(group.folder, under: storeRoot) }
+                let path = group.folder.isEmpty ? storeRoot : storeRoot + "/" + group.folder
+                guard let opened = try OpenFolder(ifPresentAt: path) else {
+                    if staging { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
+                    continue
+                }
+                folder = opened
+                if staging, openFolders.count < Self.heldFolderLimit { openFolders.append(folder) }
             }
-            for target in targets[index..<end] {
-                let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
-                try body(folder, name, target)
+            for file in group.files { try body(folder, file) }
+        }
+        if !staging { openFolders = [] }
+    }
+
+    /// The targets grouped by folder, the folders in order (as the plan lists them).
+    private static func grouped(_ targets: [Target]) -> [FolderTargets] {
+        var groups: [FolderTargets] = []
+        var groupOfFolder: [String: Int] = [:]
+        for (index, target) in targets.enumerated() {
+            let file = File(name: target.name, stagedName: stagedName(of: target.name), index: index)
+            if let group = groupOfFolder[target.folder] {
+                groups[group].files.append(file)
+            } else {
+                groupOfFolder[target.folder] = groups.count
+                groups.append(FolderTargets(folder: target.folder, files: [file]))
             }
         }
+        return groups.sorted { $0.folder < $1.folder }
     }
 
     /// The hidden name a file is staged under, beside its target.
-    static func stagedName(of name: String) -> String { "." + name + stagedSuffix }
-
-    private static func parentFolder(of target: String) -> Substring {
-        guard let slash = target.lastIndex(of: "/") else { return "" }
-        return target[..<slash]
+    private static func stagedName(of name: String) -> String {
+        var staged = "."
+        staged.reserveCapacity(1 + name.utf8.count + stagedSuffix.utf8.count)  // one allocation, not two
+        staged += name
+        staged += stagedSuffix
+        return staged
     }
 
     private func recordBytes() throws(FolioError) -> [UInt8] {
         let record: JSONValue = [
             "transaction": .string(id),
-            "puts": .array(targets.map { .string($0) }),
+            "puts": .array(folders.flatMap { group in group.files.map { .string(Target(folder: group.folder, name: $0.name).relativePath) } }),
             "deletes": .array(deletes.map { delete in
                 [
                     "target": .string(delete.target), "size": .integer(delete.stamp.size),
@@ -166,12 +245,11 @@ struct Journal {
                 let planPath = journal.directory + "/" + planName
                 if try FileSystem.status(planPath) != nil {
                     do {
-                        try journal.load(try JSONReader().read(contentsOfFile: planPath), path: planPath)
+                        journal = try Journal(storeRoot: storeRoot, id: id, record: try JSONReader().read(contentsOfFile: planPath), path: planPath)
                     } catch {
                         // A plan cut short by a power loss (it is synced only with the staged
                         // files) names nothing to remove: whatever it staged stays hidden, and
                         // ignored by git, until the same target is staged again.
-                        journal = Journal(storeRoot: storeRoot, id: id, targets: [], deletes: [])
                     }
                 }
                 try journal.discard()
@@ -186,15 +264,15 @@ struct Journal {
                 // by a crash; an unreadable one was damaged by hand. Leave it for a person to look at.
                 throw .invalidStore(path: recordPath, reason: "an unfinished transaction's commit record is damaged: \(error.message)")
             }
-            try journal.load(record, path: recordPath)
+            journal = try Journal(storeRoot: storeRoot, id: id, record: record, path: recordPath)
             try journal.apply(durability: durability)
             result.finished += 1
         }
         return result
     }
 
-    /// Reads a plan or commit record back, accepting only targets inside the store's layout.
-    private mutating func load(_ record: JSONValue, path: String) throws(FolioError) {
+    /// A journal read back from its plan or commit record, accepting only targets inside the store's layout.
+    private init(storeRoot: String, id: String, record: JSONValue, path: String) throws(FolioError) {
         func invalid(_ what: String) -> FolioError {
             .invalidStore(path: path, reason: "an unfinished transaction's record has \(what)")
         }
@@ -204,17 +282,20 @@ struct Journal {
             }
             return text
         }
-        guard let puts = record["puts"]?.arrayValue, let deletes = record["deletes"]?.arrayValue else {
+        guard let puts = record["puts"]?.arrayValue, let deleteRecords = record["deletes"]?.arrayValue else {
             throw invalid("no list of puts and deletes")
         }
-        for put in puts { targets.append(try target(put)) }
-        for delete in deletes {
+        var targets: [Target] = []
+        for put in puts { targets.append(Target(relativePath: try target(put))) }
+        var deletes: [Delete] = []
+        for delete in deleteRecords {
             guard case .integer(let size)? = delete["size"], case .integer(let seconds)? = delete["modifiedSeconds"],
                 case .integer(let nanoseconds)? = delete["modifiedNanoseconds"], case .integer(let inode)? = delete["inode"]
             else { throw invalid("a delete without its file's stamp") }
             let stamp = FileStamp(
                 size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: UInt64(bitPattern: inode))
-            self.deletes.append(Delete(target: try target(delete["target"]), stamp: stamp))
+            deletes.append(Delete(target: try target(delete["target"]), stamp: stamp))
         }
+        self.init(storeRoot: storeRoot, id: id, targets: targets, deletes: deletes)
     }
 }

@@ -1,12 +1,17 @@
 import Glibc
 
-/// A folder held open, so the files in it are named relative to it.
+/// A folder held open, so the files in it are named relative to it; closed when the last
+/// reference to it goes.
 ///
 /// A commit writes and renames thousands of files in a few hundred day folders;
 /// naming each relative to its open folder spares the kernel a walk of the whole
 /// path on every call, which is most of the cost of those calls. Nothing here follows
-/// a symbolic link in the names it is given.
-struct OpenFolder: ~Copyable {
+/// a symbolic link in the names it is given. Names reach the kernel through
+/// `withCString`, which lends a string's own bytes; passing a `String` where C wants a
+/// `char *` copies it into a new array on every call. A class rather than a `~Copyable`
+/// struct, so that a transaction can keep the folders it staged into in a list until it
+/// renames in them.
+final class OpenFolder {
     /// The folder's path, for error messages and for what is not done relative to it.
     let path: String
     private let descriptor: Int32
@@ -33,7 +38,7 @@ struct OpenFolder: ~Copyable {
     /// `lstat` of `name`, or `nil` when nothing is there.
     func status(of name: String) throws(FolioError) -> stat? {
         var info = stat()
-        if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 { return info }
+        if name.withCString({ fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 { return info }
         if errno == ENOENT { return nil }
         throw failure(name, "inspect")
     }
@@ -41,24 +46,25 @@ struct OpenFolder: ~Copyable {
     /// Writes `name` whole with these bytes, replacing a regular file already there, and
     /// returns its stamp. Only for names nobody else writes (a transaction's staged files).
     func replaceFile(named name: String, bytes: [UInt8]) throws(FolioError) -> FileStamp {
-        let descriptor = openat(descriptor, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else {
+        let file = name.withCString { openat(descriptor, $0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+        guard file >= 0 else {
             if errno == ELOOP { throw .unsafePath(path: path + "/" + name, reason: "is a symbolic link") }
             throw failure(name, "create")
         }
-        return try FileSystem.finishWriting(descriptor, bytes: bytes, sync: false, path: path + "/" + name)
+        return try FileSystem.finishWriting(file, bytes: bytes, sync: false, path: path + "/" + name)
     }
 
     /// Renames `source` to `destination` within this folder; nothing when `source` is not
     /// there (already moved, after a crash part way through).
     func renameIfPresent(_ source: String, to destination: String) throws(FolioError) {
-        if renameat(descriptor, source, descriptor, destination) == 0 { return }
+        let renamed = source.withCString { source in destination.withCString { renameat(descriptor, source, descriptor, $0) } }
+        if renamed == 0 { return }
         if errno == ENOENT, try status(of: source) == nil { return }
         throw failure(destination, "move \(source) into place at")
     }
 
     /// Removes `name`; a file already gone is fine.
     func removeFile(named name: String) throws(FolioError) {
-        guard unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else { throw failure(name, "remove") }
+        guard name.withCString({ unlinkat(descriptor, $0, 0) }) == 0 || errno == ENOENT else { throw failure(name, "remove") }
     }
 }
