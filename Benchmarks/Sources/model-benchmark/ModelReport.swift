@@ -30,7 +30,7 @@ struct ModelReport {
                 + "Insert + save: the models or records made and inserted, then one save (one transaction). "
                 + "Reopen + fetch all: a new container (queue) on the `.full` (`FULL`) store, every session fetched and made into a model (record), "
                 + "the files in the OS page cache (just written); "
-                + "Folio's first open after the save reads every file (a `ModelContainer` never writes `.folio/cache`; opening does), the second reads the cache.",
+                + "Folio's first open after the save reads the cache the saving container wrote when it went away, as does the second.",
             "",
             "| Row | Sessions | Folio | GRDB | Folio / GRDB | Folio sessions/s | GRDB sessions/s |",
             "|---|---:|---:|---:|---:|---:|---:|",
