@@ -15,6 +15,25 @@ final class Label {
     }
 }
 
+/// A badge whose optional code is unique when present.
+@Model
+final class Badge {
+    #Unique<Badge>([\.code])
+    var code: String?
+    var title: String
+    init(code: String?, title: String) {
+        self.code = code
+        self.title = title
+    }
+}
+
+/// `.externalStorage` on bytes that are not `Data`, which Folio refuses.
+@Model
+final class Scan {
+    @Attribute(.externalStorage) var pixels: [UInt8]
+    init(pixels: [UInt8]) { self.pixels = pixels }
+}
+
 /// Models nested in a namespace, as `VersionedSchema` enums hold them.
 enum ArchiveV1 {
     @Model
@@ -153,5 +172,75 @@ struct ModelContextTests {
         #expect(reopened.store.statistics.filesRead == 0)
         #expect(reopened.store.statistics.cacheHits == 20)
         #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Label>()) == 20)
+    }
+
+    @Test func modelsWithoutAUniqueValueDoNotReplaceEachOther() throws {
+        let context = ModelContext(try ModelContainer(for: Badge.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(Badge(code: nil, title: "first"))
+        try context.save()
+        context.insert(Badge(code: nil, title: "second"))
+        context.insert(Badge(code: "A", title: "third"))
+        try context.save()
+        context.insert(Badge(code: "A", title: "fourth"))
+        try context.save()
+        let titles = try context.fetch(FetchDescriptor<Badge>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+        #expect(titles == ["first", "fourth", "second"])
+    }
+
+    @Test func deletingAnUnsavedBoxTakesItsUnsavedItemsAlong() throws {
+        let context = ModelContext(try ModelContainer(for: ArchiveV1.Box.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let box = ArchiveV1.Box(label: "Draft")
+        context.insert(box)
+        box.items = [ArchiveV1.Item(name: "a"), ArchiveV1.Item(name: "b")]
+        context.delete(box)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<ArchiveV1.Item>()) == 0)
+        #expect(try context.fetchCount(FetchDescriptor<ArchiveV1.Box>()) == 0)
+    }
+
+    @Test func anUnreadableRelatedFileDoesNotEraseTheReference() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(url: folder.url, durability: .none)
+        let box = ArchiveV1.Box(label: "Letters")
+        let item = ArchiveV1.Item(name: "1998")
+        do {
+            let context = ModelContext(try ModelContainer(for: ArchiveV1.Box.self, configurations: configuration))
+            context.insert(item)
+            item.box = box
+            try context.save()
+        }
+        let boxFile = try #require(FileManager.default.subpaths(atPath: folder("Box"))?.first { $0.hasSuffix(".json") })
+        let original = try String(contentsOfFile: folder("Box/" + boxFile), encoding: .utf8)
+        try "{ broken".write(toFile: folder("Box/" + boxFile), atomically: false, encoding: .utf8)
+        let context = ModelContext(try ModelContainer(for: ArchiveV1.Box.self, configurations: configuration))
+        let reread = try #require(try context.fetch(FetchDescriptor<ArchiveV1.Item>()).first)
+        #expect(reread.box == nil, "the box's file cannot be read")
+        reread.name = "1999"
+        try context.save()
+        let itemFile = try #require(FileManager.default.subpaths(atPath: folder("Item"))?.first { $0.hasSuffix(".json") })
+        #expect(try String(contentsOfFile: folder("Item/" + itemFile), encoding: .utf8).contains("\"box\": \"\(box.persistentModelID.id.uuidString)\""))
+        #expect(!original.isEmpty)
+    }
+
+    @Test func anIDChangedBeforeTheFirstSaveNamesTheFileAndAfterwardsIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let context = ModelContext(try ModelContainer(for: Specimen.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let specimen = Specimen()
+        context.insert(specimen)
+        let chosen = UUID()
+        specimen.id = chosen
+        try context.save()
+        #expect(specimen.persistentModelID.id == chosen)
+        #expect(FileManager.default.subpaths(atPath: folder("Specimen"))?.contains { $0.hasSuffix(chosen.uuidString + ".json") } == true)
+        specimen.id = UUID()
+        let error = try #require(throws: FolioError.self) { try context.save() }
+        #expect(error.description.contains("names its file"))
+    }
+
+    @Test func externalStorageOnSomethingOtherThanDataIsRefused() throws {
+        let error = try #require(throws: FolioError.self) {
+            try ModelContainer(for: Scan.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        }
+        #expect(error.description.contains("Scan.pixels is Array<UInt8>"))
     }
 }

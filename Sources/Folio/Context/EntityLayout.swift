@@ -25,6 +25,8 @@ struct EntityLayout {
     let slots: [Slot]
     /// Whether the model's own `id: UUID` names its document (else `"$id"` is stored).
     let hasOwnIdentity: Bool
+    /// The properties whose values are members of the document.
+    let storedNames: Set<String>
 
     /// The layout of an entity whose attributes all have a coding (the container checked).
     init(_ entity: Schema.Entity, in schema: Schema) {
@@ -44,5 +46,13 @@ struct EntityLayout {
                 return .reference(relationship, access)
             }
         }
+        storedNames = Set(
+            slots.compactMap { slot in
+                switch slot {
+                case .member(let attribute, _): attribute.name
+                case .reference(let relationship, _): relationship.name
+                case .blob, .ephemeral, .backReference: nil
+                }
+            })
     }
 }

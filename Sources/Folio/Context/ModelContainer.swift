@@ -129,6 +129,10 @@ public final class ModelContainer: Sendable {
                 throw .invalidArgument(
                     "\(entity.name).\(attribute.name) has type \(attribute.valueType), which Folio cannot store; make the type Codable, or mark the property @Transient")
             }
+            for attribute in entity.attributes where attribute.isExternalStorage && attribute.valueType != "Data" {
+                throw .invalidArgument(
+                    "\(entity.name).\(attribute.name) is \(attribute.valueType); .externalStorage keeps Data (or Data?) in a file of its own, so declare it as Data or drop the option")
+            }
             for relationship in entity.relationships where schema.entity(named: relationship.destination) == nil {
                 throw .invalidArgument("\(entity.name).\(relationship.name) refers to \(relationship.destination), which is not a model")
             }

@@ -29,7 +29,9 @@ extension ModelContext {
             if descriptor.includePendingChanges, pendingDeletes.contains(identifier) { continue }
             stored.insert(document.id)
         }
-        let pending = descriptor.includePendingChanges ? inserted.filter { $0.entityName == entity.name && !stored.contains($0.id) }.count : 0
+        let pending =
+            descriptor.includePendingChanges
+            ? inserted.filter { $0.entityName == entity.name && !stored.contains($0.id) && !pendingDeletes.contains($0) }.count : 0
         let total = stored.count + pending
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), total)
         return min(total - offset, descriptor.fetchLimit.map { max($0, 0) } ?? Int.max)
@@ -63,7 +65,9 @@ extension ModelContext {
         }
         if descriptor.includePendingChanges {
             for identifier in inserted where identifier.entityName == entity.name {
-                guard let model = registered[identifier] as? Model, seen.insert(ObjectIdentifier(model)).inserted else { continue }
+                guard let model = registered[identifier] as? Model, !isPendingDeletion(model.persistentBackingData),
+                    seen.insert(ObjectIdentifier(model)).inserted
+                else { continue }
                 models.append(model)
             }
         }

@@ -24,6 +24,10 @@ extension ModelContext {
         var written: [(model: any PersistentModel, document: Document, deletedAt: Date?)] = []
         for identifier in inserted where !doomedSet.contains(identifier) {
             guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
+            // An `id` changed between insert and this first save names the file: follow it.
+            if layout.hasOwnIdentity, let own = model.persistentBackingData.ownIdentity, own != identifier.id {
+                rekey(model, from: identifier, to: PersistentIdentifier(entityName: identifier.entityName, id: own))
+            }
             let replaced = try upsertTarget(for: model, layout: layout)
             if let replaced, replaced.id != model.persistentModelID.id { changes.append(.delete(replaced.version)) }
             let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: nil)
@@ -33,6 +37,10 @@ extension ModelContext {
         for identifier in changed.sorted() where !doomedSet.contains(identifier) && !inserted.contains(identifier) {
             guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
             let data = model.persistentBackingData
+            if layout.hasOwnIdentity, let own = data.ownIdentity, own != identifier.id {
+                throw .invalidArgument(
+                    "\(identifier): its id was changed to \(own.uuidString), but a saved model's id names its file; insert a new model with that id instead")
+            }
             let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: data.deletedAt)
             changes.append(.put(document, basedOn: data.document?.version))
             written.append((model, document, data.deletedAt))
@@ -130,25 +138,35 @@ extension ModelContext {
         let identifier = model.persistentModelID
         let entity = layout.entity
         if let same = container.store.document(entity: entity.name, id: identifier.id) { return same }
-        let constraints = entity.uniquenessConstraints.filter { $0 != ["id"] || !layout.hasOwnIdentity }
+        // Only values the documents hold can match; a constraint on an ephemeral property
+        // would match every document.
+        let constraints = entity.uniquenessConstraints.filter { constraint in
+            (constraint != ["id"] || !layout.hasOwnIdentity) && constraint.allSatisfy(layout.storedNames.contains)
+        }
         guard !constraints.isEmpty else { return nil }
         let document = try ModelDocument.document(for: model, layout: layout, version: container.schema.version, deletedAt: nil)
         for constraint in constraints {
             let key = constraint.map { document.content[$0] }
+            // As in SQL, a missing value (nil) is unique to itself: it matches nothing.
+            guard !key.contains(where: { $0 == nil || $0 == .null }) else { continue }
             guard let match = container.store.documents(entity: entity.name).first(where: { stored in
                 stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
             }) else { continue }
-            if !layout.hasOwnIdentity {
-                let adopted = PersistentIdentifier(entityName: entity.name, id: match.id)
-                registered[identifier] = nil
-                if let previous = registered[adopted], previous !== model { previous.persistentBackingData.context = nil }
-                registered[adopted] = model
-                inserted = inserted.map { $0 == identifier ? adopted : $0 }
-                model.persistentBackingData.persistentIdentifier = adopted
-            }
+            if !layout.hasOwnIdentity { rekey(model, from: identifier, to: PersistentIdentifier(entityName: entity.name, id: match.id)) }
             return match
         }
         return nil
+    }
+
+    /// Gives an inserted, never-saved model another identity (its own changed `id`, or the
+    /// identity of the document it replaces); a model registered under that identity is let go.
+    private func rekey(_ model: any PersistentModel, from old: PersistentIdentifier, to new: PersistentIdentifier) {
+        registered[old] = nil
+        if let previous = registered[new], previous !== model { previous.persistentBackingData.context = nil }
+        registered[new] = model
+        inserted = inserted.map { $0 == old ? new : $0 }
+        if changed.remove(old) != nil { changed.insert(new) }
+        model.persistentBackingData.persistentIdentifier = new
     }
 
     /// Commits to the store, naming the model in a conflict; with the `.overwrite` policy,

@@ -31,6 +31,9 @@ extension ModelContext {
     /// returns how many. Folio's: SwiftData has no soft deletes.
     @discardableResult
     public func purge(deletedBefore moment: Date) throws(FolioError) -> Int {
+        guard container.configuration.allowsSave else {
+            throw .invalidArgument("this container's configuration has allowsSave: false, so it cannot purge")
+        }
         var changes: [DocumentChange] = []
         for entity in container.schema.entities {
             for stored in container.store.documents(entity: entity.name) {

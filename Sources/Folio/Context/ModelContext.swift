@@ -66,23 +66,17 @@ public final class ModelContext {
     }
 
     /// Marks a model deleted: at the next save its document is removed (or, with soft
-    /// deletes, stamped `"$deleted"`), and its relationships' delete rules apply.
+    /// deletes, stamped `"$deleted"`), and its relationships' delete rules apply (also to a
+    /// model never saved, whose cascade then takes its unsaved children along).
     public func delete<Model: PersistentModel>(_ model: Model) {
         let data = model.persistentBackingData
         let identifier = model.persistentModelID
-        if inserted.contains(identifier) && data.document == nil {
-            // Never saved: forgetting it is the whole deletion.
-            inserted.removeAll { $0 == identifier }
-            registered[identifier] = nil
-            changed.remove(identifier)
-            data.context = nil
-            return
-        }
         if data.context == nil {
             data.model = model
             data.context = self
-            registered[identifier] = model
         }
+        // A model fetched in another context is deleted through this one all the same.
+        registered[identifier] = model
         guard !deleted.contains(identifier) else { return }
         deleted.append(identifier)
         scheduleAutosave()

@@ -53,8 +53,9 @@ enum ModelDocument {
             case .ephemeral, .backReference:
                 continue
             case .reference(let relationship, let access):
-                // A relationship never read since loading is as the document has it.
-                guard data.isLoaded(relationship.name) else { continue }
+                // A relationship not set since loading stays as the document has it, even if
+                // reading it found fewer models (a related file unreadable or removed).
+                guard data.document == nil || data.changedProperties.contains(relationship.name) else { continue }
                 let related = data.currentValue(forKey: relationship.name).map(access.models) ?? []
                 let identities = related.map(\.persistentModelID.id)
                 content[relationship.name] =

@@ -97,8 +97,11 @@ public final class ModelBackingData {
         guard let access = relationship.access.value, let owner = model else { return }
         let before = access.models(previous)
         let after = access.models(value)
-        let gained = after.filter { model in !before.contains { $0 === model } }
-        let lost = before.filter { model in !after.contains { $0 === model } }
+        // Sets of identities, so appending to a long to-many stays linear.
+        let beforeIdentities = Set(before.map(ObjectIdentifier.init))
+        let afterIdentities = Set(after.map(ObjectIdentifier.init))
+        let gained = after.filter { !beforeIdentities.contains(ObjectIdentifier($0)) }
+        let lost = before.filter { !afterIdentities.contains(ObjectIdentifier($0)) }
         if let context {
             for related in gained where related.persistentBackingData.context == nil { context.insert(related) }
         }

@@ -31,7 +31,7 @@ extension Schema {
 
         /// The property's name in Swift, which is also its key in the document.
         public var name: String
-        /// The declared type without optionality, as written (`"Date"`, `"[String]"`).
+        /// The type without optionality, as Swift names it (`"Date"`, `"Array<String>"`).
         public var valueType: String
         public var isOptional: Bool
         /// Whether the declaration gives an initial value.
