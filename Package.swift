@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,7 +36,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "Folio", dependencies: ["FolioJSON", "CFolioSystem", "FolioMacros"], swiftSettings: strict),
+        .target(
+            name: "Folio",
+            dependencies: ["FolioJSON", "CFolioSystem", "FolioMacros", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "folio",
             dependencies: [

@@ -4,42 +4,35 @@ import FolioJSON
 extension ModelContext {
     /// The models a descriptor selects, filtered, sorted and paged.
     ///
-    /// For now the predicate is evaluated on models made from the stored documents (the
-    /// query engine will answer most predicates from the documents alone). Models already
-    /// registered are returned as they are, unsaved changes included.
+    /// The query runs on the stored documents (with this context's unsaved changes laid
+    /// over them when `includePendingChanges`), through an index or the day folders when
+    /// the predicate allows, and only the page's documents become models. A predicate or
+    /// sort the engine cannot translate runs on models instead (`explain(_:)` says so).
+    /// Models already registered are returned as they are, unsaved changes included.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
-        var models = try candidates(for: descriptor)
-        if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
-        if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
-        let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
-        let end = descriptor.fetchLimit.map { min(offset + max($0, 0), models.count) } ?? models.count
-        return Array(models[offset..<end])
+        let plan = try fetchPlan(for: descriptor)
+        guard let query = plan.query else { return try fetchOnModels(descriptor) }
+        let result = try container.store.run(query, overlay: plan.overlay)
+        return try result.matches.compactMap { match throws(FolioError) in try model(for: match, entity: query.entity) as? Model }
     }
 
-    /// How many models a descriptor selects; without a predicate, counted from the
-    /// documents without making models.
+    /// How many models a descriptor selects, counted on the documents: no model is made.
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
-        guard descriptor.predicate == nil else { return try fetch(descriptor).count }
-        let entity = try entity(of: Model.self)
-        let pendingDeletes = Set(deleted)
-        var stored = Set<UUID>()
-        for document in container.store.documents(entity: entity.name)
-        where descriptor.includeDeleted || document.content[ModelDocument.deletedKey] == nil {
-            let identifier = PersistentIdentifier(entityName: entity.name, id: document.id)
-            if descriptor.includePendingChanges, pendingDeletes.contains(identifier) { continue }
-            stored.insert(document.id)
-        }
-        let pending =
-            descriptor.includePendingChanges
-            ? inserted.filter { $0.entityName == entity.name && !stored.contains($0.id) && !pendingDeletes.contains($0) }.count : 0
-        let total = stored.count + pending
+        let plan = try fetchPlan(for: descriptor)
+        guard let query = plan.query else { return try fetchOnModels(descriptor).count }
+        let total = try container.store.run(query, overlay: plan.overlay, countOnly: true).total
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), total)
         return min(total - offset, descriptor.fetchLimit.map { max($0, 0) } ?? Int.max)
     }
 
-    /// The identities of the models a descriptor selects, to pass to other tasks.
+    /// The identities of the models a descriptor selects, to pass to other tasks; no
+    /// model is made when the query runs on documents.
     public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [PersistentIdentifier] {
-        try fetch(descriptor).map(\.persistentModelID)
+        let plan = try fetchPlan(for: descriptor)
+        guard let query = plan.query else { return try fetchOnModels(descriptor).map(\.persistentModelID) }
+        return try container.store.run(query, overlay: plan.overlay).matches.map {
+            PersistentIdentifier(entityName: query.entity, id: $0.id)
+        }
     }
 
     /// Calls a block for each model a descriptor selects, in batches.
@@ -47,6 +40,99 @@ extension ModelContext {
         _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false, block: (Model) throws -> Void
     ) throws {
         for model in try fetch(descriptor) { try block(model) }
+    }
+
+    /// How a descriptor runs: the index or day folders it uses, how many documents it
+    /// read and matched, and whether it fell back to models. Folio's.
+    ///
+    /// ```swift
+    /// let plan = try context.explain(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" }))
+    /// print(plan)  // FocusSession: index (state) == ("paused") ...
+    /// ```
+    public func explain<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> QueryExplanation {
+        let plan = try fetchPlan(for: descriptor)
+        guard let query = plan.query else {
+            let entity = try entity(of: Model.self)
+            let total = container.store.documentCounts[entity.name] ?? 0
+            let matched = try fetchOnModels(descriptor).count
+            return QueryExplanation(
+                entity: entity.name, access: .scan, documents: total, examined: total, matched: matched, fallback: plan.fallback)
+        }
+        return try container.store.run(query, overlay: plan.overlay, countOnly: descriptor.sortBy.isEmpty).explanation
+    }
+
+    /// A descriptor as a document query with this context's unsaved changes, or the
+    /// reason it must run on models.
+    struct FetchPlan {
+        var query: DocumentQuery?
+        var overlay: [(Catalog.Identity, JSONObject?)] = []
+        var fallback: String?
+    }
+
+    func fetchPlan<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError) -> FetchPlan {
+        let entity = try entity(of: Model.self)
+        var query = DocumentQuery(
+            entity: entity.name, offset: max(descriptor.fetchOffset ?? 0, 0), limit: descriptor.fetchLimit,
+            includeDeleted: descriptor.includeDeleted)
+        if let predicate = descriptor.predicate {
+            switch PredicateTranslation.query(for: predicate, entity: entity, schema: container.schema) {
+            case .success(let filter): query.filter = filter
+            case .failure(let reason):
+                QueryFallbackLog.note(entity: entity.name, shape: String(describing: type(of: predicate.expression)), reason: reason.description)
+                return FetchPlan(fallback: reason.description)
+            }
+        }
+        for descriptor in descriptor.sortBy {
+            guard let key = sortKey(descriptor, in: entity) else {
+                return FetchPlan(fallback: "a sort on \(descriptor.keyPath.map { "\($0)" } ?? "a comparator") has no query translation")
+            }
+            query.sort.append(key)
+        }
+        return FetchPlan(query: query, overlay: descriptor.includePendingChanges ? try pendingContent() : [])
+    }
+
+    /// A sort descriptor on a stored attribute of a type whose order the engine shares.
+    private func sortKey<Model>(_ descriptor: SortDescriptor<Model>, in entity: Schema.Entity) -> DocumentQuery.SortKey? {
+        let orderable: Set<String> = [
+            "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float", "Date",
+        ]
+        guard let keyPath = descriptor.keyPath,
+            let attribute = entity.attributes.first(where: { $0.keyPath.value == keyPath as AnyKeyPath }),
+            orderable.contains(attribute.valueType), attribute.isStored, !attribute.isExternalStorage
+        else { return nil }
+        return DocumentQuery.SortKey(.property(attribute.name), ascending: descriptor.order == .forward, comparator: descriptor.stringComparator)
+    }
+
+    /// Unsaved content: inserted and changed models as the documents a save would
+    /// write, models marked for deletion as gone.
+    private func pendingContent() throws(FolioError) -> [(Catalog.Identity, JSONObject?)] {
+        var overlay: [(Catalog.Identity, JSONObject?)] = []
+        for identifier in inserted + changed.sorted(by: { $0.id.uuidString < $1.id.uuidString }) where !deleted.contains(identifier) {
+            guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
+            let document = try ModelDocument.document(
+                for: model, layout: layout, version: container.schema.version, deletedAt: model.persistentBackingData.deletedAt)
+            overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), document.content))
+        }
+        for identifier in deleted { overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), nil)) }
+        return overlay
+    }
+
+    /// The model for a query's match: the registered instance, else one made from the document.
+    private func model(for match: DocumentQueryResult.Match, entity: String) throws(FolioError) -> (any PersistentModel)? {
+        if let model = registered[PersistentIdentifier(entityName: entity, id: match.id)] { return model }
+        guard let stored = match.stored else { return nil }
+        return try materialize(stored)
+    }
+
+    /// The descriptor evaluated on models made from every document of the entity: for
+    /// predicates and sorts the engine cannot translate.
+    private func fetchOnModels<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
+        var models = try candidates(for: descriptor)
+        if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
+        if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
+        let end = descriptor.fetchLimit.map { min(offset + max($0, 0), models.count) } ?? models.count
+        return Array(models[offset..<end])
     }
 
     /// Every model of the type before filtering: stored ones (skipping soft-deleted ones

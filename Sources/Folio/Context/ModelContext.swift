@@ -172,9 +172,13 @@ public final class ModelContext {
     /// The models of an entity whose to-one relationship `inverseName` refers to a model:
     /// the other side of a to-many that documents do not store.
     func models(of entity: String, referringTo owner: UUID, through inverseName: String, includingDeleted: Bool = false) -> [any PersistentModel] {
-        let reference = JSONValue.string(owner.uuidString)
-        return container.store.documents(entity: entity)
-            .filter { $0.content[inverseName] == reference && (includingDeleted || $0.content[ModelDocument.deletedKey] == nil) }
+        guard let destination = container.schema.entity(named: entity)?.relationship(named: inverseName)?.destination else { return [] }
+        // The relationship index answers this without reading the entity's other documents.
+        let query = DocumentQuery(
+            entity: entity, filter: .compare(.property(inverseName), .equal, .value(.document(entity: destination, id: owner))),
+            includeDeleted: includingDeleted)
+        guard let result = recordingIssue({ () throws(FolioError) in try container.store.query(query) }) else { return [] }
+        return result.matches.compactMap(\.stored)
             .compactMap { stored in recordingIssue { () throws(FolioError) in try materialize(stored) } }
             .filter { !isPendingDeletion($0.persistentBackingData) }
     }

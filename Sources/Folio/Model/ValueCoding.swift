@@ -53,11 +53,14 @@ protocol OptionalValue {
     static var coding: ValueCoding? { get }
     /// The type's `nil`, as `Any`.
     static var noValue: Any { get }
+    /// Whether this optional holds nothing.
+    var isNone: Bool { get }
 }
 
 extension Optional: OptionalValue {
     static var wrappedType: Any.Type { Wrapped.self }
     static var noValue: Any { Optional<Wrapped>.none as Any }
+    var isNone: Bool { self == nil }
 
     static var coding: ValueCoding? {
         guard let wrapped = ValueCoding.of(Wrapped.self) else { return nil }

@@ -50,6 +50,10 @@ struct Catalog {
     var brokenFiles: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
     /// Out-of-place files and folders found by the last walk.
     var layoutIssues: [StoreIssue] = []
+    /// A number per entity that changes whenever one of its documents is added, replaced
+    /// or removed, so the query indexes know when to rebuild.
+    private var generations: [String: UInt64] = [:]
+    private var lastGeneration: UInt64 = 0
     /// How many walks `see` has been told of.
     private(set) var walks: UInt32 = 0
 
@@ -77,6 +81,7 @@ struct Catalog {
         let identity = Identity(entry.path)
         if let existing = entries[identity]?.path, existing != entry.path { return existing }
         entries[identity] = entry
+        changed(entry.path.entity)
         return nil
     }
 
@@ -89,6 +94,15 @@ struct Catalog {
     mutating func remove(_ path: DocumentPath) {
         guard let index = index(of: path) else { return }
         entries.remove(at: index)
+        changed(path.entity)
+    }
+
+    /// The current generation of an entity's documents.
+    func generation(of entity: String) -> UInt64 { generations[entity] ?? 0 }
+
+    private mutating func changed(_ entity: String) {
+        lastGeneration += 1
+        generations[entity] = lastGeneration
     }
 
     /// Starts a walk of the tree, whose findings `see` records.

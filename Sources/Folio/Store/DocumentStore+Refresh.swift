@@ -43,7 +43,7 @@ extension DocumentStore {
                 defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
                 listing = try TreeListing(root: root, expectedDocuments: expected)
             }
-            if let catalog = cached.withLock({ $0.take() }) { state.withLock { $0.catalog = catalog } }
+            if let catalog = cached.withLock({ $0.take() }) { state.withLock { $0.catalog = catalog; $0.indexes = QueryIndexes() } }
             let manifestPath = root + "/" + StoreManifest.fileName
             let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
             let known = state.withLock { $0.manifestStamp }

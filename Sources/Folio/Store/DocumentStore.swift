@@ -31,6 +31,8 @@ public final class DocumentStore: Sendable {
         /// changed; `nil` (always reread) when the stamp fell within the file's clock tick.
         var manifestStamp: FileStamp?
         var catalog = Catalog()
+        /// The query indexes over `catalog`, replaced with it.
+        var indexes = QueryIndexes()
         var statistics = StoreStatistics()
     }
 

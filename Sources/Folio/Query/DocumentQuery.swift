@@ -1,0 +1,72 @@
+import Foundation
+
+/// A query on one entity's documents: what `fetch`, `fetchCount` and the command line
+/// run, on stored JSON values alone.
+public struct DocumentQuery: Sendable {
+    public var entity: String
+    /// Which documents; all of them when `nil`.
+    public var filter: QueryExpression?
+    /// The order, key by key; without keys, the order of the store (day, then identity).
+    public var sort: [SortKey]
+    public var offset: Int
+    public var limit: Int?
+    /// Whether soft-deleted documents are included.
+    public var includeDeleted: Bool
+
+    public init(entity: String, filter: QueryExpression? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil, includeDeleted: Bool = false) {
+        self.entity = entity
+        self.filter = filter
+        self.sort = sort
+        self.offset = offset
+        self.limit = limit
+        self.includeDeleted = includeDeleted
+    }
+
+    /// One key of an order: a value of each document, ascending or not, and for text the
+    /// comparator a `SortDescriptor` names (`.localizedStandard` by default there).
+    public struct SortKey: Sendable {
+        public var expression: QueryExpression
+        public var ascending: Bool
+        /// How text compares; `nil` compares as Swift's `<` does.
+        public var comparator: String.StandardComparator?
+
+        public init(_ expression: QueryExpression, ascending: Bool = true, comparator: String.StandardComparator? = nil) {
+            self.expression = expression
+            self.ascending = ascending
+            self.comparator = comparator
+        }
+
+        /// The order of two documents' values under this key.
+        func order(_ lhs: QueryValue, _ rhs: QueryValue) -> ComparisonResult {
+            let order: ComparisonResult
+            if let comparator, case .string(let a) = lhs, case .string(let b) = rhs {
+                order = comparator.compare(a, b)
+            } else {
+                order = lhs.sortOrder(rhs)
+            }
+            guard !ascending else { return order }
+            switch order {
+            case .orderedAscending: return .orderedDescending
+            case .orderedDescending: return .orderedAscending
+            case .orderedSame: return .orderedSame
+            }
+        }
+    }
+}
+
+/// What a query found: the page of documents asked for, how many matched in all, and
+/// how the engine got there.
+public struct DocumentQueryResult: Sendable {
+    /// The documents of the page, in order. A document with unsaved content (a
+    /// context's pending insert or change) is here with its stored version, if any.
+    public var matches: [Match]
+    /// How many documents matched before offset and limit.
+    public var total: Int
+    public var explanation: QueryExplanation
+
+    public struct Match: Sendable {
+        public var id: UUID
+        /// The stored document; `nil` for one only a context's pending changes hold.
+        public var stored: StoredDocument?
+    }
+}

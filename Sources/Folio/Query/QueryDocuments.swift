@@ -1,0 +1,47 @@
+import Foundation
+import FolioJSON
+
+/// The documents a query reads: the store's catalog as of the last refresh or commit,
+/// with a context's unsaved changes laid over it, and the indexes over the catalog.
+///
+/// It owns the catalog only while a query runs (the store moves it in and back under
+/// its lock), so decoding cached content on first use is kept for the next query.
+struct QueryDocuments {
+    var catalog: Catalog
+    var indexes: QueryIndexes
+    let schema: QuerySchema
+    /// Unsaved content by identity; `nil` for a pending delete.
+    var overlay: [Catalog.Identity: JSONObject?] = [:]
+    /// Whether soft-deleted documents count, as related documents and as results.
+    var includeDeleted = false
+    /// Documents whose content was read to answer the query.
+    var examined = 0
+
+    /// The content of a live document (or a deleted one when asked), overlay first.
+    mutating func content(of identity: Catalog.Identity) -> JSONObject? {
+        let content: JSONObject?
+        if let pending = overlay[identity] {
+            content = pending
+        } else if let path = catalog.path(of: identity) {
+            content = catalog.content(at: path)
+        } else {
+            content = nil
+        }
+        guard let content, includeDeleted || content[ModelDocument.deletedKey] == nil else { return nil }
+        return content
+    }
+
+    /// The documents of `entity` whose to-one `property` holds `id`: a to-many the
+    /// documents do not keep, answered from the relationship index.
+    mutating func referrers(entity: String, property: String, to id: UUID) -> [UUID] {
+        guard case .relationship(let destination, false, _) = schema.entities[entity]?.property(named: property) else { return [] }
+        let key = QueryValue.document(entity: destination, id: id)
+        var found = indexes.lookup(entity: entity, properties: [property], key: [key], in: &catalog, schema: schema)
+            .filter { overlay[Catalog.Identity(entity: entity, id: $0)] == nil }
+        for (identity, content) in overlay where identity.entity == entity {
+            guard let content, content[property] == .string(id.uuidString) else { continue }
+            found.append(identity.id)
+        }
+        return found.filter { content(of: Catalog.Identity(entity: entity, id: $0)) != nil }.sorted { $0.uuidString < $1.uuidString }
+    }
+}

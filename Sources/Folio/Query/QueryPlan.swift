@@ -1,0 +1,158 @@
+import Foundation
+import FolioJSON
+
+/// How a query reaches its candidate documents, chosen from the filter's top-level
+/// `&&` terms in this order: identity lookup, unique and `#Index` indexes, relationship
+/// keys, the day partition for date ranges, then a scan of the entity.
+///
+/// Whatever the access, every candidate is still tested against the whole filter, so a
+/// plan only ever narrows what is read.
+public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
+    /// One document by its identity (the model's `id`).
+    case identity(UUID)
+    /// An index's entries for one key: the properties and the values looked up.
+    case index([String], key: [QueryValue], unique: Bool)
+    /// The documents whose to-one relationship refers to one document.
+    case relationship(String, UUID)
+    /// The day folders from `first` through `last` (of the partition property), skipping the rest.
+    case days(property: String, first: Day, last: Day)
+    /// Every document of the entity.
+    case scan
+
+    public var description: String {
+        switch self {
+        case .identity(let id): "identity lookup \(id)"
+        case .index(let properties, let key, let unique):
+            "\(unique ? "unique index" : "index") (\(properties.joined(separator: ", "))) == (\(key.map(\.queryText).joined(separator: ", ")))"
+        case .relationship(let property, let id): "relationship key \(property) == \(id)"
+        case .days(let property, let first, let last): "day partition \(property) in \(first)...\(last)"
+        case .scan: "scan"
+        }
+    }
+
+    /// The best access for a filter on an entity.
+    static func plan(_ filter: QueryExpression?, for entity: QuerySchema.Entity, calendar: Calendar) -> QueryAccess {
+        guard let filter else { return .scan }
+        var equalities: [String: QueryValue] = [:]
+        var relationships: [String: UUID] = [:]
+        var lower: Date?
+        var upper: Date?
+        let partition = entity.partitionProperty
+        for term in filter.conjuncts {
+            guard let (name, op, value) = term.propertyComparison else { continue }
+            switch entity.property(named: name) {
+            case .attribute(let kind, _, _)?:
+                let value = kind == .date ? value.dateValue.map(QueryValue.date) ?? value : value
+                if op == .equal { equalities[name] = value }
+                guard name == partition, let date = value.dateValue else { continue }
+                switch op {
+                case .equal: (lower, upper) = (max(lower ?? date, date), min(upper ?? date, date))
+                case .greater, .greaterOrEqual: lower = max(lower ?? date, date)
+                case .less, .lessOrEqual: upper = min(upper ?? date, date)
+                case .notEqual: break
+                }
+            case .relationship(_, false, _)?:
+                if op == .equal, case .document(_, let id) = value { relationships[name] = id }
+            default: continue
+            }
+        }
+        if entity.hasOwnIdentity, case .string(let text)? = equalities["id"], let id = UUID(uuidString: text) { return .identity(id) }
+        let indexes = QueryIndexes.declaredIndexes(of: entity).filter { !($0.count == 1 && entity.toOneRelationships.contains($0[0])) }
+        let usable = indexes.filter { $0.allSatisfy { equalities[$0] != nil } }
+        // A unique index first, then the one that pins the most properties.
+        if let best = usable.max(by: { rank($0, in: entity) < rank($1, in: entity) }) {
+            return .index(best, key: best.map { equalities[$0]! }, unique: entity.uniquenessConstraints.contains(best))
+        }
+        if let (name, id) = relationships.min(by: { $0.key < $1.key }) { return .relationship(name, id) }
+        if let partition, lower != nil || upper != nil {
+            let first = lower.map { Day($0, in: calendar) } ?? Day.earliest
+            let last = upper.map { Day($0, in: calendar) } ?? Day.latest
+            return .days(property: partition, first: first, last: last)
+        }
+        return .scan
+    }
+
+    private static func rank(_ index: [String], in entity: QuerySchema.Entity) -> Int {
+        (entity.uniquenessConstraints.contains(index) ? 1000 : 0) + index.count
+    }
+}
+
+/// What running a query did: how it reached its documents and how many it read, for
+/// `ModelContext.explain(_:)` and the command line's `--explain`.
+public struct QueryExplanation: Sendable, CustomStringConvertible {
+    public var entity: String
+    public var access: QueryAccess
+    /// Documents the entity holds in the store.
+    public var documents: Int
+    /// Documents whose content was tested against the filter.
+    public var examined: Int
+    /// Documents that satisfied it (before offset and limit).
+    public var matched: Int
+    /// For a day-partition access: the day folders read and those the entity has.
+    public var daysRead: (read: Int, of: Int)?
+    /// How the results were ordered, when they were.
+    public var sort: String?
+    /// Why the filter ran on models instead of documents, when it did.
+    public var fallback: String?
+
+    public var description: String {
+        var lines = ["\(entity): \(access)"]
+        if let daysRead { lines[0] += " (\(daysRead.read) of \(daysRead.of) day folders)" }
+        lines.append("examined \(examined) of \(documents) documents, matched \(matched)")
+        if let sort { lines.append("sorted by \(sort)") }
+        if let fallback { lines.append("evaluated on models: \(fallback)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Day {
+    /// The first and last days a store can file documents under.
+    static let earliest = Day(year: 0, month: 1, day: 1)!
+    static let latest = Day(year: 9999, month: 12, day: 31)!
+}
+
+extension QueryExpression {
+    /// The terms of a top-level `&&` chain.
+    var conjuncts: [QueryExpression] {
+        if case .and(let lhs, let rhs) = self { return lhs.conjuncts + rhs.conjuncts }
+        return [self]
+    }
+
+    /// `property op constant` (either way round) on the document under test.
+    var propertyComparison: (String, ComparisonOperator, QueryValue)? {
+        guard case .compare(let lhs, let op, let rhs) = self else { return nil }
+        if case .member(.variable(0), let name) = lhs, case .value(let value) = rhs { return (name, op, value) }
+        if case .member(.variable(0), let name) = rhs, case .value(let value) = lhs { return (name, op.mirrored, value) }
+        return nil
+    }
+}
+
+extension QueryExpression.ComparisonOperator {
+    /// The operator with its sides swapped: `a < b` is `b > a`.
+    var mirrored: Self {
+        switch self {
+        case .equal, .notEqual: self
+        case .less: .greater
+        case .lessOrEqual: .greaterOrEqual
+        case .greater: .less
+        case .greaterOrEqual: .lessOrEqual
+        }
+    }
+}
+
+extension QueryValue {
+    /// The value as the text language writes it.
+    public var queryText: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let value): "\(value)"
+        case .integer(let value): "\(value)"
+        case .double(let value): "\(value)"
+        case .string(let text): "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .date(let date): "@" + (ISO8601Timestamp.jsonValue(for: date).stringValue ?? "\(date)")
+        case .array(let values): "[" + values.map(\.queryText).joined(separator: ", ") + "]"
+        case .document(let entity, let id): "\(entity)(\(id))"
+        case .json(let json): json.description
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import FolioJSON
+
+/// The shape of a store's documents as queries need it, read from the schema as data
+/// (the manifest's `"schema"`), so the command line, which never sees the Swift models,
+/// plans and evaluates queries exactly as the library does.
+struct QuerySchema: Sendable {
+    /// One stored property as a query reads it.
+    enum Property: Sendable, Hashable {
+        case attribute(QueryValue.ValueKind, typeName: String, isOptional: Bool)
+        /// A relationship; `storedInverse` names the to-one property on the destination
+        /// that holds this one's documents, for a to-many the documents do not keep.
+        case relationship(destination: String, isToMany: Bool, storedInverse: String?)
+    }
+
+    struct Entity: Sendable {
+        var name: String
+        /// Properties in declaration order.
+        var properties: [(name: String, property: Property)]
+        var uniquenessConstraints: [[String]]
+        var indices: [[String]]
+
+        func property(named name: String) -> Property? { properties.first { $0.name == name }?.property }
+
+        /// The first required `Date` attribute: the one whose day names a document's folder.
+        var partitionProperty: String? {
+            properties.first {
+                if case .attribute(.date, let typeName, false) = $0.property { typeName == "Date" } else { false }
+            }?.name
+        }
+
+        /// Whether the documents are named by the model's own `id: UUID`.
+        var hasOwnIdentity: Bool {
+            if case .attribute(_, "UUID", false) = property(named: "id") { true } else { false }
+        }
+
+        /// The to-one relationships, whose UUIDs an index keeps so "the children of X" is a lookup.
+        var toOneRelationships: [String] {
+            properties.compactMap {
+                if case .relationship(_, false, _) = $0.property { $0.name } else { nil }
+            }
+        }
+    }
+
+    var entities: [String: Entity]
+
+    /// The schema the manifest keeps (`Schema.json`).
+    init(_ json: JSONValue) {
+        var entities: [String: Entity] = [:]
+        let described = json["entities"]?.objectValue ?? [:]
+        for member in described {
+            let properties = (member.value["properties"]?.arrayValue ?? []).compactMap { property -> (String, Property)? in
+                guard let name = property["name"]?.stringValue else { return nil }
+                if let destination = property["destination"]?.stringValue {
+                    let isToMany = property["toMany"] == .bool(true)
+                    return (name, .relationship(destination: destination, isToMany: isToMany, storedInverse: nil))
+                }
+                let typeName = property["type"]?.stringValue ?? ""
+                return (name, .attribute(QueryValue.ValueKind(typeName: typeName), typeName: typeName, isOptional: property["optional"] == .bool(true)))
+            }
+            func lists(_ key: String) -> [[String]] {
+                (member.value[key]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) }
+            }
+            entities[member.key] = Entity(
+                name: member.key, properties: properties, uniquenessConstraints: lists("unique"), indices: lists("indices"))
+        }
+        // A to-many is kept by its documents unless its inverse is a to-one.
+        for (name, entity) in entities {
+            for (index, named) in entity.properties.enumerated() {
+                guard case .relationship(let destination, true, _) = named.property,
+                    let inverse = described[name]?["properties"]?.arrayValue?.first(where: { $0["name"]?.stringValue == named.name })?["inverse"]?.stringValue,
+                    case .relationship(_, false, _) = entities[destination]?.property(named: inverse)
+                else { continue }
+                entities[name]?.properties[index].property = .relationship(destination: destination, isToMany: true, storedInverse: inverse)
+            }
+        }
+        self.entities = entities
+    }
+}

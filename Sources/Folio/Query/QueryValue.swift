@@ -1,0 +1,168 @@
+import Foundation
+import FolioJSON
+
+/// A value a query computes with: a stored JSON value read with its property's type in
+/// mind (a `Date` property's text is a date), a constant, or a related document.
+///
+/// Numbers compare by value whatever their JSON form (`1 == 1.0`); a date compares with
+/// text that reads as a date; values of unrelated kinds are unequal and unordered.
+public enum QueryValue: Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case date(Date)
+    case array([QueryValue])
+    /// A document, by entity and identity: what a relationship holds.
+    case document(entity: String, id: UUID)
+    /// Anything else as stored: nested objects of `Codable` values.
+    case json(JSONValue)
+}
+
+extension QueryValue {
+    /// The value of a stored member. `type` is the attribute's Swift type as the schema
+    /// names it; it makes a `Date`'s text a date, also inside arrays.
+    init(_ json: JSONValue, type: ValueKind) {
+        switch json {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .integer(let value): self = .integer(value)
+        case .double(let value): self = .double(value)
+        case .number(let text): self = Double(text).map(QueryValue.double) ?? .json(json)
+        case .string(let text):
+            if type == .date, let date = try? ISO8601Timestamp.date(from: json) {
+                self = .date(date)
+            } else {
+                self = .string(text)
+            }
+        case .array(let elements): self = .array(elements.map { QueryValue($0, type: type) })
+        case .object: self = .json(json)
+        }
+    }
+
+    /// What a stored member needs to be read right: dates are text in JSON.
+    enum ValueKind: Sendable, Hashable {
+        case date, other
+
+        /// The kind of a schema type name (`"Date"`, `"Array<Date>"`, `"Optional<Date>"`).
+        init(typeName: String) {
+            self = typeName == "Date" || typeName.hasSuffix("<Date>") ? .date : .other
+        }
+    }
+
+    /// The constant for a Swift value captured by a predicate: its stored form (enums by
+    /// raw value, `UUID`s as text), so it compares with what documents hold.
+    /// `nil` when the value has no stored form.
+    static func constant(_ value: Any) -> QueryValue? {
+        if let optional = value as? any OptionalValue, optional.isNone { return .null }
+        if let date = value as? Date { return .date(date) }
+        if let dates = value as? [Date] { return .array(dates.map(QueryValue.date)) }
+        if let model = value as? any PersistentModel {
+            return .document(entity: model.persistentModelID.entityName, id: model.persistentModelID.id)
+        }
+        if let identifier = value as? PersistentIdentifier { return .document(entity: identifier.entityName, id: identifier.id) }
+        guard let coding = ValueCoding.of(type(of: value)), let json = try? coding.encode(value) else { return nil }
+        return QueryValue(json, type: .other)
+    }
+
+    var isNull: Bool { if case .null = self { true } else { false } }
+
+    var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+
+    /// The number as a `Double`, for arithmetic and mixed comparisons.
+    var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    /// The date, reading text as an ISO 8601 timestamp when it is one.
+    var dateValue: Date? {
+        switch self {
+        case .date(let date): date
+        case .string(let text): try? ISO8601Timestamp.date(from: .string(text))
+        default: nil
+        }
+    }
+}
+
+extension QueryValue: Equatable {
+    /// Equality as a query sees it: numbers by value, dates with text that reads as a date.
+    public static func == (lhs: QueryValue, rhs: QueryValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.integer(a), .integer(b)): a == b
+        case (.integer, .double), (.double, .integer), (.double, .double): lhs.doubleValue == rhs.doubleValue
+        case let (.string(a), .string(b)): a == b
+        case let (.date(a), .date(b)): a == b
+        case (.date, .string), (.string, .date): lhs.dateValue != nil && lhs.dateValue == rhs.dateValue
+        case let (.array(a), .array(b)): a == b
+        case let (.document(e1, a), .document(e2, b)): a == b && e1 == e2
+        case let (.json(a), .json(b)): a == b
+        default: false
+        }
+    }
+}
+
+extension QueryValue: Hashable {
+    /// Consistent with `==` for the values indexes hold: an integral double hashes as its
+    /// integer. (Text equal to a date hashes as text, so index keys of a `Date` property
+    /// are always dates.)
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .integer(let value): hasher.combine(Double(value))
+        case .double(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .date(let value): hasher.combine(value)
+        case .array(let values): hasher.combine(values)
+        case .document(_, let id): hasher.combine(id)
+        case .json(let value): hasher.combine(value)
+        }
+    }
+}
+
+extension QueryValue {
+    /// The order of two values of the same kind: numbers, text (Swift's `<`), dates,
+    /// booleans (`false` first). `nil` for values that have no order between them.
+    func compared(to other: QueryValue) -> ComparisonResult? {
+        switch (self, other) {
+        case let (.integer(a), .integer(b)): return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+        case (.integer, .double), (.double, .integer), (.double, .double):
+            guard let a = doubleValue, let b = other.doubleValue, !a.isNaN, !b.isNaN else { return nil }
+            return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+        case let (.string(a), .string(b)): return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+        case (.date, .date), (.date, .string), (.string, .date):
+            guard let a = dateValue, let b = other.dateValue else { return nil }
+            return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+        case let (.bool(a), .bool(b)): return a == b ? .orderedSame : !a ? .orderedAscending : .orderedDescending
+        default: return nil
+        }
+    }
+
+    /// A total order for sorting: `nil` first (as SwiftData orders optionals), then
+    /// values by `compared(to:)`, then unrelated kinds in a fixed order.
+    func sortOrder(_ other: QueryValue) -> ComparisonResult {
+        if let order = compared(to: other) { return order }
+        let (a, b) = (kindRank, other.kindRank)
+        return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+    }
+
+    private var kindRank: Int {
+        switch self {
+        case .null: 0
+        case .bool: 1
+        case .integer, .double: 2
+        case .date: 3
+        case .string: 4
+        case .array: 5
+        case .document: 6
+        case .json: 7
+        }
+    }
+}

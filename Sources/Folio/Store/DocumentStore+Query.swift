@@ -1,0 +1,224 @@
+import Foundation
+import FolioJSON
+
+extension DocumentStore {
+    /// Runs a query on the documents as of the last refresh or commit, using the
+    /// indexes and the day folders, and reading only what the plan needs.
+    ///
+    /// ```swift
+    /// let paused = try store.query(DocumentQuery(entity: "FocusSession", filter: .compare(.property("state"), .equal, .value(.string("paused")))))
+    /// print(paused.explanation)
+    /// ```
+    public func query(_ query: DocumentQuery) throws(FolioError) -> DocumentQueryResult {
+        try run(query, overlay: [])
+    }
+
+    /// Runs a query with unsaved content laid over the stored documents: each entry
+    /// replaces the stored document of its identity (`nil` hides it), and new identities
+    /// are candidates after the stored ones, in the order given.
+    func run(_ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], countOnly: Bool = false) throws(FolioError) -> DocumentQueryResult {
+        let (schema, calendar) = state.withLock { (QuerySchema($0.manifest.schema), $0.manifest.calendar) }
+        guard let entity = schema.entities[query.entity] else {
+            let known = schema.entities.keys.sorted().joined(separator: ", ")
+            throw .invalidArgument("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
+        }
+        let access = QueryAccess.plan(query.filter, for: entity, calendar: calendar)
+        return state.withLock { state in
+            var documents = QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: schema)
+            // The catalog is moved out and back so decoding on first use stays one copy.
+            state.catalog = Catalog()
+            state.indexes = QueryIndexes()
+            defer {
+                state.catalog = documents.catalog
+                state.indexes = documents.indexes
+            }
+            documents.includeDeleted = query.includeDeleted
+            for (identity, content) in overlay { documents.overlay[identity] = content }
+            var run = QueryRun(query: query, access: access, evaluation: QueryEvaluation(documents: documents))
+            let result = run.perform(overlay: overlay.map(\.0), countOnly: countOnly)
+            documents = run.evaluation.documents
+            return result
+        }
+    }
+}
+
+/// One query's run over the documents: candidates from the plan, the filter, the order
+/// and the page.
+private struct QueryRun {
+    let query: DocumentQuery
+    let access: QueryAccess
+    var evaluation: QueryEvaluation
+
+    /// A document that satisfied the filter: where it is stored (if it is) and its content.
+    struct Found {
+        var id: UUID
+        var path: DocumentPath?
+        var content: JSONObject
+        var keys: [QueryValue] = []
+    }
+
+    mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
+        let entity = query.entity
+        var explanation = QueryExplanation(
+            entity: entity, access: access, documents: 0, examined: 0, matched: 0)
+        var candidates: [UUID]
+        switch access {
+        case .identity(let id):
+            candidates = [id]
+        case .index(let properties, let key, _):
+            candidates = evaluation.documents.indexes.lookup(
+                entity: entity, properties: properties, key: key, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+        case .relationship(let property, let id):
+            guard case .relationship(let destination, _, _) = evaluation.documents.schema.entities[entity]?.property(named: property) else {
+                candidates = []
+                break
+            }
+            candidates = evaluation.documents.indexes.lookup(
+                entity: entity, properties: [property], key: [.document(entity: destination, id: id)],
+                in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+        case .days(_, let first, let last):
+            let found = evaluation.documents.indexes.documents(
+                entity: entity, days: first...last, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+            candidates = found.ids
+            explanation.daysRead = (found.days, found.of)
+        case .scan:
+            candidates = evaluation.documents.catalog.paths.compactMap { $0.entity == entity ? $0.id : nil }
+        }
+        explanation.documents = evaluation.documents.catalog.paths.reduce(0) { $0 + ($1.entity == entity ? 1 : 0) }
+
+        var found: [Found] = []
+        func consider(_ id: UUID, path: DocumentPath?) {
+            let identity = Catalog.Identity(entity: entity, id: id)
+            guard let content = evaluation.documents.content(of: identity) else { return }
+            explanation.examined += 1
+            if let filter = query.filter, !evaluation.test(filter, on: identity, content: content) { return }
+            found.append(Found(id: id, path: path, content: content))
+        }
+        for id in candidates where evaluation.documents.overlay[Catalog.Identity(entity: entity, id: id)] == nil {
+            guard let path = evaluation.documents.catalog.path(of: Catalog.Identity(entity: entity, id: id)) else { continue }
+            consider(id, path: path)
+        }
+        for identity in overlay where identity.entity == entity {
+            consider(identity.id, path: evaluation.documents.catalog.path(of: identity))
+        }
+        explanation.matched = found.count
+        guard !countOnly else {
+            return DocumentQueryResult(matches: [], total: found.count, explanation: explanation)
+        }
+
+        let page = ordered(found, explanation: &explanation)
+        let matches = page.map { match -> DocumentQueryResult.Match in
+            guard let path = match.path, let entry = evaluation.documents.catalog.entry(at: path),
+                evaluation.documents.overlay[Catalog.Identity(entity: entity, id: match.id)] == nil
+            else {
+                // Pending content: the stored version, if any, is what a save builds on.
+                let stored = match.path.flatMap { path in
+                    evaluation.documents.catalog.entry(at: path).flatMap { entry in
+                        evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: entry.version, content: $0) }
+                    }
+                }
+                return .init(id: match.id, stored: stored)
+            }
+            return .init(id: match.id, stored: StoredDocument(path: path, version: entry.version, content: match.content))
+        }
+        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation)
+    }
+
+    /// The page of the matches in the query's order: sorted by the keys (a bounded heap
+    /// when a limit keeps few), ties and unsorted queries in store order.
+    private mutating func ordered(_ found: [Found], explanation: inout QueryExplanation) -> ArraySlice<Found> {
+        var found = found
+        let offset = max(query.offset, 0)
+        let wanted = query.limit.map { offset + max($0, 0) }
+        func storeOrder(_ a: Found, _ b: Found) -> Bool {
+            switch (a.path, b.path) {
+            case let (a?, b?): a < b
+            case (_?, nil): true
+            default: false
+            }
+        }
+        if query.sort.isEmpty {
+            if let wanted, wanted < found.count / 8 {
+                found = found.smallest(wanted, by: storeOrder)
+            } else {
+                found = stableSorted(found, by: storeOrder)
+            }
+        } else {
+            explanation.sort = query.sort.map { "\($0.expression.queryText) \($0.ascending ? "ascending" : "descending")" }.joined(separator: ", ")
+            for index in found.indices {
+                let identity = Catalog.Identity(entity: query.entity, id: found[index].id)
+                found[index].keys = query.sort.map { evaluation.value(of: $0.expression, on: identity, content: found[index].content) }
+            }
+            let keys = query.sort
+            let before: (Found, Found) -> Bool = { a, b in
+                for (position, key) in keys.enumerated() {
+                    switch key.order(a.keys[position], b.keys[position]) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return storeOrder(a, b)
+            }
+            if let wanted, wanted < found.count / 8 {
+                found = found.smallest(wanted, by: before)
+            } else {
+                found = stableSorted(found, by: before)
+            }
+        }
+        let start = min(offset, found.count)
+        let end = wanted.map { min($0, found.count) } ?? found.count
+        return found[start..<max(start, end)]
+    }
+
+    private func stableSorted(_ found: [Found], by before: (Found, Found) -> Bool) -> [Found] {
+        // Stable: equal keys keep the order they were found in.
+        found.enumerated().sorted { a, b in
+            before(a.element, b.element) || (!before(b.element, a.element) && a.offset < b.offset)
+        }.map(\.element)
+    }
+}
+
+extension Array {
+    /// The `count` smallest elements in order, with a bounded heap: `n log count` rather
+    /// than sorting all `n`. Equal elements keep their order.
+    func smallest(_ count: Int, by before: (Element, Element) -> Bool) -> [Element] {
+        guard count > 0 else { return [] }
+        // A max-heap of (element, position): the root is the largest kept so far.
+        var heap: [(element: Element, position: Int)] = []
+        heap.reserveCapacity(count)
+        func larger(_ a: (element: Element, position: Int), _ b: (element: Element, position: Int)) -> Bool {
+            before(b.element, a.element) || (!before(a.element, b.element) && a.position > b.position)
+        }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var largest = parent
+                if left < heap.count, larger(heap[left], heap[largest]) { largest = left }
+                if right < heap.count, larger(heap[right], heap[largest]) { largest = right }
+                if largest == parent { return }
+                heap.swapAt(parent, largest)
+                parent = largest
+            }
+        }
+        for (position, element) in enumerated() {
+            let item = (element: element, position: position)
+            if heap.count < count {
+                heap.append(item)
+                var child = heap.count - 1
+                while child > 0 {
+                    let parent = (child - 1) / 2
+                    guard larger(heap[child], heap[parent]) else { break }
+                    heap.swapAt(child, parent)
+                    child = parent
+                }
+            } else if larger(heap[0], item) {
+                heap[0] = item
+                siftDown(0)
+            }
+        }
+        return heap.sorted { larger($1, $0) }.map(\.element)
+    }
+}
