@@ -107,7 +107,8 @@ extension ModelContext {
     /// write, models marked for deletion as gone.
     private func pendingContent() throws(FolioError) -> [(Catalog.Identity, JSONObject?)] {
         var overlay: [(Catalog.Identity, JSONObject?)] = []
-        for identifier in inserted + changed.sorted(by: { $0.id.uuidString < $1.id.uuidString }) where !deleted.contains(identifier) {
+        let edited = changed.subtracting(inserted).sorted { $0.id.uuidString < $1.id.uuidString }
+        for identifier in inserted + edited where !deleted.contains(identifier) {
             guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
             let document = try ModelDocument.document(
                 for: model, layout: layout, version: container.schema.version, deletedAt: model.persistentBackingData.deletedAt)

@@ -127,17 +127,33 @@ enum CommonKind { case count, isEmpty }
 
 extension KeyPath: CollectionKeyPath {
     var commonKind: CommonKind? {
-        if let collection = Root.self as? any Collection.Type {
-            if collection.countKeyPath == self { return .count }
-            if collection.isEmptyKeyPath == self { return .isEmpty }
-        }
+        guard let collection = Root.self as? any CountedCollection.Type else { return nil }
+        if collection.countKeyPath == self { return .count }
+        if collection.isEmptyKeyPath == self { return .isEmpty }
         return nil
     }
 }
 
-extension Collection {
-    static var countKeyPath: AnyKeyPath { \Self.count }
-    static var isEmptyKeyPath: AnyKeyPath { \Self.isEmpty }
+/// The collections whose `count` and `isEmpty` predicates use: each names its own
+/// properties, as a key path to a protocol's property is a different key path.
+protocol CountedCollection {
+    static var countKeyPath: AnyKeyPath { get }
+    static var isEmptyKeyPath: AnyKeyPath { get }
+}
+
+extension Array: CountedCollection {
+    static var countKeyPath: AnyKeyPath { \Array.count }
+    static var isEmptyKeyPath: AnyKeyPath { \Array.isEmpty }
+}
+
+extension String: CountedCollection {
+    static var countKeyPath: AnyKeyPath { \String.count }
+    static var isEmptyKeyPath: AnyKeyPath { \String.isEmpty }
+}
+
+extension Set: CountedCollection {
+    static var countKeyPath: AnyKeyPath { \Set.count }
+    static var isEmptyKeyPath: AnyKeyPath { \Set.isEmpty }
 }
 
 extension RawRepresentable {

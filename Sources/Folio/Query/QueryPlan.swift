@@ -31,7 +31,7 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The best access for a filter on an entity.
-    static func plan(_ filter: QueryExpression?, for entity: QuerySchema.Entity, calendar: Calendar) -> QueryAccess {
+    static func plan(_ filter: QueryExpression?, for entity: QuerySchema.Entity, in schema: QuerySchema, calendar: Calendar) -> QueryAccess {
         guard let filter else { return .scan }
         var equalities: [String: QueryValue] = [:]
         var relationships: [String: UUID] = [:]
@@ -39,6 +39,14 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
         var upper: Date?
         let partition = entity.partitionProperty
         for term in filter.conjuncts {
+            // `timer?.id == x`, where the related model's own id names its document.
+            if let (name, id) = term.relatedIdentityComparison,
+                case .relationship(let destination, false, _)? = entity.property(named: name),
+                schema.entities[destination]?.hasOwnIdentity == true
+            {
+                relationships[name] = id
+                continue
+            }
             guard let (name, op, value) = term.propertyComparison else { continue }
             switch entity.property(named: name) {
             case .attribute(let kind, _, _)?:
@@ -123,6 +131,21 @@ extension QueryExpression {
         guard case .compare(let lhs, let op, let rhs) = self else { return nil }
         if case .member(.variable(0), let name) = lhs, case .value(let value) = rhs { return (name, op, value) }
         if case .member(.variable(0), let name) = rhs, case .value(let value) = lhs { return (name, op.mirrored, value) }
+        return nil
+    }
+}
+
+extension QueryExpression {
+    /// `relationship.id == "UUID"` (either way round) on the document under test.
+    var relatedIdentityComparison: (String, UUID)? {
+        guard case .compare(let lhs, .equal, let rhs) = self else { return nil }
+        for (path, constant) in [(lhs, rhs), (rhs, lhs)] {
+            if case .member(.member(.variable(0), let name), "id") = path, case .value(.string(let text)) = constant,
+                let id = UUID(uuidString: text)
+            {
+                return (name, id)
+            }
+        }
         return nil
     }
 }

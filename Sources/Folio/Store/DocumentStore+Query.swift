@@ -17,12 +17,19 @@ extension DocumentStore {
     /// replaces the stored document of its identity (`nil` hides it), and new identities
     /// are candidates after the stored ones, in the order given.
     func run(_ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], countOnly: Bool = false) throws(FolioError) -> DocumentQueryResult {
+        try run(query, overlay: overlay) { $0.perform(overlay: overlay.map(\.0), countOnly: countOnly) }
+    }
+
+    /// Plans a query and hands its run to `body` under the store's lock.
+    func run<Result>(
+        _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], _ body: (inout QueryRun) -> Result
+    ) throws(FolioError) -> Result {
         let (schema, calendar) = state.withLock { (QuerySchema($0.manifest.schema), $0.manifest.calendar) }
         guard let entity = schema.entities[query.entity] else {
             let known = schema.entities.keys.sorted().joined(separator: ", ")
             throw .invalidArgument("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
         }
-        let access = QueryAccess.plan(query.filter, for: entity, calendar: calendar)
+        let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
         return state.withLock { state in
             var documents = QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: schema)
             // The catalog is moved out and back so decoding on first use stays one copy.
@@ -35,7 +42,7 @@ extension DocumentStore {
             documents.includeDeleted = query.includeDeleted
             for (identity, content) in overlay { documents.overlay[identity] = content }
             var run = QueryRun(query: query, access: access, evaluation: QueryEvaluation(documents: documents))
-            let result = run.perform(overlay: overlay.map(\.0), countOnly: countOnly)
+            let result = body(&run)
             documents = run.evaluation.documents
             return result
         }
@@ -44,7 +51,7 @@ extension DocumentStore {
 
 /// One query's run over the documents: candidates from the plan, the filter, the order
 /// and the page.
-private struct QueryRun {
+struct QueryRun {
     let query: DocumentQuery
     let access: QueryAccess
     var evaluation: QueryEvaluation
@@ -58,6 +65,31 @@ private struct QueryRun {
     }
 
     mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
+        var (found, explanation) = collect(overlay: overlay)
+        guard !countOnly else {
+            return DocumentQueryResult(matches: [], total: found.count, explanation: explanation)
+        }
+        let entity = query.entity
+        let page = ordered(found, explanation: &explanation)
+        let matches = page.map { match -> DocumentQueryResult.Match in
+            guard let path = match.path, let entry = evaluation.documents.catalog.entry(at: path),
+                evaluation.documents.overlay[Catalog.Identity(entity: entity, id: match.id)] == nil
+            else {
+                // Pending content: the stored version, if any, is what a save builds on.
+                let stored = match.path.flatMap { path in
+                    evaluation.documents.catalog.entry(at: path).flatMap { entry in
+                        evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: entry.version, content: $0) }
+                    }
+                }
+                return .init(id: match.id, stored: stored)
+            }
+            return .init(id: match.id, stored: StoredDocument(path: path, version: entry.version, content: match.content))
+        }
+        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation)
+    }
+
+    /// The documents that satisfy the filter, reached as the plan says, in no particular order.
+    mutating func collect(overlay: [Catalog.Identity]) -> ([Found], QueryExplanation) {
         let entity = query.entity
         var explanation = QueryExplanation(
             entity: entity, access: access, documents: 0, examined: 0, matched: 0)
@@ -102,26 +134,7 @@ private struct QueryRun {
             consider(identity.id, path: evaluation.documents.catalog.path(of: identity))
         }
         explanation.matched = found.count
-        guard !countOnly else {
-            return DocumentQueryResult(matches: [], total: found.count, explanation: explanation)
-        }
-
-        let page = ordered(found, explanation: &explanation)
-        let matches = page.map { match -> DocumentQueryResult.Match in
-            guard let path = match.path, let entry = evaluation.documents.catalog.entry(at: path),
-                evaluation.documents.overlay[Catalog.Identity(entity: entity, id: match.id)] == nil
-            else {
-                // Pending content: the stored version, if any, is what a save builds on.
-                let stored = match.path.flatMap { path in
-                    evaluation.documents.catalog.entry(at: path).flatMap { entry in
-                        evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: entry.version, content: $0) }
-                    }
-                }
-                return .init(id: match.id, stored: stored)
-            }
-            return .init(id: match.id, stored: StoredDocument(path: path, version: entry.version, content: match.content))
-        }
-        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation)
+        return (found, explanation)
     }
 
     /// The page of the matches in the query's order: sorted by the keys (a bounded heap
