@@ -19,7 +19,7 @@ final class Errand {
     #Index<Errand>([\.priority])
     @Attribute(.unique) var id: UUID
     var title: String
-    var code: String
+    @Attribute(.unique) var code: String
     var priority: Int
     var done: Bool
     var due: Date

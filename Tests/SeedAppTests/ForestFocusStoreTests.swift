@@ -30,7 +30,7 @@ struct ForestFocusStoreTests {
             },
             sortBy: [SortDescriptor(\FocusSession.endTime, order: .reverse)]
         )
-        return try context.fetch(descriptor)
+        return try context.fetchOnDocuments(descriptor)
     }
 
     @Test func completedSessionsComeNewestFirst() throws {
@@ -38,7 +38,7 @@ struct ForestFocusStoreTests {
             context.insert(session(state, startingHour: hour))
         }
         try context.save()
-        let completed = try context.fetch(
+        let completed = try context.fetchOnDocuments(
             FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "completed" }, sortBy: [SortDescriptor(\.endTime, order: .reverse)]))
         #expect(completed.map(\.startTime) == [3.0, 1.0, -30.0].map { day.addingTimeInterval($0 * 3600) })
         let today = try fetchSessions(from: day, to: day.addingTimeInterval(86_400), context: context)
@@ -52,11 +52,11 @@ struct ForestFocusStoreTests {
         let running = session("paused", startingHour: 2, ended: false)
         context.insert(running)
         try context.save()
-        let current = try context.fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { session in session.state == "active" || session.state == "paused" }))
+        let current = try context.fetchOnDocuments(FetchDescriptor<FocusSession>(predicate: #Predicate { session in session.state == "active" || session.state == "paused" }))
         #expect(current.map(\.id) == [running.id])
         running.state = "completed"
         running.endTime = running.startTime.addingTimeInterval(1500)
         try context.save()
-        #expect(try context.fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "active" || $0.state == "paused" })).isEmpty)
+        #expect(try context.fetchOnDocuments(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "active" || $0.state == "paused" })).isEmpty)
     }
 }

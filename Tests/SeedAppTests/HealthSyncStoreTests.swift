@@ -62,7 +62,7 @@ struct HealthSyncStoreTests {
                     expiresAt: start.addingTimeInterval(86_400), lastSeenAt: nil, isActive: index % 5 != 0))
         }
         try context.save()
-        let active = try context.fetch(FetchDescriptor<PairedDevice>(predicate: #Predicate { $0.isActive == true }))
+        let active = try context.fetchOnDocuments(FetchDescriptor<PairedDevice>(predicate: #Predicate { $0.isActive == true }))
         #expect(active.count == 20)
         let newest = try context.fetch(FetchDescriptor<PairedDevice>(sortBy: [SortDescriptor(\.createdAt, order: .reverse)]))
         #expect(newest.first?.name == "Device 24")

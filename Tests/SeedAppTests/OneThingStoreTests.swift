@@ -14,7 +14,7 @@ struct OneThingStoreTests {
             sortBy: []
         )
 
-        if let existing = try context.fetch(descriptor).first {
+        if let existing = try context.fetchOnDocuments(descriptor).first {
             return existing
         }
 

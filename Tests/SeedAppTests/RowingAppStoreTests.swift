@@ -83,14 +83,14 @@ struct RowingAppStoreTests {
         }
         let context = ModelContext(try container(at: folder))
         let sessionID = session.id
-        let metrics = try context.fetch(
+        let metrics = try context.fetchOnDocuments(
             FetchDescriptor<PerformanceMetric>(predicate: #Predicate { metric in metric.sessionID == sessionID }, sortBy: [SortDescriptor(\.timestamp)]))
         #expect(metrics.count == 40)
         #expect(metrics.map(\.strokeCount) == Array(1...40))
         #expect(metrics[0].strokePhase == .drive && metrics[1].strokePhase == .recovery && metrics[0].heartRate == nil && metrics[1].heartRate == 141)
 
         let athleteID = athlete.id
-        let recent = try context.fetch(
+        let recent = try context.fetchOnDocuments(
             FetchDescriptor<RowingSession>(
                 predicate: #Predicate { session in session.athleteID == athleteID && session.isComplete }, sortBy: [SortDescriptor(\.startTime, order: .reverse)]))
         let reread = try #require(recent.first)
@@ -154,7 +154,7 @@ struct RowingAppStoreTests {
         let recorder = StrokeRecorder(modelContainer: container)
         let sessionID = UUID()
         #expect(try await recorder.record(strokes: 12, sessionID: sessionID) == 12)
-        let metrics = try ModelContext(container).fetch(FetchDescriptor<PerformanceMetric>(predicate: #Predicate { $0.sessionID == sessionID }))
+        let metrics = try ModelContext(container).fetchOnDocuments(FetchDescriptor<PerformanceMetric>(predicate: #Predicate { $0.sessionID == sessionID }))
         #expect(metrics.count == 12)
     }
 }

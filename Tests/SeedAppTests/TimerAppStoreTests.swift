@@ -103,7 +103,7 @@ struct TimerAppStoreTests {
         let page = try context.fetch(FetchDescriptor<Timer>(sortBy: [SortDescriptor(\.name, order: .reverse)], fetchLimit: 2, fetchOffset: 1))
         #expect(page.map(\.name) == ["Pasta", "Eggs"])
         // The seed's @Query filter: timers with an unfinished to-do.
-        let unfinished = try context.fetch(FetchDescriptor<Timer>(predicate: #Predicate { timer in timer.todoItems.contains { !$0.isCompleted } }))
+        let unfinished = try context.fetchOnDocuments(FetchDescriptor<Timer>(predicate: #Predicate { timer in timer.todoItems.contains { !$0.isCompleted } }))
         #expect(unfinished.map(\.name) == ["Eggs"])
         #expect(try context.fetchCount(FetchDescriptor<Timer>(predicate: #Predicate { $0.durationInSeconds > 120 })) == 2)
     }

@@ -89,6 +89,9 @@ struct PredicateTranslation {
                 default: continue
                 }
             }
+            if let type = entity.modelType.value, type.persistentModelIDKeyPath == keyPath {
+                return Translated(expression: base.expression, shape: .value(PersistentIdentifier.self))
+            }
             throw Unsupported(description: "the key path \(keyPath) is not a stored property of \(entity.name)")
         case .models, .value:
             if let kind = (keyPath as? any CollectionKeyPath)?.commonKind {
@@ -154,6 +157,11 @@ extension String: CountedCollection {
 extension Set: CountedCollection {
     static var countKeyPath: AnyKeyPath { \Set.count }
     static var isEmptyKeyPath: AnyKeyPath { \Set.isEmpty }
+}
+
+extension PersistentModel {
+    /// `\.persistentModelID`, which a predicate compares as the document itself.
+    static var persistentModelIDKeyPath: AnyKeyPath { \Self.persistentModelID }
 }
 
 extension RawRepresentable {

@@ -39,6 +39,12 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
         var upper: Date?
         let partition = entity.partitionProperty
         for term in filter.conjuncts {
+            // `persistentModelID == x`: the document itself.
+            if case .compare(let lhs, .equal, let rhs) = term {
+                for (side, constant) in [(lhs, rhs), (rhs, lhs)] {
+                    if case .variable(0) = side, case .value(.document(entity.name, let id)) = constant { return .identity(id) }
+                }
+            }
             // `timer?.id == x`, where the related model's own id names its document.
             if let (name, id) = term.relatedIdentityComparison,
                 case .relationship(let destination, false, _)? = entity.property(named: name),
