@@ -123,6 +123,32 @@ struct QueryEquivalenceTests {
         }
     }
 
+    @Test func walkingAnOrderedIndexAnswersTheSameAsSortingEverything() throws {
+        let folder = try TemporaryDirectory()
+        let (context, _) = try populatedContext(seed: 11, in: folder)
+        try context.save()
+        var dice = Dice(state: 11)
+        let all = try context.fetch(FetchDescriptor<Errand>())
+        for round in 0..<40 {
+            let order: SortOrder = dice.pick([.forward, .reverse])
+            let sort: SortDescriptor<Errand> =
+                switch dice.roll(3) {
+                case 0: SortDescriptor(\.priority, order: order)
+                case 1: SortDescriptor(\.due, order: order)
+                default: SortDescriptor(\.estimate, order: order)
+                }
+            let predicate = Predicate<Errand> { root in Self.condition(on: root, depth: 1, dice: &dice) }
+            let limit = 1 + dice.roll(10)
+            let offset = dice.roll(4)
+            let descriptor = FetchDescriptor(predicate: predicate, sortBy: [sort], fetchLimit: limit, fetchOffset: offset)
+            let matching = try all.filter { try predicate.evaluate($0) }.sorted(using: [sort])
+            let expected = matching.dropFirst(offset).prefix(limit).map(\.code)
+            let explanation = try context.explain(descriptor)
+            #expect(explanation.sort?.contains("ordered index") == true)
+            #expect(try context.fetch(descriptor).map(\.code) == Array(expected), "round \(round): \(sort)")
+        }
+    }
+
     @Test func toManyTestsAnswerTheSameOnDocumentsAsOnModels() throws {
         let folder = try TemporaryDirectory()
         let (context, _) = try populatedContext(seed: 9, in: folder)

@@ -58,7 +58,7 @@ extension ModelContext {
             return QueryExplanation(
                 entity: entity.name, access: .scan, documents: total, examined: total, matched: matched, fallback: plan.fallback)
         }
-        return try container.store.run(query, overlay: plan.overlay, countOnly: descriptor.sortBy.isEmpty).explanation
+        return try container.store.run(query, overlay: plan.overlay).explanation
     }
 
     /// A descriptor as a document query with this context's unsaved changes, or the

@@ -53,6 +53,8 @@ struct Catalog {
     /// A number per entity that changes whenever one of its documents is added, replaced
     /// or removed, so the query indexes know when to rebuild.
     private var generations: [String: UInt64] = [:]
+    /// How many documents each entity has.
+    private(set) var counts: [String: Int] = [:]
     private var lastGeneration: UInt64 = 0
     /// How many walks `see` has been told of.
     private(set) var walks: UInt32 = 0
@@ -80,7 +82,7 @@ struct Catalog {
     mutating func insert(_ entry: Entry) -> DocumentPath? {
         let identity = Identity(entry.path)
         if let existing = entries[identity]?.path, existing != entry.path { return existing }
-        entries[identity] = entry
+        if entries.updateValue(entry, forKey: identity) == nil { counts[identity.entity, default: 0] += 1 }
         changed(entry.path.entity)
         return nil
     }
@@ -94,6 +96,7 @@ struct Catalog {
     mutating func remove(_ path: DocumentPath) {
         guard let index = index(of: path) else { return }
         entries.remove(at: index)
+        counts[path.entity, default: 1] -= 1
         changed(path.entity)
     }
 

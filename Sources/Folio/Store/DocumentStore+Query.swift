@@ -65,77 +65,144 @@ struct QueryRun {
     }
 
     mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
-        var (found, explanation) = collect(overlay: overlay)
+        if !countOnly, let walked = walkOrderedIndex(overlay: overlay) { return walked }
+        var (found, explanation) = collect(overlay: overlay, countOnly: countOnly)
         guard !countOnly else {
-            return DocumentQueryResult(matches: [], total: found.count, explanation: explanation)
+            return DocumentQueryResult(matches: [], total: explanation.matched, explanation: explanation)
         }
-        let entity = query.entity
         let page = ordered(found, explanation: &explanation)
-        let matches = page.map { match -> DocumentQueryResult.Match in
-            guard let path = match.path, let entry = evaluation.documents.catalog.entry(at: path),
-                evaluation.documents.overlay[Catalog.Identity(entity: entity, id: match.id)] == nil
-            else {
-                // Pending content: the stored version, if any, is what a save builds on.
-                let stored = match.path.flatMap { path in
-                    evaluation.documents.catalog.entry(at: path).flatMap { entry in
-                        evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: entry.version, content: $0) }
-                    }
-                }
-                return .init(id: match.id, stored: stored)
-            }
-            return .init(id: match.id, stored: StoredDocument(path: path, version: entry.version, content: match.content))
-        }
-        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation)
+        found = []
+        var matches: [DocumentQueryResult.Match] = []
+        for document in page { matches.append(match(document)) }
+        return DocumentQueryResult(matches: matches, total: explanation.matched, explanation: explanation)
     }
 
-    /// The documents that satisfy the filter, reached as the plan says, in no particular order.
-    mutating func collect(overlay: [Catalog.Identity]) -> ([Found], QueryExplanation) {
+    /// A found document as a result: stored ones with their version, pending ones with
+    /// the stored version they would replace (if any).
+    private mutating func match(_ found: Found) -> DocumentQueryResult.Match {
+        let identity = Catalog.Identity(entity: query.entity, id: found.id)
+        guard let path = found.path, let entry = evaluation.documents.catalog.entry(at: path) else { return .init(id: found.id, stored: nil) }
+        if evaluation.documents.overlay[identity] == nil {
+            return .init(id: found.id, stored: StoredDocument(path: path, version: entry.version, content: found.content))
+        }
+        let stored = evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: entry.version, content: $0) }
+        return .init(id: found.id, stored: stored)
+    }
+
+    /// The documents that satisfy the filter, reached as the plan says, in no particular
+    /// order. With `countOnly`, an index that answers the whole filter is counted
+    /// without reading any document.
+    mutating func collect(overlay: [Catalog.Identity], countOnly: Bool = false) -> ([Found], QueryExplanation) {
         let entity = query.entity
+        let schema = evaluation.documents.schema
         var explanation = QueryExplanation(
-            entity: entity, access: access, documents: 0, examined: 0, matched: 0)
-        var candidates: [UUID]
+            entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
+        let pending = overlay.filter { $0.entity == entity }
+        var candidates: [DocumentPath] = []
+        func stored(_ ids: [UUID]) -> [DocumentPath] {
+            ids.compactMap { evaluation.documents.catalog.path(of: Catalog.Identity(entity: entity, id: $0)) }
+        }
         switch access {
         case .identity(let id):
-            candidates = [id]
+            candidates = stored([id])
         case .index(let properties, let key, _):
-            candidates = evaluation.documents.indexes.lookup(
-                entity: entity, properties: properties, key: key, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
-        case .relationship(let property, let id):
-            guard case .relationship(let destination, _, _) = evaluation.documents.schema.entities[entity]?.property(named: property) else {
-                candidates = []
-                break
+            let ids = evaluation.documents.indexes.lookup(
+                entity: entity, properties: properties, key: key, includeDeleted: query.includeDeleted,
+                in: &evaluation.documents.catalog, schema: schema)
+            if countOnly, pending.isEmpty, query.filter.map({ Self.isAnswered($0, byIndexOn: properties) }) == true {
+                explanation.matched = ids.count
+                return ([], explanation)
             }
-            candidates = evaluation.documents.indexes.lookup(
-                entity: entity, properties: [property], key: [.document(entity: destination, id: id)],
-                in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+            candidates = stored(ids)
+        case .relationship(let property, let id):
+            guard case .relationship(let destination, _, _) = schema.entities[entity]?.property(named: property) else { break }
+            candidates = stored(
+                evaluation.documents.indexes.lookup(
+                    entity: entity, properties: [property], key: [.document(entity: destination, id: id)], includeDeleted: query.includeDeleted,
+                    in: &evaluation.documents.catalog, schema: schema))
         case .days(_, let first, let last):
-            let found = evaluation.documents.indexes.documents(
-                entity: entity, days: first...last, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
-            candidates = found.ids
+            let found = evaluation.documents.indexes.documents(entity: entity, days: first...last, in: &evaluation.documents.catalog, schema: schema)
+            candidates = found.paths
             explanation.daysRead = (found.days, found.of)
         case .scan:
-            candidates = evaluation.documents.catalog.paths.compactMap { $0.entity == entity ? $0.id : nil }
+            candidates = evaluation.documents.indexes.paths(of: entity, in: &evaluation.documents.catalog, schema: schema)
         }
-        explanation.documents = evaluation.documents.catalog.paths.reduce(0) { $0 + ($1.entity == entity ? 1 : 0) }
 
         var found: [Found] = []
-        func consider(_ id: UUID, path: DocumentPath?) {
-            let identity = Catalog.Identity(entity: entity, id: id)
-            guard let content = evaluation.documents.content(of: identity) else { return }
+        let overlaid = Set(pending.map(\.id))
+        for path in candidates where overlaid.isEmpty || !overlaid.contains(path.id) {
+            guard let content = evaluation.documents.catalog.content(at: path),
+                query.includeDeleted || content[ModelDocument.deletedKey] == nil
+            else { continue }
             explanation.examined += 1
-            if let filter = query.filter, !evaluation.test(filter, on: identity, content: content) { return }
-            found.append(Found(id: id, path: path, content: content))
+            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: path.id), content: content) { continue }
+            found.append(Found(id: path.id, path: path, content: content))
         }
-        for id in candidates where evaluation.documents.overlay[Catalog.Identity(entity: entity, id: id)] == nil {
-            guard let path = evaluation.documents.catalog.path(of: Catalog.Identity(entity: entity, id: id)) else { continue }
-            consider(id, path: path)
-        }
-        for identity in overlay where identity.entity == entity {
-            consider(identity.id, path: evaluation.documents.catalog.path(of: identity))
+        for identity in pending {
+            guard let content = evaluation.documents.content(of: identity) else { continue }
+            explanation.examined += 1
+            if let filter = query.filter, !evaluation.test(filter, on: identity, content: content) { continue }
+            found.append(Found(id: identity.id, path: evaluation.documents.catalog.path(of: identity), content: content))
         }
         explanation.matched = found.count
         return (found, explanation)
     }
+
+    /// Whether a filter is exactly equality on each of an index's properties, so the
+    /// index's entries are the answer.
+    private static func isAnswered(_ filter: QueryExpression, byIndexOn properties: [String]) -> Bool {
+        let terms = filter.conjuncts
+        guard terms.count == properties.count else { return false }
+        let named = terms.compactMap { term -> String? in
+            guard let (name, op, _) = term.propertyComparison, op == .equal else { return nil }
+            return name
+        }
+        return named.count == terms.count && Set(named) == Set(properties)
+    }
+
+    /// A limited query sorted by one number or date property, with no pending changes to
+    /// the entity: walked in the order of the property's ordered index, stopping when
+    /// the page is full, so "the 20 latest" reads about 20 documents.
+    private mutating func walkOrderedIndex(overlay: [Catalog.Identity]) -> DocumentQueryResult? {
+        let entity = query.entity
+        guard let limit = query.limit, query.sort.count == 1, let key = query.sort.first,
+            case .member(.variable(0), let name) = key.expression,
+            case .attribute(_, let typeName, _)? = evaluation.documents.schema.entities[entity]?.property(named: name),
+            Self.orderedTypes.contains(typeName), !overlay.contains(where: { $0.entity == entity })
+        else { return nil }
+        let offset = max(query.offset, 0)
+        let wanted = offset + max(limit, 0)
+        let index = evaluation.documents.indexes.ordered(entity: entity, by: name, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+        var explanation = QueryExplanation(
+            entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
+        // Walk until the page is full and the values equal to the last one taken are
+        // taken too (their order among themselves is the store's), then order those few.
+        var found: [Found] = []
+        var last: QueryValue?
+        let positions = key.ascending ? Array(index.indices) : index.indices.reversed()
+        for position in positions {
+            let (value, path) = index[position]
+            if found.count >= wanted, let last, value.sortOrder(last) != .orderedSame { break }
+            guard let content = evaluation.documents.catalog.content(at: path), query.includeDeleted || content[ModelDocument.deletedKey] == nil
+            else { continue }
+            explanation.examined += 1
+            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: path.id), content: content) { continue }
+            found.append(Found(id: path.id, path: path, content: content))
+            last = value
+        }
+        explanation.matched = found.count
+        let page = ordered(found, explanation: &explanation)
+        explanation.sort = (explanation.sort ?? "") + " (ordered index: walked \(explanation.examined) documents)"
+        var matches: [DocumentQueryResult.Match] = []
+        for document in page { matches.append(match(document)) }
+        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation)
+    }
+
+    /// Types whose order as values is their order in Swift (text has comparators, so it
+    /// is sorted in full instead).
+    private static let orderedTypes: Set<String> = [
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float", "Date",
+    ]
 
     /// The page of the matches in the query's order: sorted by the keys (a bounded heap
     /// when a limit keeps few), ties and unsorted queries in store order.

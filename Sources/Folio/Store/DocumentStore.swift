@@ -133,9 +133,7 @@ public final class DocumentStore: Sendable {
 
     /// How many documents of each entity the store holds.
     public var documentCounts: [String: Int] {
-        state.withLock { state in
-            state.catalog.paths.reduce(into: [:]) { counts, path in counts[path.entity, default: 0] += 1 }
-        }
+        state.withLock { $0.catalog.counts.filter { $0.value > 0 } }
     }
 
     private static func stored(at path: DocumentPath, in catalog: inout Catalog) -> StoredDocument? {
