@@ -43,8 +43,33 @@ func sample_README_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 85
+// README.md, line 91
 func sample_README_md_3() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Habit.self, configurations: ModelConfiguration(url: folder)))
+    for name in ["Read", "Run", "Write"] {
+        let habit = Habit(name: name)
+        context.insert(habit)
+        for day in 0..<3 { habit.checks.append(Check(day: Date(timeIntervalSinceNow: Double(-day) * 86_400))) }
+    }
+    try context.save()
+
+    let reading = try context.fetch(FetchDescriptor<Habit>(predicate: #Predicate { $0.name == "Read" })).first!
+    let readingID = reading.persistentModelID
+    let checks = FetchDescriptor<Check>(predicate: #Predicate { $0.habit?.persistentModelID == readingID })
+    print(try context.explain(checks))
+    // Check: relationship key habit == 5A0C...   examined 3 of 9 documents, matched 3
+    let count = try context.fetchCount(checks)
+    assert(count == 3)
+
+    let perHabit = try context.aggregate(.count, of: FetchDescriptor<Check>(), groupedBy: \Check.habit)
+    assert(perHabit.map(\.count) == [3, 3, 3])
+    try FileManager.default.removeItem(at: folder)
+}
+
+// README.md, line 125
+func sample_README_md_4() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
     let value = try JSONReader().read(text)
@@ -57,8 +82,8 @@ func sample_README_md_3() throws {
     // }
 }
 
-// README.md, line 101
-func sample_README_md_4() throws {
+// README.md, line 141
+func sample_README_md_5() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
     } catch {
@@ -70,8 +95,8 @@ func sample_README_md_4() throws {
     }
 }
 
-// README.md, line 156
-func sample_README_md_5() throws {
+// README.md, line 196
+func sample_README_md_6() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
     let stored = started.json                      // "2026-11-22T09:30:00.25Z"
@@ -81,8 +106,8 @@ func sample_README_md_5() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 173
-func sample_README_md_6() throws {
+// README.md, line 213
+func sample_README_md_7() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
     let manifest = StoreManifest(timeZone: TimeZone(identifier: "Europe/Berlin")!, schema: ["entities": ["Note": [:]]])
@@ -190,5 +215,5 @@ func sample_docs_models_md_3() throws {
 
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3)]
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3)]
 }

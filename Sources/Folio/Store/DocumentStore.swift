@@ -26,11 +26,15 @@ public final class DocumentStore: Sendable {
     let state: Mutex<State>
 
     struct State {
-        var manifest: StoreManifest
+        var manifest: StoreManifest {
+            didSet { querySchema = QuerySchema(manifest.schema) }
+        }
         /// The stamp of `folio.json` when `manifest` was read, so a refresh rereads it only when it
         /// changed; `nil` (always reread) when the stamp fell within the file's clock tick.
         var manifestStamp: FileStamp?
         var catalog = Catalog()
+        /// The manifest's schema as queries read it.
+        var querySchema: QuerySchema
         /// The query indexes over `catalog`, replaced with it.
         var indexes = QueryIndexes()
         var statistics = StoreStatistics()
@@ -97,7 +101,7 @@ public final class DocumentStore: Sendable {
         self.root = root
         self.durability = durability
         self.lock = lock
-        self.state = Mutex(State(manifest: manifest, manifestStamp: manifestStamp))
+        self.state = Mutex(State(manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.schema)))
     }
 
     private static func normalized(_ root: String) -> String {
