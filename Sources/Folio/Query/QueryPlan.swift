@@ -56,8 +56,15 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
             guard let (name, op, value) = term.propertyComparison else { continue }
             switch entity.property(named: name) {
             case .attribute(let kind, _, _)?:
-                let value = kind == .date ? value.dateValue.map(QueryValue.date) ?? value : value
-                if op == .equal { equalities[name] = value }
+                // The constant as the index keys hold it, or no index when it cannot be so.
+                var key: QueryValue? = value
+                switch (kind, value) {
+                case (.date, _): key = value.dateValue.map(QueryValue.date)
+                case (.uuid, .string(let text)): key = UUID(uuidString: text).map { .string($0.uuidString) } ?? value
+                case (_, .date): key = nil
+                default: break
+                }
+                if op == .equal, let key { equalities[name] = key }
                 guard name == partition, let date = value.dateValue else { continue }
                 switch op {
                 case .equal: (lower, upper) = (max(lower ?? date, date), min(upper ?? date, date))

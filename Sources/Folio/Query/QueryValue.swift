@@ -33,6 +33,9 @@ extension QueryValue {
         case .string(let text):
             if type == .date, let date = try? ISO8601Timestamp.date(from: json) {
                 self = .date(date)
+            } else if type == .uuid, let uuid = UUID(uuidString: text) {
+                // A hand-written lowercase UUID is the same UUID.
+                self = .string(uuid.uuidString)
             } else {
                 self = .string(text)
             }
@@ -41,13 +44,19 @@ extension QueryValue {
         }
     }
 
-    /// What a stored member needs to be read right: dates are text in JSON.
+    /// What a stored member needs to be read right: dates and UUIDs are text in JSON.
     enum ValueKind: Sendable, Hashable {
-        case date, other
+        case date, uuid, other
 
-        /// The kind of a schema type name (`"Date"`, `"Array<Date>"`, `"Optional<Date>"`).
+        /// The kind of a schema type name (`"Date"`, `"Array<Date>"`, `"Optional<UUID>"`).
         init(typeName: String) {
-            self = typeName == "Date" || typeName.hasSuffix("<Date>") ? .date : .other
+            if typeName == "Date" || typeName.hasSuffix("<Date>") {
+                self = .date
+            } else if typeName == "UUID" || typeName.hasSuffix("<UUID>") {
+                self = .uuid
+            } else {
+                self = .other
+            }
         }
     }
 
