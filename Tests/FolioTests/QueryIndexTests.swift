@@ -159,5 +159,13 @@ struct QueryIndexTests {
         #expect(average.first?.value == .double(2))
         #expect(try fresh.aggregate(.min(\Errand.estimate)).first?.value == .null)
         #expect(fresh.registered.isEmpty)
+
+        // Counted from the index's entries, and the same as counting the documents.
+        context.delete(try #require(try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.code == "E4" })).first))
+        try context.save()
+        let fromIndex = try fresh.aggregate(Aggregation<Errand>.count, groupedBy: \Errand.priority)
+        let fromDocuments = try fresh.aggregate(Aggregation<Errand>.count, of: FetchDescriptor(predicate: #Predicate { $0.priority > -100 }), groupedBy: \Errand.priority)
+        #expect(fromIndex == fromDocuments)
+        #expect(fromIndex.map(\.count) == [8, 8, 8, 8, 7])
     }
 }

@@ -42,6 +42,34 @@ public struct QueryAggregate: Sendable, Hashable {
     }
 }
 
+extension QueryAggregate {
+    /// Groups in the order of their values, key by key.
+    static func groupOrder(_ a: [QueryValue], _ b: [QueryValue]) -> Bool {
+        for (x, y) in zip(a, b) where x.sortOrder(y) != .orderedSame { return x.sortOrder(y) == .orderedAscending }
+        return false
+    }
+}
+
+extension QueryRun {
+    /// `count` of a whole entity grouped by one indexed property, with no pending
+    /// changes to it: the sizes of the index's entries, reading no document.
+    mutating func countGroupsFromIndex(_ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [Catalog.Identity]) -> [QueryAggregate.Row]? {
+        let entity = query.entity
+        guard aggregate.function == .count, aggregate.value == nil, query.filter == nil, groupBy.count == 1,
+            case .member(.variable(0), let name) = groupBy[0], !overlay.contains(where: { $0.entity == entity })
+        else { return nil }
+        let table = evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+        guard let live = table.values[[name]] else { return nil }
+        var counts = live.mapValues(\.count)
+        if query.includeDeleted {
+            for (key, positions) in table.deletedValues[[name]] ?? [:] { counts[key, default: 0] += positions.count }
+        }
+        return counts.sorted { QueryAggregate.groupOrder($0.key, $1.key) }.map {
+            QueryAggregate.Row(group: $0.key, count: $0.value, value: .integer(Int64($0.value)))
+        }
+    }
+}
+
 extension DocumentStore {
     /// Summarizes the documents a query selects, grouped by the values of `groupBy`
     /// (one row per distinct group, in the sort order of the groups' values).
@@ -58,6 +86,7 @@ extension DocumentStore {
         _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [(Catalog.Identity, JSONObject?)]
     ) throws(FolioError) -> [QueryAggregate.Row] {
         try run(query, overlay: overlay) { run in
+            if let counted = run.countGroupsFromIndex(aggregate, groupedBy: groupBy, overlay: overlay.map(\.0)) { return counted }
             let (found, _) = run.collect(overlay: overlay.map(\.0))
             var groups: [[QueryValue]: (count: Int, values: [QueryValue])] = [:]
             var order: [[QueryValue]] = []
@@ -70,10 +99,7 @@ extension DocumentStore {
                 if let value { groups[key]!.values.append(value) }
             }
             if groupBy.isEmpty, order.isEmpty { order = [[]] }
-            return order.sorted { a, b in
-                for (x, y) in zip(a, b) where x.sortOrder(y) != .orderedSame { return x.sortOrder(y) == .orderedAscending }
-                return false
-            }.map { key in
+            return order.sorted(by: QueryAggregate.groupOrder).map { key in
                 let group = groups[key] ?? (0, [])
                 return QueryAggregate.Row(group: key, count: group.count, value: aggregate.summarize(group.values, documents: group.count))
             }

@@ -35,13 +35,18 @@ struct QueryDocuments {
     /// documents do not keep, answered from the relationship index.
     mutating func referrers(entity: String, property: String, to id: UUID) -> [UUID] {
         guard case .relationship(let destination, false, _) = schema.entities[entity]?.property(named: property) else { return [] }
-        let key = QueryValue.document(entity: destination, id: id)
-        var found = indexes.lookup(entity: entity, properties: [property], key: [key], in: &catalog, schema: schema)
-            .filter { overlay[Catalog.Identity(entity: entity, id: $0)] == nil }
+        let table = indexes.table(of: entity, in: &catalog, schema: schema)
+        var found: [UUID] = []
+        let positions = QueryIndexes.lookup(table, properties: [property], key: [.document(entity: destination, id: id)], includeDeleted: includeDeleted)
+        for position in positions {
+            let referrer = table.rows[position].path.id
+            if overlay.isEmpty || overlay[Catalog.Identity(entity: entity, id: referrer)] == nil { found.append(referrer) }
+        }
         for (identity, content) in overlay where identity.entity == entity {
-            guard let content, content[property] == .string(id.uuidString) else { continue }
+            guard let content, content[property] == .string(id.uuidString), includeDeleted || content[ModelDocument.deletedKey] == nil
+            else { continue }
             found.append(identity.id)
         }
-        return found.filter { content(of: Catalog.Identity(entity: entity, id: $0)) != nil }.sorted { $0.uuidString < $1.uuidString }
+        return found
     }
 }

@@ -26,7 +26,9 @@ struct QueryEvaluation {
     /// An expression's value for a document.
     mutating func value(of expression: QueryExpression, on identity: Catalog.Identity, content: JSONObject) -> QueryValue {
         root = (identity, content)
-        variables = [.document(entity: identity.entity, id: identity.id)]
+        // Reused, not reallocated: this runs once per document examined.
+        variables.removeAll(keepingCapacity: true)
+        variables.append(.document(entity: identity.entity, id: identity.id))
         return evaluate(expression)
     }
 

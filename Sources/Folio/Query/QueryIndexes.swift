@@ -5,23 +5,34 @@ import FolioJSON
 /// values (the `.folio/cache` content, never re-read files) the first time a query
 /// needs them, and rebuilt when the entity's documents change (a save, a refresh that
 /// found an external edit).
+///
+/// Each entity's documents sit in one table in store order (day, then identity); the
+/// indexes hold positions in it, so a lookup reads the documents it names and nothing
+/// else, and a day range is one slice of the table.
 struct QueryIndexes {
-    /// One entity's indexes, as of one generation of its documents.
+    /// One stored document as the indexes see it.
+    struct Row {
+        var path: DocumentPath
+        var content: JSONObject
+        var isDeleted: Bool
+    }
+
+    /// One entity's table and indexes, as of one generation of its documents.
     struct EntityIndexes {
         var generation: UInt64
-        /// Every document of the entity, in store order (day, then identity).
-        var paths: [DocumentPath] = []
+        /// Every readable document of the entity, in store order.
+        var rows: [Row] = []
         /// Value indexes by their properties: each key (the properties' values, in order)
-        /// maps to the live documents holding it, in store order.
-        var values: [[String]: [[QueryValue]: [UUID]]] = [:]
-        /// The same for soft-deleted documents, kept apart so counts of live ones need no reading.
-        var deletedValues: [[String]: [[QueryValue]: [UUID]]] = [:]
-        /// Documents by day folder, and the days in order (built on first use).
-        var days: [Day: [DocumentPath]]?
-        var sortedDays: [Day] = []
-        /// Ordered indexes by property (built on first use): each document's value, in
-        /// the order of the values and then the store's.
-        var ordered: [String: [(value: QueryValue, path: DocumentPath)]] = [:]
+        /// maps to the positions of the live documents holding it.
+        var values: [[String]: [[QueryValue]: [Int]]] = [:]
+        /// The same for soft-deleted documents, kept apart so live ones are counted without reading.
+        var deletedValues: [[String]: [[QueryValue]: [Int]]] = [:]
+        /// The days that have documents, in order, and where each day's rows start.
+        var days: [Day] = []
+        var dayStarts: [Int] = []
+        /// Ordered indexes by property (built on first use): positions in the order of
+        /// the property's values, ties in store order.
+        var ordered: [String: [(value: QueryValue, position: Int)]] = [:]
     }
 
     private var entities: [String: EntityIndexes] = [:]
@@ -37,87 +48,35 @@ struct QueryIndexes {
         return indexes
     }
 
-    /// The documents whose `properties` hold `key` (soft-deleted ones only when asked),
-    /// building the index when the entity changed since (or has none yet).
-    mutating func lookup(
-        entity: String, properties: [String], key: [QueryValue], includeDeleted: Bool = true, in catalog: inout Catalog, schema: QuerySchema
-    ) -> [UUID] {
-        let indexes = current(entity, in: &catalog, schema: schema)
-        let live = indexes.values[properties]?[key] ?? []
-        guard includeDeleted, let deleted = indexes.deletedValues[properties]?[key] else { return live }
-        return live + deleted
-    }
-
-    /// Every document of an entity, in store order.
-    mutating func paths(of entity: String, in catalog: inout Catalog, schema: QuerySchema) -> [DocumentPath] {
-        current(entity, in: &catalog, schema: schema).paths
-    }
-
-    /// The documents in day folders from `first` through `last`, and how many days that
-    /// is of how many.
-    mutating func documents(entity: String, days range: ClosedRange<Day>, in catalog: inout Catalog, schema: QuerySchema) -> (paths: [DocumentPath], days: Int, of: Int) {
-        var indexes = current(entity, in: &catalog, schema: schema)
-        if indexes.days == nil {
-            var days: [Day: [DocumentPath]] = [:]
-            for path in indexes.paths { days[path.day, default: []].append(path) }
-            indexes.days = days
-            indexes.sortedDays = days.keys.sorted()
-            entities[entity] = indexes
-        }
-        let sorted = indexes.sortedDays
-        let start = sorted.partitioningIndex { $0 >= range.lowerBound }
-        let end = sorted.partitioningIndex { $0 > range.upperBound }
-        guard start < end else { return ([], 0, sorted.count) }
-        return (sorted[start..<end].flatMap { indexes.days![$0]! }, end - start, sorted.count)
-    }
-
-    /// An entity's documents ordered by a property's value (ties in store order),
-    /// built on first use for this generation.
-    mutating func ordered(entity: String, by property: String, in catalog: inout Catalog, schema: QuerySchema) -> [(value: QueryValue, path: DocumentPath)] {
-        var indexes = current(entity, in: &catalog, schema: schema)
-        if let ordered = indexes.ordered[property] { return ordered }
-        let described = schema.entities[entity]?.property(named: property)
-        var ordered: [(value: QueryValue, path: DocumentPath)] = []
-        ordered.reserveCapacity(indexes.paths.count)
-        for path in indexes.paths {
-            let content = catalog.content(at: path)
-            ordered.append((QueryEvaluation.storedValue(content?[property] ?? .null, as: described), path))
-        }
-        // Paths are already in store order, so a stable sort by value keeps ties so.
-        ordered = ordered.enumerated().sorted { a, b in
-            switch a.element.value.sortOrder(b.element.value) {
-            case .orderedAscending: true
-            case .orderedDescending: false
-            case .orderedSame: a.offset < b.offset
-            }
-        }.map(\.element)
-        indexes.ordered[property] = ordered
-        entities[entity] = indexes
-        return ordered
-    }
-
-    /// The entity's indexes, built anew when its documents changed since they were built.
-    private mutating func current(_ entity: String, in catalog: inout Catalog, schema: QuerySchema) -> EntityIndexes {
+    /// The entity's table and indexes, built anew when its documents changed since.
+    mutating func table(of entity: String, in catalog: inout Catalog, schema: QuerySchema) -> EntityIndexes {
         let generation = catalog.generation(of: entity)
         if let indexes = entities[entity], indexes.generation == generation { return indexes }
         var indexes = EntityIndexes(generation: generation)
-        indexes.paths = catalog.paths.filter { $0.entity == entity }.sorted()
+        let paths = catalog.paths.filter { $0.entity == entity }.sorted()
+        indexes.rows.reserveCapacity(paths.count)
+        for path in paths {
+            guard let content = catalog.content(at: path) else { continue }
+            if indexes.days.last != path.day {
+                indexes.days.append(path.day)
+                indexes.dayStarts.append(indexes.rows.count)
+            }
+            indexes.rows.append(Row(path: path, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
+        }
         if let described = schema.entities[entity] {
             let declared = Self.declaredIndexes(of: described)
-            var values = [[String]: [[QueryValue]: [UUID]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
+            var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
             var deletedValues = values
             let kinds = declared.map { $0.map { described.property(named: $0) } }
-            for path in indexes.paths {
-                guard let content = catalog.content(at: path) else { continue }
-                let isDeleted = content[ModelDocument.deletedKey] != nil
+            for (position, row) in indexes.rows.enumerated() {
                 for (index, properties) in declared.enumerated() {
                     let key = zip(properties, kinds[index]).map { name, property in
-                        QueryEvaluation.storedValue(content[name] ?? .null, as: property)
+                        QueryEvaluation.storedValue(row.content[name] ?? .null, as: property)
                     }
-                    if isDeleted {
-                        deletedValues[properties]![key, default: []].append(path.id)
+                    if row.isDeleted {
+                        deletedValues[properties]![key, default: []].append(position)
                     } else {
-                        values[properties]![key, default: []].append(path.id)
+                        values[properties]![key, default: []].append(position)
                     }
                 }
             }
@@ -126,6 +85,44 @@ struct QueryIndexes {
         }
         entities[entity] = indexes
         return indexes
+    }
+
+    /// The positions of the documents whose `properties` hold `key`, in store order
+    /// (soft-deleted ones only when asked).
+    static func lookup(_ table: EntityIndexes, properties: [String], key: [QueryValue], includeDeleted: Bool) -> [Int] {
+        let live = table.values[properties]?[key] ?? []
+        guard includeDeleted, let deleted = table.deletedValues[properties]?[key] else { return live }
+        return (live + deleted).sorted()
+    }
+
+    /// The positions of the documents in day folders from `first` through `last`, and
+    /// how many days that is of how many.
+    static func rows(_ table: EntityIndexes, days range: ClosedRange<Day>) -> (positions: Range<Int>, days: Int, of: Int) {
+        let start = table.days.partitioningIndex { $0 >= range.lowerBound }
+        let end = table.days.partitioningIndex { $0 > range.upperBound }
+        guard start < end else { return (0..<0, 0, table.days.count) }
+        let last = end < table.dayStarts.count ? table.dayStarts[end] : table.rows.count
+        return (table.dayStarts[start]..<last, end - start, table.days.count)
+    }
+
+    /// An entity's documents ordered by a property's value (ties in store order),
+    /// built on first use for this generation.
+    mutating func ordered(entity: String, by property: String, in catalog: inout Catalog, schema: QuerySchema) -> (EntityIndexes, [(value: QueryValue, position: Int)]) {
+        var indexes = table(of: entity, in: &catalog, schema: schema)
+        if let ordered = indexes.ordered[property] { return (indexes, ordered) }
+        let described = schema.entities[entity]?.property(named: property)
+        let values = indexes.rows.map { QueryEvaluation.storedValue($0.content[property] ?? .null, as: described) }
+        // Positions are store order, so breaking ties by position keeps ties so.
+        let ordered = values.indices.sorted { a, b in
+            switch values[a].sortOrder(values[b]) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: a < b
+            }
+        }.map { (value: values[$0], position: $0) }
+        indexes.ordered[property] = ordered
+        entities[entity] = indexes
+        return (indexes, ordered)
     }
 }
 

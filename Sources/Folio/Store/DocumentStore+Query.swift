@@ -98,45 +98,40 @@ struct QueryRun {
         var explanation = QueryExplanation(
             entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
         let pending = overlay.filter { $0.entity == entity }
-        var candidates: [DocumentPath] = []
-        func stored(_ ids: [UUID]) -> [DocumentPath] {
-            ids.compactMap { evaluation.documents.catalog.path(of: Catalog.Identity(entity: entity, id: $0)) }
+        let table = evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema)
+        var found: [Found] = []
+        let overlaid = Set(pending.map(\.id))
+        func consider(_ row: QueryIndexes.Row) {
+            guard overlaid.isEmpty || !overlaid.contains(row.path.id), query.includeDeleted || !row.isDeleted else { return }
+            explanation.examined += 1
+            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: row.path.id), content: row.content) { return }
+            found.append(Found(id: row.path.id, path: row.path, content: row.content))
         }
         switch access {
         case .identity(let id):
-            candidates = stored([id])
+            let identity = Catalog.Identity(entity: entity, id: id)
+            if let path = evaluation.documents.catalog.path(of: identity), let content = evaluation.documents.catalog.content(at: path) {
+                consider(QueryIndexes.Row(path: path, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
+            }
         case .index(let properties, let key, _):
-            let ids = evaluation.documents.indexes.lookup(
-                entity: entity, properties: properties, key: key, includeDeleted: query.includeDeleted,
-                in: &evaluation.documents.catalog, schema: schema)
+            let positions = QueryIndexes.lookup(table, properties: properties, key: key, includeDeleted: query.includeDeleted)
             if countOnly, pending.isEmpty, query.filter.map({ Self.isAnswered($0, byIndexOn: properties) }) == true {
-                explanation.matched = ids.count
+                explanation.matched = positions.count
                 return ([], explanation)
             }
-            candidates = stored(ids)
+            for position in positions { consider(table.rows[position]) }
         case .relationship(let property, let id):
             guard case .relationship(let destination, _, _) = schema.entities[entity]?.property(named: property) else { break }
-            candidates = stored(
-                evaluation.documents.indexes.lookup(
-                    entity: entity, properties: [property], key: [.document(entity: destination, id: id)], includeDeleted: query.includeDeleted,
-                    in: &evaluation.documents.catalog, schema: schema))
+            let key: [QueryValue] = [.document(entity: destination, id: id)]
+            for position in QueryIndexes.lookup(table, properties: [property], key: key, includeDeleted: query.includeDeleted) {
+                consider(table.rows[position])
+            }
         case .days(_, let first, let last):
-            let found = evaluation.documents.indexes.documents(entity: entity, days: first...last, in: &evaluation.documents.catalog, schema: schema)
-            candidates = found.paths
-            explanation.daysRead = (found.days, found.of)
+            let days = QueryIndexes.rows(table, days: first...last)
+            explanation.daysRead = (days.days, days.of)
+            for position in days.positions { consider(table.rows[position]) }
         case .scan:
-            candidates = evaluation.documents.indexes.paths(of: entity, in: &evaluation.documents.catalog, schema: schema)
-        }
-
-        var found: [Found] = []
-        let overlaid = Set(pending.map(\.id))
-        for path in candidates where overlaid.isEmpty || !overlaid.contains(path.id) {
-            guard let content = evaluation.documents.catalog.content(at: path),
-                query.includeDeleted || content[ModelDocument.deletedKey] == nil
-            else { continue }
-            explanation.examined += 1
-            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: path.id), content: content) { continue }
-            found.append(Found(id: path.id, path: path, content: content))
+            for row in table.rows { consider(row) }
         }
         for identity in pending {
             guard let content = evaluation.documents.content(of: identity) else { continue }
@@ -172,7 +167,8 @@ struct QueryRun {
         else { return nil }
         let offset = max(query.offset, 0)
         let wanted = offset + max(limit, 0)
-        let index = evaluation.documents.indexes.ordered(entity: entity, by: name, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+        let (table, index) = evaluation.documents.indexes.ordered(
+            entity: entity, by: name, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
         var explanation = QueryExplanation(
             entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
         // Walk until the page is full and the values equal to the last one taken are
@@ -181,13 +177,12 @@ struct QueryRun {
         var last: QueryValue?
         let positions = key.ascending ? Array(index.indices) : index.indices.reversed()
         for position in positions {
-            let (value, path) = index[position]
+            let (value, row) = (index[position].value, table.rows[index[position].position])
             if found.count >= wanted, let last, value.sortOrder(last) != .orderedSame { break }
-            guard let content = evaluation.documents.catalog.content(at: path), query.includeDeleted || content[ModelDocument.deletedKey] == nil
-            else { continue }
+            guard query.includeDeleted || !row.isDeleted else { continue }
             explanation.examined += 1
-            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: path.id), content: content) { continue }
-            found.append(Found(id: path.id, path: path, content: content))
+            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: row.path.id), content: row.content) { continue }
+            found.append(Found(id: row.path.id, path: row.path, content: row.content))
             last = value
         }
         explanation.matched = found.count
