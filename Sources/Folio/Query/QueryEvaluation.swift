@@ -15,6 +15,7 @@ struct QueryEvaluation {
     private var root: (identity: Catalog.Identity, content: JSONObject)?
     /// Compiled regular expressions by pattern (`~=`).
     private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+    private var lastEntity: QuerySchema.Entity?
 
     init(documents: QueryDocuments) { self.documents = documents }
 
@@ -124,7 +125,7 @@ struct QueryEvaluation {
             } else {
                 return .null
             }
-            let property = documents.schema.entities[entity]?.property(named: name)
+            let property = schemaEntity(entity)?.property(named: name)
             if case .relationship(_, true, let inverse?) = property {
                 return .array(documents.referrers(entity: relationshipDestination(property), property: inverse, to: id).map {
                     .document(entity: relationshipDestination(property), id: $0)
@@ -146,6 +147,14 @@ struct QueryEvaluation {
         case .json(.object(let object)): return QueryValue(object[name] ?? .null, type: .other)
         default: return .null
         }
+    }
+
+    /// The schema of an entity; the last one asked is kept, as one query asks for the
+    /// same one for every document (hashing its name each time costs more than the test).
+    private mutating func schemaEntity(_ name: String) -> QuerySchema.Entity? {
+        if let last = lastEntity, last.name == name { return last }
+        lastEntity = documents.schema.entities[name]
+        return lastEntity
     }
 
     private func relationshipDestination(_ property: QuerySchema.Property?) -> String {

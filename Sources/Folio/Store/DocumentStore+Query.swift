@@ -101,37 +101,41 @@ struct QueryRun {
         let table = evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema)
         var found: [Found] = []
         let overlaid = Set(pending.map(\.id))
-        func consider(_ row: QueryIndexes.Row) {
-            guard overlaid.isEmpty || !overlaid.contains(row.path.id), query.includeDeleted || !row.isDeleted else { return }
+        // By position, so the table's rows are read in place rather than copied (a copy
+        // retains every string and array a row holds; this runs for every row scanned).
+        func consider(_ position: Int) {
+            guard query.includeDeleted || !table.rows[position].isDeleted else { return }
+            let id = table.rows[position].path.id
+            guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
-            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: row.path.id), content: row.content) { return }
-            found.append(Found(id: row.path.id, path: row.path, content: row.content))
+            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: id), content: table.rows[position].content) {
+                return
+            }
+            found.append(Found(id: id, path: table.rows[position].path, content: table.rows[position].content))
         }
         switch access {
         case .identity(let id):
             let identity = Catalog.Identity(entity: entity, id: id)
-            if let path = evaluation.documents.catalog.path(of: identity), let content = evaluation.documents.catalog.content(at: path) {
-                consider(QueryIndexes.Row(path: path, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
-            }
+            if let path = evaluation.documents.catalog.path(of: identity), let position = table.position(of: path) { consider(position) }
         case .index(let properties, let key, _):
             let positions = QueryIndexes.lookup(table, properties: properties, key: key, includeDeleted: query.includeDeleted)
             if countOnly, pending.isEmpty, query.filter.map({ Self.isAnswered($0, byIndexOn: properties) }) == true {
                 explanation.matched = positions.count
                 return ([], explanation)
             }
-            for position in positions { consider(table.rows[position]) }
+            for position in positions { consider(position) }
         case .relationship(let property, let id):
             guard case .relationship(let destination, _, _) = schema.entities[entity]?.property(named: property) else { break }
             let key: [QueryValue] = [.document(entity: destination, id: id)]
             for position in QueryIndexes.lookup(table, properties: [property], key: key, includeDeleted: query.includeDeleted) {
-                consider(table.rows[position])
+                consider(position)
             }
         case .days(_, let first, let last):
             let days = QueryIndexes.rows(table, days: first...last)
             explanation.daysRead = (days.days, days.of)
-            for position in days.positions { consider(table.rows[position]) }
+            for position in days.positions { consider(position) }
         case .scan:
-            for row in table.rows { consider(row) }
+            for position in table.rows.indices { consider(position) }
         }
         for identity in pending {
             guard let content = evaluation.documents.content(of: identity) else { continue }
