@@ -149,6 +149,17 @@ struct QueryEquivalenceTests {
         }
     }
 
+    @Test func anUntranslatablePredicateRunsOnModelsAndExplainSaysWhy() throws {
+        let folder = try TemporaryDirectory()
+        let (context, errands) = try populatedContext(seed: 12, in: folder)
+        let descriptor = FetchDescriptor<Errand>(predicate: #Predicate { $0.tags.first == "home" })
+        let explanation = try context.explain(descriptor)
+        #expect(explanation.fallback?.contains("from Array<String> to Optional<String>") == true, "\(explanation)")
+        let expected = errands.filter { $0.tags.first == "home" }.map(\.code).sorted()
+        #expect(try context.fetch(descriptor).map(\.code).sorted() == expected)
+        #expect(try context.fetchCount(descriptor) == expected.count)
+    }
+
     @Test func toManyTestsAnswerTheSameOnDocumentsAsOnModels() throws {
         let folder = try TemporaryDirectory()
         let (context, _) = try populatedContext(seed: 9, in: folder)

@@ -92,7 +92,7 @@ struct PredicateTranslation {
             if let type = entity.modelType.value, type.persistentModelIDKeyPath == keyPath {
                 return Translated(expression: base.expression, shape: .value(PersistentIdentifier.self))
             }
-            throw Unsupported(description: "the key path \(keyPath) is not a stored property of \(entity.name)")
+            throw Unsupported(description: "a key path from \(entity.name) to \(type(of: keyPath).valueType) is not one of its stored properties")
         case .models, .value:
             if let kind = (keyPath as? any CollectionKeyPath)?.commonKind {
                 switch kind {
@@ -104,7 +104,9 @@ struct PredicateTranslation {
             if case .value(let type) = base.shape, let raw = type as? any RawRepresentable.Type, raw.rawValueKeyPath == keyPath {
                 return Translated(expression: base.expression, shape: .value(raw.rawValueType))
             }
-            throw Unsupported(description: "the key path \(keyPath) has no query translation")
+            let path = type(of: keyPath)
+            throw Unsupported(
+                description: "a key path from \(path.rootType) to \(path.valueType) (a computed property such as first or last) has no query translation; count and isEmpty do")
         }
     }
 

@@ -10,6 +10,6 @@ enum QueryFallbackLog {
     static func note(entity: String, shape: String, reason: String) {
         let isNew = noted.withLock { $0.insert(entity + "|" + shape).inserted }
         guard isNew else { return }
-        logger.notice("A \(entity) predicate runs on models, not on documents: \(reason)")
+        logger.notice("A predicate on \(entity) runs on models, not on documents: \(reason)")
     }
 }
