@@ -69,6 +69,17 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         return members.remove(at: index).value
     }
 
+    /// Renames a member where it stands, keeping its value; `false` when there is none.
+    /// A member already named `newKey` elsewhere is removed, so keys stay unique.
+    @discardableResult
+    public mutating func renameMember(_ key: String, to newKey: String) -> Bool {
+        guard key != newKey else { return index(forKey: key) != nil }
+        if let existing = index(forKey: newKey), index(forKey: key) != nil { members.remove(at: existing) }
+        guard let index = index(forKey: key) else { return false }
+        members[index].key = newKey
+        return true
+    }
+
     /// Inserts a member at a position (for metadata keys that lead a document).
     /// An existing member with the same key is removed first.
     public mutating func insert(_ value: JSONValue, forKey key: String, at position: Int) {

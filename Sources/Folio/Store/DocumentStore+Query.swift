@@ -20,6 +20,21 @@ extension DocumentStore {
         try run(query, overlay: overlay) { $0.perform(overlay: overlay.map(\.0), countOnly: countOnly) }
     }
 
+    /// Hands an evaluation over the store's documents to `body`, under the store's lock.
+    func withEvaluation<Result>(_ body: (inout QueryEvaluation) -> Result) -> Result {
+        state.withLock { state in
+            var evaluation = QueryEvaluation(documents: QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: state.querySchema))
+            // The catalog is moved out and back so decoding on first use stays one copy.
+            state.catalog = Catalog()
+            state.indexes = QueryIndexes()
+            defer {
+                state.catalog = evaluation.documents.catalog
+                state.indexes = evaluation.documents.indexes
+            }
+            return body(&evaluation)
+        }
+    }
+
     /// Plans a query and hands its run to `body` under the store's lock.
     func run<Result>(
         _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], _ body: (inout QueryRun) -> Result

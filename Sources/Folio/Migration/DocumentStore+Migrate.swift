@@ -1,0 +1,121 @@
+import Foundation
+import FolioJSON
+
+extension DocumentStore {
+    /// Migrates every document older than the last step's version through the steps
+    /// from its own `"$version"` on, and the manifest's schema with them, in one
+    /// transaction; or, with `dryRun`, does it in memory and writes nothing.
+    ///
+    /// A document written by a newer schema than the plan reaches fails (nothing is ever
+    /// downgraded), as does one an operation cannot convert; if any document fails,
+    /// nothing is written and the report lists every failure. Documents the steps leave
+    /// as they were keep their bytes, so the diff shows only what changed.
+    public func migrate(_ steps: [MigrationStep], dryRun: Bool = false) throws(FolioError) -> MigrationReport {
+        let steps = steps.sorted { $0.fromVersion < $1.fromVersion }
+        guard let target = steps.last?.toVersion else { throw .invalidArgument("the migration has no steps") }
+        for step in steps where step.toVersion <= step.fromVersion {
+            throw .invalidArgument("a migration step goes from \(step.fromVersion) to \(step.toVersion); each must go to a later version")
+        }
+        let (manifest, calendar) = state.withLock { ($0.manifest, $0.manifest.calendar) }
+        let storeVersion = Schema.Version(manifest.schemaVersion) ?? Schema.Version(0, 0, 0)
+        var report = MigrationReport(fromVersion: manifest.schemaVersion, toVersion: target)
+        var changes: [DocumentChange] = []
+        var rewrites: [(version: DocumentVersion, entity: String, content: JSONObject?)] = []
+
+        withEvaluation { evaluation in
+            let paths = evaluation.documents.catalog.paths.sorted()
+            for path in paths {
+                guard let entry = evaluation.documents.catalog.entry(at: path), let content = evaluation.documents.catalog.content(at: path) else {
+                    continue
+                }
+                let written = content[ModelDocument.versionKey]?.stringValue.flatMap(Schema.Version.init) ?? storeVersion
+                if written > target {
+                    report.failures.append(.init(path: path.relativePath, reason: "written by schema version \(written), newer than \(target), the last version of this migration; Folio never downgrades a document"))
+                    report.entities[path.entity, default: .init()].failed += 1
+                    continue
+                }
+                let pending = steps.filter { $0.toVersion > written }
+                let outcome = DocumentRewrite.apply(pending, to: content, entity: path.entity) { expression, entity, content in
+                    evaluation.value(of: expression, on: Catalog.Identity(entity: entity, id: path.id), content: content)
+                }
+                switch outcome {
+                case .unchanged:
+                    report.entities[path.entity, default: .init()].unchanged += 1
+                case .changed(let entity, let content):
+                    report.entities[path.entity, default: .init()].changed += 1
+                    rewrites.append((entry.version, entity, content))
+                case .deleted:
+                    report.entities[path.entity, default: .init()].deleted += 1
+                    rewrites.append((entry.version, path.entity, nil))
+                case .failed(let reason):
+                    report.entities[path.entity, default: .init()].failed += 1
+                    report.failures.append(.init(path: path.relativePath, reason: reason))
+                }
+            }
+        }
+
+        var newManifest = manifest
+        newManifest.schemaVersion = target.description
+        newManifest.schema = steps.reduce(manifest.schema) { $1.schema(after: $0) }
+        let manifestChange = try manifestChange(from: manifest, to: newManifest)
+        if manifestChange.old != manifestChange.new { report.files.append(manifestChange) }
+
+        for rewrite in rewrites {
+            let old = rewrite.version.path
+            let oldBytes = try FileSystem.readFile(root + "/" + old.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+            guard var content = rewrite.content else {
+                changes.append(.delete(rewrite.version))
+                report.files.append(.init(path: old.relativePath, oldPath: old.relativePath, old: oldBytes, new: nil))
+                continue
+            }
+            // The metadata leads, as the model layer writes it.
+            let version = content.removeValue(forKey: ModelDocument.versionKey) ?? .string(target.description)
+            content.insert(.string(rewrite.entity), forKey: ModelDocument.entityKey, at: 0)
+            content.insert(version, forKey: ModelDocument.versionKey, at: 1)
+            let newBytes: [UInt8]
+            do { newBytes = try JSONWriter().write(.object(content)) } catch {
+                throw .invalidDocument(path: old.relativePath, reason: "the migrated document cannot be written: \(error.message)")
+            }
+            if rewrite.entity == old.entity {
+                changes.append(.put(Document(entity: old.entity, id: old.id, content: content), basedOn: rewrite.version))
+                report.files.append(.init(path: old.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
+            } else {
+                // Renamed: the document moves to the new entity's folder, same day, blobs and all.
+                var blobs: [String: [UInt8]?] = [:]
+                for property in blobProperties(of: old) { blobs[property] = try blob(of: old, property: property) }
+                let day = calendar.date(from: DateComponents(year: old.day.year, month: old.day.month, day: old.day.day, hour: 12)) ?? Date()
+                changes.append(.put(Document(entity: rewrite.entity, id: old.id, partitionDate: day, content: content, blobs: blobs), basedOn: nil))
+                changes.append(.delete(rewrite.version))
+                let moved = try DocumentPath(entity: rewrite.entity, day: old.day, id: old.id)
+                report.files.append(.init(path: moved.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
+            }
+        }
+        report.files.sort { ($0.path == StoreManifest.fileName ? "" : $0.path) < ($1.path == StoreManifest.fileName ? "" : $1.path) }
+        report.failures.sort { $0.path < $1.path }
+        guard !dryRun else { return report }
+        if let first = report.failures.first {
+            let others = report.failures.count - 1
+            throw .invalidDocument(
+                path: first.path,
+                reason: "cannot be migrated: \(first.reason)" + (others > 0 ? " (and \(others) more; a dry run lists them all)" : "")
+                    + "; nothing was written")
+        }
+        try commit(changes, manifest: newManifest)
+        report.applied = true
+        return report
+    }
+
+    /// The properties whose `.externalStorage` blobs sit beside a document.
+    private func blobProperties(of document: DocumentPath) -> [String] {
+        state.withLock { $0.catalog.blobs(of: document).keys.compactMap(\.blobProperty) }
+    }
+
+    private func manifestChange(from old: StoreManifest, to new: StoreManifest) throws(FolioError) -> MigrationReport.FileChange {
+        let oldBytes = try FileSystem.readFile(root + "/" + StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes
+        do {
+            return .init(path: StoreManifest.fileName, oldPath: StoreManifest.fileName, old: oldBytes, new: try JSONWriter().write(new.json))
+        } catch {
+            throw .invalidDocument(path: StoreManifest.fileName, reason: "the new manifest cannot be written: \(error.message)")
+        }
+    }
+}

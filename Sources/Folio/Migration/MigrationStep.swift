@@ -1,0 +1,88 @@
+import Foundation
+import FolioJSON
+
+/// One stage of a migration as data: the operations that take documents from one schema
+/// version to the next. A file of `Migrations/<Store>/` holds one; a lightweight
+/// `MigrationStage` is inferred to one.
+public struct MigrationStep: Sendable, Hashable {
+    public var fromVersion: Schema.Version
+    public var toVersion: Schema.Version
+    public var operations: [MigrationOperation]
+
+    public init(from fromVersion: Schema.Version, to toVersion: Schema.Version, operations: [MigrationOperation]) {
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        self.operations = operations
+    }
+
+    /// The schema as data after this step: properties and entities added, removed,
+    /// renamed and retyped as the operations say.
+    func schema(after schema: JSONValue) -> JSONValue {
+        var entities = schema["entities"]?.objectValue ?? [:]
+        func updateProperties(of entity: String, _ change: (inout [JSONValue]) -> Void) {
+            guard var described = entities[entity]?.objectValue else { return }
+            var properties = described["properties"]?.arrayValue ?? []
+            change(&properties)
+            described["properties"] = .array(properties)
+            entities[entity] = .object(described)
+        }
+        func renamed(_ property: JSONValue, to name: String) -> JSONValue {
+            guard var object = property.objectValue else { return property }
+            object["name"] = .string(name)
+            return .object(object)
+        }
+        for operation in operations {
+            switch operation {
+            case .addProperty(let entity, let property, _):
+                updateProperties(of: entity) { properties in
+                    properties.removeAll { $0["name"] == property["name"] }
+                    properties.append(property)
+                }
+            case .removeProperty(let entity, let name):
+                updateProperties(of: entity) { $0.removeAll { $0["name"] == .string(name) } }
+            case .renameProperty(let entity, let from, let to):
+                updateProperties(of: entity) { properties in
+                    properties = properties.map { $0["name"] == .string(from) ? renamed($0, to: to) : $0 }
+                }
+            case .renameEntity(let from, let to):
+                guard let described = entities.removeValue(forKey: from) else { continue }
+                entities[to] = described
+                for name in entities.keys {
+                    updateProperties(of: name) { properties in
+                        properties = properties.map { property in
+                            guard property["destination"] == .string(from), var object = property.objectValue else { return property }
+                            object["destination"] = .string(to)
+                            return .object(object)
+                        }
+                    }
+                }
+            case .addEntity(let name, let description): entities[name] = description
+            case .removeEntity(let name): _ = entities.removeValue(forKey: name)
+            case .convertType(let entity, let name, let type):
+                updateProperties(of: entity) { properties in
+                    properties = properties.map { property in
+                        guard property["name"] == .string(name), var object = property.objectValue else { return property }
+                        object["type"] = .string(type.swiftType)
+                        return .object(object)
+                    }
+                }
+            case .setValue, .deleteDocuments: continue
+            }
+        }
+        var result = schema.objectValue ?? [:]
+        result["entities"] = .object(entities)
+        return .object(result)
+    }
+}
+
+extension MigrationOperation.ConvertedType {
+    /// The Swift type the schema names for a converted property.
+    var swiftType: String {
+        switch self {
+        case .string: "String"
+        case .number: "Double"
+        case .date: "Date"
+        case .bool: "Bool"
+        }
+    }
+}
