@@ -20,6 +20,9 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     case locked(path: String, waitedSeconds: Double)
     /// A save would delete a model whose `.deny` relationship still holds models; nothing was written.
     case deleteDenied(model: String, relationship: String, relatedCount: Int)
+    /// A query in the text language could not be read: the query, the 1-based column of
+    /// the problem, and what was expected there.
+    case invalidQuery(query: String, column: Int, message: String)
     /// A caller passed a value the API does not accept (an entity name that is not an identifier, ...).
     case invalidArgument(String)
 
@@ -30,7 +33,7 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidDocument(let path, _), .conflict(let path, _), .fileSystem(let path, _, _),
             .invalidStore(let path, _), .unsafePath(let path, _), .locked(let path, _):
             path
-        case .invalidArgument, .deleteDenied: nil
+        case .invalidArgument, .deleteDenied, .invalidQuery: nil
         }
     }
 
@@ -53,6 +56,9 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
             return "error: cannot delete \(model): its \(relationship) still holds \(count) model\(count == 1 ? "" : "s"), and its delete rule is .deny\nhint: delete those models or remove them from \(relationship) first; nothing of the save was written"
         case .invalidArgument(let reason):
             return "error: \(reason)"
+        case .invalidQuery(let query, let column, let message):
+            let caret = String(repeating: " ", count: max(column - 1, 0)) + "^"
+            return "error: \(message) (column \(column))\n  \(query)\n  \(caret)"
         }
     }
 }

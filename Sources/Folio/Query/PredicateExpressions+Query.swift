@@ -166,7 +166,7 @@ extension PredicateExpressions.CollectionContainsCollection: QueryTranslatable {
         guard Base.Output.self == String.self || Base.Output.self == Substring.self else {
             throw PredicateTranslation.Unsupported(description: "contains(_:) of a collection in a collection other than text")
         }
-        return boolean(.text(.contains, try translation.translate(base).expression, try translation.translate(other).expression))
+        return boolean(.contains(try translation.translate(base).expression, try translation.translate(other).expression))
     }
 }
 

@@ -206,7 +206,6 @@ struct QueryEvaluation {
 
     private mutating func test(_ op: QueryExpression.TextOperator, _ text: String, _ other: String) -> Bool {
         switch op {
-        case .contains: return text.contains(other)
         case .startsWith: return text.hasPrefix(other)
         case .endsWith: return text.hasSuffix(other)
         case .containsIgnoringCase: return text.localizedStandardContains(other)

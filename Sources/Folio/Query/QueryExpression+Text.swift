@@ -48,7 +48,6 @@ extension QueryExpression: CustomStringConvertible {
         case .text(let op, let lhs, let rhs):
             let method =
                 switch op {
-                case .contains: "contains"
                 case .startsWith: "hasPrefix"
                 case .endsWith: "hasSuffix"
                 case .containsIgnoringCase: "localizedStandardContains"

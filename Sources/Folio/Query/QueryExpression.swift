@@ -30,7 +30,8 @@ public indirect enum QueryExpression: Sendable, Hashable {
     case conditional(QueryExpression, QueryExpression, QueryExpression)
     /// A test on two strings.
     case text(TextOperator, QueryExpression, QueryExpression)
-    /// Whether a collection (array or to-many relationship) contains an element.
+    /// Whether a collection (array or to-many relationship) contains an element, or a
+    /// string contains another (exactly, as Swift's `contains` does).
     case contains(QueryExpression, QueryExpression)
     /// Whether any element satisfies the test, with the element bound to the variable.
     case any(QueryExpression, variable: Int, QueryExpression)
@@ -65,8 +66,6 @@ public indirect enum QueryExpression: Sendable, Hashable {
 
     /// Tests on strings.
     public enum TextOperator: String, Sendable, Hashable, CaseIterable {
-        /// The left string contains the right one, exactly.
-        case contains
         /// The left string starts with the right one.
         case startsWith
         /// The left string ends with the right one.

@@ -1,0 +1,322 @@
+import Foundation
+import FolioJSON
+
+/// Reads the text query language into a `QueryExpression`, checking property names
+/// against an entity when one is given.
+///
+/// The grammar, lowest precedence first, as Swift's: `a ? b : c`, `||`, `&&`,
+/// comparisons (`==` `!=` `<` `<=` `>` `>=` `~=`), `??`, `+ -`, `* / %`, prefix `! -`,
+/// then postfix `.property`, `.method(...)`. docs/queries.md has the whole language.
+struct QueryParser {
+    /// What an expression stands for, as far as names can be checked.
+    private enum Shape {
+        case document(String)
+        case documents(String)
+        case value
+    }
+
+    private let text: String
+    private let tokens: [QueryLexer.Token]
+    private var position = 0
+    private let schema: QuerySchema?
+    private let timeZone: TimeZone
+    /// Bound variables, innermost last, with what each stands for.
+    private var scopes: [(variable: Int, shape: Shape)]
+    private var nextVariable = 1
+
+    /// Parses `text`; with a schema, names are checked against `entity`'s properties.
+    static func parse(_ text: String, entity: String?, schema: QuerySchema?, timeZone: TimeZone) throws(FolioError) -> QueryExpression {
+        let tokens: [QueryLexer.Token]
+        do { tokens = try QueryLexer.tokens(of: text) } catch {
+            throw .invalidQuery(query: text, column: error.column, message: error.message)
+        }
+        let root: Shape = entity.map { .document($0) } ?? .value
+        var parser = QueryParser(text: text, tokens: tokens, schema: schema, timeZone: timeZone, scopes: [(0, root)])
+        let expression = try parser.expression()
+        guard case .end = parser.current.kind else { throw parser.failure("expected the end of the query, or an operator such as && or ==") }
+        return expression
+    }
+
+    private init(text: String, tokens: [QueryLexer.Token], schema: QuerySchema?, timeZone: TimeZone, scopes: [(Int, Shape)]) {
+        self.text = text
+        self.tokens = tokens
+        self.schema = schema
+        self.timeZone = timeZone
+        self.scopes = scopes.map { (variable: $0.0, shape: $0.1) }
+    }
+
+    private var current: QueryLexer.Token { tokens[position] }
+
+    private func failure(_ message: String, at column: Int? = nil) -> FolioError {
+        .invalidQuery(query: text, column: column ?? current.column, message: message)
+    }
+
+    private mutating func take(_ symbol: String) -> Bool {
+        guard current.kind == .symbol(symbol) else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func expect(_ symbol: String, _ why: String) throws(FolioError) {
+        guard take(symbol) else { throw failure("expected \(symbol) \(why)") }
+    }
+
+    // MARK: Precedence levels
+
+    private mutating func expression() throws(FolioError) -> QueryExpression {
+        let test = try or()
+        guard take("?") else { return test }
+        let then = try expression()
+        try expect(":", "between the two results of ? :")
+        return .conditional(test, then, try expression())
+    }
+
+    private mutating func or() throws(FolioError) -> QueryExpression {
+        var result = try and()
+        while take("||") { result = .or(result, try and()) }
+        return result
+    }
+
+    private mutating func and() throws(FolioError) -> QueryExpression {
+        var result = try comparison()
+        while take("&&") { result = .and(result, try comparison()) }
+        return result
+    }
+
+    private mutating func comparison() throws(FolioError) -> QueryExpression {
+        let lhs = try coalesce()
+        guard case .symbol(let symbol) = current.kind else { return lhs }
+        if symbol == "~=" {
+            position += 1
+            let column = current.column
+            let pattern = try coalesce()
+            if case .value(.string(let text)) = pattern {
+                do { _ = try Regex(text) } catch { throw failure("\"\(text)\" is not a regular expression: \(error)", at: column) }
+            }
+            return .text(.matches, lhs, pattern)
+        }
+        guard let op = QueryExpression.ComparisonOperator(rawValue: symbol) else { return lhs }
+        position += 1
+        let rhs = try coalesce()
+        if case .symbol(let next) = current.kind, QueryExpression.ComparisonOperator(rawValue: next) != nil || next == "~=" {
+            throw failure("comparisons do not chain; join them with && instead")
+        }
+        return .compare(lhs, op, rhs)
+    }
+
+    private mutating func coalesce() throws(FolioError) -> QueryExpression {
+        let lhs = try additive()
+        guard take("??") else { return lhs }
+        return .coalesce(lhs, try coalesce())
+    }
+
+    private mutating func additive() throws(FolioError) -> QueryExpression {
+        var result = try multiplicative()
+        while case .symbol(let symbol) = current.kind, symbol == "+" || symbol == "-" {
+            position += 1
+            result = .arithmetic(result, symbol == "+" ? .add : .subtract, try multiplicative())
+        }
+        return result
+    }
+
+    private mutating func multiplicative() throws(FolioError) -> QueryExpression {
+        var result = try prefix()
+        while case .symbol(let symbol) = current.kind, let op = QueryExpression.ArithmeticOperator(rawValue: symbol), [.multiply, .divide, .remainder].contains(op) {
+            position += 1
+            result = .arithmetic(result, op, try prefix())
+        }
+        return result
+    }
+
+    private mutating func prefix() throws(FolioError) -> QueryExpression {
+        if take("!") { return .not(try prefix()) }
+        if take("-") {
+            let operand = try prefix()
+            switch operand {
+            case .value(.integer(let value)) where value != .min: return .value(.integer(-value))
+            case .value(.double(let value)): return .value(.double(-value))
+            default: return .negate(operand)
+            }
+        }
+        return try postfix()
+    }
+
+    // MARK: Postfix and primary
+
+    private mutating func postfix() throws(FolioError) -> QueryExpression {
+        var (result, shape) = try primary()
+        while take(".") {
+            guard case .identifier(let name) = current.kind else { throw failure("expected a property or method name after .") }
+            let column = current.column
+            position += 1
+            if take("(") {
+                (result, shape) = try method(name, on: result, shape: shape, column: column)
+                continue
+            }
+            switch name {
+            case "count": (result, shape) = (.count(result), .value)
+            case "isEmpty": (result, shape) = (.compare(.count(result), .equal, .value(.integer(0))), .value)
+            default: (result, shape) = (.member(result, name), try member(name, of: shape, column: column))
+            }
+        }
+        return result
+    }
+
+    private mutating func primary() throws(FolioError) -> (QueryExpression, Shape) {
+        let token = current
+        position += 1
+        switch token.kind {
+        case .integer(let value): return (.value(.integer(value)), .value)
+        case .double(let value): return (.value(.double(value)), .value)
+        case .string(let value): return (.value(.string(value)), .value)
+        case .date(let text): return (.value(.date(try date(text, column: token.column))), .value)
+        case .variable(let number):
+            let variable = number == 0 ? scopes[scopes.count - 1] : scopes.first { $0.variable == number } ?? (number, .value)
+            return (.variable(variable.variable), variable.shape)
+        case .identifier("true"): return (.value(.bool(true)), .value)
+        case .identifier("false"): return (.value(.bool(false)), .value)
+        case .identifier("nil"), .identifier("null"): return (.value(.null), .value)
+        case .identifier(let name):
+            let scope = scopes[scopes.count - 1]
+            return (.member(.variable(scope.variable), name), try member(name, of: scope.shape, column: token.column))
+        case .symbol("("):
+            let inner = try expression()
+            try expect(")", "to close the ( at column \(token.column)")
+            return (inner, .value)
+        case .symbol("["):
+            var elements: [QueryValue] = []
+            if !take("]") {
+                repeat {
+                    let column = current.column
+                    guard case .value(let element) = try prefix() else { throw failure("array elements must be constants", at: column) }
+                    elements.append(element)
+                } while take(",")
+                try expect("]", "to close the [ at column \(token.column)")
+            }
+            return (.value(.array(elements)), .value)
+        case .end: throw failure("the query ends where a value was expected", at: token.column)
+        case .symbol(let symbol): throw failure("expected a value, a property or ( but found \(symbol)", at: token.column)
+        }
+    }
+
+    /// `base.name(arguments)`: string tests, collection tests with a closure argument.
+    private mutating func method(_ name: String, on base: QueryExpression, shape: Shape, column: Int) throws(FolioError) -> (QueryExpression, Shape) {
+        let textTests: [String: QueryExpression.TextOperator] = [
+            "hasPrefix": .startsWith, "hasSuffix": .endsWith, "localizedStandardContains": .containsIgnoringCase,
+            "caseInsensitiveEquals": .equalsIgnoringCase, "matches": .matches,
+        ]
+        let closures = ["any", "all", "allSatisfy", "filter", "map"]
+        if name == "contains", case .identifier("where") = current.kind, tokens[position + 1].kind == .symbol(":") {
+            position += 2
+            return (try closure("any", on: base, shape: shape), .value)
+        }
+        if name == "starts", case .identifier("with") = current.kind, tokens[position + 1].kind == .symbol(":") {
+            position += 2
+            let argument = try expression()
+            try expect(")", "to close starts(with:)")
+            return (.text(.startsWith, base, argument), .value)
+        }
+        if closures.contains(name) { return (try closure(name, on: base, shape: shape), name == "filter" ? shape : .value) }
+        let argument = try expression()
+        try expect(")", "to close \(name)(")
+        if name == "contains" { return (.contains(base, argument), .value) }
+        if let op = textTests[name] { return (.text(op, base, argument), .value) }
+        let known = (["contains", "contains(where:)", "starts(with:)"] + closures + textTests.keys.sorted()).joined(separator: ", ")
+        throw failure("\(name) is not a method of the query language; it has \(known)", at: column)
+    }
+
+    /// `any(...)`, `all(...)`, `filter(...)`, `map(...)`: the argument is read with a new
+    /// variable bound to each element, whose properties bare names then refer to.
+    private mutating func closure(_ name: String, on base: QueryExpression, shape: Shape) throws(FolioError) -> QueryExpression {
+        let variable = nextVariable
+        nextVariable += 1
+        let element: Shape =
+            switch shape {
+            case .documents(let entity), .document(let entity): .document(entity)
+            case .value: .value
+            }
+        scopes.append((variable, element))
+        let body = try expression()
+        scopes.removeLast()
+        try expect(")", "to close \(name)(")
+        switch name {
+        case "any": return .any(base, variable: variable, body)
+        case "all", "allSatisfy": return .all(base, variable: variable, body)
+        case "filter": return .filter(base, variable: variable, body)
+        default: return .unwrap(base, variable: variable, body)
+        }
+    }
+
+    /// What `name` is on a document of an entity, checked against the schema.
+    private func member(_ name: String, of shape: Shape, column: Int) throws(FolioError) -> Shape {
+        guard case .document(let entityName) = shape, let schema else { return .value }
+        guard let entity = schema.entities[entityName] else { return .value }
+        switch entity.property(named: name) {
+        case .relationship(let destination, let isToMany, _)?: return isToMany ? .documents(destination) : .document(destination)
+        case .attribute?: return .value
+        case nil:
+            if name == "id" || name.hasPrefix("$") { return .value }
+            let names = entity.properties.map(\.name)
+            let near = names.map { ($0, Self.distance($0.lowercased(), name.lowercased())) }.filter { $0.1 <= max(2, name.count / 3) }
+                .min { $0.1 < $1.1 }
+            let hint = near.map { "did you mean \($0.0)?" } ?? "its properties are \(names.joined(separator: ", "))"
+            throw failure("\(entityName) has no property \(name); \(hint)", at: column)
+        }
+    }
+
+    /// `@2026-11-01` (midnight in the store's time zone) or a full ISO 8601 time.
+    private func date(_ text: String, column: Int) throws(FolioError) -> Date {
+        if let date = try? ISO8601Timestamp.date(from: .string(text)) { return date }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        if parts.count == 3, text.count == 10 {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            if let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
+                calendar.component(.day, from: date) == parts[2]
+            {
+                return date
+            }
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        throw failure("@\(text) is not a date; write @2026-11-01, or @2026-11-01T09:30:00Z with a time", at: column)
+    }
+
+    /// The edit distance between two names, for suggestions.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var row = [i + 1]
+            for (j, y) in b.enumerated() { row.append(min(previous[j + 1] + 1, row[j] + 1, previous[j] + (x == y ? 0 : 1))) }
+            previous = row
+        }
+        return previous[b.count]
+    }
+}
+
+extension QueryExpression {
+    /// Reads a query in the text language, without checking names:
+    /// `QueryExpression(parsing: "state == \"paused\" && duration > 60")`. Dates written
+    /// as days (`@2026-11-01`) start at midnight in `timeZone`.
+    public init(parsing text: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws(FolioError) {
+        self = try QueryParser.parse(text, entity: nil, schema: nil, timeZone: timeZone)
+    }
+}
+
+extension DocumentStore {
+    /// Reads a query in the text language for an entity of this store, checking every
+    /// property name against the manifest's schema (an unknown one is an error that
+    /// suggests the nearest), with days in the store's time zone.
+    public func parseQuery(_ text: String, entity: String) throws(FolioError) -> QueryExpression {
+        let (schema, timeZone) = state.withLock { ($0.querySchema, $0.manifest.timeZone) }
+        guard schema.entities[entity] != nil else {
+            throw .invalidArgument("\(entity) is not an entity of the store at \(root); it has: \(schema.entities.keys.sorted().joined(separator: ", "))")
+        }
+        return try QueryParser.parse(text, entity: entity, schema: schema, timeZone: timeZone)
+    }
+}

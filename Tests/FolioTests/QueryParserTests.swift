@@ -1,0 +1,133 @@
+@testable import Folio
+import FolioJSON
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// The text query language: what each form reads as, that printing and reading agree,
+/// and errors that point at the column and suggest the nearest property.
+struct QueryParserTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    func parse(_ text: String) throws(FolioError) -> QueryExpression { try QueryExpression(parsing: text, timeZone: Self.utc) }
+
+    @Test func theIssueExamplesReadAsSwiftWouldGroupThem() throws {
+        let november = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: Self.utc, year: 2026, month: 11, day: 1)))
+        #expect(
+            try parse(#"state == "completed" && (endTime ?? startTime) >= @2026-11-01"#)
+                == .and(
+                    .compare(.property("state"), .equal, .value(.string("completed"))),
+                    .compare(.coalesce(.property("endTime"), .property("startTime")), .greaterOrEqual, .value(.date(november)))))
+        // `??` binds tighter than a comparison, so the parentheses are optional, as in Swift.
+        #expect(try parse("endTime ?? startTime >= @2026-11-01") == parse("(endTime ?? startTime) >= @2026-11-01"))
+        #expect(try parse("todoItems.any(!isCompleted)") == .any(.property("todoItems"), variable: 1, .not(.member(.variable(1), "isCompleted"))))
+        #expect(try parse(#"name ~= "^Work""#) == .text(.matches, .property("name"), .value(.string("^Work"))))
+        #expect(try parse(#"tags.contains("x")"#) == .contains(.property("tags"), .value(.string("x"))))
+        #expect(try parse(#"timer.name == "Tea""#) == .compare(.property("timer", "name"), .equal, .value(.string("Tea"))))
+    }
+
+    @Test func operatorsFollowSwiftPrecedence() throws {
+        #expect(try parse("a || b && c") == .or(.property("a"), .and(.property("b"), .property("c"))))
+        #expect(try parse("a + b * c > 2") == .compare(.arithmetic(.property("a"), .add, .arithmetic(.property("b"), .multiply, .property("c"))), .greater, .value(.integer(2))))
+        #expect(try parse("a - b - c") == .arithmetic(.arithmetic(.property("a"), .subtract, .property("b")), .subtract, .property("c")))
+        #expect(try parse("a ?? b ?? c") == .coalesce(.property("a"), .coalesce(.property("b"), .property("c"))))
+        #expect(try parse("!done && -duration < -5") == .and(.not(.property("done")), .compare(.negate(.property("duration")), .less, .value(.integer(-5)))))
+        #expect(try parse("done ? 1 : 2") == .conditional(.property("done"), .value(.integer(1)), .value(.integer(2))))
+        #expect(try parse("duration % 60 == 0.5e1") == .compare(.arithmetic(.property("duration"), .remainder, .value(.integer(60))), .equal, .value(.double(5))))
+    }
+
+    @Test func methodsAndCollectionsRead() throws {
+        #expect(try parse("todoItems.filter(isCompleted).count >= 2") == .compare(.count(.filter(.property("todoItems"), variable: 1, .member(.variable(1), "isCompleted"))), .greaterOrEqual, .value(.integer(2))))
+        #expect(try parse(#"todoItems.all(title.hasPrefix("A"))"#) == .all(.property("todoItems"), variable: 1, .text(.startsWith, .member(.variable(1), "title"), .value(.string("A")))))
+        #expect(try parse(#"tags.any($0.hasSuffix("x"))"#) == .any(.property("tags"), variable: 1, .text(.endsWith, .variable(1), .value(.string("x")))))
+        #expect(try parse("tags.isEmpty") == .compare(.count(.property("tags")), .equal, .value(.integer(0))))
+        #expect(try parse(#"title.localizedStandardContains("tea") || name.caseInsensitiveEquals("work")"#)
+            == .or(.text(.containsIgnoringCase, .property("title"), .value(.string("tea"))), .text(.equalsIgnoringCase, .property("name"), .value(.string("work")))))
+        #expect(try parse(#"title.starts(with: "A") && items.contains(where: done)"#)
+            == .and(.text(.startsWith, .property("title"), .value(.string("A"))), .any(.property("items"), variable: 1, .member(.variable(1), "done"))))
+        #expect(try parse(#"state == nil || state == "a\"b\u{1F600}""#) == .or(.compare(.property("state"), .equal, .value(.null)), .compare(.property("state"), .equal, .value(.string("a\"b😀")))))
+        #expect(try parse("[1, 2.5, \"x\", -3].contains(priority)") == .contains(.value(.array([.integer(1), .double(2.5), .string("x"), .integer(-3)])), .property("priority")))
+    }
+
+    @Test func datesAreDaysInTheTimeZoneOrFullTimes() throws {
+        let lisbon = TimeZone(identifier: "Asia/Tokyo")!
+        let midnight = try QueryExpression(parsing: "day == @2026-03-01", timeZone: lisbon)
+        #expect(midnight == .compare(.property("day"), .equal, .value(.date(Date(timeIntervalSince1970: 1_772_290_800)))))
+        #expect(try parse("t < @2026-11-01T10:30:00Z") == .compare(.property("t"), .less, .value(.date(Date(timeIntervalSince1970: 1_793_529_000)))))
+        #expect(try parse("t < @2026-11-01T12:30:00+02:00") == parse("t < @2026-11-01T10:30:00Z"))
+        #expect(throws: FolioError.self) { try parse("t < @2026-02-30") }
+    }
+
+    @Test func printingThenReadingGivesTheSameTree() throws {
+        let texts = [
+            #"state == "completed" && (endTime ?? startTime) >= @2026-11-01T00:00:00Z"#, "todoItems.any(!isCompleted && sortOrder > 2)",
+            #"name ~= "^Work" || tags.contains("x")"#, "(a + b) * c - -d / 2 % 3 != 1.5", "done ? x : y ?? z",
+            #"todoItems.filter(title.hasPrefix("A")).count == todoItems.count"#, "!(a || b) && timer.name == nil",
+            "tags.map($0.count > 1) == true", "[1, 2].contains(priority) && tags.all(!$0.isEmpty)",
+        ]
+        for text in texts {
+            let tree = try parse(text)
+            #expect(try parse(tree.queryText) == tree, "\(text) printed as \(tree.queryText)")
+        }
+    }
+
+    @Test func errorsShowTheColumnWithACaret() throws {
+        func message(_ text: String) -> String {
+            do {
+                _ = try parse(text)
+                return "parsed"
+            } catch { return error.description }
+        }
+        #expect(message(#"name == "Tea"#).contains("no closing \" (column 9)"))
+        #expect(message("a == (b").contains("expected ) to close the ( at column 6 (column 8)"))
+        #expect(message("a == == b").contains("found == (column 6)"))
+        #expect(message(#"a ~= "(""#).contains("is not a regular expression"))
+        #expect(message("a < b < c").contains("do not chain"))
+        #expect(message("a # b") == "error: # is not part of the query language (column 3)\n  a # b\n    ^")
+    }
+
+    @Test func unknownPropertiesSuggestTheNearest() throws {
+        let folder = try TemporaryDirectory()
+        let context = ModelContext(
+            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+        let store = context.container.store
+        #expect(throws: FolioError.invalidQuery(query: "prority > 2", column: 1, message: "Errand has no property prority; did you mean priority?")) {
+            try store.parseQuery("prority > 2", entity: "Errand")
+        }
+        // Through relationships and into a to-many's elements.
+        #expect(throws: FolioError.self) { try store.parseQuery(#"household.nam == "North""#, entity: "Errand") }
+        #expect(throws: FolioError.self) { try store.parseQuery("errands.any(don)", entity: "Household") }
+        do {
+            _ = try store.parseQuery("zzzzzz", entity: "Household")
+            Issue.record("an unknown property was accepted")
+        } catch {
+            #expect(error.description.contains("its properties are name, errands"))
+        }
+        #expect(try store.parseQuery(#"errands.any(done && household.name == "x")"#, entity: "Household") != .root)
+    }
+
+    @Test func parsedQueriesRunOnAStore() throws {
+        let folder = try TemporaryDirectory()
+        let context = ModelContext(
+            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+        let north = Household(name: "North")
+        for number in 0..<10 {
+            let errand = Errand(
+                title: "Errand \(number)", code: "E\(number)", priority: number % 3, done: number.isMultiple(of: 2),
+                due: Date(timeIntervalSince1970: 1_789_992_000 + Double(number) * 86_400), estimate: nil, note: nil, tags: number > 6 ? ["late"] : [])
+            context.insert(errand)
+            if number < 4 { errand.household = north }
+        }
+        try context.save()
+        let store = context.container.store
+        func codes(_ entity: String, _ text: String) throws -> [String] {
+            try store.query(DocumentQuery(entity: entity, filter: store.parseQuery(text, entity: entity), sort: [.init(.property("code"))]))
+                .matches.compactMap { $0.stored?.content["code"]?.stringValue ?? $0.stored?.content["name"]?.stringValue }
+        }
+        #expect(try codes("Errand", "priority == 2 && !done") == ["E5"])
+        #expect(try codes("Errand", #"household.name == "North" && priority > 0"#) == ["E1", "E2"])
+        #expect(try codes("Errand", #"tags.contains("late") || code ~= "^E[01]$""#) == ["E0", "E1", "E7", "E8", "E9"])
+        #expect(try codes("Household", "errands.filter(done).count == 2") == ["North"])
+        #expect(try codes("Errand", "due >= @2026-09-25 && due < @2026-09-27") == ["E4", "E5"])
+    }
+}
