@@ -7,6 +7,7 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks json-benchmark
 //     swift run -c release --package-path Benchmarks store-benchmark
 //     swift run -c release --package-path Benchmarks model-benchmark
+//     swift run -c release --package-path Benchmarks query-benchmark
 let package = Package(
     name: "FolioBenchmarks",
     dependencies: [
@@ -47,6 +48,14 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Folio", package: "Folio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "query-benchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Folio", package: "Folio"),
+                .product(name: "FolioJSON", package: "Folio"),
             ]
         ),
     ],

@@ -1,0 +1,206 @@
+import BenchmarkSupport
+import Folio
+import FolioJSON
+import Foundation
+
+// Folio's query engine beside SQLite (indexed and not), TinyDB, jq over the same files
+// and recsel over the same records: six queries on 10,000 and 100,000 FocusSession
+// records, medians of repeated runs in one process. `--quick` runs 2,000 records.
+//
+//     swift run -c release --package-path Benchmarks query-benchmark
+
+let arguments = CommandLine.arguments.dropFirst()
+let sizes = arguments.contains("--quick") ? [2_000] : [10_000, 100_000]
+let repetitions = arguments.contains("--quick") ? 3 : 9
+let began = Date()
+let utc = TimeZone(identifier: "UTC")!
+let yearStart = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+
+func note(_ text: String) { FileHandle.standardError.write(Data(("… " + text + "\n").utf8)) }
+
+/// The queries, by the names the peers script uses, in the report's order.
+let queries: [(key: String, title: String)] = [
+    ("point", "point lookup by id"), ("indexed", "equality on an indexed field (state == \"paused\")"),
+    ("countIndexed", "count on an indexed field (state == \"paused\")"),
+    ("unindexed", "equality on an unindexed field (pausedDuration == 42)"), ("range", "30-day range on the partition date"),
+    ("latest", "sort by date, limit 20"), ("countByState", "count by state"),
+]
+
+/// Deterministic sessions over a year: mostly completed, a few paused.
+func makeRecords(_ count: Int) -> [FocusSession] {
+    var random = SplitMix64(seed: 2026)
+    let states = ["completed", "completed", "completed", "completed", "completed", "completed", "abandoned", "abandoned", "active", "paused"]
+    return (0..<count).map { _ in
+        let start = yearStart.addingTimeInterval(Double(random.next() % (365 * 86_400)))
+        let state = states[Int(random.next() % UInt64(states.count))]
+        let duration = Double(300 + random.next() % 3_000)
+        var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let id = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return FocusSession(
+            id: id, startTime: start, endTime: state == "completed" ? start.addingTimeInterval(duration) : nil, state: state, duration: duration,
+            pausedDuration: Double(random.next() % 600), createdAt: start)
+    }
+}
+
+func iso(_ date: Date) -> String { ISO8601Timestamp.jsonValue(for: date).stringValue ?? "" }
+
+func median(_ body: () throws -> Any) rethrows -> (seconds: Double, answer: Any) {
+    var times: [Double] = []
+    var answer: Any = 0
+    for _ in 0..<repetitions {
+        let start = ContinuousClock.now
+        answer = try body()
+        let elapsed = ContinuousClock.now - start
+        times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    return (times.sorted()[times.count / 2], answer)
+}
+
+/// The six queries through Folio's public API on a context of `container`.
+func folioQueries(_ container: ModelContainer, target: UUID, from: Date, to: Date) throws -> [String: (seconds: Double, answer: Any)] {
+    var results: [String: (Double, Any)] = [:]
+    results["point"] = try median {
+        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target })).map(\.id.uuidString)
+    }
+    results["indexed"] = try median {
+        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })).map(\.id.uuidString).sorted()
+    }
+    results["countIndexed"] = try median {
+        try ModelContext(container).fetchCount(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" }))
+    }
+    results["unindexed"] = try median {
+        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.pausedDuration == 42 })).map(\.id.uuidString).sorted()
+    }
+    results["range"] = try median {
+        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })).count
+    }
+    results["latest"] = try median {
+        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20))
+            .map(\.id.uuidString)
+    }
+    results["countByState"] = try median {
+        Dictionary(uniqueKeysWithValues: try ModelContext(container).aggregate(Aggregation<FocusSession>.count, groupedBy: \FocusSession.state).map {
+            ($0.group[0].queryText.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), $0.count)
+        })
+    }
+    return results
+}
+
+/// Whether two answers agree (ids, counts or count tables), whatever their container types.
+func same(_ a: Any, _ b: Any) -> Bool {
+    switch (a, b) {
+    case let (a as [String], b as [Any]): return a == b.compactMap { $0 as? String }
+    case let (a as Int, b as Int): return a == b
+    case let (a as Int, b as NSNumber): return a == b.intValue
+    case let (a as [String: Int], b as [String: Any]): return a == b.compactMapValues { ($0 as? Int) ?? ($0 as? NSNumber)?.intValue }
+    default: return false
+    }
+}
+
+let peerNames = ["sqlite indexed", "sqlite unindexed", "tinydb", "jq", "recsel"]
+var report: [String] = []
+var goals: [String] = []
+let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../Scripts/query_peers.py").standardized.path
+
+for size in sizes {
+    let scratch = FileManager.default.temporaryDirectory.appending(path: "query-benchmark-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let storeURL = scratch.appending(path: "Sessions")
+    note("\(Format.grouped(size)) records: writing the Folio store")
+    let records = makeRecords(size)
+    do {
+        let context = ModelContext(try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none)))
+        for record in records { context.insert(record) }
+        try context.save()
+    }
+    // The same records for the peers, as the documents hold them.
+    var lines = ""
+    for record in records {
+        let object: [String: Any] = [
+            "id": record.id.uuidString, "startTime": iso(record.startTime), "endTime": record.endTime.map { iso($0) as Any } ?? NSNull(),
+            "state": record.state, "duration": record.duration, "pausedDuration": record.pausedDuration, "createdAt": iso(record.createdAt),
+        ]
+        lines += String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self) + "\n"
+    }
+    try lines.write(to: scratch.appending(path: "records.ndjson"), atomically: false, encoding: .utf8)
+    let target = records[size / 2].id
+    let from = yearStart.addingTimeInterval(100 * 86_400)
+    let to = yearStart.addingTimeInterval(130 * 86_400)
+    let parameters: [String: Any] = ["id": target.uuidString, "state": "paused", "pausedDuration": 42, "from": iso(from), "to": iso(to)]
+    try JSONSerialization.data(withJSONObject: parameters).write(to: scratch.appending(path: "parameters.json"))
+
+    note("\(Format.grouped(size)) records: Folio, cold (no .folio/cache: the open, then the query)")
+    var cold: [String: Double] = [:]
+    for (key, _) in queries {
+        try? FileManager.default.removeItem(at: storeURL.appending(path: ".folio/cache"))
+        let start = ContinuousClock.now
+        let container = try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
+        _ = try folioQueries(container, target: target, from: from, to: to)[key]
+        _ = (key, container)
+        let elapsed = ContinuousClock.now - start
+        cold[key] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+    note("\(Format.grouped(size)) records: Folio, warm")
+    let container = try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
+    _ = try folioQueries(container, target: target, from: from, to: to)  // builds the indexes: what "warm" means
+    let warm = try folioQueries(container, target: target, from: from, to: to)
+
+    note("\(Format.grouped(size)) records: the peers (SQLite, TinyDB, jq, recsel)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script, scratch.appending(path: "records.ndjson").path, storeURL.path, scratch.path, scratch.appending(path: "parameters.json").path, "\(repetitions)"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let peers = try JSONSerialization.jsonObject(with: data) as? [String: [String: [String: Any]]] else {
+        throw BenchmarkFailure("the peers script failed (exit \(process.terminationStatus)); run it by hand: python3 \(script)")
+    }
+    for (key, title) in queries {
+        for peer in peerNames where !same(warm[key]!.answer, peers[peer]?[key]?["answer"] as Any) {
+            throw BenchmarkFailure("\(peer) answers \(title) differently from Folio: \(peers[peer]?[key]?["answer"] ?? "nothing") against \(warm[key]!.answer)")
+        }
+    }
+
+    func time(_ seconds: Double) -> String { seconds < 0.001 ? Format.decimal(seconds * 1e6, places: 1) + " µs" : Format.milliseconds(seconds) }
+    report.append("\n### \(Format.grouped(size)) records\n")
+    report.append("| query | Folio warm | Folio cold | SQLite indexed | SQLite unindexed | TinyDB | jq | recsel |")
+    report.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for (key, title) in queries {
+        let peerTimes = peerNames.map { time(peers[$0]?[key]?["median"] as? Double ?? .nan) }
+        report.append("| \(title) | \(time(warm[key]!.seconds)) | \(time(cold[key]!)) | " + peerTimes.joined(separator: " | ") + " |")
+    }
+    for (key, title) in queries {
+        let folio = warm[key]!.seconds
+        for peer in ["tinydb", "jq", "recsel"] {
+            let theirs = peers[peer]?[key]?["median"] as? Double ?? .nan
+            goals.append("| \(Format.grouped(size)) | \(title) | \(peer) | \(Format.decimal(theirs / folio, places: theirs / folio < 10 ? 1 : 0))× faster | \(theirs / folio >= 10 ? "met" : "MISSED") |")
+        }
+        if ["point", "countIndexed", "countByState"].contains(key) {
+            let sqlite = peers["sqlite indexed"]?[key]?["median"] as? Double ?? .nan
+            goals.append("| \(Format.grouped(size)) | \(title) | SQLite indexed | \(Format.ratio(folio / sqlite)) of its time | \(folio <= sqlite ? "met" : "MISSED") |")
+        }
+    }
+}
+
+print("# Folio's query engine against SQLite, TinyDB, jq and recsel\n")
+print("`swift run -c release --package-path Benchmarks query-benchmark`; one run, \(Format.decimal(Date().timeIntervalSince(began) / 60, places: 1)) minutes; 2 cores.")
+print("""
+
+    Medians of \(repetitions) repetitions (TinyDB, jq and recsel: \(max(1, repetitions / 3)) at 100,000). Folio runs through
+    `ModelContext` (`fetch` making models, `aggregate` for the counts), warm = the same
+    container after one round of queries (indexes built); cold = a new container on the store
+    after deleting `.folio/cache`, timed from the open to the answer. SQLite and TinyDB run in
+    Python and are timed around the query alone; jq reads the store's own files (`find | xargs
+    cat | jq`) and recsel a `.rec` file of the same records, both timed as whole processes.
+    Every peer's answer is checked against Folio's.
+    """)
+print(report.joined(separator: "\n"))
+print("\n### Goals\n")
+print("| records | query | against | ratio | goal |")
+print("|---|---|---|---:|---|")
+print(goals.joined(separator: "\n"))
