@@ -59,7 +59,8 @@ func sample_README_md_3() throws {
     let readingID = reading.persistentModelID
     let checks = FetchDescriptor<Check>(predicate: #Predicate { $0.habit?.persistentModelID == readingID })
     print(try context.explain(checks))
-    // Check: relationship key habit == 5A0C...   examined 3 of 9 documents, matched 3
+    // Check: relationship key habit == 68ACC663-9616-49C6-82AC-4C188FE8536D
+    // examined 3 of 9 documents, matched 3
     let count = try context.fetchCount(checks)
     assert(count == 3)
 
@@ -68,7 +69,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 125
+// README.md, line 126
 func sample_README_md_4() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -82,7 +83,7 @@ func sample_README_md_4() throws {
     // }
 }
 
-// README.md, line 141
+// README.md, line 142
 func sample_README_md_5() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -95,7 +96,7 @@ func sample_README_md_5() throws {
     }
 }
 
-// README.md, line 196
+// README.md, line 197
 func sample_README_md_6() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -106,7 +107,7 @@ func sample_README_md_6() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 213
+// README.md, line 214
 func sample_README_md_7() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -213,7 +214,62 @@ func sample_docs_models_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
+// docs/queries.md, line 12
+
+@Model
+final class Session {
+    #Index<Session>([\.state])
+    @Attribute(.unique) var id: UUID
+    var start: Date
+    var end: Date?
+    var state: String
+    var minutes: Int
+    var tags: [String]
+
+    init(start: Date, state: String, minutes: Int, tags: [String] = []) {
+        id = UUID()
+        self.start = start
+        self.state = state
+        self.minutes = minutes
+        self.tags = tags
+    }
+}
+
+// docs/queries.md, line 36
+func sample_docs_queries_md_2() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Sessions-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Session.self, configurations: ModelConfiguration(url: folder)))
+    let day = Date(timeIntervalSince1970: 1_793_500_000)
+    for hour in 0..<48 {
+        let state = ["completed", "completed", "abandoned", "paused"][hour % 4]
+        context.insert(Session(start: day.addingTimeInterval(Double(hour) * 3_600), state: state, minutes: 25 + hour % 20, tags: hour % 5 == 0 ? ["deep"] : []))
+    }
+    try context.save()
+
+    // An index (#Index on state) answers this; the count reads no document at all.
+    let paused = FetchDescriptor<Session>(predicate: #Predicate { $0.state == "paused" })
+    let pausedCount = try context.fetchCount(paused)
+    assert(pausedCount == 12)
+
+    // A date range on the first required Date reads only the day folders it spans.
+    let from = day.addingTimeInterval(86_400)
+    let recent = FetchDescriptor<Session>(predicate: #Predicate { $0.start >= from && $0.tags.contains("deep") }, sortBy: [SortDescriptor(\.start, order: .reverse)])
+    print(try context.explain(recent))
+    let deep = try context.fetch(recent)
+    assert(deep.count == 5 && deep[0].start > deep[1].start)
+
+    // The 10 latest: a limited sort on a date walks an ordered index and stops after 10.
+    let latest = try context.fetch(FetchDescriptor<Session>(sortBy: [SortDescriptor(\.start, order: .reverse)], fetchLimit: 10))
+    assert(latest.count == 10)
+
+    // Aggregates SwiftData lacks, grouped, without making models.
+    let minutes = try context.aggregate(.sum(\Session.minutes), groupedBy: \Session.state)
+    assert(minutes.map(\.group) == [[.string("abandoned")], [.string("completed")], [.string("paused")]])
+    try FileManager.default.removeItem(at: folder)
+}
+
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3)]
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
 }
