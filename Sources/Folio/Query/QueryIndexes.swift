@@ -34,15 +34,6 @@ struct QueryIndexes {
         /// the property's values, ties in store order.
         var ordered: [String: [(value: QueryValue, position: Int)]] = [:]
 
-        /// Where a document sits in `rows`: the day's slice, searched (rows are in store order).
-        func position(of path: DocumentPath) -> Int? {
-            let day = days.partitioningIndex { $0 >= path.day }
-            guard day < days.count, days[day] == path.day else { return nil }
-            let end = day + 1 < dayStarts.count ? dayStarts[day + 1] : rows.count
-            let slice = rows[dayStarts[day]..<end]
-            let position = slice.partitioningIndex { $0.path >= path }
-            return position < end && rows[position].path == path ? position : nil
-        }
     }
 
     private var entities: [String: EntityIndexes] = [:]

@@ -30,6 +30,11 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the access reads the entity's table (all but one document by identity).
+    var readsTable: Bool {
+        if case .identity = self { false } else { true }
+    }
+
     /// The best access for a filter on an entity.
     static func plan(_ filter: QueryExpression?, for entity: QuerySchema.Entity, in schema: QuerySchema, calendar: Calendar) -> QueryAccess {
         guard let filter else { return .scan }

@@ -113,9 +113,24 @@ struct QueryRun {
         var explanation = QueryExplanation(
             entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
         let pending = overlay.filter { $0.entity == entity }
-        let table = evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema)
         var found: [Found] = []
         let overlaid = Set(pending.map(\.id))
+        // One document by identity needs no table: the catalog has it, and building the
+        // entity's table after every save would cost a pass over all its documents.
+        if case .identity(let id) = access {
+            let identity = Catalog.Identity(entity: entity, id: id)
+            if !overlaid.contains(id), let path = evaluation.documents.catalog.path(of: identity),
+                let content = evaluation.documents.catalog.content(at: path), query.includeDeleted || content[ModelDocument.deletedKey] == nil
+            {
+                explanation.examined += 1
+                if query.filter.map({ evaluation.test($0, on: identity, content: content) }) ?? true {
+                    found.append(Found(id: id, path: path, content: content))
+                }
+            }
+        }
+        let table =
+            access.readsTable
+            ? evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema) : QueryIndexes.EntityIndexes(generation: 0)
         // By position, so the table's rows are read in place rather than copied (a copy
         // retains every string and array a row holds; this runs for every row scanned).
         func consider(_ position: Int) {
@@ -129,9 +144,8 @@ struct QueryRun {
             found.append(Found(id: id, path: table.rows[position].path, content: table.rows[position].content))
         }
         switch access {
-        case .identity(let id):
-            let identity = Catalog.Identity(entity: entity, id: id)
-            if let path = evaluation.documents.catalog.path(of: identity), let position = table.position(of: path) { consider(position) }
+        case .identity:
+            break  // above
         case .index(let properties, let key, _):
             let positions = QueryIndexes.lookup(table, properties: properties, key: key, includeDeleted: query.includeDeleted)
             if countOnly, pending.isEmpty, query.filter.map({ Self.isAnswered($0, byIndexOn: properties) }) == true {
