@@ -108,10 +108,10 @@ extension Date: JSONRepresentable {
 
 extension UUID: JSONRepresentable {
     /// Its `uuidString` (upper case); lower case is accepted on reading.
-    public var json: JSONValue { .string(uuidString) }
+    public var json: JSONValue { .string(UUIDText.text(of: self)) }
     public init(json: JSONValue) throws(JSONError) {
         guard case .string(let text) = json else { throw JSONError(.typeMismatch(expected: "a UUID string", found: json.typeName)) }
-        guard let uuid = UUID(uuidString: text) else {
+        guard let uuid = UUIDText.parse(text) else {
             throw JSONError(.invalidValue("\"\(text)\" is not a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         }
         self = uuid

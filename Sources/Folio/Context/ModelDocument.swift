@@ -97,8 +97,8 @@ enum ModelDocument {
             case .reference(let relationship, let access):
                 let identities: [UUID] =
                     switch content[relationship.name] {
-                    case .string(let text)?: UUID(uuidString: text).map { [$0] } ?? []
-                    case .array(let elements)?: elements.compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) }
+                    case .string(let text)?: UUIDText.parse(text).map { [$0] } ?? []
+                    case .array(let elements)?: elements.compactMap { $0.stringValue.flatMap(UUIDText.parse) }
                     default: []
                     }
                 let destination = relationship.destination

@@ -43,7 +43,7 @@ struct QueryDocuments {
             if overlay.isEmpty || overlay[Catalog.Identity(entity: entity, id: referrer)] == nil { found.append(referrer) }
         }
         for (identity, content) in overlay where identity.entity == entity {
-            guard let content, content[property] == .string(id.uuidString), includeDeleted || content[ModelDocument.deletedKey] == nil
+            guard let content, content[property] == .string(UUIDText.text(of: id)), includeDeleted || content[ModelDocument.deletedKey] == nil
             else { continue }
             found.append(identity.id)
         }

@@ -40,7 +40,7 @@ struct QueryEvaluation {
         case .attribute(let kind, _, _): return QueryValue(json, type: kind)
         case .relationship(let destination, _, _):
             func document(_ json: JSONValue) -> QueryValue {
-                guard case .string(let text) = json, let id = UUID(uuidString: text) else { return QueryValue(json, type: .other) }
+                guard case .string(let text) = json, let id = UUIDText.parse(text) else { return QueryValue(json, type: .other) }
                 return .document(entity: destination, id: id)
             }
             if case .array(let elements) = json { return .array(elements.map(document)) }

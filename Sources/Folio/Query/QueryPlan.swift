@@ -65,7 +65,7 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
                 var key: QueryValue? = value
                 switch (kind, value) {
                 case (.date, _): key = value.dateValue.map(QueryValue.date)
-                case (.uuid, .string(let text)): key = UUID(uuidString: text).map { .string($0.uuidString) } ?? value
+                case (.uuid, .string(let text)): key = UUIDText.parse(text).map { .string(UUIDText.text(of: $0)) } ?? value
                 case (_, .date): key = nil
                 default: break
                 }
@@ -82,7 +82,7 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
             default: continue
             }
         }
-        if entity.hasOwnIdentity, case .string(let text)? = equalities["id"], let id = UUID(uuidString: text) { return .identity(id) }
+        if entity.hasOwnIdentity, case .string(let text)? = equalities["id"], let id = UUIDText.parse(text) { return .identity(id) }
         let indexes = QueryIndexes.declaredIndexes(of: entity).filter { !($0.count == 1 && entity.toOneRelationships.contains($0[0])) }
         let usable = indexes.filter { $0.allSatisfy { equalities[$0] != nil } }
         // A unique index first, then the one that pins the most properties.
@@ -159,7 +159,7 @@ extension QueryExpression {
         guard case .compare(let lhs, .equal, let rhs) = self else { return nil }
         for (path, constant) in [(lhs, rhs), (rhs, lhs)] {
             if case .member(.member(.variable(0), let name), "id") = path, case .value(.string(let text)) = constant,
-                let id = UUID(uuidString: text)
+                let id = UUIDText.parse(text)
             {
                 return (name, id)
             }

@@ -33,9 +33,9 @@ extension QueryValue {
         case .string(let text):
             if type == .date, let date = try? ISO8601Timestamp.date(from: json) {
                 self = .date(date)
-            } else if type == .uuid, let uuid = UUID(uuidString: text) {
+            } else if type == .uuid, let uuid = UUIDText.parse(text) {
                 // A hand-written lowercase UUID is the same UUID.
-                self = .string(uuid.uuidString)
+                self = .string(UUIDText.text(of: uuid))
             } else {
                 self = .string(text)
             }

@@ -131,33 +131,7 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// A UUID from its 36 characters of text (either case), without making a string.
-    static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard text.count == 36 else { return nil }
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let valid = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-            var index = 0
-            for position in 0..<16 {
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard text[index] == UInt8(ascii: "-") else { return false }
-                    index += 1
-                }
-                guard let high = hexValue(text[index]), let low = hexValue(text[index + 1]) else { return false }
-                out[position] = high << 4 | low
-                index += 2
-            }
-            return true
-        }
-        return valid ? UUID(uuid: bytes) : nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func uuid(_ text: UnsafeBufferPointer<UInt8>) -> UUID? { UUIDText.parse(text) }
 
     /// `<UUID>.json` or `<UUID>.<property>.bin`.
     static func parseFileName(_ name: Substring) -> (UUID, String?)? {
