@@ -74,6 +74,9 @@ enum ModelDocument {
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
         // its relationships then load through a context of their own over the same container.
         let container = context.container
+        var values: [String: Any] = [:]
+        var faults: [String: () -> Any] = [:]
+        values.reserveCapacity(layout.slots.count)
         for slot in layout.slots {
             switch slot {
             case .member(let attribute, let coding):
@@ -83,15 +86,15 @@ enum ModelDocument {
                     } else {
                         try absentValue(of: attribute, coding: coding, stored)
                     }
-                data.setInitialValue(value, forKey: attribute.name)
+                values[attribute.name] = value
             case .blob(let attribute, let coding):
                 let bytes = try container.store.blob(of: stored.path, property: attribute.name)
-                data.setInitialValue(try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored), forKey: attribute.name)
+                values[attribute.name] = try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
             case .ephemeral(let attribute, let coding):
-                data.setInitialValue(try absentValue(of: attribute, coding: coding, stored), forKey: attribute.name)
+                values[attribute.name] = try absentValue(of: attribute, coding: coding, stored)
             case .backReference(let relationship, let access, let inverseName):
                 let owner = stored.id
-                data.setFault(forKey: relationship.name) { [weak context] in
+                faults[relationship.name] = { [weak context] in
                     access.value((context ?? ModelContext(container)).models(of: relationship.destination, referringTo: owner, through: inverseName))
                 }
             case .reference(let relationship, let access):
@@ -102,12 +105,13 @@ enum ModelDocument {
                     default: []
                     }
                 let destination = relationship.destination
-                data.setFault(forKey: relationship.name) { [weak context] in
+                faults[relationship.name] = { [weak context] in
                     let resolver = context ?? ModelContext(container)
                     return access.value(identities.compactMap { resolver.model(for: PersistentIdentifier(entityName: destination, id: $0)) })
                 }
             }
         }
+        data.load(values: values, faults: faults)
         data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.name, id: stored.id)
         data.document = stored
         data.deletedAt = nil

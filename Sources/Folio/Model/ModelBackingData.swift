@@ -66,10 +66,11 @@ public final class ModelBackingData {
         faults[key] = nil
     }
 
-    /// Loads a relationship on first read, from the document's references.
-    func setFault(forKey key: String, _ load: @escaping () -> Any) {
-        values[key] = nil
-        faults[key] = load
+    /// Replaces every value and fault at once: a model made from a document, whose
+    /// values were decoded together (one dictionary, sized once, not one insert each).
+    func load(values: [String: Any], faults: [String: () -> Any]) {
+        self.values = values
+        self.faults = faults
     }
 
     /// The value as stored (loading a relationship not read yet), or `nil` if the property has none.
