@@ -139,6 +139,38 @@ struct TimerMigrationTests {
         #expect(reopened.manifest.schema["entities"]?["Task"] != nil && reopened.manifest.schema["entities"]?["TodoItem"] == nil)
     }
 
+    @Test func planFilesReadIntoStepsAndRun() throws {
+        let folder = try TemporaryDirectory()
+        let root = try v1Store(folder)
+        let plan = folder.url.appending(path: "Migrations/TimerApp")
+        try FileManager.default.createDirectory(at: plan, withIntermediateDirectories: true)
+        try #"""
+        {
+          "from": "1.0.0",
+          "to": "2.0.0",
+          "operations": [
+            { "op": "addProperty", "entity": "Timer", "property": "category", "type": "String", "default": "General" },
+            { "op": "renameProperty", "entity": "Timer", "from": "colorHex", "to": "color" },
+            { "op": "addEntity", "entity": "Category", "properties": [{ "name": "name", "type": "String" }] },
+            { "op": "setValue", "entity": "Timer", "property": "category", "value": "\"Long \" + name", "where": "durationInSeconds > 2000" }
+          ]
+        }
+        """#.write(to: plan.appending(path: "001-v2.json"), atomically: false, encoding: .utf8)
+        let steps = try MigrationStep.plan(in: plan, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(steps.count == 1 && steps[0].operations.count == 4)
+        let store = try DocumentStore.open(at: root)
+        _ = try store.migrate(steps)
+        let categories = Set(documents(try DocumentStore.open(at: root), "Timer").compactMap { $0["category"]?.stringValue })
+        #expect(categories == ["General", "Long Study Session"])
+
+        try #"{ "from": "2.0.0", "to": "3.0.0", "operations": [{ "op": "renameColumn", "entity": "Timer" }] }"#
+            .write(to: plan.appending(path: "002-v3.json"), atomically: false, encoding: .utf8)
+        #expect(throws: FolioError.invalidDocument(
+            path: plan.appending(path: "002-v3.json").path + ": operations[0]",
+            reason: "\"renameColumn\" is not an operation; the operations are addProperty, removeProperty, renameProperty, renameEntity, addEntity, removeEntity, setValue, deleteDocuments, convertType")
+        ) { try MigrationStep.plan(in: plan, timeZone: TimeZone(identifier: "UTC")!) }
+    }
+
     /// Every file under the store but `.folio/`, with its bytes.
     func snapshot(_ root: String) throws -> [String: Data] {
         var files: [String: Data] = [:]

@@ -173,7 +173,8 @@ struct QueryEvaluation {
     }
 
     /// Integers stay integers (as in Swift; an overflow becomes a double rather than a
-    /// trap), anything with a double is a double, division by zero is `nil`.
+    /// trap), anything with a double is a double, division by zero is `nil`; `+` joins
+    /// text, and adds seconds to a date.
     static func arithmetic(_ lhs: QueryValue, _ op: QueryExpression.ArithmeticOperator, _ rhs: QueryValue) -> QueryValue {
         if case .integer(let a) = lhs, case .integer(let b) = rhs {
             let result: (Int64, Bool)
@@ -190,6 +191,7 @@ struct QueryEvaluation {
             }
             if !result.1 { return .integer(result.0) }
         }
+        if case .string(let a) = lhs, case .string(let b) = rhs, op == .add { return .string(a + b) }
         if case .date(let date) = lhs, let seconds = rhs.doubleValue, op == .add || op == .subtract {
             return .date(date.addingTimeInterval(op == .add ? seconds : -seconds))
         }

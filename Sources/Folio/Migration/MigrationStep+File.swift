@@ -1,0 +1,103 @@
+import Foundation
+import FolioJSON
+
+extension MigrationStep {
+    /// Reads every stage of a plan folder (`Migrations/<Store>/*.json`), ordered by version.
+    ///
+    /// A stage file:
+    /// ```json
+    /// {
+    ///   "from": "1.0.0",
+    ///   "to": "2.0.0",
+    ///   "operations": [
+    ///     { "op": "addProperty", "entity": "Timer", "property": "category", "type": "String", "default": "General" },
+    ///     { "op": "renameProperty", "entity": "Timer", "from": "colorHex", "to": "color" },
+    ///     { "op": "setValue", "entity": "Timer", "property": "icon", "value": "\"timer\"", "where": "icon == nil" }
+    ///   ]
+    /// }
+    /// ```
+    /// `value` and `where` are in the text query language; days in them are in `timeZone`
+    /// (the store's). The README's migrations section lists every operation.
+    public static func plan(in folder: URL, timeZone: TimeZone) throws(FolioError) -> [MigrationStep] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
+            throw .fileSystem(path: folder.path, operation: "list the migration plan's files", reason: "\(error.localizedDescription)")
+        }
+        var steps: [MigrationStep] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            steps.append(try MigrationStep(contentsOf: folder.appending(path: name), timeZone: timeZone))
+        }
+        return steps.sorted { $0.fromVersion < $1.fromVersion }
+    }
+
+    /// Reads one stage file.
+    public init(contentsOf file: URL, timeZone: TimeZone) throws(FolioError) {
+        let path = file.path
+        let json: JSONValue
+        do { json = try JSONReader().read(contentsOfFile: path) } catch { throw .unreadableJSON(error) }
+        func version(_ key: String) throws(FolioError) -> Schema.Version {
+            guard let text = json[key]?.stringValue, let version = Schema.Version(text) else {
+                throw .invalidDocument(path: path, reason: "\"\(key)\" must be a version such as \"1.0.0\"")
+            }
+            return version
+        }
+        let from = try version("from")
+        let to = try version("to")
+        guard let described = json["operations"]?.arrayValue else {
+            throw .invalidDocument(path: path, reason: "\"operations\" must be an array of operations, each an object with \"op\"")
+        }
+        var operations: [MigrationOperation] = []
+        for (index, operation) in described.enumerated() {
+            operations.append(try Self.operation(operation, at: "\(path): operations[\(index)]", timeZone: timeZone))
+        }
+        self.init(from: from, to: to, operations: operations)
+    }
+
+    private static func operation(_ json: JSONValue, at place: String, timeZone: TimeZone) throws(FolioError) -> MigrationOperation {
+        func text(_ key: String) throws(FolioError) -> String {
+            guard let value = json[key]?.stringValue, !value.isEmpty else {
+                throw .invalidDocument(path: place, reason: "\"\(key)\" must be a non-empty string")
+            }
+            return value
+        }
+        func query(_ key: String) throws(FolioError) -> QueryExpression {
+            let source = try text(key)
+            do { return try QueryExpression(parsing: source, timeZone: timeZone) } catch {
+                throw .invalidDocument(path: place, reason: "\"\(key)\": \(error.description)")
+            }
+        }
+        func value() throws(FolioError) -> MigrationValue {
+            if let constant = json["default"] { return .constant(constant) }
+            if json["value"] != nil { return .expression(try query("value")) }
+            throw .invalidDocument(path: place, reason: "give the new value as \"default\" (a JSON value) or \"value\" (an expression)")
+        }
+        let op = try text("op")
+        switch op {
+        case "addProperty":
+            var property: JSONObject = ["name": .string(try text("property")), "type": .string(try text("type"))]
+            if json["optional"] == .bool(true) { property["optional"] = true }
+            return .addProperty(entity: try text("entity"), property: .object(property), value: try value())
+        case "removeProperty": return .removeProperty(entity: try text("entity"), name: try text("property"))
+        case "renameProperty": return .renameProperty(entity: try text("entity"), from: try text("from"), to: try text("to"))
+        case "renameEntity": return .renameEntity(from: try text("from"), to: try text("to"))
+        case "addEntity":
+            guard let properties = json["properties"]?.arrayValue else {
+                throw .invalidDocument(path: place, reason: "\"properties\" must list the entity's properties, as folio.json's schema does")
+            }
+            return .addEntity(name: try text("entity"), description: ["properties": .array(properties)])
+        case "removeEntity": return .removeEntity(name: try text("entity"))
+        case "setValue":
+            return .setValue(entity: try text("entity"), name: try text("property"), value: try value(), where: json["where"] == nil ? nil : try query("where"))
+        case "deleteDocuments": return .deleteDocuments(entity: try text("entity"), where: try query("where"))
+        case "convertType":
+            let target = try text("to")
+            guard let type = MigrationOperation.ConvertedType(rawValue: target) else {
+                throw .invalidDocument(path: place, reason: "\"to\" must be one of string, number, date, bool, not \"\(target)\"")
+            }
+            return .convertType(entity: try text("entity"), name: try text("property"), to: type)
+        default:
+            let known = "addProperty, removeProperty, renameProperty, renameEntity, addEntity, removeEntity, setValue, deleteDocuments, convertType"
+            throw .invalidDocument(path: place, reason: "\"\(op)\" is not an operation; the operations are \(known)")
+        }
+    }
+}
