@@ -1,4 +1,5 @@
 @testable import FolioJSON
+import FolioTestSupport
 
 /// Random JSON values for property tests, biased toward the edge cases that break codecs.
 struct RandomJSON {

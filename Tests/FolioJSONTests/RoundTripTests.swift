@@ -1,5 +1,6 @@
 import Testing
 @testable import FolioJSON
+import FolioTestSupport
 
 /// Property tests: writing then reading gives the same value, and canonical text is a fixed point.
 struct RoundTripTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FolioJSON
+import FolioTestSupport
 
 struct ValueCodingTests {
     @Test func randomDatesRoundTripBitExactThroughText() throws {

@@ -12,15 +12,9 @@ struct QueryEquivalenceTests {
 
     /// A deterministic generator, so a failure names the seed that reproduces it.
     struct Dice {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func roll(_ sides: Int) -> Int { Int(next() % UInt64(sides)) }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func roll(_ sides: Int) -> Int { Int(generator.next() % UInt64(sides)) }
         mutating func pick<T>(_ choices: [T]) -> T { choices[roll(choices.count)] }
         mutating func chance(_ percent: Int) -> Bool { roll(100) < percent }
     }
