@@ -34,8 +34,21 @@ public final class ModelContainer: Sendable {
         try self.init(for: schema, configurations: configurations)
     }
 
+    /// A container for these model types that migrates an older store with a plan first.
+    public convenience init(
+        for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: ModelConfiguration...
+    ) throws(FolioError) {
+        try self.init(for: Schema(types), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
     /// A container for a schema, stored as the configuration says.
-    public init(for schema: Schema, configurations: [ModelConfiguration]) throws(FolioError) {
+    public convenience init(for schema: Schema, configurations: [ModelConfiguration]) throws(FolioError) {
+        try self.init(for: schema, migrationPlan: nil, configurations: configurations)
+    }
+
+    /// A container for a schema; a store at an older version is migrated by the plan's
+    /// stages first, in one transaction with the manifest.
+    public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]) throws(FolioError) {
         guard configurations.count <= 1 else {
             throw .invalidArgument("Folio keeps a container's models in one store; pass one ModelConfiguration, not \(configurations.count)")
         }
@@ -54,7 +67,8 @@ public final class ModelContainer: Sendable {
         }
         let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
         store = try Self.openStore(
-            at: folder.path(percentEncoded: false), schema: schema, durability: durability, writable: configuration.allowsSave)
+            at: folder.path(percentEncoded: false), schema: schema, durability: durability, writable: configuration.allowsSave,
+            migrationPlan: migrationPlan)
     }
 
     deinit {
@@ -100,7 +114,9 @@ public final class ModelContainer: Sendable {
 
     /// Opens the store in the folder, or creates one; records the schema in the manifest
     /// (unless the configuration does not allow writing).
-    private static func openStore(at root: String, schema: Schema, durability: Durability, writable: Bool) throws(FolioError) -> DocumentStore {
+    private static func openStore(
+        at root: String, schema: Schema, durability: Durability, writable: Bool, migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws(FolioError) -> DocumentStore {
         guard try FileSystem.status(root + "/" + StoreManifest.fileName) != nil else {
             guard writable else { throw .invalidStore(path: root, reason: "holds no Folio store, and the configuration (allowsSave: false) may not create one") }
             return try DocumentStore.create(
@@ -113,10 +129,41 @@ public final class ModelContainer: Sendable {
                 path: root,
                 reason: "the store's schema version is \(recorded), newer than this program's \(schema.version); it was written by a newer version of the program")
         }
+        if let migrationPlan, writable, let recorded = Schema.Version(manifest.schemaVersion), recorded < schema.version {
+            try migrate(store, from: recorded, to: schema, plan: migrationPlan)
+            manifest = store.manifest
+        }
         manifest.schemaVersion = schema.version.description
         manifest.schema = schema.json
         if writable, manifest != store.manifest { try store.commit([], manifest: manifest) }
         return store
+    }
+
+    /// Runs the plan's stages between the store's version and the schema's, as one
+    /// transaction. A stage that would delete the documents of an entity the new schema
+    /// lacks is refused (a class renamed without a plan file would lose its data that way).
+    private static func migrate(_ store: DocumentStore, from recorded: Schema.Version, to schema: Schema, plan: any SchemaMigrationPlan.Type) throws(FolioError) {
+        var steps: [MigrationStep] = []
+        var schemaJSON = store.manifest.schema
+        for stage in plan.stages {
+            let (from, to) = stage.versions
+            guard to.versionIdentifier > recorded, to.versionIdentifier <= schema.version else { continue }
+            guard case .lightweight = stage else {
+                throw .invalidArgument(
+                    "the migration from \(from.versionIdentifier) to \(to.versionIdentifier) is a custom stage, which Folio does not run yet; migrate with a plan file (Migrations/<Store>/) meanwhile")
+            }
+            let step = try MigrationStep.lightweight(from: schemaJSON, to: to.schema, fromVersion: from.versionIdentifier)
+            schemaJSON = to.schema.json
+            steps.append(step)
+        }
+        guard !steps.isEmpty else { return }
+        let dryRun = try store.migrate(steps, dryRun: true)
+        let removed = steps.flatMap(\.operations).compactMap { if case .removeEntity(let name) = $0 { name } else { nil } }
+        for name in removed where (dryRun.entities[name]?.deleted ?? 0) > 0 {
+            throw .invalidArgument(
+                "migrating to \(schema.version) would delete the \(dryRun.entities[name]!.deleted) documents of \(name), which the new schema lacks; if the model was renamed, migrate with a plan file's renameEntity, else remove them with removeEntity")
+        }
+        try store.migrate(steps)
     }
 
     /// Refuses a schema Folio cannot store, naming the property and what to do.

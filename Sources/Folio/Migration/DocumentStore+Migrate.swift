@@ -10,6 +10,7 @@ extension DocumentStore {
     /// downgraded), as does one an operation cannot convert; if any document fails,
     /// nothing is written and the report lists every failure. Documents the steps leave
     /// as they were keep their bytes, so the diff shows only what changed.
+    @discardableResult
     public func migrate(_ steps: [MigrationStep], dryRun: Bool = false) throws(FolioError) -> MigrationReport {
         let steps = steps.sorted { $0.fromVersion < $1.fromVersion }
         guard let target = steps.last?.toVersion else { throw .invalidArgument("the migration has no steps") }

@@ -1,0 +1,36 @@
+/// One version of an app's models, as SwiftData's `VersionedSchema`: the version and the
+/// model types (usually nested in the enum, so each version keeps its own classes).
+public protocol VersionedSchema {
+    static var versionIdentifier: Schema.Version { get }
+    static var models: [any PersistentModel.Type] { get }
+}
+
+extension VersionedSchema {
+    /// The schema of this version's models.
+    public static var schema: Schema { Schema(models, version: versionIdentifier) }
+}
+
+/// How a store moves between versions, as SwiftData's `SchemaMigrationPlan`: every
+/// version, oldest first, and the stages between them.
+public protocol SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { get }
+    static var stages: [MigrationStage] { get }
+}
+
+/// One stage of a plan, as SwiftData's `MigrationStage`.
+public enum MigrationStage {
+    /// A stage Folio infers from the two schemas: properties added (optional or with a
+    /// default), removed, renamed with `originalName`, entities added and removed.
+    case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
+    /// A stage whose closures see the old models before and the new ones after. Not yet
+    /// run by Folio: opening a store that needs one fails and says so.
+    case custom(
+        fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type, willMigrate: ((ModelContext) throws -> Void)?,
+        didMigrate: ((ModelContext) throws -> Void)?)
+
+    var versions: (from: any VersionedSchema.Type, to: any VersionedSchema.Type) {
+        switch self {
+        case .lightweight(let from, let to), .custom(let from, let to, _, _): (from, to)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+@testable import Folio
+import FolioJSON
+import FolioTestSupport
+import Foundation
+import Testing
+
+enum ShelfV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Book.self] }
+
+    @Model
+    final class Book {
+        var title: String
+        var colorHex: String
+        var notes: String?
+        init(title: String, colorHex: String) {
+            self.title = title
+            self.colorHex = colorHex
+        }
+    }
+}
+
+enum ShelfV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Book.self, Shelf.self] }
+
+    @Model
+    final class Book {
+        var title: String
+        @Attribute(originalName: "colorHex") var color: String
+        var category: String = "General"
+        var rating: Int?
+        init(title: String, color: String) {
+            self.title = title
+            self.color = color
+        }
+    }
+
+    @Model
+    final class Shelf {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+}
+
+enum ShelfPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ShelfV1.self, ShelfV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: ShelfV1.self, toVersion: ShelfV2.self)] }
+}
+
+/// `ModelContainer(for:migrationPlan:configurations:)` migrating a store written by the
+/// old models through a lightweight stage inferred from the two schemas.
+struct VersionedSchemaMigrationTests {
+    @Test func aLightweightStageRenamesAddsAndRemovesPropertiesWhenTheStoreOpens() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appending(path: "Shelf")
+        do {
+            let context = ModelContext(try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url)]))
+            context.insert(ShelfV1.Book(title: "Dune", colorHex: "#C2B280"))
+            context.insert(ShelfV1.Book(title: "Emma", colorHex: "#FFFFFF"))
+            try context.save()
+        }
+        let container = try ModelContainer(for: ShelfV2.schema, migrationPlan: ShelfPlan.self, configurations: [ModelConfiguration(url: url)])
+        let books = try ModelContext(container).fetch(FetchDescriptor<ShelfV2.Book>(sortBy: [SortDescriptor(\.title)]))
+        #expect(books.map(\.title) == ["Dune", "Emma"])
+        #expect(books.map(\.color) == ["#C2B280", "#FFFFFF"])
+        #expect(books.allSatisfy { $0.category == "General" && $0.rating == nil })
+        for document in container.store.documents(entity: "Book") {
+            #expect(document.content["$version"] == "2.0.0")
+            #expect(document.content["colorHex"] == nil && document.content["notes"] == nil)
+            #expect(document.content["category"] == "General")
+        }
+        #expect(container.store.manifest.schemaVersion == "2.0.0")
+        #expect(container.store.manifest.schema["entities"]?["Shelf"] != nil)
+    }
+
+    @Test func aStageThatWouldDropAnEntitysDocumentsIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appending(path: "Shelf")
+        do {
+            let context = ModelContext(try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url)]))
+            context.insert(ShelfV1.Book(title: "Dune", colorHex: "#C2B280"))
+            try context.save()
+        }
+        enum Renamed: VersionedSchema {
+            static let versionIdentifier = Schema.Version(2, 0, 0)
+            static var models: [any PersistentModel.Type] { [ShelfV2.Shelf.self] }
+        }
+        enum Plan: SchemaMigrationPlan {
+            static var schemas: [any VersionedSchema.Type] { [ShelfV1.self, Renamed.self] }
+            static var stages: [MigrationStage] { [.lightweight(fromVersion: ShelfV1.self, toVersion: Renamed.self)] }
+        }
+        #expect(throws: FolioError.self) { try ModelContainer(for: Renamed.schema, migrationPlan: Plan.self, configurations: [ModelConfiguration(url: url)]) }
+        #expect(try DocumentStore.open(at: url.path).documents(entity: "Book").count == 1)
+    }
+
+    @Test func aRequiredPropertyWithoutADefaultNeedsACustomStage() throws {
+        let old: JSONValue = ["entities": ["Book": ["properties": [["name": "title", "type": "String"]]]]]
+        let new = Schema(ShelfV2.Shelf.self, version: Schema.Version(2, 0, 0))
+        let oldShelf: JSONValue = ["entities": ["Shelf": ["properties": []]]]
+        #expect(throws: FolioError.self) { try MigrationStep.lightweight(from: oldShelf, to: new, fromVersion: Schema.Version(1, 0, 0)) }
+        let added = try MigrationStep.lightweight(from: old, to: new, fromVersion: Schema.Version(1, 0, 0))
+        #expect(added.operations.count == 2)
+        #expect(added.operations.contains(.removeEntity(name: "Book")))
+    }
+}
