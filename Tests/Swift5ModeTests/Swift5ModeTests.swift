@@ -15,3 +15,19 @@ struct Swift5ModeTests {
         #expect(try context.fetch(FetchDescriptor<RowingSession>()).first?.athlete === athlete)
     }
 }
+
+/// Seed 000's versioned schema, as it writes it (`static var versionIdentifier`).
+enum TimerAppSchema: VersionedSchema {
+    static var versionIdentifier = Schema.Version(1, 0, 0)
+
+    static var models: [any PersistentModel.Type] {
+        [Timer.self, TodoItem.self]
+    }
+}
+
+struct VersionedSchemaSwift5Tests {
+    @Test func theSeedsVersionedSchemaCompilesAndNamesItsSchema() {
+        #expect(TimerAppSchema.schema.version == Schema.Version(1, 0, 0))
+        #expect(TimerAppSchema.schema.entities.map(\.name).sorted() == ["Timer", "TodoItem"])
+    }
+}
