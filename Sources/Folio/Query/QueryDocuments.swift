@@ -17,6 +17,17 @@ struct QueryDocuments {
     /// Documents whose content was read to answer the query.
     var examined = 0
 
+    /// Documents with nothing in them, as a placeholder while the real ones are lent out.
+    init(empty schema: QuerySchema) {
+        self.init(catalog: Catalog(), indexes: QueryIndexes(), schema: schema)
+    }
+
+    init(catalog: Catalog, indexes: QueryIndexes, schema: QuerySchema) {
+        self.catalog = catalog
+        self.indexes = indexes
+        self.schema = schema
+    }
+
     /// The content of a live document (or a deleted one when asked), overlay first.
     mutating func content(of identity: Catalog.Identity) -> JSONObject? {
         let content: JSONObject?

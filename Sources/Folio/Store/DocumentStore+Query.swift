@@ -45,21 +45,15 @@ extension DocumentStore {
             throw .invalidArgument("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
         }
         let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
-        return state.withLock { state in
-            var documents = QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: schema)
-            // The catalog is moved out and back so decoding on first use stays one copy.
-            state.catalog = Catalog()
-            state.indexes = QueryIndexes()
-            defer {
-                state.catalog = documents.catalog
-                state.indexes = documents.indexes
-            }
-            documents.includeDeleted = query.includeDeleted
-            for (identity, content) in overlay { documents.overlay[identity] = content }
-            var run = QueryRun(query: query, access: access, evaluation: QueryEvaluation(documents: documents))
-            let result = body(&run)
-            documents = run.evaluation.documents
-            return result
+        return withEvaluation { evaluation in
+            evaluation.documents.includeDeleted = query.includeDeleted
+            for (identity, content) in overlay { evaluation.documents.overlay[identity] = content }
+            // Swapped in and out, not copied: a second reference to the catalog would make
+            // the first decoding of cached content copy the whole catalog.
+            var run = QueryRun(query: query, access: access, evaluation: QueryEvaluation(documents: QueryDocuments(empty: schema)))
+            swap(&run.evaluation, &evaluation)
+            defer { swap(&run.evaluation, &evaluation) }
+            return body(&run)
         }
     }
 }
