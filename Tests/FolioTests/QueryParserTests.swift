@@ -64,11 +64,17 @@ struct QueryParserTests {
             #"name ~= "^Work" || tags.contains("x")"#, "(a + b) * c - -d / 2 % 3 != 1.5", "done ? x : y ?? z",
             #"todoItems.filter(title.hasPrefix("A")).count == todoItems.count"#, "!(a || b) && timer.name == nil",
             "tags.map($0.count > 1) == true", "[1, 2].contains(priority) && tags.all(!$0.isEmpty)",
+            "todoItems.any(sortOrder > self.limit)", "-(5) < -duration",
         ]
         for text in texts {
             let tree = try parse(text)
             #expect(try parse(tree.queryText) == tree, "\(text) printed as \(tree.queryText)")
         }
+        // Trees the parser does not make but the printer must still write readably.
+        let outer: QueryExpression = .any(.property("todoItems"), variable: 1, .compare(.member(.variable(1), "sortOrder"), .greater, .member(.root, "limit")))
+        #expect(try parse(outer.queryText) == outer)
+        let negated: QueryExpression = .compare(.negate(.value(.integer(5))), .less, .property("duration"))
+        #expect(try parse(negated.queryText) == negated)
     }
 
     @Test func errorsShowTheColumnWithACaret() throws {

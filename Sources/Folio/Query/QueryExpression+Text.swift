@@ -30,10 +30,16 @@ extension QueryExpression: CustomStringConvertible {
         func closure(_ variable: Int, _ body: QueryExpression) -> String { body.text(scope: scope + [variable]) }
         switch self {
         case .value(let value): return value.queryText
-        case .variable(let number): return number == scope.last ? "$0" : "$\(number)"
+        case .variable(let number):
+            // Inside a closure `$0` is the element; the document under test is `self`.
+            if number == scope.last { return "$0" }
+            return number == 0 ? "self" : "$\(number)"
         case .member(.variable(let number), let name) where number == scope.last: return name
         case .member(let base, let name): return operand(base, 9) + "." + name
         case .not(let operand): return "!" + operandText(operand, scope: scope)
+        case .negate(.value(let value)):
+            // `-5` reads back as the constant -5, not as negating 5.
+            return "-(" + value.queryText + ")"
         case .negate(let operand): return "-" + operandText(operand, scope: scope)
         case .and(let lhs, let rhs): return operand(lhs, 3) + " && " + operand(rhs, 4)
         case .or(let lhs, let rhs): return operand(lhs, 2) + " || " + operand(rhs, 3)

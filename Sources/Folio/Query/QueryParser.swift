@@ -131,7 +131,14 @@ struct QueryParser {
     private mutating func prefix() throws(FolioError) -> QueryExpression {
         if take("!") { return .not(try prefix()) }
         if take("-") {
+            // Only a number written right after the minus is a negative constant; `-(5)` negates.
+            let isLiteral: Bool =
+                switch current.kind {
+                case .integer, .double: true
+                default: false
+                }
             let operand = try prefix()
+            guard isLiteral else { return .negate(operand) }
             switch operand {
             case .value(.integer(let value)) where value != .min: return .value(.integer(-value))
             case .value(.double(let value)): return .value(.double(-value))
@@ -173,6 +180,7 @@ struct QueryParser {
         case .variable(let number):
             let variable = number == 0 ? scopes[scopes.count - 1] : scopes.first { $0.variable == number } ?? (number, .value)
             return (.variable(variable.variable), variable.shape)
+        case .identifier("self"): return (.variable(scopes[0].variable), scopes[0].shape)
         case .identifier("true"): return (.value(.bool(true)), .value)
         case .identifier("false"): return (.value(.bool(false)), .value)
         case .identifier("nil"), .identifier("null"): return (.value(.null), .value)
