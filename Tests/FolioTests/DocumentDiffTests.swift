@@ -17,6 +17,10 @@ struct DocumentDiffTests {
         init(_ path: String, old: [UInt8]?, new: [UInt8]?) {
             (oldPath, newPath, self.old, self.new) = (path, path, old, new)
         }
+
+        init(moving oldPath: String, to newPath: String, old: [UInt8], new: [UInt8]) {
+            (self.oldPath, self.newPath, self.old, self.new) = (oldPath, newPath, old, new)
+        }
     }
 
     /// What `git diff` prints after the change: old contents committed, then the work tree
@@ -51,7 +55,16 @@ struct DocumentDiffTests {
     static func documentDiffs(_ changes: [FileChange]) -> [DocumentDiff] {
         var diffs: [DocumentDiff] = []
         for change in changes {
-            diffs.append(DocumentDiff(path: change.newPath, old: change.old, new: change.new))
+            if change.oldPath != change.newPath, let old = change.old, let new = change.new {
+                if let rename = DocumentDiff(renaming: change.oldPath, to: change.newPath, old: old, new: new) {
+                    diffs.append(rename)
+                } else {
+                    diffs.append(DocumentDiff(path: change.oldPath, old: old, new: nil))
+                    diffs.append(DocumentDiff(path: change.newPath, old: nil, new: new))
+                }
+            } else {
+                diffs.append(DocumentDiff(path: change.newPath, old: change.old, new: change.new))
+            }
         }
         return DocumentDiff.inGitOrder(diffs).filter { !$0.isEmpty }
     }
@@ -375,6 +388,32 @@ struct DocumentDiffTests {
         ])
     }
 
+    // MARK: Renames
+
+    /// A renamed entity moves its documents to another folder and changes their `$entity`:
+    /// git shows a rename with its similarity index, then the hunks; an unchanged file's rename
+    /// has no `index` line and no hunks. A tiny document with one line changed keeps less than
+    /// half its bytes, and git shows it deleted and added instead, as `DocumentDiff` does.
+    @Test func aMovedAndEditedDocumentIsShownAsGitsRename() throws {
+        let old = Self.json(.object(Self.habit))
+        var routine = Self.habit
+        routine["$entity"] = "Routine"
+        var edited = routine
+        edited["minutes"] = 25
+        let file = "2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json"
+        let changes = [
+            FileChange(moving: "Habit/" + file, to: "Routine/" + file, old: old, new: Self.json(.object(edited))),
+            FileChange(moving: "Habit/2026/11/23/unchanged.json", to: "Routine/2026/11/23/unchanged.json", old: old, new: old),
+            FileChange(moving: "Habit/2026/11/24/tiny.json", to: "Routine/2026/11/24/tiny.json", old: Self.json(["a": 1]), new: Self.json(["a": 1, "b": 2])),
+            FileChange(moving: "Old/x.json", to: "New/y.json", old: Array("1\n2\n3\n4\n".utf8), new: Array("9\n8\n7\n6\n".utf8)),
+        ]
+        try Self.expectSameAsGit(changes)
+        let diffs = Self.documentDiffs(changes)
+        #expect(diffs.contains { $0.change == .renamed(from: "Habit/" + file, similarity: 92) })
+        #expect(diffs.contains { $0.change == .renamed(from: "Habit/2026/11/23/unchanged.json", similarity: 100) })
+        #expect(DocumentDiff(renaming: "Old/x.json", to: "New/y.json", old: Array("1\n2\n3\n4\n".utf8), new: Array("9\n8\n7\n6\n".utf8)) == nil)
+    }
+
     // MARK: Random documents
 
     /// Hundreds of random documents, each edited a few times at random depths (and one in
@@ -476,5 +515,25 @@ struct DocumentDiffTests {
         }
         let result = try Self.expectSameAsGit(changes)
         #expect(result.matched == result.total)
+    }
+
+    /// Random documents moved to another entity's folder and edited, as an entity rename does.
+    @Test func randomlyMovedDocumentsAreShownAsGitShowsThem() throws {
+        let seed = ProcessInfo.processInfo.environment["FOLIO_DIFF_SEED"].flatMap { UInt64($0) } ?? 77
+        var random = RandomDocuments(seed: seed)
+        var changes: [FileChange] = []
+        for _ in 0..<60 {
+            var document = random.document(size: 10)
+            let old = Self.json(document)
+            let id = random.uuid()
+            if case .object(var object) = document {
+                object["$entity"] = "Renamed"
+                document = .object(object)
+            }
+            for _ in 0..<random.dice.roll(4) { random.edit(&document) }
+            changes.append(FileChange(moving: "Before/2026/01/02/\(id).json", to: "After/2026/01/02/\(id).json", old: old, new: Self.json(document)))
+        }
+        let result = try Self.expectSameAsGit(changes)
+        #expect(result.matched == result.total, "seed \(seed): \(result.matched) of \(result.total) files match git")
     }
 }
