@@ -76,6 +76,14 @@ extension PredicateExpressions.Comparison: QueryTranslatable {
     }
 }
 
+/// `lhs op rhs`, shaped as its left operand (Swift's arithmetic keeps the operands' type).
+private func arithmetic(
+    _ lhs: Any, _ op: QueryExpression.ArithmeticOperator, _ rhs: Any, into translation: inout PredicateTranslation
+) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
+    let left = try translation.translate(lhs)
+    return PredicateTranslation.Translated(expression: .arithmetic(left.expression, op, try translation.translate(rhs).expression), shape: left.shape)
+}
+
 extension PredicateExpressions.Arithmetic: QueryTranslatable {
     func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
         let operation: QueryExpression.ArithmeticOperator =
@@ -84,22 +92,19 @@ extension PredicateExpressions.Arithmetic: QueryTranslatable {
             case .subtract: .subtract
             case .multiply: .multiply
             }
-        let left = try translation.translate(lhs)
-        return PredicateTranslation.Translated(expression: .arithmetic(left.expression, operation, try translation.translate(rhs).expression), shape: left.shape)
+        return try arithmetic(lhs, operation, rhs, into: &translation)
     }
 }
 
 extension PredicateExpressions.IntDivision: QueryTranslatable {
     func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
-        let left = try translation.translate(lhs)
-        return PredicateTranslation.Translated(expression: .arithmetic(left.expression, .divide, try translation.translate(rhs).expression), shape: left.shape)
+        try arithmetic(lhs, .divide, rhs, into: &translation)
     }
 }
 
 extension PredicateExpressions.IntRemainder: QueryTranslatable {
     func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
-        let left = try translation.translate(lhs)
-        return PredicateTranslation.Translated(expression: .arithmetic(left.expression, .remainder, try translation.translate(rhs).expression), shape: left.shape)
+        try arithmetic(lhs, .remainder, rhs, into: &translation)
     }
 }
 

@@ -39,7 +39,7 @@ extension DocumentStore {
     func run<Result>(
         _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], _ body: (inout QueryRun) -> Result
     ) throws(FolioError) -> Result {
-        let (schema, calendar) = state.withLock { ($0.querySchema, $0.manifest.calendar) }
+        let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
         guard let entity = schema.entities[query.entity] else {
             let known = schema.entities.keys.sorted().joined(separator: ", ")
             throw .invalidArgument("\(query.entity) is not an entity of the store at \(root); it has: \(known)")

@@ -27,7 +27,10 @@ public final class DocumentStore: Sendable {
 
     struct State {
         var manifest: StoreManifest {
-            didSet { querySchema = QuerySchema(manifest.schema) }
+            didSet {
+                querySchema = QuerySchema(manifest.schema)
+                calendar = manifest.calendar
+            }
         }
         /// The stamp of `folio.json` when `manifest` was read, so a refresh rereads it only when it
         /// changed; `nil` (always reread) when the stamp fell within the file's clock tick.
@@ -35,6 +38,8 @@ public final class DocumentStore: Sendable {
         var catalog = Catalog()
         /// The manifest's schema as queries read it.
         var querySchema: QuerySchema
+        /// The manifest's calendar, made once: queries plan day ranges with it.
+        var calendar: Calendar
         /// The query indexes over `catalog`, replaced with it.
         var indexes = QueryIndexes()
         var statistics = StoreStatistics()
@@ -101,7 +106,7 @@ public final class DocumentStore: Sendable {
         self.root = root
         self.durability = durability
         self.lock = lock
-        self.state = Mutex(State(manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.schema)))
+        self.state = Mutex(State(manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.schema), calendar: manifest.calendar))
     }
 
     private static func normalized(_ root: String) -> String {
