@@ -35,6 +35,12 @@ public struct JSONWriter: Sendable {
     public func string(for value: JSONValue) throws(JSONError) -> String {
         String(decoding: try write(value), as: UTF8.self)
     }
+
+    /// The value on one line, for NDJSON: the canonical text without its line breaks and
+    /// indents. Strings never hold a raw line break (JSON escapes it), so only layout goes.
+    public func line(for value: JSONValue) throws(JSONError) -> String {
+        try string(for: value).split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+    }
 }
 
 /// One `yajl_gen` and the walk that feeds it.

@@ -113,7 +113,7 @@ struct DocumentRewrite {
 
 extension QueryValue {
     /// The value as a document stores it.
-    var json: JSONValue {
+    public var json: JSONValue {
         switch self {
         case .null: .null
         case .bool(let value): .bool(value)

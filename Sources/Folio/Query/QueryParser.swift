@@ -265,9 +265,7 @@ struct QueryParser {
         case nil:
             if name == "id" || name.hasPrefix("$") { return .value }
             let names = entity.properties.map(\.name)
-            let near = names.map { ($0, Self.distance($0.lowercased(), name.lowercased())) }.filter { $0.1 <= max(2, name.count / 3) }
-                .min { $0.1 < $1.1 }
-            let hint = near.map { "did you mean \($0.0)?" } ?? "its properties are \(names.joined(separator: ", "))"
+            let hint = Spelling.nearest(to: name, among: names).map { "did you mean \($0)?" } ?? "its properties are \(names.joined(separator: ", "))"
             throw failure("\(entityName) has no property \(name); \(hint)", at: column)
         }
     }
@@ -292,19 +290,6 @@ struct QueryParser {
         if let date = formatter.date(from: text) { return date }
         throw failure("@\(text) is not a date; write @2026-11-01, or @2026-11-01T09:30:00Z with a time", at: column)
     }
-
-    /// The edit distance between two names, for suggestions.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var row = [i + 1]
-            for (j, y) in b.enumerated() { row.append(min(previous[j + 1] + 1, row[j] + 1, previous[j] + (x == y ? 0 : 1))) }
-            previous = row
-        }
-        return previous[b.count]
-    }
 }
 
 extension QueryExpression {
@@ -322,9 +307,7 @@ extension DocumentStore {
     /// suggests the nearest), with days in the store's time zone.
     public func parseQuery(_ text: String, entity: String) throws(FolioError) -> QueryExpression {
         let (schema, timeZone) = state.withLock { ($0.querySchema, $0.manifest.timeZone) }
-        guard schema.entities[entity] != nil else {
-            throw .invalidArgument("\(entity) is not an entity of the store at \(root); it has: \(schema.entities.keys.sorted().joined(separator: ", "))")
-        }
+        _ = try schema.entity(entity, in: root)
         return try QueryParser.parse(text, entity: entity, schema: schema, timeZone: timeZone)
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import FolioJSON
+
+extension DocumentStore {
+    /// Every document checked against the manifest's schema, the way `folio check` reports it.
+    ///
+    /// Finds files that do not parse (with line and column), documents whose metadata,
+    /// types or required properties break the schema, duplicates of unique values,
+    /// relationships that point at nothing or that only one side records, and files in a
+    /// folder their partition day does not name. Keys the schema does not know are notes:
+    /// Folio keeps them, but they may be typos. Soft-deleted documents are checked too;
+    /// they take no part in uniqueness, as the models do not see them.
+    public func check() -> [StoreFinding] {
+        let manifest = manifest
+        var audit = StoreAudit(schema: manifest.schema, version: manifest.schemaVersion, calendar: manifest.calendar)
+        for issue in issues {
+            let location = issue.error.jsonLocation
+            audit.findings.append(StoreFinding(.error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
+        }
+        var documentsByEntity: [String: [StoredDocument]] = [:]
+        for entity in documentCounts.keys.sorted() {
+            documentsByEntity[entity] = documents(entity: entity)
+        }
+        audit.run(documentsByEntity, root: root)
+        return audit.findings.sorted { ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message) }
+    }
+}
+
+extension FolioError {
+    /// Where in a JSON text the error is, when it is about one.
+    var jsonLocation: SourceLocation? {
+        if case .unreadableJSON(let error) = self { error.location } else { nil }
+    }
+
+    /// The error without its place in front and its hint after, for a message that
+    /// names the place itself (a finding, a line of an import).
+    public var reason: String {
+        switch self {
+        case .unreadableJSON(let error): error.message
+        case .invalidDocument(_, let reason), .conflict(_, let reason), .invalidStore(_, let reason), .unsafePath(_, let reason): reason
+        case .invalidArgument(let reason): reason
+        case .invalidQuery(_, let column, let message): "\(message) (column \(column))"
+        default: description
+        }
+    }
+}

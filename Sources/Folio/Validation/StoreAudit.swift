@@ -1,0 +1,177 @@
+import Foundation
+import FolioJSON
+
+/// The checks behind `DocumentStore.check()`, over documents already read: each
+/// document on its own, then what only the whole store shows (duplicates, relationships).
+struct StoreAudit {
+    let schema: QuerySchema
+    /// The manifest's schema as written, for what `QuerySchema` leaves out (options, inverses).
+    let described: JSONValue
+    let version: String
+    let calendar: Calendar
+    var findings: [StoreFinding] = []
+
+    init(schema: JSONValue, version: String, calendar: Calendar) {
+        self.schema = QuerySchema(schema)
+        self.described = schema
+        self.version = version
+        self.calendar = calendar
+    }
+
+    /// Checks every document of a store at `root`, whose files are read again only to
+    /// say on which line a finding is.
+    mutating func run(_ documents: [String: [StoredDocument]], root: String) {
+        var lines = DocumentLines(root: root)
+        let byIdentity = documents.mapValues { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        for (entityName, stored) in documents.sorted(by: { $0.key < $1.key }) {
+            guard let entity = schema.entities[entityName] else {
+                for document in stored {
+                    findings.append(StoreFinding(.error, path: document.path.relativePath, message: "entity \(entityName) is not in the manifest's schema; add it to the models, or move the file out of the store"))
+                }
+                continue
+            }
+            for document in stored {
+                let found = problems(of: document.content, at: document.path, entity: entity) { byIdentity[$0]?[$1]?.content }
+                for (key, severity, message) in found {
+                    let path = document.path.relativePath
+                    findings.append(StoreFinding(severity, path: path, line: key.flatMap { lines.line(of: $0, in: path) }, column: key == nil ? nil : 3, message: message))
+                }
+            }
+            duplicates(in: stored, entity: entity, lines: &lines)
+        }
+    }
+
+    /// A document's own problems: metadata, properties, relationship targets, folder;
+    /// `related` finds the content of a document by entity and identity.
+    func problems(
+        of content: JSONObject, at path: DocumentPath, entity: QuerySchema.Entity, related: (String, UUID) -> JSONObject?
+    ) -> [(key: String?, StoreFinding.Severity, String)] {
+        var found: [(String?, StoreFinding.Severity, String)] = []
+        switch content["$entity"] {
+        case .string(entity.name): break
+        case nil: found.append(("$entity", .error, "\"$entity\" is missing; it should be \"\(entity.name)\""))
+        case let other?: found.append(("$entity", .error, "\"$entity\" is \(other), but the file is in the \(entity.name) folder"))
+        }
+        switch content["$version"] {
+        case .string(let written):
+            if let written = Schema.Version(written), let current = Schema.Version(version), written > current {
+                found.append(("$version", .error, "written by schema \(written), newer than the store's \(current); update the app before editing this store"))
+            } else if Schema.Version(written) == nil {
+                found.append(("$version", .error, "\"$version\" \"\(written)\" is not a version like \"1.0.0\""))
+            }
+        default: found.append(("$version", .error, "\"$version\" is missing or not a string; it names the schema version that wrote the document"))
+        }
+        if let deleted = content["$deleted"], (try? Date(json: deleted)) == nil {
+            found.append(("$deleted", .error, "\"$deleted\" is not a time like \"2026-11-22T09:30:00Z\""))
+        }
+        let identityKey = entity.hasOwnIdentity ? "id" : "$id"
+        if let identity = content[identityKey], identity != .string(path.id.uuidString) {
+            found.append((identityKey, .error, "\"\(identityKey)\" is \(identity), but the file is named \(path.id.uuidString); they must agree"))
+        } else if content[identityKey] == nil {
+            found.append((nil, .error, "\"\(identityKey)\" is missing; it should be \"\(path.id.uuidString)\", the file's name"))
+        }
+        for (name, property) in entity.properties {
+            let value = content[name]
+            switch property {
+            case .attribute(_, let typeName, let isOptional):
+                guard let value else {
+                    if !isOptional { found.append((nil, .error, "required property \"\(name)\" (\(typeName)) is missing")) }
+                    continue
+                }
+                if value == .null {
+                    if !isOptional { found.append((name, .error, "\"\(name)\" is null, but \(typeName) is required")) }
+                } else if let problem = StoredType(typeName).problem(with: value) {
+                    found.append((name, .error, "\"\(name)\" is not a valid \(typeName): \(problem)"))
+                }
+            case .relationship(let destination, let isToMany, let storedInverse):
+                guard storedInverse == nil, let value, value != .null else { continue }
+                let targets: [JSONValue] = isToMany ? (value.arrayValue ?? [value]) : [value]
+                if isToMany, value.arrayValue == nil {
+                    found.append((name, .error, "\"\(name)\" should be an array of \(destination) identifiers"))
+                    continue
+                }
+                for target in targets {
+                    guard let text = target.stringValue, let id = UUID(uuidString: text) else {
+                        found.append((name, .error, "\"\(name)\" holds \(target), which is not a \(destination) identifier"))
+                        continue
+                    }
+                    guard let target = related(destination, id) else {
+                        found.append((name, .error, "\"\(name)\" points at \(destination) \(text), which the store does not hold"))
+                        continue
+                    }
+                    if let inverse = inverse(of: name, in: entity.name), let back = oneSided(target, of: destination, inverse: inverse, pointingAt: path.id) {
+                        found.append((name, .error, "\"\(name)\" points at \(destination) \(text), but its \"\(inverse)\" \(back)"))
+                    }
+                }
+            }
+        }
+        if let partition = entity.partitionProperty, let value = content[partition], let date = try? Date(json: value) {
+            let day = Day(date, in: calendar)
+            if day != path.day {
+                found.append((nil, .error, "the file is in the folder of \(path.day), but its \"\(partition)\" falls on \(day); move it to \(entity.name)/\(day.folder)/"))
+            }
+        }
+        let known = Set(entity.properties.map(\.name))
+        for member in content where !member.key.hasPrefix("$") && !known.contains(member.key) {
+            let suggestion = Spelling.nearest(to: member.key, among: known.subtracting(content.keys)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            found.append((member.key, .note, "\"\(member.key)\" is not in the schema\(suggestion); Folio keeps it as it is"))
+        }
+        return found
+    }
+
+    /// The inverse a stored relationship names, as the manifest describes it.
+    private func inverse(of relationship: String, in entity: String) -> String? {
+        described["entities"]?[entity]?["properties"]?.arrayValue?
+            .first { $0["name"]?.stringValue == relationship }?["inverse"]?.stringValue
+    }
+
+    /// Why the related document's inverse does not record the link back, or `nil` when it does
+    /// (or keeps nothing, as a to-many whose inverse is a to-one).
+    private func oneSided(_ related: JSONObject, of entity: String, inverse: String, pointingAt id: UUID) -> String? {
+        guard case .relationship(_, let isToMany, let storedInverse)? = schema.entities[entity]?.property(named: inverse),
+            storedInverse == nil
+        else { return nil }
+        let back = related[inverse] ?? .null
+        let text = JSONValue.string(id.uuidString)
+        if isToMany ? back.arrayValue?.contains(text) == true : back == text { return nil }
+        return "does not point back (\(back == .null ? "it is null" : "it holds \(back)"))"
+    }
+
+    /// Documents that share a value a `.unique` attribute or a `#Unique` constraint keeps single.
+    private mutating func duplicates(in documents: [StoredDocument], entity: QuerySchema.Entity, lines: inout DocumentLines) {
+        let options = described["entities"]?[entity.name]?["properties"]?.arrayValue ?? []
+        let uniqueAttributes = options.filter { $0["options"]?.arrayValue?.contains("unique") == true }.compactMap { $0["name"]?.stringValue }
+        var constraints = entity.uniquenessConstraints
+        for attribute in uniqueAttributes where !constraints.contains([attribute]) { constraints.append([attribute]) }
+        for constraint in constraints {
+            var first: [[JSONValue]: StoredDocument] = [:]
+            for document in documents where document.content["$deleted"] == nil {
+                let key = constraint.map { document.content[$0] ?? .null }
+                guard let earlier = first[key] else {
+                    first[key] = document
+                    continue
+                }
+                let path = document.path.relativePath
+                let shown = constraint.count == 1 ? "\"\(constraint[0])\" \(key[0])" : "(\(constraint.joined(separator: ", "))) = (\(key.map(\.description).joined(separator: ", ")))"
+                findings.append(StoreFinding(.error, path: path, line: lines.line(of: constraint[0], in: path), column: 3, message: "\(shown) is also held by \(earlier.path.relativePath), but it must be unique; change or delete one of them"))
+            }
+        }
+    }
+}
+
+/// Finds the line of a top-level key in a canonical document, reading each file at most once.
+struct DocumentLines {
+    let root: String
+    private var texts: [String: [Substring]] = [:]
+
+    init(root: String) { self.root = root }
+
+    mutating func line(of key: String, in path: String) -> Int? {
+        if texts[path] == nil {
+            let text = (try? String(contentsOfFile: root + "/" + path, encoding: .utf8)) ?? ""
+            texts[path] = text.split(separator: "\n", omittingEmptySubsequences: false)
+        }
+        let prefix = "  \"\(key)\":"
+        return texts[path]?.firstIndex { $0.hasPrefix(prefix) }.map { $0 + 1 }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import FolioJSON
+
+/// A stored attribute's type as the manifest names it (`"Int"`, `"Array<Date>"`), checked
+/// against a document's value without the Swift model at hand.
+///
+/// Types the manifest cannot describe further (a model's own enums and `Codable` values)
+/// accept any value: only the app knows their shape.
+indirect enum StoredType {
+    case scalar(any JSONRepresentable.Type)
+    case array(StoredType)
+    case dictionary(StoredType)
+    case optional(StoredType)
+    case opaque
+
+    /// The type a manifest names.
+    init(_ name: String) {
+        func inner(_ prefix: String) -> String? {
+            guard name.hasPrefix(prefix + "<"), name.hasSuffix(">") else { return nil }
+            return String(name.dropFirst(prefix.count + 1).dropLast())
+        }
+        if let element = inner("Array") {
+            self = .array(StoredType(element))
+        } else if let wrapped = inner("Optional") {
+            self = .optional(StoredType(wrapped))
+        } else if let pair = inner("Dictionary"), pair.hasPrefix("String, ") {
+            self = .dictionary(StoredType(String(pair.dropFirst("String, ".count))))
+        } else if let scalar = Self.scalar(named: name) {
+            self = .scalar(scalar)
+        } else {
+            self = .opaque
+        }
+    }
+
+    private static func scalar(named name: String) -> (any JSONRepresentable.Type)? {
+        switch name {
+        case "String": String.self
+        case "Bool": Bool.self
+        case "Double": Double.self
+        case "Float": Float.self
+        case "Decimal": Decimal.self
+        case "Date": Date.self
+        case "UUID": UUID.self
+        case "URL": URL.self
+        case "Data": Data.self
+        case "Int": Int.self
+        case "Int8": Int8.self
+        case "Int16": Int16.self
+        case "Int32": Int32.self
+        case "Int64": Int64.self
+        case "UInt": UInt.self
+        case "UInt8": UInt8.self
+        case "UInt16": UInt16.self
+        case "UInt32": UInt32.self
+        case "UInt64": UInt64.self
+        default: nil
+        }
+    }
+
+    /// Why a value is not of this type, or `nil` when it is.
+    func problem(with value: JSONValue) -> String? {
+        switch self {
+        case .opaque:
+            return nil
+        case .optional(let wrapped):
+            return value == .null ? nil : wrapped.problem(with: value)
+        case .scalar(let type):
+            do {
+                _ = try type.init(json: value)
+                return nil
+            } catch {
+                return error.message
+            }
+        case .array(let element):
+            guard let elements = value.arrayValue else { return "expected an array, found \(value.typeName)" }
+            for (index, element) in zip(elements.indices, elements.lazy.map(element.problem)) {
+                if let element { return "element \(index): \(element)" }
+            }
+            return nil
+        case .dictionary(let element):
+            guard let members = value.objectValue else { return "expected an object, found \(value.typeName)" }
+            for member in members {
+                if let problem = element.problem(with: member.value) { return "\"\(member.key)\": \(problem)" }
+            }
+            return nil
+        }
+    }
+}
