@@ -9,11 +9,20 @@ struct FolioCommand: ParsableCommand {
         abstract: "Inspect, query and maintain Folio stores: git-friendly trees of JSON documents.",
         discussion: """
             A Folio store is a directory of one JSON document per model instance, laid out as
-            <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json beside a folio.json manifest.
+            <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json beside a folio.json manifest. Commands find the
+            store in --store PATH, else in the nearest folder upward holding folio.json.
 
             Example:
-              folio --version
+              folio tour                      a guided run over the example stores in Data/
+              folio query FocusSession 'state == "completed"' --sort -startTime --limit 5
+
+            \(Failure.helpText)
             """,
-        version: folioVersion
+        version: folioVersion,
+        subcommands: [
+            Init.self, Info.self, List.self, Get.self, Query.self, Count.self, Aggregate.self,
+            Insert.self, SetValues.self, Delete.self, Restore.self, Purge.self, Edit.self,
+            Check.self, Migrate.self, Export.self, Import.self, Reindex.self, Tour.self,
+        ]
     )
 }

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+
+extension FolioCommand {
+    /// `folio check`: every document against the schema.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check every document against the manifest's schema; exit 1 when anything is wrong.",
+            discussion: """
+                Reports files that do not parse (with line:column), wrong types, missing required
+                properties, duplicates of unique values, relationships that point at nothing or
+                that only one side records, files in the wrong day folder, and, as notes, keys the
+                schema does not know.
+
+                Example:
+                  folio check --store Data/TimerApp
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: "table (diagnostic lines), json, ndjson or csv.")
+        var format: OutputFormat = .table
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                let findings = store.check()
+                let errors = findings.filter { $0.severity == .error }.count
+                if format == .table {
+                    for finding in findings {
+                        let label = finding.severity == .error ? Terminal.colour("error", 31) : Terminal.colour("note", 36)
+                        var place = finding.path
+                        if let line = finding.line { place += ":\(line)" }
+                        if let column = finding.column { place += ":\(column)" }
+                        Terminal.print("\(place): \(label): \(finding.message)")
+                    }
+                    let documents = store.documentCounts.values.reduce(0, +) + store.issues.count
+                    Terminal.print("\(documents) documents checked: \(errors) errors, \(findings.count - errors) notes")
+                } else {
+                    try RecordPrinter(format: format).print(
+                        columns: ["severity", "path", "line", "column", "message"],
+                        rows: findings.map { finding in
+                            [.string(finding.severity.rawValue), .string(finding.path), finding.line.map { .integer(Int64($0)) } ?? .null,
+                             finding.column.map { .integer(Int64($0)) } ?? .null, .string(finding.message)]
+                        })
+                }
+                if errors > 0 { throw ExitCode(Failure.Code.found.rawValue) }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Folio
+
+extension FolioCommand {
+    /// `folio count`: how many documents match.
+    struct Count: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Count the documents of an entity that match a query.",
+            discussion: """
+                Example:
+                  folio count FocusSession 'state == "abandoned"'
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var query: QueryOptions
+
+        @Flag(help: "Say how the count ran on standard error.")
+        var explain = false
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                let result = try store.query(try query.documentQuery(in: store, limit: 0))
+                Terminal.print("\(result.total)")
+                if explain { Terminal.printError("plan: " + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      ")) }
+            }
+        }
+    }
+}

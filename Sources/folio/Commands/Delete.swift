@@ -1,0 +1,92 @@
+import ArgumentParser
+import Folio
+import Foundation
+
+extension FolioCommand {
+    /// `folio delete`: soft deletes, following the delete rules.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Soft-delete documents (and what their cascade rules reach); restore brings them back.",
+            discussion: """
+                The files stay, marked with "$deleted"; queries and apps no longer see them.
+                `folio purge` removes them for good. A deny rule with related documents refuses.
+
+                Example:
+                  folio delete Timer 'name == "Coffee Break"'
+                  folio delete 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var target: DocumentTarget
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                let documents = try target.documents(in: store, includeDeleted: false)
+                let changes = try store.softDeletion(of: documents)
+                try store.commit(changes)
+                Terminal.print("\(changes.count) documents deleted (\(changes.count - documents.count) by cascade); `folio restore` brings them back")
+            }
+        }
+    }
+
+    /// `folio restore`: undoes soft deletes.
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring back soft-deleted documents, with what their deletion cascaded to.",
+            discussion: """
+                Example:
+                  folio restore Timer 'name == "Coffee Break"'
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var target: DocumentTarget
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                let documents = try target.documents(in: store, includeDeleted: true).filter { $0.content["$deleted"] != nil }
+                let changes = store.restoration(of: documents)
+                try store.commit(changes)
+                Terminal.print("\(changes.count) documents restored")
+            }
+        }
+    }
+
+    /// `folio purge`: removes soft-deleted documents for good.
+    struct Purge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the files of soft-deleted documents for good.",
+            discussion: """
+                Example:
+                  folio purge --before 2026-10-01
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: ArgumentHelp("Only those deleted before this day (in the store's time zone) or time.", valueName: "day"))
+        var before: String?
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                var moment = Date()
+                if let before {
+                    guard case .value(.date(let date)) = try QueryExpression(parsing: "@" + before, timeZone: store.manifest.timeZone) else {
+                        throw FolioError.invalidArgument("--before \(before) is not a day like 2026-10-01")
+                    }
+                    moment = date
+                }
+                let changes = store.purging(deletedBefore: moment)
+                let summary = try store.commit(changes)
+                Terminal.print("\(summary.deleted) documents purged")
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+
+extension FolioCommand {
+    /// `folio export`: documents as NDJSON or CSV on standard output.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write an entity's documents (or those a query matches) as NDJSON or CSV.",
+            discussion: """
+                NDJSON keeps every document whole, metadata included, so `folio import` reads it
+                back as it was; CSV has a column per property (values that are not text as JSON).
+
+                Example:
+                  folio export FocusSession > sessions.ndjson
+                  folio export FocusSession 'state == "completed"' --format csv > completed.csv
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var query: QueryOptions
+
+        @Option(help: "ndjson or csv.")
+        var format: OutputFormat = .ndjson
+
+        func run() throws {
+            try Failure.reporting {
+                guard format == .ndjson || format == .csv else { throw FolioError.invalidArgument("export writes ndjson or csv, not \(format.rawValue)") }
+                let store = try store.open()
+                let documents = try store.query(try query.documentQuery(in: store)).matches.compactMap(\.stored)
+                let properties = (store.manifest.schema["entities"]?[query.entity]?["properties"]?.arrayValue ?? [])
+                    .filter { $0["toMany"] != .bool(true) }.compactMap { $0["name"]?.stringValue }
+                let columns = properties.contains("id") ? properties : ["id"] + properties
+                try RecordPrinter(format: format).print(documents: documents, columns: columns)
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+
+extension FolioCommand {
+    /// `folio get`: one document as it is on disk.
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print one document, by its UUID or its path.",
+            discussion: """
+                Example:
+                  folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
+                  folio get Timer/2026/01/05/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json --format ndjson
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: ArgumentHelp("The document's UUID, or its path in the store.", valueName: "uuid-or-path"))
+        var document: String
+
+        @Option(help: "json (as on disk) or ndjson (one line).")
+        var format: OutputFormat = .json
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                guard let found = try DocumentTarget.document(document, in: store) else {
+                    throw FolioError.invalidArgument("\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
+                }
+                let value = FolioJSON.JSONValue.object(found.content)
+                Terminal.print(format == .ndjson ? try RecordPrinter.line(value) : try RecordPrinter.text(value))
+            }
+        }
+    }
+}

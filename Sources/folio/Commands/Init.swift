@@ -1,0 +1,51 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+import Foundation
+
+extension FolioCommand {
+    /// `folio init`: a new, empty store.
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an empty store in a folder.",
+            discussion: """
+                The schema comes from the first app that opens the store, or from --schema: a
+                folio.json of another store, or the schema object such a manifest holds.
+
+                Example:
+                  folio init Notes --time-zone Europe/Berlin --schema OtherStore/folio.json
+
+                \(Failure.helpText)
+                """)
+
+        @Argument(help: "The folder; created when missing, and must be empty.")
+        var folder: String = "."
+
+        @Option(help: "The time zone whose days name the folders (default: this machine's).")
+        var timeZone: String?
+
+        @Option(help: "A JSON file holding the schema (a manifest, or its \"schema\" object).")
+        var schema: String?
+
+        func run() throws {
+            try Failure.reporting {
+                var manifest = StoreManifest()
+                if let timeZone {
+                    guard let zone = TimeZone(identifier: timeZone) else {
+                        throw FolioError.invalidArgument("\(timeZone) is not a time zone; use a name such as Europe/Berlin or UTC")
+                    }
+                    manifest.timeZone = zone
+                }
+                if let schema {
+                    let json: JSONValue
+                    do throws(JSONError) { json = try JSONReader().read(contentsOfFile: schema) } catch { throw FolioError.unreadableJSON(error) }
+                    manifest.schema = json["schema"] ?? json
+                    if let version = json["schemaVersion"]?.stringValue { manifest.schemaVersion = version }
+                }
+                let store = try DocumentStore.create(at: URL(fileURLWithPath: folder).standardizedFileURL.path, manifest: manifest)
+                try store.close()
+                Terminal.print("Created an empty Folio store in \(store.root) (time zone \(manifest.timeZone.identifier)).")
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+
+extension FolioCommand {
+    /// `folio insert`: a new document.
+    struct Insert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a document, checked against the schema, and print its path.",
+            discussion: """
+                Values are read by the property's type: text for a String, else JSON
+                (count=3, done=true), else text (a date such as 2026-11-22T09:30:00Z).
+                Write name:=json to give JSON outright. Optional properties left out are null.
+
+                Example:
+                  folio insert TodoItem text='Buy tea' isCompleted=false timer=<timer UUID>
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The entity.")
+        var entity: String
+
+        @Argument(help: ArgumentHelp("The property values.", valueName: "property=value"))
+        var assignments: [String] = []
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                _ = try store.parseQuery("true", entity: entity)
+                let document = try store.newDocument(entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
+                let summary = try store.commit([.put(document, basedOn: nil)])
+                for path in summary.versions.keys.sorted() { Terminal.print(path.relativePath) }
+            }
+        }
+    }
+
+    /// `folio set`: new values for properties of documents.
+    struct SetValues: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set properties of one document, or of every document a query matches, in one transaction.",
+            discussion: """
+                Example:
+                  folio set 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B name='Morning run'
+                  folio set FocusSession 'state == "active"' state=abandoned
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: ArgumentHelp("A document's UUID or path, or an entity name.", valueName: "document-or-entity"))
+        var target: String
+
+        @Argument(help: ArgumentHelp("With an entity: a query for the documents, then the values; else the values.", valueName: "query? property=value"))
+        var rest: [String] = []
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                let isDocument = try DocumentTarget.document(target, in: store) != nil
+                let query = !isDocument && rest.first.map(Self.looksLikeQuery) == true ? rest.first : nil
+                let assignments = Array(rest.dropFirst(query == nil ? 0 : 1))
+                guard !assignments.isEmpty else { throw FolioError.invalidArgument("nothing to set: add property=value") }
+                guard isDocument || query != nil else {
+                    throw FolioError.invalidArgument("\(target) is an entity: give a query for the documents to change (e.g. 'name == \"Tea\"', or 'true' for all of them) before the values")
+                }
+                let documents = try DocumentTarget.resolve(target, query: query, in: store)
+                var changes: [DocumentChange] = []
+                for document in documents {
+                    let values = try Assignment.values(assignments, entity: document.entity, in: store)
+                    changes.append(.put(try store.document(document, setting: values), basedOn: document.version))
+                }
+                let summary = try store.commit(changes)
+                Terminal.print("\(summary.written) of \(documents.count) documents changed")
+            }
+        }
+
+        /// Whether a first argument is a query rather than an assignment (`a == b` has an `=` too).
+        static func looksLikeQuery(_ text: String) -> Bool {
+            ["==", "!=", "<=", ">=", "<", ">", "&&", "||"].contains { text.contains($0) } || text == "true"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Folio
+import Foundation
+
+extension FolioCommand {
+    /// `folio reindex`: rebuilds the local cache from the files.
+    struct Reindex: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read every file again and rebuild the store's cache and indexes in .folio/.",
+            discussion: """
+                Opening a store trusts the cache for files whose size, time and inode have not
+                changed. Run this after a tool rewrote files while keeping those (rare), or to
+                measure a cold open.
+
+                Example:
+                  folio reindex --store Data/ForestFocus
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            try Failure.reporting {
+                let root = try store.root()
+                let cache = root + "/.folio/cache"
+                if FileManager.default.fileExists(atPath: cache) {
+                    do { try FileManager.default.removeItem(atPath: cache) } catch {
+                        throw FolioError.fileSystem(path: cache, operation: "remove", reason: error.localizedDescription)
+                    }
+                }
+                let started = Date()
+                let store = try store.open()
+                try store.writeCache()
+                let seconds = Date().timeIntervalSince(started)
+                Terminal.print("Read \(store.statistics.filesRead) files in \(String(format: "%.2f", seconds)) s; \(store.issues.count) unreadable (run folio check)")
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+import Foundation
+
+/// Which documents a command acts on: one by UUID or path, or every document of an
+/// entity that a query matches (`folio delete Timer 'name == "Tea"'`).
+struct DocumentTarget: ParsableArguments {
+    @Argument(help: ArgumentHelp("A document's UUID or path, or an entity name followed by a query.", valueName: "document-or-entity"))
+    var target: String
+
+    @Argument(help: ArgumentHelp("With an entity: the query the documents must match (all of them when left out, with --all).", valueName: "query"))
+    var query: String?
+
+    @Flag(help: "With an entity and no query: act on all of its documents.")
+    var all = false
+
+    /// The documents named, soft-deleted ones included when `includeDeleted`.
+    func documents(in store: DocumentStore, includeDeleted: Bool) throws(FolioError) -> [StoredDocument] {
+        let named = try Self.document(target, in: store)
+        guard query != nil || all || named != nil else {
+            throw .invalidArgument("\(target) is an entity: give a query for the documents (e.g. 'name == \"Tea\"'), or --all for every one")
+        }
+        return try Self.resolve(target, query: query, includeDeleted: includeDeleted, in: store)
+    }
+
+    /// The document a UUID or path names, or the documents of an entity a query matches (all without one).
+    static func resolve(_ target: String, query: String?, includeDeleted: Bool = false, in store: DocumentStore) throws(FolioError) -> [StoredDocument] {
+        if let document = try Self.document(target, in: store) {
+            guard query == nil else { throw .invalidArgument("a query follows an entity name, not a document (\(target))") }
+            return [document]
+        }
+        let filter = try query.map { text throws(FolioError) in try store.parseQuery(text, entity: target) }
+        let result = try store.query(DocumentQuery(entity: target, filter: filter, includeDeleted: includeDeleted))
+        return result.matches.compactMap(\.stored)
+    }
+
+    /// The document a UUID or a path names, or nil when the text is neither; throws
+    /// when it is one but the store holds no such document.
+    static func document(_ text: String, in store: DocumentStore) throws(FolioError) -> StoredDocument? {
+        if let id = UUID(uuidString: text) {
+            for entity in store.documentCounts.keys.sorted() {
+                if let document = store.document(entity: entity, id: id) { return document }
+            }
+            throw .invalidArgument("no document in the store at \(store.root) has the identity \(text)")
+        }
+        guard text.hasSuffix(".json") else { return nil }
+        let relative = text.hasPrefix(store.root + "/") ? String(text.dropFirst(store.root.count + 1)) : text
+        guard let path = DocumentPath(relativePath: relative) else {
+            throw .invalidArgument("\(text) is not a document path like Timer/2026/11/22/<UUID>.json")
+        }
+        guard let document = store.document(entity: path.entity, id: path.id) else {
+            throw .invalidArgument("the store at \(store.root) holds no document at \(relative)")
+        }
+        return document
+    }
+}
+
+/// `name=value` assignments, read by the property's type in the manifest: text for a
+/// `String` property, else JSON (`count=3`, `done=true`, `tags=["a"]`), else text
+/// (a date such as `2026-11-22T09:30:00Z`). `name:=json` always reads JSON.
+enum Assignment {
+    static func values(_ assignments: [String], entity: String, in store: DocumentStore) throws(FolioError) -> JSONObject {
+        var values = JSONObject()
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "=") else {
+                throw .invalidArgument("\(assignment) is not an assignment; write property=value (or property:=json)")
+            }
+            var name = String(assignment[..<equals])
+            let text = String(assignment[assignment.index(after: equals)...])
+            if name.hasSuffix(":") {
+                name.removeLast()
+                do {
+                    values[name] = try JSONReader().read(text)
+                } catch {
+                    throw .invalidArgument("\(name):=\(text): the value is not JSON: \(error.message)")
+                }
+                continue
+            }
+            values[name] = value(text, type: type(of: name, entity: entity, in: store))
+        }
+        return values
+    }
+
+    /// A field's text as the value its type wants: CSV import uses this too.
+    static func value(_ text: String, type: String?) -> JSONValue {
+        if type == "String" || type == "Optional<String>" { return .string(text) }
+        if let json = try? JSONReader().read(text) { return json }
+        return .string(text)
+    }
+
+    /// The type name the manifest gives a property.
+    static func type(of property: String, entity: String, in store: DocumentStore) -> String? {
+        store.manifest.schema["entities"]?[entity]?["properties"]?.arrayValue?
+            .first { $0["name"]?.stringValue == property }?["type"]?.stringValue
+    }
+}

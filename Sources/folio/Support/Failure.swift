@@ -1,0 +1,49 @@
+import ArgumentParser
+import Folio
+
+/// How the tool reports an error: its message on standard error, then an exit code
+/// that says what kind of failure it was (the codes of BSD's sysexits, documented in
+/// every command's help).
+enum Failure {
+    /// Exit codes, the same for every command.
+    enum Code: Int32 {
+        /// The command ran and found something wrong (`check`) or nothing (`get`).
+        case found = 1
+        /// Bad input: a malformed query, an unknown entity or property, an invalid document.
+        case data = 65
+        /// The store is missing, or the folder is not a store.
+        case noStore = 66
+        /// Reading or writing a file failed (a full disk, permissions).
+        case io = 74
+        /// The store is locked by another process, or a file changed under the command; try again.
+        case busy = 75
+    }
+
+    /// The exit-code table for `--help`.
+    static let helpText = """
+        Exit codes: 0 success; 1 problems found or nothing found; 64 bad usage; 65 bad input
+        (query, document, names); 66 not a store; 74 file system error; 75 store locked or a
+        file changed meanwhile (try again).
+        """
+
+    /// Runs a command's work, turning Folio's errors into a message and an exit code.
+    static func reporting(_ work: () throws -> Void) throws {
+        do {
+            try work()
+        } catch let error as FolioError {
+            // Folio's messages are already diagnostics ("path: error: what\nhint: ..."); colour their labels only.
+            let text = error.description.replacing("error:", with: Terminal.colour("error:", 31, onError: true), maxReplacements: 1)
+            Terminal.printError(text)
+            throw ExitCode(code(for: error).rawValue)
+        }
+    }
+
+    static func code(for error: FolioError) -> Code {
+        switch error {
+        case .invalidStore, .unsafePath: .noStore
+        case .fileSystem: .io
+        case .locked, .conflict: .busy
+        case .unreadableJSON, .invalidDocument, .deleteDenied, .invalidQuery, .invalidArgument: .data
+        }
+    }
+}

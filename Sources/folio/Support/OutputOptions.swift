@@ -1,0 +1,115 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+
+/// The forms the tool prints records in.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    /// Aligned columns for reading on a terminal.
+    case table
+    /// One JSON array, pretty-printed as documents are.
+    case json
+    /// One JSON object per line, for `jq` and other line tools.
+    case ndjson
+    /// Comma-separated values with a header row (RFC 4180).
+    case csv
+}
+
+/// `--format`, shared by every command that prints records.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "How to print: table, json, ndjson or csv.")
+    var format: OutputFormat = .table
+
+    /// Prints records: `columns` name what each row holds, in order.
+    func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
+        try RecordPrinter(format: format).print(columns: columns, rows: rows)
+    }
+
+    /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
+    func print(documents: [StoredDocument], columns: [String]) throws(FolioError) {
+        try RecordPrinter(format: format).print(documents: documents, columns: columns)
+    }
+}
+
+/// Prints records and documents on standard output in one of the formats.
+struct RecordPrinter {
+    var format: OutputFormat
+
+    /// Prints records: `columns` name what each row holds, in order.
+    func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
+        switch format {
+        case .table:
+            for line in Table(columns: columns, rows: rows.map { $0.map(Table.cell) }).lines(maximumCellWidth: Terminal.width == nil ? nil : 40) {
+                Terminal.print(line)
+            }
+        case .csv:
+            Terminal.print(columns.map(CSV.field).joined(separator: ","))
+            for row in rows { Terminal.print(row.map { CSV.field(Table.cell($0)) }.joined(separator: ",")) }
+        case .json:
+            let objects = rows.map { JSONValue.object(JSONObject(zip(columns, $0).map { ($0, $1) })) }
+            Terminal.print(try Self.text(.array(objects)))
+        case .ndjson:
+            for row in rows { Terminal.print(try Self.line(.object(JSONObject(zip(columns, row).map { ($0, $1) })))) }
+        }
+    }
+
+    /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
+    func print(documents: [StoredDocument], columns: [String]) throws(FolioError) {
+        switch format {
+        case .json:
+            Terminal.print(try Self.text(.array(documents.map { .object($0.content) })))
+        case .ndjson:
+            for document in documents { Terminal.print(try Self.line(.object(document.content))) }
+        case .table, .csv:
+            try print(columns: columns, rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } })
+        }
+    }
+
+    /// Canonical, pretty JSON text without its final newline.
+    static func text(_ value: JSONValue) throws(FolioError) -> String {
+        do {
+            return String(try JSONWriter().string(for: value).dropLast())
+        } catch {
+            throw .unreadableJSON(error)
+        }
+    }
+
+    /// JSON on one line.
+    static func line(_ value: JSONValue) throws(FolioError) -> String {
+        do {
+            return try JSONWriter().line(for: value)
+        } catch {
+            throw .unreadableJSON(error)
+        }
+    }
+}
+
+/// What the columns of a document row may name: a property, or `id`, `path`, `day`.
+enum Field {
+    static func value(of field: String, in document: StoredDocument) -> JSONValue {
+        switch field {
+        case "path": .string(document.path.relativePath)
+        case "day": .string(document.path.day.description)
+        case "id" where document.content["id"] == nil: .string(document.id.uuidString)
+        default: document.content[field] ?? .null
+        }
+    }
+
+    /// The columns a table shows when none are asked for: the identity, then every
+    /// attribute of the entity the manifest lists, except long binary data.
+    static func defaults(for entity: String, in store: DocumentStore) -> [String] {
+        let properties = store.manifest.schema["entities"]?[entity]?["properties"]?.arrayValue ?? []
+        let names = properties.compactMap { property -> String? in
+            guard property["destination"] == nil, property["type"]?.stringValue != "Data", let name = property["name"]?.stringValue, name != "id" else { return nil }
+            return name
+        }
+        return ["id"] + names
+    }
+}
+
+/// CSV's quoting: a field with a comma, quote or line break is quoted, quotes doubled.
+enum CSV {
+    static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

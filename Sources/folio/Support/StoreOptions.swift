@@ -1,0 +1,38 @@
+import ArgumentParser
+import Folio
+import Foundation
+
+/// `--store PATH`, shared by every command that works on a store.
+///
+/// Without it, the store is the nearest folder upward from the current one that holds
+/// `folio.json`, as git finds its repository.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store's folder (default: the nearest folder upward holding folio.json).", valueName: "path"))
+    var store: String?
+
+    /// The store's folder, found or given.
+    func root() throws(FolioError) -> String {
+        if let store {
+            return URL(fileURLWithPath: store).standardizedFileURL.path
+        }
+        var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(StoreManifest.fileName).path) { return folder.path }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        throw .invalidStore(
+            path: FileManager.default.currentDirectoryPath,
+            reason: "no folio.json here or in any folder above; pass --store PATH, or create a store with `folio init`")
+    }
+
+    /// The store, opened.
+    func open() throws(FolioError) -> DocumentStore {
+        let root = try root()
+        guard FileManager.default.fileExists(atPath: root + "/" + StoreManifest.fileName) else {
+            throw .invalidStore(path: root, reason: "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
+        }
+        return try DocumentStore.open(at: root)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where output goes and how it may look: colour only on a terminal and never with
+/// `NO_COLOR` set (https://no-color.org).
+enum Terminal {
+    /// Whether standard output is a terminal.
+    static let outputIsTerminal = isatty(STDOUT_FILENO) == 1
+    /// Whether standard error is a terminal (progress bars go there).
+    static let errorIsTerminal = isatty(STDERR_FILENO) == 1
+
+    private static let colourAllowed = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+
+    /// Text in a colour (an SGR code such as 31 for red) when standard output may show it.
+    static func colour(_ text: String, _ code: Int, onError: Bool = false) -> String {
+        guard colourAllowed, onError ? errorIsTerminal : outputIsTerminal else { return text }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+
+    /// Writes a line to standard output.
+    static func print(_ line: String) {
+        Swift.print(line)
+    }
+
+    /// Writes a line to standard error.
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// The width of the terminal, or nil when output is not one.
+    static var width: Int? {
+        guard outputIsTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

@@ -1,0 +1,95 @@
+import Folio
+import Foundation
+
+/// The tour's steps: each a real `folio` command run in a copy of the example stores,
+/// shown as the user would type it, followed by what it printed.
+struct TourScript {
+    /// The folder holding the copies of `Data/` and `Migrations/`; commands run inside it.
+    let folder: String
+
+    func run() throws(FolioError) {
+        section("""
+            Folio keeps SwiftData models as a tree of JSON files, one per model instance:
+            <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json beside a folio.json manifest. This tour runs the
+            folio tool on a temporary copy of the example stores in Data/ (one per seed app).
+            """)
+        try show(["info", "--store", "Data/ForestFocus"])
+        section("A query in Folio's language, with the plan it used (--explain prints it on stderr):")
+        try show(["query", "FocusSession", "state == \"completed\" && duration >= 1800", "--store", "Data/ForestFocus",
+                  "--sort", "-startTime", "--limit", "5", "--fields", "startTime,state,duration", "--explain"])
+        section("Relationships read like Swift; the index on day makes this an index lookup:")
+        try show(["query", "Timer", "todoItems.contains { !$0.isCompleted }", "--store", "Data/TimerApp", "--fields", "name,durationInSeconds", "--explain"])
+        try show(["query", "DayEntry", "day >= @2026-10-10 && day < @2026-10-15", "--store", "Data/OneThing", "--fields", "day,taskText,completedAt", "--explain"])
+        section("Aggregates, grouped:")
+        try show(["aggregate", "FocusSession", "count", "--group-by", "state", "--store", "Data/ForestFocus"])
+        try show(["aggregate", "FocusSession", "average", "--of", "duration / 60", "--where", "state == \"completed\"", "--store", "Data/ForestFocus"])
+        section("Deletes are soft: the file stays, marked \"$deleted\", and the Timer's to-dos go with it (cascade).")
+        try show(["delete", "Timer", "name == \"Coffee Break\"", "--store", "Data/TimerApp"])
+        try show(["count", "TodoItem", "--store", "Data/TimerApp"])
+        try show(["restore", "Timer", "name == \"Coffee Break\"", "--store", "Data/TimerApp"])
+        try show(["count", "TodoItem", "--store", "Data/TimerApp"])
+        section("Documents are plain files. A hand edit that breaks the schema is caught by check (exit code 1):")
+        let broken = try handEdit()
+        Terminal.print("$ sed -i 's/\"elapsedSeconds\": \\([0-9]*\\)/\"elapsedSeconds\": \"\\1\"/' \(broken)")
+        try show(["check", "--store", "Data/OneThing"])
+        section("The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it:")
+        try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp", "--dry-run"], maximumLines: 60)
+        try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp"])
+        try show(["info", "--store", "Data/TimerApp"])
+        section("That is Folio: your data as files you can read, diff and review. Run `folio help <command>` for more.")
+    }
+
+    private func section(_ text: String) {
+        Terminal.print("\n" + Terminal.colour(text, 1))
+    }
+
+    /// Prints the command, runs it, and prints its output (stdout and stderr, as a terminal would).
+    private func show(_ arguments: [String], maximumLines: Int? = nil) throws(FolioError) {
+        Terminal.print("\n" + Terminal.colour("$ folio " + arguments.map(Self.quoted).joined(separator: " "), 33))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch {
+            throw .invalidArgument("could not run \(Self.executable): \(error.localizedDescription)")
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        if let maximumLines, lines.count > maximumLines {
+            lines = lines.prefix(maximumLines) + ["… (\(lines.count - maximumLines) more lines)"]
+        }
+        lines.forEach { Terminal.print(String($0)) }
+        if process.terminationStatus != 0 { Terminal.print("(exit code \(process.terminationStatus))") }
+    }
+
+    /// Breaks one OneThing document by hand, as a person in an editor might: a number
+    /// written as text. Returns its path.
+    private func handEdit() throws(FolioError) -> String {
+        let store = try DocumentStore.open(at: folder + "/Data/OneThing")
+        guard let document = store.documents(entity: "DayEntry").first else { throw .invalidArgument("Data/OneThing holds no DayEntry") }
+        let path = "Data/OneThing/" + document.path.relativePath
+        let file = folder + "/" + path
+        do {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let edited = text.replacing(/"elapsedSeconds": (\d+)/) { "\"elapsedSeconds\": \"\($0.1)\"" }
+            try edited.write(toFile: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw .fileSystem(path: file, operation: "edit", reason: error.localizedDescription)
+        }
+        return path
+    }
+
+    /// This program, to run the commands as a user would.
+    static var executable: String {
+        Bundle.main.executableURL?.path ?? CommandLine.arguments[0]
+    }
+
+    static func quoted(_ argument: String) -> String {
+        argument.allSatisfy({ $0.isLetter || $0.isNumber || "-_./@,:".contains($0) }) ? argument : "'" + argument + "'"
+    }
+}
