@@ -87,6 +87,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5), .treatAllWarnings(as: .error)]
         ),
         .testTarget(
+            name: "FolioCommandTests",
+            dependencies: ["folio", "FolioTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "DocSamplesTests",
             dependencies: ["Folio"],
             swiftSettings: strict

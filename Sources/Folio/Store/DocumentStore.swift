@@ -73,7 +73,10 @@ public final class DocumentStore: Sendable {
 
     /// Opens a store: finishes or discards a crashed writer's journal, then builds the
     /// catalog from the cache and a walk, reading only files the cache does not vouch for.
-    public static func open(at root: String, durability: Durability = .full) throws(FolioError) -> DocumentStore {
+    ///
+    /// `lockTimeout` is how long a commit or refresh waits for another process holding
+    /// the store's lock before it fails with `FolioError.locked`.
+    public static func open(at root: String, durability: Durability = .full, lockTimeout: Double = 60) throws(FolioError) -> DocumentStore {
         let root = Self.normalized(root)
         guard let info = try FileSystem.status(root), FileSystem.isDirectory(info) else {
             throw .invalidStore(path: root, reason: "no such folder")
@@ -86,7 +89,7 @@ public final class DocumentStore: Sendable {
         // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
         let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
         let store = DocumentStore(
-            root: root, durability: durability, lock: try StoreLock(path: root + "/.folio/lock"),
+            root: root, durability: durability, lock: try StoreLock(path: root + "/.folio/lock", timeoutSeconds: lockTimeout),
             manifest: try readManifest(at: manifestPath), manifestStamp: manifestStamp)
         try store.recoverJournals()
         let changes = try store.refresh(loadingCache: true)

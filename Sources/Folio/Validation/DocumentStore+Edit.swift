@@ -7,7 +7,8 @@ import FolioJSON
 /// These build the next version of a document; `commit` writes it. Nothing here writes.
 extension DocumentStore {
     /// A new document of an entity from property values: metadata first, then the
-    /// properties in declaration order (optional ones left out become `null`).
+    /// properties in declaration order (optional ones left out become `null`, required
+    /// ones left out are an error).
     ///
     /// Throws when a name is not a property of the entity (suggesting the nearest), or
     /// when the document would break the schema (a missing required property, a wrong type,
@@ -36,7 +37,7 @@ extension DocumentStore {
                 continue  // kept by the documents on the other side
             } else if case .relationship(_, true, nil) = kind {
                 content[property] = .array([])
-            } else {
+            } else if case .attribute(_, _, true) = kind {
                 content[property] = .null
             }
         }

@@ -37,12 +37,12 @@ extension FolioCommand {
             discussion: """
                 The query language reads like Swift: == != < <= > >= && || !, + - * / %, ?? for
                 a default, "text", numbers, true/false/nil, @2026-11-01 for a day, and
-                relationships with .name, .count, .contains { $0.done }, .allSatisfy { ... }.
+                relationships with .name, .count, .any(done), .all(done); inside, bare names are the element's.
                 See docs/queries.md.
 
                 Example:
                   folio query FocusSession 'state == "completed" && startTime >= @2026-06-01' --sort -startTime --limit 5
-                  folio query Timer 'todoItems.contains { !$0.isCompleted }' --fields name,durationInSeconds --explain
+                  folio query Timer 'todoItems.any(!isCompleted)' --fields name,durationInSeconds --explain
 
                 \(Failure.helpText)
                 """)
@@ -51,7 +51,7 @@ extension FolioCommand {
         @OptionGroup var query: QueryOptions
         @OptionGroup var output: OutputOptions
 
-        @Option(help: ArgumentHelp("Order by these properties or expressions, comma-separated; - in front for descending.", valueName: "keys"))
+        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Order by these properties or expressions, comma-separated; - in front for descending.", valueName: "keys"))
         var sort: [String] = []
 
         @Option(help: "At most this many documents.")

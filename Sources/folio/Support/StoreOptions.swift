@@ -10,6 +10,9 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store's folder (default: the nearest folder upward holding folio.json).", valueName: "path"))
     var store: String?
 
+    @Option(help: ArgumentHelp("How long to wait for another process writing to the store before giving up.", valueName: "seconds"))
+    var lockTimeout: Double = 60
+
     /// The store's folder, found or given.
     func root() throws(FolioError) -> String {
         if let store {
@@ -33,6 +36,6 @@ struct StoreOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: root + "/" + StoreManifest.fileName) else {
             throw .invalidStore(path: root, reason: "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
         }
-        return try DocumentStore.open(at: root)
+        return try DocumentStore.open(at: root, lockTimeout: lockTimeout)
     }
 }

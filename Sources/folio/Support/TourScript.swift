@@ -18,7 +18,7 @@ struct TourScript {
         try show(["query", "FocusSession", "state == \"completed\" && duration >= 1800", "--store", "Data/ForestFocus",
                   "--sort", "-startTime", "--limit", "5", "--fields", "startTime,state,duration", "--explain"])
         section("Relationships read like Swift; the index on day makes this an index lookup:")
-        try show(["query", "Timer", "todoItems.contains { !$0.isCompleted }", "--store", "Data/TimerApp", "--fields", "name,durationInSeconds", "--explain"])
+        try show(["query", "Timer", "todoItems.any(!isCompleted)", "--store", "Data/TimerApp", "--fields", "name,durationInSeconds", "--explain"])
         try show(["query", "DayEntry", "day >= @2026-10-10 && day < @2026-10-15", "--store", "Data/OneThing", "--fields", "day,taskText,completedAt", "--explain"])
         section("Aggregates, grouped:")
         try show(["aggregate", "FocusSession", "count", "--group-by", "state", "--store", "Data/ForestFocus"])
