@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# The main job: builds the folio tool and runs it.
-# (Until the store and the tour land, that is its version and help.)
+# The main job: builds the folio tool and runs its tour over a temporary copy of the
+# example stores in Data/ (the committed stores are never touched).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
 swift build --product folio
-folio="$(swift build --show-bin-path)/folio"
-"$folio" --version
-"$folio" --help
+"$(swift build --show-bin-path)/folio" tour --data Data --migrations Migrations

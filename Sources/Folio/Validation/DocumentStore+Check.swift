@@ -10,7 +10,9 @@ extension DocumentStore {
     /// folder their partition day does not name. Keys the schema does not know are notes:
     /// Folio keeps them, but they may be typos. Soft-deleted documents are checked too;
     /// they take no part in uniqueness, as the models do not see them.
-    public func check() -> [StoreFinding] {
+    ///
+    /// `progress` hears how many documents are checked of how many, for a progress bar.
+    public func check(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> [StoreFinding] {
         let manifest = manifest
         var audit = StoreAudit(schema: manifest.schema, version: manifest.schemaVersion, calendar: manifest.calendar)
         for issue in issues {
@@ -21,7 +23,7 @@ extension DocumentStore {
         for entity in documentCounts.keys.sorted() {
             documentsByEntity[entity] = documents(entity: entity)
         }
-        audit.run(documentsByEntity, root: root)
+        audit.run(documentsByEntity, root: root, progress: progress)
         return audit.findings.sorted { ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message) }
     }
 }

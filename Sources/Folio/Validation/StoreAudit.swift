@@ -20,7 +20,9 @@ struct StoreAudit {
 
     /// Checks every document of a store at `root`, whose files are read again only to
     /// say on which line a finding is.
-    mutating func run(_ documents: [String: [StoredDocument]], root: String) {
+    mutating func run(_ documents: [String: [StoredDocument]], root: String, progress: (Int, Int) -> Void) {
+        let total = documents.values.reduce(0) { $0 + $1.count }
+        var checked = 0
         var lines = DocumentLines(root: root)
         let byIdentity = documents.mapValues { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
         for (entityName, stored) in documents.sorted(by: { $0.key < $1.key }) {
@@ -36,6 +38,8 @@ struct StoreAudit {
                     let path = document.path.relativePath
                     findings.append(StoreFinding(severity, path: path, line: key.flatMap { lines.line(of: $0, in: path) }, column: key == nil ? nil : 3, message: message))
                 }
+                checked += 1
+                if checked % 256 == 0 || checked == total { progress(checked, total) }
             }
             duplicates(in: stored, entity: entity, lines: &lines)
         }

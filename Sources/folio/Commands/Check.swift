@@ -27,7 +27,9 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
-                let findings = store.check()
+                let bar = Progress("check", total: store.documentCounts.values.reduce(0, +))
+                let findings = store.check { checked, _ in bar.advance(to: checked) }
+                bar.finish()
                 let errors = findings.filter { $0.severity == .error }.count
                 if format == .table {
                     for finding in findings {

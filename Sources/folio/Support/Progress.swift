@@ -17,7 +17,12 @@ final class Progress {
 
     /// Counts `count` more items done, redrawing at most ten times a second.
     func advance(by count: Int = 1) {
-        done += count
+        advance(to: done + count)
+    }
+
+    /// Sets how many items are done, redrawing at most ten times a second.
+    func advance(to done: Int) {
+        self.done = done
         let now = Date()
         guard Terminal.errorIsTerminal, now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastDrawn) > 0.1 else { return }
         lastDrawn = now
