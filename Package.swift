@@ -76,9 +76,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The five seed apps' models, as the seeds write them; shipped by no product.
+        .target(name: "SeedApps", dependencies: ["Folio", "FolioTestSupport"], path: "Tests/SeedApps", swiftSettings: strict),
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["Folio", "FolioTestSupport"],
+            dependencies: ["Folio", "FolioTestSupport", "SeedApps"],
             swiftSettings: strict
         ),
         .testTarget(
