@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(name: "ExampleStores", dependencies: ["SeedApps"], path: "Tests/ExampleStores", swiftSettings: strict),
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["Folio", "FolioTestSupport", "SeedApps"],
+            dependencies: ["Folio", "FolioTestSupport", "SeedApps", "ExampleStores"],
             swiftSettings: strict
         ),
         .testTarget(
