@@ -22,8 +22,10 @@ import Foundation
 /// }
 /// ```
 public enum AssignedIdentity {
-    /// The identities to hand out in the current task and the tasks it starts; `nil` (the
-    /// default) means random ones.
+    /// The identities to hand out in the current task and the tasks it starts (as task-local
+    /// values go: child tasks and `Task { }`, not `Task.detached`); `nil` (the default)
+    /// means random ones. The closure may be called from any of those tasks at once, so it
+    /// guards its own state (a `Mutex`, as above).
     @TaskLocal public static var source: (@Sendable () -> UUID)?
 
     /// The next identity to assign: the source's, else a random one.
