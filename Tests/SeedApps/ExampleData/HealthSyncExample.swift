@@ -74,7 +74,9 @@ enum HealthSyncExample {
         var day = ExampleClock.day(1, after: start)
         var lastExport = start
         while day < ExampleClock.date(2026, 11, 1) {
-            let paired = zip(pairings, devices).filter { pairing, _ in pairing.paired < day && (pairing.revoked.map { $0 > ExampleClock.day(1, after: day) } ?? true) }
+            let paired = zip(pairings, devices).filter { pairing, _ in
+                pairing.paired < day && (pairing.revoked.map { $0 > ExampleClock.day(1, after: day) } ?? true)
+            }
             let types = day < narrowed ? "steps,heartRate,sleep,workouts" : "steps,heartRate,sleep"
             if random.chance(0.85), !paired.isEmpty {
                 let (pairing, device) = random.pick(paired)
