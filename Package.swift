@@ -76,9 +76,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The five seed apps' models, as the seeds write them, and the generator of their
+        // example stores in Data/; used by SeedAppTests and by ExampleStores, shipped by no product.
+        .target(name: "SeedApps", dependencies: ["Folio", "FolioTestSupport"], path: "Tests/SeedApps", swiftSettings: strict),
+        // `swift run ExampleStores <folder>` writes the example stores (scripts/make-example-data.sh).
+        .executableTarget(name: "ExampleStores", dependencies: ["SeedApps"], path: "Tests/ExampleStores", swiftSettings: strict),
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["Folio", "FolioTestSupport"],
+            dependencies: ["Folio", "FolioTestSupport", "SeedApps", "ExampleStores"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Folio
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// Forest Focus (seed 002) on the seed's own in-memory test container: the state

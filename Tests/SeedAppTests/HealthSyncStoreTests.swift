@@ -1,6 +1,7 @@
 import Folio
 import FolioTestSupport
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// Health Sync (seed 003) end to end: the configuration singleton, devices by activity,

@@ -1,6 +1,7 @@
 import Folio
 import FolioTestSupport
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// OneThing (seed 001): fetch-or-create today's entry, one entry per day, across launches.

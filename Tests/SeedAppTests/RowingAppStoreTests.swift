@@ -1,6 +1,7 @@
 import Folio
 import FolioTestSupport
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// Records strokes off the main actor, with a context of its own.

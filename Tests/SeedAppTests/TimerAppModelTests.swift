@@ -1,6 +1,7 @@
 import Folio
 import Foundation
 import Observation
+@testable import SeedApps
 import Synchronization
 import Testing
 

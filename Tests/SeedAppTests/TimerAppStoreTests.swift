@@ -1,6 +1,7 @@
 import Folio
 import FolioTestSupport
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// The Timer app's documented operations, end to end on a store in a temporary folder

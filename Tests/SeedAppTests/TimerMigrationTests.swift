@@ -2,6 +2,7 @@
 import FolioJSON
 import FolioTestSupport
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// Seed 000's V1 to V2 as data: `category` added with "General", `colorHex` renamed

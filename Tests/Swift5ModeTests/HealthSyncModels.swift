@@ -1,1 +1,1 @@
-../SeedAppTests/HealthSyncModels.swift
+../SeedApps/HealthSyncModels.swift

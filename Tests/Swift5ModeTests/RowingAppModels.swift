@@ -1,1 +1,1 @@
-../SeedAppTests/RowingAppModels.swift
+../SeedApps/RowingAppModels.swift

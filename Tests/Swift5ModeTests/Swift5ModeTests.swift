@@ -1,6 +1,6 @@
-// The seeds' models, the same files as SeedAppTests' (linked), compiled in the Swift 5
-// language mode with warnings as errors: apps that have not moved to Swift 6 get no
-// warnings from the code `@Model` generates.
+// The seeds' models, the same files SeedAppTests uses (linked from Tests/SeedApps),
+// compiled in the Swift 5 language mode with warnings as errors: apps that have not moved
+// to Swift 6 get no warnings from the code `@Model` generates.
 import Folio
 import Foundation
 import Testing

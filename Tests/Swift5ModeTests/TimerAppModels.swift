@@ -1,1 +1,1 @@
-../SeedAppTests/TimerAppModels.swift
+../SeedApps/TimerAppModels.swift

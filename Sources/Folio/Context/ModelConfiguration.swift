@@ -51,13 +51,19 @@ public struct ModelConfiguration: Sendable, Hashable {
     public var deletion: Deletion
     /// What a save does about files changed on disk since they were read (Folio's).
     public var conflicts: ConflictPolicy
+    /// The time zone whose days name the partition folders of a store this configuration
+    /// creates; `nil` takes the machine's zone (`TimeZone.current`). Folio's. A store keeps
+    /// the zone it was created with (its manifest records it), so this applies only when
+    /// the folder holds no store yet; fix it to make a store's layout independent of the
+    /// machine that wrote it (shared fixtures, stores made on servers in UTC).
+    public var timeZone: TimeZone?
 
     /// A configuration. Without a URL, the store is `<name>.folio` in the user's data folder
     /// (`$XDG_DATA_HOME`, else `~/.local/share`), in a folder named after the program.
     public init(
         _ name: String? = nil, schema: Schema? = nil, url: URL? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
         cloudKitDatabase: CloudKitDatabase = .none, durability: Durability = .full, deletion: Deletion? = nil,
-        conflicts: ConflictPolicy = .fail
+        conflicts: ConflictPolicy = .fail, timeZone: TimeZone? = nil
     ) {
         self.name = name ?? "default"
         self.schema = schema
@@ -67,15 +73,17 @@ public struct ModelConfiguration: Sendable, Hashable {
         self.durability = durability
         self.deletion = deletion ?? (isStoredInMemoryOnly ? .hard : .soft)
         self.conflicts = conflicts
+        self.timeZone = timeZone
     }
 
     /// A configuration for a store in this folder, as SwiftData's `ModelConfiguration(url:)`.
     public init(
-        url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil, conflicts: ConflictPolicy = .fail
+        url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil, conflicts: ConflictPolicy = .fail,
+        timeZone: TimeZone? = nil
     ) {
         self.init(
             nil, schema: nil, url: url, isStoredInMemoryOnly: false, allowsSave: allowsSave, durability: durability, deletion: deletion,
-            conflicts: conflicts)
+            conflicts: conflicts, timeZone: timeZone)
     }
 
     private static var defaultFolder: URL {

@@ -68,7 +68,7 @@ public final class ModelContainer: Sendable {
         let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
         store = try Self.openStore(
             at: folder.path(percentEncoded: false), schema: schema, durability: durability, writable: configuration.allowsSave,
-            migrationPlan: migrationPlan)
+            timeZone: configuration.timeZone ?? .current, migrationPlan: migrationPlan)
     }
 
     deinit {
@@ -112,15 +112,17 @@ public final class ModelContainer: Sendable {
     /// The configuration in effect.
     var configuration: ModelConfiguration { configurations[0] }
 
-    /// Opens the store in the folder, or creates one; records the schema in the manifest
-    /// (unless the configuration does not allow writing).
+    /// Opens the store in the folder, or creates one in the time zone given; records the
+    /// schema in the manifest (unless the configuration does not allow writing).
     private static func openStore(
-        at root: String, schema: Schema, durability: Durability, writable: Bool, migrationPlan: (any SchemaMigrationPlan.Type)?
+        at root: String, schema: Schema, durability: Durability, writable: Bool, timeZone: TimeZone,
+        migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws(FolioError) -> DocumentStore {
         guard try FileSystem.status(root + "/" + StoreManifest.fileName) != nil else {
             guard writable else { throw .invalidStore(path: root, reason: "holds no Folio store, and the configuration (allowsSave: false) may not create one") }
             return try DocumentStore.create(
-                at: root, manifest: StoreManifest(schemaVersion: schema.version.description, schema: schema.json), durability: durability)
+                at: root, manifest: StoreManifest(schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),
+                durability: durability)
         }
         let store = try DocumentStore.open(at: root, durability: durability)
         var manifest = store.manifest

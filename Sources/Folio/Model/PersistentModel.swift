@@ -21,7 +21,7 @@ extension PersistentModel {
     public var persistentModelID: PersistentIdentifier {
         let data = persistentBackingData
         if let identifier = data.persistentIdentifier { return identifier }
-        let identifier = PersistentIdentifier(entityName: ModelEntities.entity(of: Self.self).name, id: data.ownIdentity ?? UUID())
+        let identifier = PersistentIdentifier(entityName: ModelEntities.entity(of: Self.self).name, id: data.ownIdentity ?? AssignedIdentity.next())
         data.persistentIdentifier = identifier
         return identifier
     }
