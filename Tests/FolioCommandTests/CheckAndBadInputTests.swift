@@ -28,7 +28,7 @@ struct CheckAndBadInputTests {
         #expect(lines.contains("\(todo): error: required property \"text\" (String) is missing"))
         #expect(lines.contains("\(todo):5:3: note: \"txt\" is not in the schema (did you mean \"text\"?); Folio keeps it as it is"))
         #expect(lines.contains("\(todo):6:3: error: \"isCompleted\" is not a valid Bool: expected true or false, found string"))
-        #expect(lines.last == "5 documents checked: 3 errors, 1 notes")
+        #expect(lines.last == "5 documents checked: 3 errors, 1 note")
     }
 
     @Test func checkFindsDuplicatesDanglingAndOneSidedRelationshipsAndMisplacedFiles() throws {

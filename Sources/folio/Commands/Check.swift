@@ -40,7 +40,7 @@ extension FolioCommand {
                         Terminal.print("\(place): \(label): \(finding.message)")
                     }
                     let documents = store.documentCounts.values.reduce(0, +) + store.issues.count
-                    Terminal.print("\(documents) documents checked: \(errors) errors, \(findings.count - errors) notes")
+                    Terminal.print("\(counted(documents, "document")) checked: \(counted(errors, "error")), \(counted(findings.count - errors, "note"))")
                 } else {
                     try RecordPrinter(format: format).print(
                         columns: ["severity", "path", "line", "column", "message"],

@@ -27,7 +27,7 @@ extension FolioCommand {
                 let documents = try target.documents(in: store, includeDeleted: false)
                 let changes = try store.softDeletion(of: documents)
                 try store.commit(changes)
-                Terminal.print("\(changes.count) documents deleted (\(changes.count - documents.count) by cascade); `folio restore` brings them back")
+                Terminal.print("\(counted(changes.count, "document")) deleted (\(changes.count - documents.count) by cascade); `folio restore` brings them back")
             }
         }
     }
@@ -52,7 +52,7 @@ extension FolioCommand {
                 let documents = try target.documents(in: store, includeDeleted: true).filter { $0.content["$deleted"] != nil }
                 let changes = store.restoration(of: documents)
                 try store.commit(changes)
-                Terminal.print("\(changes.count) documents restored")
+                Terminal.print("\(counted(changes.count, "document")) restored")
             }
         }
     }
@@ -85,7 +85,7 @@ extension FolioCommand {
                 }
                 let changes = store.purging(deletedBefore: moment)
                 let summary = try store.commit(changes)
-                Terminal.print("\(summary.deleted) documents purged")
+                Terminal.print("\(counted(summary.deleted, "document")) purged")
             }
         }
     }

@@ -57,7 +57,7 @@ extension FolioCommand {
                 }
                 progress.finish()
                 let summary = try store.commit(changes)
-                Terminal.print("\(records.count) records: \(summary.written) written, \(summary.unchanged) unchanged")
+                Terminal.print("\(counted(records.count, "record")): \(summary.written) written, \(summary.unchanged) unchanged")
             }
         }
 

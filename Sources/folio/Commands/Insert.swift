@@ -75,7 +75,7 @@ extension FolioCommand {
                     changes.append(.put(try store.document(document, setting: values), basedOn: document.version))
                 }
                 let summary = try store.commit(changes)
-                Terminal.print("\(summary.written) of \(documents.count) documents changed")
+                Terminal.print("\(summary.written) of \(counted(documents.count, "document")) changed")
             }
         }
 

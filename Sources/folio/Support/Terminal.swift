@@ -34,3 +34,8 @@ enum Terminal {
         return Int(size.ws_col)
     }
 }
+
+/// "1 document", "2 documents": counts in messages read as English.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

@@ -14,19 +14,23 @@ struct TourScript {
             folio tool on a temporary copy of the example stores in Data/ (one per seed app).
             """)
         try show(["info", "--store", "Data/ForestFocus"])
-        section("A query in Folio's language, with the plan it used (--explain prints it on stderr):")
-        try show(["query", "FocusSession", "state == \"completed\" && duration >= 1800", "--store", "Data/ForestFocus",
+        section("""
+            Queries are written like Swift. --explain tells how the query ran: a date range reads
+            only the day folders it needs.
+            """)
+        try show(["query", "FocusSession", "state == \"completed\" && startTime >= @2026-10-25", "--store", "Data/ForestFocus",
                   "--sort", "-startTime", "--limit", "5", "--fields", "startTime,state,duration", "--explain"])
-        section("Relationships read like Swift; the index on day makes this an index lookup:")
-        try show(["query", "Timer", "todoItems.any(!isCompleted)", "--store", "Data/TimerApp", "--fields", "name,durationInSeconds", "--explain"])
         try show(["query", "DayEntry", "day >= @2026-10-10 && day < @2026-10-15", "--store", "Data/OneThing", "--fields", "day,taskText,completedAt", "--explain"])
+        section("Relationships too: the timers with a to-do still open.")
+        try show(["query", "Timer", "todoItems.any(!isCompleted)", "--store", "Data/TimerApp", "--fields", "name,durationInSeconds", "--explain"])
         section("Aggregates, grouped:")
         try show(["aggregate", "FocusSession", "count", "--group-by", "state", "--store", "Data/ForestFocus"])
         try show(["aggregate", "FocusSession", "average", "--of", "duration / 60", "--where", "state == \"completed\"", "--store", "Data/ForestFocus"])
         section("Deletes are soft: the file stays, marked \"$deleted\", and the Timer's to-dos go with it (cascade).")
-        try show(["delete", "Timer", "name == \"Coffee Break\"", "--store", "Data/TimerApp"])
         try show(["count", "TodoItem", "--store", "Data/TimerApp"])
-        try show(["restore", "Timer", "name == \"Coffee Break\"", "--store", "Data/TimerApp"])
+        try show(["delete", "Timer", "name == \"Workout\"", "--store", "Data/TimerApp"])
+        try show(["count", "TodoItem", "--store", "Data/TimerApp"])
+        try show(["restore", "Timer", "name == \"Workout\"", "--store", "Data/TimerApp"])
         try show(["count", "TodoItem", "--store", "Data/TimerApp"])
         section("Documents are plain files. A hand edit that breaks the schema is caught by check (exit code 1):")
         let broken = try handEdit()

@@ -1,0 +1,20 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// The example stores in `Data/` stay clean: `folio check` finds nothing in any of them.
+struct ExampleStoreCheckTests {
+    static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Data")
+
+    @Test(arguments: ["TimerApp", "OneThing", "ForestFocus", "HealthSync", "Rowing"])
+    func everyExampleStoreChecksCleanWithoutNotes(store: String) throws {
+        // A copy: opening a store writes its cache in .folio/, and Data/ is never touched.
+        let folder = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: Self.data.appendingPathComponent(store).path, toPath: folder(store))
+        let run = try FolioTool(folder: folder.path)("check", "--store", store)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.hasSuffix(" checked: 0 errors, 0 notes\n"), "\(run.output)")
+        #expect(run.errors.isEmpty)
+    }
+}
