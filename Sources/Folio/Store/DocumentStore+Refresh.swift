@@ -24,8 +24,9 @@ extension DocumentStore {
     }
 
     /// A refresh; `loadingCache` (for an open) first replaces the catalog with the one
-    /// in `.folio/cache`, which the walk then confirms entry by entry.
-    func refresh(loadingCache: Bool) throws(FolioError) -> StoreChanges {
+    /// in `.folio/cache`, which the walk then confirms entry by entry. `progress` hears
+    /// how many of the files to read are read.
+    func refresh(loadingCache: Bool, progress: ReadProgress? = nil) throws(FolioError) -> StoreChanges {
         try lock.withLock(.shared) { () throws(FolioError) in
             // The cache is decoded on another core while this one walks the tree: one is
             // parsing, the other waits on the file system, and neither needs the other.
@@ -53,12 +54,12 @@ extension DocumentStore {
                     state.manifest = manifest
                     state.manifestStamp = manifestStamp
                 }
-                return apply(listing, confirmingCache: loadingCache, to: &state)
+                return apply(listing, confirmingCache: loadingCache, progress: progress, to: &state)
             }
         }
     }
 
-    private func apply(_ listing: TreeListing, confirmingCache: Bool, to state: inout State) -> StoreChanges {
+    private func apply(_ listing: TreeListing, confirmingCache: Bool, progress: ReadProgress?, to state: inout State) -> StoreChanges {
         var changes = StoreChanges()
         var toRead: [TreeListing.Entry] = []
         var stillBroken: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
@@ -84,7 +85,7 @@ extension DocumentStore {
             changes.removed.append(path)
         }
 
-        for (found, result) in zip(toRead, readDocuments(toRead)) {
+        for (found, result) in zip(toRead, readDocuments(toRead, progress: progress)) {
             let existed = state.catalog.entry(at: found.path) != nil
             switch result {
             case .success(let entry):
@@ -126,14 +127,21 @@ extension DocumentStore {
     }
 
     /// Reads and parses files, on every core, in the order given.
-    private func readDocuments(_ files: [TreeListing.Entry]) -> [Result<Catalog.Entry, ReadFailure>] {
+    private func readDocuments(_ files: [TreeListing.Entry], progress: ReadProgress?) -> [Result<Catalog.Entry, ReadFailure>] {
         let chunkSize = 256
         let chunkCount = (files.count + chunkSize - 1) / chunkSize
         let results = Mutex([[Result<Catalog.Entry, ReadFailure>]](repeating: [], count: chunkCount))
+        let done = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let slice = files[(chunk * chunkSize)..<min(files.count, (chunk + 1) * chunkSize)]
             let read = slice.map { readDocument($0) }
             results.withLock { $0[chunk] = read }
+            if let progress {
+                done.withLock { count in
+                    count += read.count
+                    progress(count, files.count)
+                }
+            }
         }
         return results.withLock { $0.flatMap { $0 } }
     }

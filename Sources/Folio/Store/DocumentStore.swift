@@ -3,6 +3,9 @@ import FolioJSON
 import Glibc
 import Synchronization
 
+/// Hears how many files of how many are read, from any thread.
+public typealias ReadProgress = @Sendable (_ read: Int, _ total: Int) -> Void
+
 /// A Folio store on disk: a directory of JSON documents under a `folio.json` manifest.
 ///
 /// This is the storage engine beneath the model layer. It knows documents (JSON
@@ -75,8 +78,11 @@ public final class DocumentStore: Sendable {
     /// catalog from the cache and a walk, reading only files the cache does not vouch for.
     ///
     /// `lockTimeout` is how long a commit or refresh waits for another process holding
-    /// the store's lock before it fails with `FolioError.locked`.
-    public static func open(at root: String, durability: Durability = .full, lockTimeout: Double = 60) throws(FolioError) -> DocumentStore {
+    /// the store's lock before it fails with `FolioError.locked`; `progress` hears how
+    /// many of the files the cache did not vouch for are read, for a progress bar.
+    public static func open(
+        at root: String, durability: Durability = .full, lockTimeout: Double = 60, progress: ReadProgress? = nil
+    ) throws(FolioError) -> DocumentStore {
         let root = Self.normalized(root)
         guard let info = try FileSystem.status(root), FileSystem.isDirectory(info) else {
             throw .invalidStore(path: root, reason: "no such folder")
@@ -92,7 +98,7 @@ public final class DocumentStore: Sendable {
             root: root, durability: durability, lock: try StoreLock(path: root + "/.folio/lock", timeoutSeconds: lockTimeout),
             manifest: try readManifest(at: manifestPath), manifestStamp: manifestStamp)
         try store.recoverJournals()
-        let changes = try store.refresh(loadingCache: true)
+        let changes = try store.refresh(loadingCache: true, progress: progress)
         if changes.filesRead > 0 || !changes.removed.isEmpty {
             // The cache only spares the next open some reads: failing to write it (a full
             // disk, a read-only checkout) must not keep anyone from their data.

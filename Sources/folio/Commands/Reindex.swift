@@ -30,7 +30,9 @@ extension FolioCommand {
                     }
                 }
                 let started = Date()
-                let store = try store.open()
+                let bar = Progress("reindex", total: 0)
+                let store = try store.open { read, total in bar.advance(to: read, of: total) }
+                bar.finish()
                 try store.writeCache()
                 let seconds = Date().timeIntervalSince(started)
                 Terminal.print("Read \(store.statistics.filesRead) files in \(String(format: "%.2f", seconds)) s; \(store.issues.count) unreadable (run folio check)")

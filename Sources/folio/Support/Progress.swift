@@ -1,41 +1,52 @@
 import Foundation
+import Synchronization
 
 /// A progress bar on standard error for work that takes longer than a second, drawn
-/// only on a terminal so logs and pipes stay clean.
-final class Progress {
+/// only on a terminal so logs and pipes stay clean. Safe to advance from any thread.
+final class Progress: Sendable {
+    private struct State {
+        var done = 0
+        var total: Int
+        var lastDrawn = Date.distantPast
+        var shown = false
+    }
+
     private let title: String
-    private let total: Int
     private let started = Date()
-    private var done = 0
-    private var lastDrawn = Date.distantPast
-    private var shown = false
+    private let state: Mutex<State>
 
     init(_ title: String, total: Int) {
         self.title = title
-        self.total = max(total, 1)
+        state = Mutex(State(total: total))
     }
 
-    /// Counts `count` more items done, redrawing at most ten times a second.
+    /// Counts `count` more items done.
     func advance(by count: Int = 1) {
-        advance(to: done + count)
+        let done = state.withLock { $0.done } + count
+        advance(to: done)
     }
 
-    /// Sets how many items are done, redrawing at most ten times a second.
-    func advance(to done: Int) {
-        self.done = done
+    /// Sets how many items are done (and, when it becomes known, of how many), redrawing
+    /// at most ten times a second.
+    func advance(to done: Int, of total: Int? = nil) {
+        guard Terminal.errorIsTerminal else { return }
         let now = Date()
-        guard Terminal.errorIsTerminal, now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastDrawn) > 0.1 else { return }
-        lastDrawn = now
-        shown = true
-        let width = 30
-        let filled = min(width, done * width / total)
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(title) [\(bar)] \(done)/\(total)".utf8))
+        let line: String? = state.withLock { state in
+            state.done = done
+            if let total { state.total = total }
+            guard now.timeIntervalSince(started) > 1, now.timeIntervalSince(state.lastDrawn) > 0.1 else { return nil }
+            state.lastDrawn = now
+            state.shown = true
+            let width = 30
+            let filled = min(width, done * width / max(state.total, 1))
+            return "\r\(title) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(state.total)"
+        }
+        if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }
 
     /// Clears the bar, if one was drawn.
     func finish() {
-        guard shown else { return }
+        guard state.withLock({ $0.shown }) else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 }

@@ -30,12 +30,12 @@ struct StoreOptions: ParsableArguments {
             reason: "no folio.json here or in any folder above; pass --store PATH, or create a store with `folio init`")
     }
 
-    /// The store, opened.
-    func open() throws(FolioError) -> DocumentStore {
+    /// The store, opened; `progress` hears the files read that the cache did not vouch for.
+    func open(progress: ReadProgress? = nil) throws(FolioError) -> DocumentStore {
         let root = try root()
         guard FileManager.default.fileExists(atPath: root + "/" + StoreManifest.fileName) else {
             throw .invalidStore(path: root, reason: "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
         }
-        return try DocumentStore.open(at: root, lockTimeout: lockTimeout)
+        return try DocumentStore.open(at: root, lockTimeout: lockTimeout, progress: progress)
     }
 }
