@@ -42,9 +42,9 @@ struct WritingCommandTests {
     @Test func setChangesPropertiesOfOneDocumentOrOfAllAQueryMatches() throws {
         let store = try TimerStore()
         let id = try store.id(of: "Timer", where: "name == \"Workout\"")
-        #expect(try store.folio("set", id, "notes=Before breakfast").output == "1 of 1 document changed\n")
+        #expect(try store.folio("set", id, "notes=Before breakfast").output == "1 document matched, 1 written\n")
         #expect(try store.folio("query", "Timer", "notes != nil", "--fields", "name,notes", "--format", "csv").output == "name,notes\nWorkout,Before breakfast\n")
-        #expect(try store.folio("set", "TodoItem", "isCompleted == false", "isCompleted=true").output == "1 of 1 document changed\n")
+        #expect(try store.folio("set", "TodoItem", "isCompleted == false", "isCompleted=true").output == "1 document matched, 1 written\n")
         #expect(try store.folio("count", "TodoItem", "isCompleted").output == "2\n")
         let bare = try store.folio("set", "TodoItem", "isCompleted=false")
         #expect(bare.status == 65)

@@ -62,12 +62,16 @@ extension DocumentStore {
     /// What would be wrong with this content as the document at `path`: the findings
     /// `check` would report for it against the store as it is.
     public func findings(for content: JSONObject, at path: DocumentPath) -> [StoreFinding] {
+        findings(for: content, at: path, inverses: true)
+    }
+
+    private func findings(for content: JSONObject, at path: DocumentPath, inverses: Bool) -> [StoreFinding] {
         let manifest = manifest
         let audit = StoreAudit(schema: manifest.schema, version: manifest.schemaVersion, calendar: manifest.calendar)
         guard let entity = audit.schema.entities[path.entity] else {
             return [StoreFinding(.error, path: path.relativePath, message: "entity \(path.entity) is not in the manifest's schema")]
         }
-        return audit.problems(of: content, at: path, entity: entity) { self.document(entity: $0, id: $1)?.content }
+        return audit.problems(of: content, at: path, entity: entity, inverses: inverses) { self.document(entity: $0, id: $1)?.content }
             .map { StoreFinding($0.1, path: path.relativePath, message: $0.2) }
     }
 
@@ -77,7 +81,7 @@ extension DocumentStore {
         let partitionDate = entity.partitionProperty.flatMap { content[$0] }.flatMap { try? Date(json: $0) }
         let day = partitionDate.map { Day($0, in: calendar) } ?? basedOn?.day ?? Day(Date(), in: calendar)
         let path = try DocumentPath(entity: entity.name, day: day, id: id)
-        let errors = findings(for: content, at: path).filter { $0.severity == .error }
+        let errors = findings(for: content, at: path, inverses: false).filter { $0.severity == .error }
         if let first = errors.first {
             let reasons = errors.count == 1 ? first.message : errors.map(\.message).joined(separator: "; ")
             throw .invalidArgument("\(entity.name) \(id) would not fit the schema, so nothing was written: \(reasons)")

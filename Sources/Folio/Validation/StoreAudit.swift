@@ -46,9 +46,11 @@ struct StoreAudit {
     }
 
     /// A document's own problems: metadata, properties, relationship targets, folder;
-    /// `related` finds the content of a document by entity and identity.
+    /// `related` finds the content of a document by entity and identity. Whether the
+    /// related documents point back is checked when `inverses` (an edit leaves that to
+    /// `changes(putting:over:)`, which updates them).
     func problems(
-        of content: JSONObject, at path: DocumentPath, entity: QuerySchema.Entity, related: (String, UUID) -> JSONObject?
+        of content: JSONObject, at path: DocumentPath, entity: QuerySchema.Entity, inverses: Bool = true, related: (String, UUID) -> JSONObject?
     ) -> [(key: String?, StoreFinding.Severity, String)] {
         var found: [(String?, StoreFinding.Severity, String)] = []
         switch content["$entity"] {
@@ -103,7 +105,7 @@ struct StoreAudit {
                         found.append((name, .error, "\"\(name)\" points at \(destination) \(text), which the store does not hold"))
                         continue
                     }
-                    if let inverse = inverse(of: name, in: entity.name), let back = oneSided(target, of: destination, inverse: inverse, pointingAt: path.id) {
+                    if inverses, let inverse = inverse(of: name, in: entity.name), let back = oneSided(target, of: destination, inverse: inverse, pointingAt: path.id) {
                         found.append((name, .error, "\"\(name)\" points at \(destination) \(text), but its \"\(inverse)\" \(back)"))
                     }
                 }
@@ -124,7 +126,7 @@ struct StoreAudit {
     }
 
     /// The inverse a stored relationship names, as the manifest describes it.
-    private func inverse(of relationship: String, in entity: String) -> String? {
+    func inverse(of relationship: String, in entity: String) -> String? {
         described["entities"]?[entity]?["properties"]?.arrayValue?
             .first { $0["name"]?.stringValue == relationship }?["inverse"]?.stringValue
     }

@@ -56,7 +56,7 @@ extension FolioCommand {
                             throw FolioError.unreadableJSON(error)
                         }
                         let next = try store.document(stored, replacingWith: content)
-                        let summary = try store.commit([.put(next, basedOn: stored.version)])
+                        let summary = try store.commit(store.changes(putting: next, over: stored))
                         Terminal.print(summary.written == 0 ? "No change; nothing saved." : "Saved \(summary.versions.keys.map(\.relativePath).sorted().joined(separator: ", "))")
                         return
                     } catch let error as FolioError {

@@ -39,16 +39,16 @@ extension FolioCommand {
                 let format = format ?? (file.hasSuffix(".csv") ? .csv : .ndjson)
                 let records = try format == .csv ? Self.csvRecords(text, entity: entity, in: store) : Self.ndjsonRecords(text)
                 let progress = Progress("import", total: records.count)
-                var changes: [DocumentChange] = []
+                var written: [(document: Document, old: StoredDocument?)] = []
                 for (line, record) in records {
                     do throws(FolioError) {
                         let identity = (record["id"] ?? record["$id"])?.stringValue.flatMap(UUID.init(uuidString:))
                         if let identity, let existing = store.document(entity: entity, id: identity) {
-                            changes.append(.put(try store.document(existing, setting: Self.properties(of: record)), basedOn: existing.version))
+                            written.append((try store.document(existing, setting: Self.properties(of: record)), existing))
                         } else {
                             var values = Self.properties(of: record)
                             if let identity, values["id"] == nil { values["id"] = .string(identity.uuidString) }
-                            changes.append(.put(try store.newDocument(entity: entity, values: values), basedOn: nil))
+                            written.append((try store.newDocument(entity: entity, values: values), nil))
                         }
                     } catch {
                         throw FolioError.invalidArgument("\(file):\(line): \(error.reason)")
@@ -56,7 +56,7 @@ extension FolioCommand {
                     progress.advance()
                 }
                 progress.finish()
-                let summary = try store.commit(changes)
+                let summary = try store.commit(store.changes(putting: written))
                 Terminal.print("\(counted(records.count, "record")): \(summary.written) written, \(summary.unchanged) unchanged")
             }
         }

@@ -31,7 +31,7 @@ extension FolioCommand {
                 let store = try store.open()
                 _ = try store.parseQuery("true", entity: entity)
                 let document = try store.newDocument(entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
-                let summary = try store.commit([.put(document, basedOn: nil)])
+                let summary = try store.commit(store.changes(putting: document, over: nil))
                 for path in summary.versions.keys.sorted() { Terminal.print(path.relativePath) }
             }
         }
@@ -69,13 +69,13 @@ extension FolioCommand {
                     throw FolioError.invalidArgument("\(target) is an entity: give a query for the documents to change (e.g. 'name == \"Tea\"', or 'true' for all of them) before the values")
                 }
                 let documents = try DocumentTarget.resolve(target, query: query, in: store)
-                var changes: [DocumentChange] = []
+                var written: [(document: Document, old: StoredDocument?)] = []
                 for document in documents {
                     let values = try Assignment.values(assignments, entity: document.entity, in: store)
-                    changes.append(.put(try store.document(document, setting: values), basedOn: document.version))
+                    written.append((try store.document(document, setting: values), document))
                 }
-                let summary = try store.commit(changes)
-                Terminal.print("\(summary.written) of \(counted(documents.count, "document")) changed")
+                let summary = try store.commit(store.changes(putting: written))
+                Terminal.print("\(counted(documents.count, "document")) matched, \(summary.written) written")
             }
         }
 

@@ -1,0 +1,98 @@
+import Folio
+import FolioJSON
+import Foundation
+import Testing
+
+/// `DocumentStore.check()` and the schema-shaped edits, through the public API, on a
+/// store whose schema has a many-to-many kept on both sides.
+struct StoreCheckTests {
+    static let schema: JSONValue = [
+        "entities": [
+            "Note": [
+                "properties": [
+                    ["name": "title", "type": "String"],
+                    ["name": "written", "type": "Date"],
+                    ["name": "tags", "destination": "Tag", "toMany": true, "deleteRule": "nullify", "inverse": "notes"],
+                ]
+            ],
+            "Tag": [
+                "properties": [
+                    ["name": "name", "type": "String", "options": ["unique"]],
+                    ["name": "notes", "destination": "Note", "toMany": true, "deleteRule": "deny", "inverse": "tags"],
+                ]
+            ],
+        ]
+    ]
+
+    let folder: TemporaryDirectory
+    let store: DocumentStore
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        store = try DocumentStore.create(at: folder("notes"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: Self.schema), durability: .none)
+    }
+
+    func insert(_ entity: String, _ values: JSONObject) throws -> StoredDocument {
+        let document = try store.newDocument(entity: entity, values: values)
+        try store.commit(store.changes(putting: document, over: nil))
+        return try #require(store.document(entity: entity, id: document.id))
+    }
+
+    @Test func linkingADocumentUpdatesTheOtherSideAndUnlinkingToo() throws {
+        let tag = try insert("Tag", ["name": "home"])
+        let note = try insert("Note", ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
+        #expect(store.document(entity: "Tag", id: tag.id)?.content["notes"] == [.string(note.id.uuidString)])
+        #expect(store.check().isEmpty)
+        try store.commit(store.changes(putting: try store.document(note, setting: ["tags": []]), over: note))
+        #expect(store.document(entity: "Tag", id: tag.id)?.content["notes"] == [])
+        #expect(store.check().isEmpty)
+    }
+
+    @Test func aRelationshipOnlyOneSideRecordsIsReported() throws {
+        let tag = try insert("Tag", ["name": "home"])
+        // Written without `changes(putting:over:)`: the tag does not list the note back.
+        let note = try store.newDocument(entity: "Note", values: ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
+        try store.commit([.put(note, basedOn: nil)])
+        let findings = store.check()
+        #expect(findings.map(\.severity) == [.error])
+        #expect(findings.first?.path.hasSuffix(note.id.uuidString + ".json") == true)
+        #expect(findings.first?.message == "\"tags\" points at Tag \(tag.id.uuidString), but its \"notes\" does not point back (it holds [])")
+
+        let current = try #require(store.document(entity: "Tag", id: tag.id))
+        try store.commit([.put(try store.document(current, setting: ["notes": [.string(note.id.uuidString)]]), basedOn: current.version)])
+        #expect(store.check().isEmpty)
+    }
+
+    @Test func duplicatesOfAUniqueValueAreReportedUnlessSoftDeleted() throws {
+        _ = try insert("Tag", ["name": "home"])
+        let second = try insert("Tag", ["name": "home"])
+        let findings = store.check()
+        #expect(findings.count == 1)
+        #expect(findings.first?.message.hasPrefix("\"name\" \"home\" is also held by Tag/2") == true)
+        try store.commit(try store.softDeletion(of: [second]))
+        #expect(store.check().isEmpty)
+    }
+
+    @Test func aDenyRuleRefusesTheSoftDeleteWhileRelatedDocumentsRemain() throws {
+        let tag = try insert("Tag", ["name": "home"])
+        _ = try insert("Note", ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
+        let current = try #require(store.document(entity: "Tag", id: tag.id))
+        #expect(throws: FolioError.deleteDenied(model: "Tag \(tag.id)", relationship: "notes", relatedCount: 1)) {
+            try store.softDeletion(of: [current])
+        }
+    }
+
+    @Test func newDocumentsFollowTheSchemasOrderAndRefuseUnknownNames() throws {
+        let note = try insert("Note", ["written": "2026-11-22T09:30:00Z", "title": "Tea"])
+        #expect(note.content.keys == ["$entity", "$version", "$id", "title", "written", "tags"])
+        #expect(note.path.relativePath.hasPrefix("Note/2026/11/22/"))
+        #expect(throws: FolioError.self) { try store.newDocument(entity: "Note", values: ["titel": "Tea"]) }
+        #expect(throws: FolioError.self) { try store.newDocument(entity: "Note", values: ["title": "Tea"]) }
+    }
+
+    @Test func findingsReadLikeCompilerDiagnostics() {
+        let finding = StoreFinding(.error, path: "Note/2026/11/22/X.json", line: 4, column: 3, message: "what")
+        #expect(finding.description == "Note/2026/11/22/X.json:4:3: error: what")
+        #expect(StoreFinding(.note, path: "a.json", message: "m").description == "a.json: note: m")
+    }
+}
