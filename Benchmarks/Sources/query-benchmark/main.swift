@@ -5,12 +5,15 @@ import Foundation
 
 // Folio's query engine beside SQLite (indexed and not), TinyDB, jq over the same files
 // and recsel over the same records: six queries on 10,000 and 100,000 FocusSession
-// records, medians of repeated runs in one process. `--quick` runs 2,000 records.
+// records, medians of repeated runs in one process. `--quick` runs 2,000 records;
+// `--profile` runs only Folio's fetches that return many models, at 100,000 records,
+// 30 times over, for `perf record` (no peers, no report).
 //
 //     swift run -c release --package-path Benchmarks query-benchmark
 
 let arguments = CommandLine.arguments.dropFirst()
-let sizes = arguments.contains("--quick") ? [2_000] : [10_000, 100_000]
+let profiling = arguments.contains("--profile")
+let sizes = arguments.contains("--quick") ? [2_000] : profiling ? [100_000] : [10_000, 100_000]
 let repetitions = arguments.contains("--quick") ? 3 : 9
 let began = Date()
 let utc = TimeZone(identifier: "UTC")!
@@ -147,6 +150,14 @@ for size in sizes {
     let container = try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
     _ = try folioQueries(container, target: target, from: from, to: to)  // builds the indexes: what "warm" means
     let warm = try folioQueries(container, target: target, from: from, to: to)
+    if profiling {
+        for _ in 0..<30 {
+            _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })).map(\.id.uuidString)
+            _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })).count
+        }
+        for key in ["indexed", "unindexed", "range"] { print(key, Format.milliseconds(warm[key]!.seconds)) }
+        continue
+    }
 
     note("\(Format.grouped(size)) records: the peers (SQLite, TinyDB, jq, recsel)")
     let process = Process()
