@@ -105,15 +105,10 @@ struct CheckAndBadInputTests {
         let id = try store.id(of: "Timer", where: "name == \"Coffee Break\"")
         let path = store.root + "/" + (try store.path(of: id))
         // The editor changes the document; meanwhile someone else changed the file in the store.
-        let script = try store.folder.create("editor.sh", contents: Array("""
-            #!/bin/sh
+        let folio = try store.folio(editor: """
             sed -i 's/"durationInSeconds": 600/"durationInSeconds": 700/' "$1"
             sed -i 's/"name": "Coffee Break"/"name": "Espresso"/' "\(path)"
-
-            """.utf8))
-        chmod(script, 0o755)
-        var folio = store.folio
-        folio.environment = ["EDITOR": script, "VISUAL": ""]
+            """)
         let run = try folio("edit", id)
         #expect(run.status == 75)
         #expect(run.errors.contains("conflict"))

@@ -60,6 +60,15 @@ struct TimerStore {
         return String(timer.output.split(separator: "\n").last ?? "")
     }
 
+    /// The tool with `$EDITOR` set to a shell script written into the test's folder.
+    func folio(editor script: String) throws -> FolioTool {
+        let path = try folder.create("editor.sh", contents: Array(("#!/bin/sh\n" + script + "\n").utf8))
+        chmod(path, 0o755)
+        var tool = folio
+        tool.environment = ["EDITOR": path, "VISUAL": ""]
+        return tool
+    }
+
     private func expectSuccess(_ run: FolioTool.Run) throws {
         guard run.status == 0 else { throw StoreSetupError(run: run) }
     }

@@ -85,8 +85,7 @@ struct WritingCommandTests {
         let before = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8)
         // The editor breaks the type on its first run, and on its second drops the tool's
         // comment lines and writes a valid change; each run is logged.
-        let script = try store.folder.create("editor.sh", contents: Array("""
-            #!/bin/sh
+        let folio = try store.folio(editor: """
             log="$(dirname "$0")/editor.log"
             echo run >> "$log"
             if [ "$(wc -l < "$log")" -eq 1 ]; then
@@ -94,11 +93,7 @@ struct WritingCommandTests {
             else
               grep -v '^//' "$1" | sed 's/"durationInSeconds": "ten minutes"/"durationInSeconds": 660/' > "$1.new" && mv "$1.new" "$1"
             fi
-
-            """.utf8))
-        chmod(script, 0o755)
-        var folio = store.folio
-        folio.environment = ["EDITOR": script, "VISUAL": ""]
+            """)
         let run = try folio("edit", id)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.contains("\"durationInSeconds\" is not a valid Int"))
@@ -114,14 +109,9 @@ struct WritingCommandTests {
         let path = try store.path(of: id)
         let before = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8)
         // Breaks the JSON once, then leaves the file as shown: the user gives up.
-        let script = try store.folder.create("editor.sh", contents: Array("""
-            #!/bin/sh
+        let folio = try store.folio(editor: """
             grep -q '^//' "$1" || sed -i 's/"name": "Coffee Break",/"name": "Coffee Break"/' "$1"
-
-            """.utf8))
-        chmod(script, 0o755)
-        var folio = store.folio
-        folio.environment = ["EDITOR": script, "VISUAL": ""]
+            """)
         let run = try folio("edit", path)
         #expect(run.status == 65)
         #expect(run.errors.contains("Gave up; nothing saved."))
