@@ -21,6 +21,10 @@ struct CheckAndBadInputTests {
         let broken = "Timer/2026/11/01/00000000-0000-0000-0000-00000000000A.json"
         try "{\n  \"$entity\": \"Timer\",\n  \"name\" \"x\"\n}\n".write(toFile: store.root + "/" + broken, atomically: true, encoding: .utf8)
 
+        let get = try store.folio("get", broken)
+        #expect(get.status == 65)
+        #expect(get.errors.hasPrefix(broken + ":3:10: error:"))
+
         let run = try store.folio("check")
         #expect(run.status == 1)
         let lines = run.output.split(separator: "\n").map(String.init)

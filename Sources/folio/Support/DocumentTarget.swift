@@ -50,6 +50,8 @@ struct DocumentTarget: ParsableArguments {
             throw .invalidArgument("\(text) is not a document path like Timer/2026/11/22/<UUID>.json")
         }
         guard let document = store.document(entity: path.entity, id: path.id) else {
+            // A file that is there but unreadable says why, with its line and column.
+            if let issue = store.issues.first(where: { $0.path == relative }) { throw issue.error }
             throw .invalidArgument("the store at \(store.root) holds no document at \(relative)")
         }
         return document
