@@ -41,6 +41,11 @@ public final class ModelContainer: Sendable {
         try self.init(for: Schema(types), migrationPlan: migrationPlan, configurations: configurations)
     }
 
+    /// A container for a schema that migrates an older store with a plan first.
+    public convenience init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: ModelConfiguration...) throws(FolioError) {
+        try self.init(for: schema, migrationPlan: migrationPlan, configurations: configurations)
+    }
+
     /// A container for a schema, stored as the configuration says.
     public convenience init(for schema: Schema, configurations: [ModelConfiguration]) throws(FolioError) {
         try self.init(for: schema, migrationPlan: nil, configurations: configurations)

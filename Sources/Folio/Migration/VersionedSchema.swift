@@ -7,7 +7,14 @@ public protocol VersionedSchema {
 
 extension VersionedSchema {
     /// The schema of this version's models.
-    public static var schema: Schema { Schema(models, version: versionIdentifier) }
+    public static var schema: Schema { Schema(versionedSchema: self) }
+}
+
+extension Schema {
+    /// The schema of a version's models at its version, as SwiftData's `Schema(versionedSchema:)`.
+    public init(versionedSchema: any VersionedSchema.Type) {
+        self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
+    }
 }
 
 /// How a store moves between versions, as SwiftData's `SchemaMigrationPlan`: every
