@@ -9,7 +9,11 @@ extension FolioCommand {
             commandName: "git",
             abstract: "Install or remove Folio's merge driver and diff filter in this clone of the store's repository.",
             discussion: """
-                Git never takes driver commands from a pull, so every clone installs them once.
+                Git never takes driver commands from a pull, so every clone installs them once. It also
+                sets merge.renames and merge.directoryRenames to false in the repository: a document's
+                identity is its file name, and git's rename detection would pair a removed document with
+                a similar new one. (Git 2.39's default "ort" strategy ignores merge.renames; `folio sync`
+                therefore merges with `-s recursive -X no-renames`, and so should a hand-run `git pull`.)
 
                 Example:
                   folio git install --store Data/TimerApp
@@ -35,6 +39,11 @@ extension FolioCommand {
                 ("merge.folio.name", "Folio: merge documents by property"),
                 ("merge.folio.driver", "\(tool) merge-driver %O %A %B %P"),
                 ("diff.folio.textconv", "\(tool) textconv"),
+                // A document's identity is its file name: git's rename detection pairs a removed
+                // document with a similar new one and merges two documents into one, and its
+                // directory rename detection moves new documents out of their day folder.
+                ("merge.renames", "false"),
+                ("merge.directoryRenames", "false"),
             ]
         }
 
@@ -93,7 +102,7 @@ extension FolioCommand {
                     for (key, value) in GitSetup.configuration(executable: Git.executable) {
                         try git.checked("config", "--local", key, value)
                     }
-                    Terminal.print("Installed: \(file) (commit it), and merge.folio / diff.folio in this clone's .git/config, running \(Git.executable)")
+                    Terminal.print("Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(Git.executable)")
                 }
             }
         }
@@ -125,7 +134,14 @@ extension FolioCommand {
                             throw FolioError.invalidArgument("git config --remove-section \(section) failed: \(run.errors)")
                         }
                     }
-                    Terminal.print("Uninstalled: Folio's lines in \(file) and merge.folio / diff.folio in .git/config")
+                    for key in ["merge.renames", "merge.directoryRenames"] {
+                        // Exit 5 says the key is not set.
+                        let run = try git.run(["config", "--local", "--unset", key])
+                        guard run.succeeded || run.status == 5 else {
+                            throw FolioError.invalidArgument("git config --unset \(key) failed: \(run.errors)")
+                        }
+                    }
+                    Terminal.print("Uninstalled: Folio's lines in \(file) and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config")
                 }
             }
         }

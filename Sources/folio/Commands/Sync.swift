@@ -9,8 +9,8 @@ extension FolioCommand {
             abstract: "Commit the store's changes, pull (merging documents by property), check the store, and push.",
             discussion: """
                 The commit message counts what changed per entity ("folio sync: Timer +2 ~1 -0").
-                The pull is a merge (--no-rebase) with Folio's merge driver, which `folio git install`
-                sets up once per clone. The first step that fails stops the sync and says what to do:
+                The pull is a merge (--no-rebase, -s recursive -X no-renames: a document's identity is
+                its file name) with Folio's merge driver, which `folio git install` sets up once per clone. The first step that fails stops the sync and says what to do:
                 conflicts to settle with `folio resolve`, `folio check` errors to fix, a push refused.
 
                 Example:
@@ -46,7 +46,10 @@ extension FolioCommand {
                     Terminal.print("Committed: \(message)")
                 }
 
-                let pull = try git.run(["pull", "--no-rebase", "--no-edit"] + target)
+                // No rename detection: a document's identity is its file name, and git would pair a
+                // removed document with a similar new one (the "ort" strategy of git 2.39 ignores
+                // merge.renames, so the strategy is named).
+                let pull = try git.run(["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames"] + target)
                 if !pull.succeeded {
                     let unmerged = try git.checked("diff", "--name-only", "--diff-filter=U")
                     guard !unmerged.isEmpty else {
