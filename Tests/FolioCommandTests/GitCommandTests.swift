@@ -101,3 +101,21 @@ struct GitCommandTests {
         #expect(try folioA("check").status == 0)
     }
 }
+
+extension GitCommandTests {
+    @Test func theDriverNeverMergesTwoDifferentDocumentsThatGitPairedAsARename() throws {
+        let folder = try TemporaryDirectory()
+        func document(_ id: String, _ name: String) -> [UInt8] {
+            Array("{\n  \"$entity\": \"Timer\",\n  \"$version\": \"1.0.0\",\n  \"id\": \"\(id)\",\n  \"name\": \"\(name)\"\n}\n".utf8)
+        }
+        let (first, second) = ("0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B", "1F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B")
+        let base = try folder.create("base", contents: document(first, "Run"))
+        let ours = try folder.create("ours", contents: document(first, "Walk"))
+        let theirs = try folder.create("theirs", contents: document(second, "Swim"))
+        let run = try FolioTool(folder: folder.path)("merge-driver", base, ours, theirs, "Timer/2026/11/01/\(first).json")
+        #expect(run.status == 1)
+        #expect(run.errors.contains("git paired two different documents"))
+        let merged = try String(contentsOfFile: ours, encoding: .utf8)
+        #expect(merged.contains(first) && merged.contains(second) && merged.contains("<<<<<<< ours"))
+    }
+}

@@ -45,6 +45,13 @@ extension FolioCommand {
                     try Self.lineMerge(base: base, ours: ours, theirs: theirs)
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
+                let identities = [parsed.ours, parsed.theirs].map { $0["id"] ?? $0["$id"] }
+                if identities[0] != identities[1] {
+                    // Git paired two different documents (rename detection): merging them would make one of two.
+                    Terminal.printError("folio merge-driver: \(shownPath): git paired two different documents (\(identities.map { $0?.stringValue ?? "no identity" }.joined(separator: " and "))), likely by rename detection; merged by line instead, both kept")
+                    try Self.lineMerge(base: base, ours: ours, theirs: theirs)
+                    throw ExitCode(Failure.Code.found.rawValue)
+                }
                 let manifest = path.flatMap(Self.manifest(near:))
                 let entity = parsed.ours["$entity"]?.stringValue ?? parsed.theirs["$entity"]?.stringValue
                 let merge = DocumentMerge(
