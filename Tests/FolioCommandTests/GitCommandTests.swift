@@ -119,3 +119,27 @@ extension GitCommandTests {
         #expect(merged.contains(first) && merged.contains(second) && merged.contains("<<<<<<< ours"))
     }
 }
+
+extension GitCommandTests {
+    @Test func theDriverFollowsTheManifestsNewestPolicyAndSaysWhatItTook() throws {
+        let origin = try Origin()
+        let manifestPath = origin.origin.path + "/Store/folio.json"
+        var manifest = try read(manifestPath)
+        manifest["merge"] = ["conflicts": "newest"]
+        try Data(try JSONWriter().write(.object(manifest))).write(to: URL(fileURLWithPath: manifestPath))
+        let first = try timer(0, in: origin)
+        var base = try #require(origin.base.documents[first.path])
+        base["updatedAt"] = "2026-11-01T10:00:00Z"
+        var ours = base, theirs = base
+        (ours["name"], ours["updatedAt"]) = ("Ours", "2026-11-03T10:00:00Z")
+        (theirs["name"], theirs["updatedAt"]) = ("Theirs", "2026-11-02T10:00:00Z")
+        theirs["durationInSeconds"] = 5
+        let files = try TemporaryDirectory()
+        let paths = try [base, ours, theirs].enumerated().map { try files.create("v\($0.offset)", contents: try JSONWriter().write(.object($0.element))) }
+        let run = try FolioTool(folder: origin.origin.path)("merge-driver", paths[0], paths[1], paths[2], "Store/" + first.path)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.contains("name, updatedAt taken from the side changed last"))
+        let merged = try read(paths[1])
+        #expect(merged["name"] == "Ours" && merged["durationInSeconds"] == 5 && merged["$conflicts"] == nil)
+    }
+}
