@@ -143,3 +143,16 @@ extension GitCommandTests {
         #expect(merged["name"] == "Ours" && merged["durationInSeconds"] == 5 && merged["$conflicts"] == nil)
     }
 }
+
+extension GitCommandTests {
+    @Test func checkNotesDocumentsAnOlderSchemaWroteAfterAMerge() throws {
+        let origin = try Origin()
+        let first = try timer(0, in: origin)
+        var content = try #require(origin.base.documents[first.path])
+        content["$version"] = "0.9.0"
+        try Data(try JSONWriter().write(.object(content))).write(to: URL(fileURLWithPath: origin.origin.path + "/Store/" + first.path))
+        let run = try origin.folio(in: origin.origin)("check")
+        #expect(run.status == 0)
+        #expect(run.output.contains("\(first.path):3:3: note: written by schema 0.9.0, older than the store's 1.0.0"))
+    }
+}
