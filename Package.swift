@@ -93,7 +93,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioCommandTests",
-            dependencies: ["folio", "FolioTestSupport"],
+            dependencies: ["folio", "FolioJSON", "FolioTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

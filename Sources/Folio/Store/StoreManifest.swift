@@ -16,23 +16,28 @@ public struct StoreManifest: Sendable, Equatable {
     public var timeZone: TimeZone
     /// The schema as data: entities, properties, relationships (filled in by the model layer).
     public var schema: JSONValue
+    /// How `folio merge-driver` settles conflicts; written as `"merge"` only when not the default.
+    public var merge: MergePolicy
 
-    public init(schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:]) {
+    public init(schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:], merge: MergePolicy = MergePolicy()) {
         self.formatVersion = Self.currentFormatVersion
         self.schemaVersion = schemaVersion
         self.timeZone = timeZone
         self.schema = schema
+        self.merge = merge
     }
 
     /// The manifest's canonical JSON form.
     public var json: JSONValue {
-        [
+        var object: JSONObject = [
             "format": "folio-store",
             "formatVersion": .integer(Int64(formatVersion)),
             "schemaVersion": .string(schemaVersion),
             "timeZone": .string(timeZone.identifier),
-            "schema": schema,
         ]
+        if merge != MergePolicy() { object["merge"] = merge.json }
+        object["schema"] = schema
+        return .object(object)
     }
 
     /// Reads a manifest, checking that this code understands its format.
@@ -62,6 +67,7 @@ public struct StoreManifest: Sendable, Equatable {
         }
         self.timeZone = timeZone
         schema = json["schema"] ?? [:]
+        merge = try json["merge"].map { value throws(FolioError) in try MergePolicy(json: value, path: path) } ?? MergePolicy()
     }
 
     /// The Gregorian calendar in the store's time zone, which files documents under days.

@@ -38,6 +38,10 @@ struct StoreAudit {
                     let path = document.path.relativePath
                     findings.append(StoreFinding(severity, path: path, line: key.flatMap { lines.line(of: $0, in: path) }, column: key == nil ? nil : 3, message: message))
                 }
+                for conflict in MergeConflict.recorded(in: document.content) {
+                    let path = document.path.relativePath
+                    findings.append(StoreFinding(.error, path: path, line: lines.line(of: conflict.property, in: path) ?? lines.line(of: MergeConflict.key, in: path), column: 3, message: Self.message(for: conflict, path: path)))
+                }
                 checked += 1
                 if checked % 256 == 0 || checked == total { progress(checked, total) }
             }
@@ -62,6 +66,8 @@ struct StoreAudit {
         case .string(let written):
             if let written = Schema.Version(written), let current = Schema.Version(version), written > current {
                 found.append(("$version", .error, "written by schema \(written), newer than the store's \(current); update the app before editing this store"))
+            } else if let written = Schema.Version(written), let current = Schema.Version(version), written < current {
+                found.append(("$version", .note, "written by schema \(written), older than the store's \(current); `folio migrate` or the app's next save brings it up"))
             } else if Schema.Version(written) == nil {
                 found.append(("$version", .error, "\"$version\" \"\(written)\" is not a version like \"1.0.0\""))
             }
@@ -123,6 +129,16 @@ struct StoreAudit {
             found.append((member.key, .note, "\"\(member.key)\" is not in the schema\(suggestion); Folio keeps it as it is"))
         }
         return found
+    }
+
+    /// A merge conflict as a finding: both values (and the base), and how to settle it.
+    static func message(for conflict: MergeConflict, path: String) -> String {
+        func shown(_ value: JSONValue?) -> String {
+            guard let value else { return "(absent)" }
+            return (try? JSONWriter().line(for: value)) ?? value.description
+        }
+        return "\"\(conflict.property)\" has a merge conflict: ours \(shown(conflict.ours)), theirs \(shown(conflict.theirs)) (base \(shown(conflict.base))); "
+            + "settle it with `folio resolve \(path) --ours`, `--theirs` or `\(conflict.property)=<value>`"
     }
 
     /// The inverse a stored relationship names, as the manifest describes it.

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Folio
+import Foundation
+
+extension FolioCommand {
+    /// `folio git install|uninstall`: the merge driver and diff filter in a clone.
+    struct GitSetup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "git",
+            abstract: "Install or remove Folio's merge driver and diff filter in this clone of the store's repository.",
+            discussion: """
+                Git never takes driver commands from a pull, so every clone installs them once. It also
+                sets merge.renames and merge.directoryRenames to false in the repository: a document's
+                identity is its file name, and git's rename detection would pair a removed document with
+                a similar new one. (Git 2.39's default "ort" strategy ignores merge.renames; `folio sync`
+                therefore merges with `-s recursive -X no-renames`, and so should a hand-run `git pull`.)
+
+                Example:
+                  folio git install --store Data/TimerApp
+                  folio git uninstall
+
+                \(Failure.helpText)
+                """,
+            subcommands: [Install.self, Uninstall.self])
+
+        /// The lines `install` keeps in the store's `.gitattributes`, between its markers.
+        static let attributeLines = [
+            "# folio git install: begin (documents merge and diff by property; run `folio git install` in each clone)",
+            "*.json merge=folio diff=folio",
+            "*.bin binary",
+            "/folio.json !merge !diff",
+            "# folio git install: end",
+        ]
+
+        /// The repository configuration `install` sets, as (key, value) for this binary.
+        static func configuration(executable: String) -> [(String, String)] {
+            let tool = Git.shellQuoted(executable)
+            return [
+                ("merge.folio.name", "Folio: merge documents by property"),
+                ("merge.folio.driver", "\(tool) merge-driver %O %A %B %P"),
+                ("diff.folio.textconv", "\(tool) textconv"),
+                // A document's identity is its file name: git's rename detection pairs a removed
+                // document with a similar new one and merges two documents into one, and its
+                // directory rename detection moves new documents out of their day folder.
+                ("merge.renames", "false"),
+                ("merge.directoryRenames", "false"),
+            ]
+        }
+
+        /// The store's `.gitattributes` without Folio's block.
+        static func attributesWithoutBlock(_ text: String) -> [String] {
+            var lines: [String] = []
+            var inside = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                if line == attributeLines.first { inside = true; continue }
+                if inside { if line == attributeLines.last { inside = false }; continue }
+                lines.append(line)
+            }
+            while lines.last == "" { lines.removeLast() }
+            return lines
+        }
+
+        static func write(_ lines: [String], to file: String) throws(FolioError) {
+            do {
+                if lines.isEmpty {
+                    if FileManager.default.fileExists(atPath: file) { try FileManager.default.removeItem(atPath: file) }
+                } else {
+                    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+                }
+            } catch {
+                throw .fileSystem(path: file, operation: "write", reason: error.localizedDescription)
+            }
+        }
+
+        static func existingAttributes(at file: String) -> String {
+            (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        }
+
+        /// `folio git install`.
+        struct Install: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write .gitattributes in the store and the merge.folio / diff.folio entries in the repository's config.",
+                discussion: """
+                    Safe to run again: it replaces what it wrote before, e.g. after moving the folio binary.
+
+                    Example:
+                      folio git install
+
+                    \(Failure.helpText)
+                    """)
+
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                try Failure.reporting {
+                    let root = try store.open().root
+                    let git = Git(folder: root)
+                    _ = try git.topLevel()
+                    let file = root + "/.gitattributes"
+                    let kept = GitSetup.attributesWithoutBlock(GitSetup.existingAttributes(at: file))
+                    try GitSetup.write((kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, to: file)
+                    for (key, value) in GitSetup.configuration(executable: Git.executable) {
+                        try git.checked("config", "--local", key, value)
+                    }
+                    Terminal.print("Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(Git.executable)")
+                }
+            }
+        }
+
+        /// `folio git uninstall`.
+        struct Uninstall: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Remove what `folio git install` wrote: its .gitattributes lines and its git config entries.",
+                discussion: """
+                    Example:
+                      folio git uninstall
+
+                    \(Failure.helpText)
+                    """)
+
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                try Failure.reporting {
+                    let root = try store.open().root
+                    let git = Git(folder: root)
+                    _ = try git.topLevel()
+                    let file = root + "/.gitattributes"
+                    try GitSetup.write(GitSetup.attributesWithoutBlock(GitSetup.existingAttributes(at: file)), to: file)
+                    for section in ["merge.folio", "diff.folio"] {
+                        // Exit 128 says the section is not there: nothing to remove.
+                        let run = try git.run(["config", "--local", "--remove-section", section])
+                        guard run.succeeded || run.status == 128 else {
+                            throw FolioError.invalidArgument("git config --remove-section \(section) failed: \(run.errors)")
+                        }
+                    }
+                    for key in ["merge.renames", "merge.directoryRenames"] {
+                        // Exit 5 says the key is not set.
+                        let run = try git.run(["config", "--local", "--unset", key])
+                        guard run.succeeded || run.status == 5 else {
+                            throw FolioError.invalidArgument("git config --unset \(key) failed: \(run.errors)")
+                        }
+                    }
+                    Terminal.print("Uninstalled: Folio's lines in \(file) and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+
+extension FolioCommand {
+    /// `folio resolve`: settles the merge conflicts a document records in `"$conflicts"`.
+    struct Resolve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Settle a document's merge conflicts (\"$conflicts\"): take ours, theirs, the base, or given values.",
+            discussion: """
+                `folio check` lists the conflicts with both values. Values given as property=value
+                settle those properties; --ours, --theirs or --base settles every other one. Without
+                a side, conflicts not named stay recorded. Then `git add` the file and commit.
+
+                Example:
+                  folio resolve Timer/2026/11/01/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json --theirs
+                  folio resolve 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B name=Workout --ours
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: ArgumentHelp("The document's UUID or path.", valueName: "uuid-or-path"))
+        var document: String
+
+        @Argument(help: ArgumentHelp("Values that settle conflicts: property=value (text for String properties, else JSON), property:=json.", valueName: "property=value"))
+        var assignments: [String] = []
+
+        @Flag(help: "Which side settles the conflicts not given a value: our value (the one the document holds), theirs, or the common ancestor's.")
+        var side: MergeChoice?
+
+        func validate() throws {
+            guard side != nil || !assignments.isEmpty else {
+                throw ValidationError("say how to settle: --ours, --theirs, --base, or property=value")
+            }
+        }
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try store.open()
+                guard let stored = try DocumentTarget.document(document, in: store) else {
+                    throw FolioError.invalidArgument("\(document) is neither a UUID nor a document path")
+                }
+                let values = try Assignment.values(assignments, entity: stored.entity, in: store)
+                let path = stored.path.relativePath
+                let settled = try MergeConflict.resolving(stored.content, choice: side, values: values, path: path)
+                let next = try store.document(stored, replacingWith: settled)
+                try store.commit([.put(next, basedOn: stored.version)])
+                let left = MergeConflict.recorded(in: settled)
+                if left.isEmpty {
+                    Terminal.print("\(path): conflicts settled; `git add` it and commit to finish the merge")
+                } else {
+                    Terminal.print("\(path): still in conflict: \(left.map(\.property).joined(separator: ", "))")
+                }
+            }
+        }
+    }
+}
+
+extension MergeChoice: EnumerableFlag {}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Folio
+import Foundation
+
+extension FolioCommand {
+    /// `folio sync`: commit, pull with the merge driver, check, push.
+    struct Sync: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Commit the store's changes, pull (merging documents by property), check the store, and push.",
+            discussion: """
+                The commit message counts what changed per entity ("folio sync: Timer +2 ~1 -0").
+                The pull is a merge (--no-rebase, -s recursive -X no-renames: a document's identity is
+                its file name) with Folio's merge driver, which `folio git install` sets up once per clone. The first step that fails stops the sync and says what to do:
+                conflicts to settle with `folio resolve`, `folio check` errors to fix, a push refused.
+
+                Example:
+                  folio sync
+                  folio sync origin
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: ArgumentHelp("The remote to pull from and push to (default: the branch's upstream).", valueName: "remote"))
+        var remote: String?
+
+        func run() throws {
+            try Failure.reporting {
+                let root = try store.open().root
+                let git = Git(folder: root)
+                let top = try git.topLevel()
+                guard (try? git.checked("config", "--get", "merge.folio.driver"))?.isEmpty == false else {
+                    throw FolioError.invalidArgument("this clone has no Folio merge driver, so git would merge documents line by line; run `folio git install` first")
+                }
+                let branch = try git.checked("rev-parse", "--abbrev-ref", "HEAD")
+                let target = remote.map { [$0, branch] } ?? []
+
+                try git.checked("add", "--all", "--", ".")
+                let changes = try git.checked("diff", "--cached", "--name-status", "--no-renames", "--", ".")
+                if changes.isEmpty {
+                    Terminal.print("Nothing to commit in \(root)")
+                } else {
+                    let message = Self.message(changes: changes, storeRoot: root, top: top)
+                    try git.checked("commit", "-q", "-m", message)
+                    Terminal.print("Committed: \(message)")
+                }
+
+                // No rename detection: a document's identity is its file name, and git would pair a
+                // removed document with a similar new one (the "ort" strategy of git 2.39 ignores
+                // merge.renames, so the strategy is named).
+                let pull = try git.run(["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames"] + target)
+                if !pull.succeeded {
+                    let unmerged = try git.checked("diff", "--name-only", "--diff-filter=U")
+                    guard !unmerged.isEmpty else {
+                        throw FolioError.invalidArgument("git pull failed, nothing was pushed: \(pull.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
+                    }
+                    let files = unmerged.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+                    Terminal.printError("""
+                        The pull left conflicts in \(unmerged.split(separator: "\n").count) files:
+                        \(files)
+                        Documents keep both values in "$conflicts": `folio check` lists them, `folio resolve <file> --ours|--theirs|property=value`
+                        settles them. Then `git add` the files, `git commit`, and run `folio sync` again. Nothing was pushed.
+                        """)
+                    throw ExitCode(Failure.Code.found.rawValue)
+                }
+                Terminal.print("Pulled\(remote.map { " from \($0)" } ?? "")")
+
+                let findings = try DocumentStore.open(at: root, lockTimeout: store.lockTimeout).check()
+                let errors = findings.filter { $0.severity == .error }
+                if !errors.isEmpty {
+                    errors.forEach { Terminal.printError($0.description) }
+                    Terminal.printError("folio check found \(errors.count) errors after the pull (above); fix them, commit, and run `folio sync` again. Nothing was pushed.")
+                    throw ExitCode(Failure.Code.found.rawValue)
+                }
+
+                let push = try git.run(["push"] + target)
+                guard push.succeeded else {
+                    throw FolioError.invalidArgument("git push failed: \(push.errors.trimmingCharacters(in: .whitespacesAndNewlines)); the merge is committed locally, run `folio sync` again")
+                }
+                Terminal.print("Pushed; the store is in sync")
+            }
+        }
+
+        /// "folio sync: Timer +2 ~1 -0, TodoItem +1 ~0 -0" from `git diff --name-status` lines.
+        static func message(changes: String, storeRoot: String, top: String) -> String {
+            let prefix = storeRoot == top ? "" : String(storeRoot.dropFirst(top.count + 1)) + "/"
+            var counts: [String: (added: Int, changed: Int, removed: Int)] = [:]
+            var other = 0
+            for line in changes.split(separator: "\n") {
+                let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                guard fields.count == 2 else { continue }
+                let relative = fields[1].hasPrefix(prefix) ? String(fields[1].dropFirst(prefix.count)) : fields[1]
+                guard relative.hasSuffix(".json"), let path = DocumentPath(relativePath: relative) else {
+                    other += 1
+                    continue
+                }
+                var count = counts[path.entity] ?? (0, 0, 0)
+                switch fields[0].first {
+                case "A": count.added += 1
+                case "D": count.removed += 1
+                default: count.changed += 1
+                }
+                counts[path.entity] = count
+            }
+            var parts = counts.keys.sorted().map { entity in
+                let count = counts[entity]!
+                return "\(entity) +\(count.added) ~\(count.changed) -\(count.removed)"
+            }
+            if other > 0 { parts.append("\(other) other files") }
+            return "folio sync: " + (parts.isEmpty ? "no documents" : parts.joined(separator: ", "))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Folio
+import Foundation
+
+/// Runs `git` for the commands that work with the repository holding a store, and
+/// reports what it printed.
+struct Git {
+    /// What a git command did.
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+        var succeeded: Bool { status == 0 }
+    }
+
+    /// The folder git runs in.
+    var folder: String
+
+    /// Runs git with these arguments, whatever its exit status.
+    @discardableResult
+    func run(_ arguments: [String]) throws(FolioError) -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-git-\(UUID().uuidString)")
+        let (outputFile, errorFile) = (scratch.appendingPathExtension("out"), scratch.appendingPathExtension("err"))
+        defer {
+            try? FileManager.default.removeItem(at: outputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+        do {
+            // Streams go to files, so neither can fill a pipe and stall git.
+            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: outputFile)
+            process.standardError = try FileHandle(forWritingTo: errorFile)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return Run(
+                status: process.terminationStatus,
+                output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+                errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+        } catch {
+            throw .invalidArgument("could not run git in \(folder): \(error.localizedDescription); is git installed?")
+        }
+    }
+
+    /// Runs git and returns its output, trimmed; throws with git's message when it fails.
+    @discardableResult
+    func checked(_ arguments: String...) throws(FolioError) -> String {
+        let run = try run(arguments)
+        guard run.succeeded else {
+            throw .invalidArgument("git \(arguments.joined(separator: " ")) failed (exit \(run.status)): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The top folder of the work tree holding `folder`; throws when it is in none.
+    func topLevel() throws(FolioError) -> String {
+        let run = try run(["rev-parse", "--show-toplevel"])
+        guard run.succeeded else {
+            throw .invalidArgument("\(folder) is not inside a git repository; run `git init` there (or clone one) first")
+        }
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// This program's absolute path, for the commands git runs.
+    static var executable: String {
+        URL(fileURLWithPath: Bundle.main.executableURL?.path ?? CommandLine.arguments[0]).resolvingSymlinksInPath().path
+    }
+
+    /// A word quoted for the shell git runs drivers with.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,158 @@
+import FolioJSON
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// `folio git install|uninstall`, `merge-driver` on bad input, `resolve`, and `sync` between real clones.
+struct GitCommandTests {
+    typealias Origin = GitSyncTests.Origin
+
+    /// The path and identity of the base timer named "Timer <index>".
+    func timer(_ index: Int, in origin: Origin) throws -> (path: String, id: String) {
+        let found = origin.base.documents.first { $0.value["name"] == .string("Timer \(index)") }
+        let entry = try #require(found)
+        return (entry.key, try #require(entry.value["id"]?.stringValue))
+    }
+
+    func read(_ file: String) throws -> JSONObject {
+        try #require(try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: file)))).objectValue)
+    }
+
+    @Test func installIsIdempotentKeepsOtherAttributesAndUninstallRemovesOnlyItsOwn() throws {
+        let origin = try Origin()
+        let folio = origin.folio(in: origin.origin)
+        let attributes = origin.origin.path + "/Store/.gitattributes"
+        let text = try String(contentsOfFile: attributes, encoding: .utf8)
+        try ("*.csv text\n" + text).write(toFile: attributes, atomically: true, encoding: .utf8)
+        #expect(try folio("git", "install").status == 0)
+        #expect(try folio("git", "install").status == 0)
+        let installed = try String(contentsOfFile: attributes, encoding: .utf8)
+        #expect(installed.hasPrefix("*.csv text\n\n# folio git install: begin"))
+        #expect(installed.components(separatedBy: "*.json merge=folio diff=folio").count == 2)
+        let driver = try origin.origin.git("config", "--get-all", "merge.folio.driver")
+        #expect(driver.split(separator: "\n").count == 1)
+        #expect(driver.hasSuffix(" merge-driver %O %A %B %P\n"))
+        #expect(try origin.origin.git("config", "--get", "merge.renames") == "false\n")
+
+        #expect(try folio("git", "uninstall").status == 0)
+        #expect(try folio("git", "uninstall").status == 0)
+        #expect(try String(contentsOfFile: attributes, encoding: .utf8) == "*.csv text\n")
+        #expect(try origin.origin.run("config", "--get", "merge.folio.driver").status == 1)
+        #expect(try origin.origin.run("config", "--get", "diff.folio.textconv").status == 1)
+        #expect(try origin.origin.run("config", "--get", "merge.renames").status == 1)
+    }
+
+    @Test func theDriverFallsBackToGitsLineMergeWhenADocumentDoesNotParse() throws {
+        let folder = try TemporaryDirectory()
+        let base = try folder.create("base", contents: Array("{\n  \"a\": 1\n}\n".utf8))
+        let ours = try folder.create("ours", contents: Array("{\n  \"a\": 2,\n}\n".utf8))
+        let theirs = try folder.create("theirs", contents: Array("{\n  \"a\": 3\n}\n".utf8))
+        let run = try FolioTool(folder: folder.path)("merge-driver", base, ours, theirs, "Timer/x.json")
+        #expect(run.status == 1)
+        #expect(run.errors.contains("merged by line instead"))
+        let merged = try String(contentsOfFile: ours, encoding: .utf8)
+        #expect(merged.contains("<<<<<<< ours") && merged.contains("\"a\": 2,") && merged.contains("\"a\": 3") && merged.contains(">>>>>>> theirs"))
+    }
+
+    @Test func syncCommitsPullsWithTheDriverChecksAndPushesAndStopsAtAConflictUntilResolved() throws {
+        let origin = try Origin(bare: true)
+        let (a, b) = (try origin.clone("a"), try origin.clone("b"))
+        let (folioA, folioB) = (origin.folio(in: a), origin.folio(in: b))
+        #expect(try folioA("sync").errors.contains("run `folio git install` first"))
+        #expect(try folioA("git", "install").status == 0)
+        #expect(try folioB("git", "install").status == 0)
+        let first = try timer(0, in: origin)
+
+        // Different properties of one document, and a new one: merged, checked, pushed.
+        #expect(try folioB("set", first.id, "name=Bee").status == 0)
+        let syncB = try folioB("sync")
+        #expect(syncB.status == 0, "\(syncB.errors)")
+        #expect(syncB.output.contains("Committed: folio sync: Timer +0 ~1 -0"))
+        #expect(try folioA("set", first.id, "durationInSeconds=42").status == 0)
+        #expect(try folioA("insert", "Timer", "name=New", "durationInSeconds=60", "createdAt=2026-11-20T10:00:00Z").status == 0)
+        let syncA = try folioA("sync")
+        #expect(syncA.status == 0, "\(syncA.errors)")
+        #expect(syncA.output.contains("Committed: folio sync: Timer +1 ~1 -0"))
+        #expect(syncA.output.hasSuffix("Pushed; the store is in sync\n"))
+        let merged = try read(a.path + "/Store/" + first.path)
+        #expect(merged["name"] == "Bee" && merged["durationInSeconds"] == 42)
+
+        // The same property changed on both sides: the sync stops, the document keeps both values.
+        let second = try timer(1, in: origin)
+        #expect(try folioB("sync").status == 0)
+        #expect(try folioB("set", second.id, "name=From B").status == 0)
+        #expect(try folioB("sync").status == 0)
+        #expect(try folioA("set", second.id, "name=From A").status == 0)
+        let stopped = try folioA("sync")
+        #expect(stopped.status == 1)
+        #expect(stopped.errors.contains("Store/" + second.path))
+        #expect(stopped.errors.contains("Nothing was pushed"))
+        let check = try folioA("check")
+        #expect(check.status == 1)
+        #expect(check.output.contains("\"name\" has a merge conflict: ours \"From A\", theirs \"From B\" (base \"Timer 1\")"))
+
+        let resolved = try folioA("resolve", second.path, "--theirs")
+        #expect(resolved.status == 0, "\(resolved.errors)")
+        #expect(try read(a.path + "/Store/" + second.path) == (try read(b.path + "/Store/" + second.path)))
+        try a.git("add", "Store/" + second.path)
+        try a.git("commit", "-q", "--no-edit")
+        let finished = try folioA("sync")
+        #expect(finished.status == 0, "\(finished.errors)")
+        #expect(try folioA("check").status == 0)
+    }
+}
+
+extension GitCommandTests {
+    @Test func theDriverNeverMergesTwoDifferentDocumentsThatGitPairedAsARename() throws {
+        let folder = try TemporaryDirectory()
+        func document(_ id: String, _ name: String) -> [UInt8] {
+            Array("{\n  \"$entity\": \"Timer\",\n  \"$version\": \"1.0.0\",\n  \"id\": \"\(id)\",\n  \"name\": \"\(name)\"\n}\n".utf8)
+        }
+        let (first, second) = ("0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B", "1F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B")
+        let base = try folder.create("base", contents: document(first, "Run"))
+        let ours = try folder.create("ours", contents: document(first, "Walk"))
+        let theirs = try folder.create("theirs", contents: document(second, "Swim"))
+        let run = try FolioTool(folder: folder.path)("merge-driver", base, ours, theirs, "Timer/2026/11/01/\(first).json")
+        #expect(run.status == 1)
+        #expect(run.errors.contains("git paired two different documents"))
+        let merged = try String(contentsOfFile: ours, encoding: .utf8)
+        #expect(merged.contains(first) && merged.contains(second) && merged.contains("<<<<<<< ours"))
+    }
+}
+
+extension GitCommandTests {
+    @Test func theDriverFollowsTheManifestsNewestPolicyAndSaysWhatItTook() throws {
+        let origin = try Origin()
+        let manifestPath = origin.origin.path + "/Store/folio.json"
+        var manifest = try read(manifestPath)
+        manifest["merge"] = ["conflicts": "newest"]
+        try Data(try JSONWriter().write(.object(manifest))).write(to: URL(fileURLWithPath: manifestPath))
+        let first = try timer(0, in: origin)
+        var base = try #require(origin.base.documents[first.path])
+        base["updatedAt"] = "2026-11-01T10:00:00Z"
+        var ours = base, theirs = base
+        (ours["name"], ours["updatedAt"]) = ("Ours", "2026-11-03T10:00:00Z")
+        (theirs["name"], theirs["updatedAt"]) = ("Theirs", "2026-11-02T10:00:00Z")
+        theirs["durationInSeconds"] = 5
+        let files = try TemporaryDirectory()
+        let paths = try [base, ours, theirs].enumerated().map { try files.create("v\($0.offset)", contents: try JSONWriter().write(.object($0.element))) }
+        let run = try FolioTool(folder: origin.origin.path)("merge-driver", paths[0], paths[1], paths[2], "Store/" + first.path)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.contains("name, updatedAt taken from the side changed last"))
+        let merged = try read(paths[1])
+        #expect(merged["name"] == "Ours" && merged["durationInSeconds"] == 5 && merged["$conflicts"] == nil)
+    }
+}
+
+extension GitCommandTests {
+    @Test func checkNotesDocumentsAnOlderSchemaWroteAfterAMerge() throws {
+        let origin = try Origin()
+        let first = try timer(0, in: origin)
+        var content = try #require(origin.base.documents[first.path])
+        content["$version"] = "0.9.0"
+        try Data(try JSONWriter().write(.object(content))).write(to: URL(fileURLWithPath: origin.origin.path + "/Store/" + first.path))
+        let run = try origin.folio(in: origin.origin)("check")
+        #expect(run.status == 0)
+        #expect(run.output.contains("\(first.path):3:3: note: written by schema 0.9.0, older than the store's 1.0.0"))
+    }
+}
