@@ -96,3 +96,35 @@ struct StoreCheckTests {
         #expect(StoreFinding(.note, path: "a.json", message: "m").description == "a.json: note: m")
     }
 }
+
+/// Rules the manifest records beyond the schema, such as OneThing's one entry per day.
+struct StoreRulesTests {
+    @Test func aUniqueRuleInTheManifestIsCheckedLikeAUniqueConstraint() throws {
+        let folder = try TemporaryDirectory()
+        let schema: JSONValue = ["entities": ["DayEntry": ["properties": [["name": "day", "type": "Date", "options": ["indexed"]], ["name": "taskText", "type": "String"]]]]]
+        var manifest = StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: schema)
+        manifest.rules = StoreRules(unique: ["DayEntry": [["day"]]])
+        let store = try DocumentStore.create(at: folder("days"), manifest: manifest, durability: .none)
+        let written = try store.commit([
+            .put(try store.newDocument(entity: "DayEntry", values: ["day": "2026-10-01T00:00:00Z", "taskText": "Tea"]), basedOn: nil),
+            .put(try store.newDocument(entity: "DayEntry", values: ["day": "2026-10-01T00:00:00Z", "taskText": "Coffee"]), basedOn: nil),
+        ])
+        #expect(written.written == 2)
+        let findings = try DocumentStore.open(at: folder("days")).check()
+        #expect(findings.count == 1)
+        #expect(findings.first?.message.hasPrefix("\"day\" \"2026-10-01T00:00:00Z\" is also held by DayEntry/2026/10/01/") == true)
+        let text = try String(contentsOfFile: folder("days/folio.json"), encoding: .utf8)
+        #expect(text.contains("\"rules\": {\n    \"unique\": {\n      \"DayEntry\": [\n        [\n          \"day\"\n        ]\n      ]\n    }\n  },"))
+    }
+
+    @Test func aMalformedRuleIsAClearErrorAtOpen() throws {
+        let folder = try TemporaryDirectory()
+        let store = try DocumentStore.create(at: folder("s"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!), durability: .none)
+        var json = try #require(store.manifest.json.objectValue)
+        json["rules"] = ["unique": ["DayEntry": ["day"]]]
+        try Data(JSONWriter().write(.object(json))).write(to: URL(fileURLWithPath: folder("s/folio.json")))
+        #expect(throws: FolioError.invalidStore(path: folder("s/folio.json"), reason: "the manifest's \"rules\" must look like {\"unique\": {\"DayEntry\": [[\"day\"]]}}")) {
+            try DocumentStore.open(at: folder("s"))
+        }
+    }
+}

@@ -18,13 +18,19 @@ public struct StoreManifest: Sendable, Equatable {
     public var schema: JSONValue
     /// How `folio merge-driver` settles conflicts; written as `"merge"` only when not the default.
     public var merge: MergePolicy
+    /// Rules the app keeps that the schema cannot say, for `check`; written as `"rules"` when there are any.
+    public var rules: StoreRules
 
-    public init(schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:], merge: MergePolicy = MergePolicy()) {
+    public init(
+        schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:], merge: MergePolicy = MergePolicy(),
+        rules: StoreRules = StoreRules()
+    ) {
         self.formatVersion = Self.currentFormatVersion
         self.schemaVersion = schemaVersion
         self.timeZone = timeZone
         self.schema = schema
         self.merge = merge
+        self.rules = rules
     }
 
     /// The manifest's canonical JSON form.
@@ -36,6 +42,7 @@ public struct StoreManifest: Sendable, Equatable {
             "timeZone": .string(timeZone.identifier),
         ]
         if merge != MergePolicy() { object["merge"] = merge.json }
+        if !rules.isEmpty { object["rules"] = rules.json }
         object["schema"] = schema
         return .object(object)
     }
@@ -68,6 +75,7 @@ public struct StoreManifest: Sendable, Equatable {
         self.timeZone = timeZone
         schema = json["schema"] ?? [:]
         merge = try json["merge"].map { value throws(FolioError) in try MergePolicy(json: value, path: path) } ?? MergePolicy()
+        rules = try json["rules"].map { value throws(FolioError) in try StoreRules(json: value, path: path) } ?? StoreRules()
     }
 
     /// The Gregorian calendar in the store's time zone, which files documents under days.

@@ -13,8 +13,7 @@ extension DocumentStore {
     ///
     /// `progress` hears how many documents are checked of how many, for a progress bar.
     public func check(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> [StoreFinding] {
-        let manifest = manifest
-        var audit = StoreAudit(schema: manifest.schema, version: manifest.schemaVersion, calendar: manifest.calendar)
+        var audit = StoreAudit(manifest)
         for issue in issues {
             let location = issue.error.jsonLocation
             audit.findings.append(StoreFinding(.error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))

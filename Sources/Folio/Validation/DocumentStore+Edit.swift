@@ -66,8 +66,7 @@ extension DocumentStore {
     }
 
     private func findings(for content: JSONObject, at path: DocumentPath, inverses: Bool) -> [StoreFinding] {
-        let manifest = manifest
-        let audit = StoreAudit(schema: manifest.schema, version: manifest.schemaVersion, calendar: manifest.calendar)
+        let audit = StoreAudit(manifest)
         guard let entity = audit.schema.entities[path.entity] else {
             return [StoreFinding(.error, path: path.relativePath, message: "entity \(path.entity) is not in the manifest's schema")]
         }

@@ -14,8 +14,7 @@ extension DocumentStore {
     /// sides of their relationships: a related document touched by several of them (or
     /// itself among them) is written once, with every link.
     public func changes(putting documents: [(document: Document, old: StoredDocument?)]) -> [DocumentChange] {
-        let manifest = manifest
-        let audit = StoreAudit(schema: manifest.schema, version: manifest.schemaVersion, calendar: manifest.calendar)
+        let audit = StoreAudit(manifest)
         var written = documents.map { (document: $0.document, basedOn: $0.old?.version) }
         var position = Dictionary(written.enumerated().map { (Catalog.Identity(entity: $0.element.document.entity, id: $0.element.document.id), $0.offset) }, uniquingKeysWith: { first, _ in first })
         for (document, old) in documents {

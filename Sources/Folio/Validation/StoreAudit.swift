@@ -11,11 +11,15 @@ struct StoreAudit {
     let calendar: Calendar
     var findings: [StoreFinding] = []
 
-    init(schema: JSONValue, version: String, calendar: Calendar) {
-        self.schema = QuerySchema(schema)
-        self.described = schema
-        self.version = version
-        self.calendar = calendar
+    /// Rules beyond the schema that the manifest records.
+    let rules: StoreRules
+
+    init(_ manifest: StoreManifest) {
+        self.schema = QuerySchema(manifest.schema)
+        self.described = manifest.schema
+        self.version = manifest.schemaVersion
+        self.calendar = manifest.calendar
+        self.rules = manifest.rules
     }
 
     /// Checks every document of a store at `root`, whose files are read again only to
@@ -165,6 +169,7 @@ struct StoreAudit {
         let uniqueAttributes = options.filter { $0["options"]?.arrayValue?.contains("unique") == true }.compactMap { $0["name"]?.stringValue }
         var constraints = entity.uniquenessConstraints
         for attribute in uniqueAttributes where !constraints.contains([attribute]) { constraints.append([attribute]) }
+        for rule in rules.unique[entity.name] ?? [] where !constraints.contains(rule) { constraints.append(rule) }
         for constraint in constraints {
             var first: [[JSONValue]: StoredDocument] = [:]
             for document in documents where document.content["$deleted"] == nil {

@@ -10,7 +10,8 @@ extension FolioCommand {
             abstract: "Create an empty store in a folder.",
             discussion: """
                 The schema comes from the first app that opens the store, or from --schema: a
-                folio.json of another store, or the schema object such a manifest holds.
+                folio.json of another store (its schema, version, merge policy and rules), or the
+                schema object such a manifest holds.
 
                 Example:
                   folio init Notes --time-zone Europe/Berlin --schema OtherStore/folio.json
@@ -39,8 +40,13 @@ extension FolioCommand {
                 if let schema {
                     let json: JSONValue
                     do throws(JSONError) { json = try JSONReader().read(contentsOfFile: schema) } catch { throw FolioError.unreadableJSON(error) }
-                    manifest.schema = json["schema"] ?? json
-                    if let version = json["schemaVersion"]?.stringValue { manifest.schemaVersion = version }
+                    if json["format"] != nil {
+                        // Another store's manifest: its schema, version, merge policy and rules, in this store's time zone.
+                        let other = try StoreManifest(json: json, path: schema)
+                        (manifest.schema, manifest.schemaVersion, manifest.merge, manifest.rules) = (other.schema, other.schemaVersion, other.merge, other.rules)
+                    } else {
+                        manifest.schema = json
+                    }
                 }
                 let store = try DocumentStore.create(at: URL(fileURLWithPath: folder).standardizedFileURL.path, manifest: manifest)
                 try store.close()

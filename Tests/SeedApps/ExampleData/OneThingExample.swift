@@ -22,6 +22,17 @@ enum OneThingExample {
     ]
 
     static func write(to folder: URL) throws {
+        try writeEntries(to: folder)
+        // The app keeps one entry per day in its own code (fetch-or-create); recorded as a
+        // rule, it lets `folio check` catch two devices' "today" after a git merge.
+        let store = try DocumentStore.open(at: folder.path, durability: .none)
+        var manifest = store.manifest
+        manifest.rules = StoreRules(unique: ["DayEntry": [["day"]]])
+        try store.commit([], manifest: manifest)
+        try store.close()
+    }
+
+    private static func writeEntries(to folder: URL) throws {
         var random = ExampleRandom(seed: 0x0000_0002)
         let container = try ModelContainer(for: DayEntry.self, configurations: ExampleData.configuration(folder))
         let context = ModelContext(container)
