@@ -167,3 +167,42 @@ struct MigrationDiffTests {
         expectSame(report.unifiedDiff(), git)
     }
 }
+
+/// Blobs (`.externalStorage`) go where their documents go, and the dry run shows it as git does.
+struct MigrationBlobDiffTests {
+    @Test func blobsOfMovedAndDeletedDocumentsAreShownAsGitShowsThem() throws {
+        let repository = try GitScratchRepository()
+        let root = repository.path + "/store"
+        let manifest = StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: ["entities": ["Photo": [:]]])
+        let store = try DocumentStore.create(at: root, manifest: manifest, durability: .none)
+        let day = Date(timeIntervalSinceReferenceDate: 817_032_600)
+        var changes: [DocumentChange] = []
+        for n in 0..<4 {
+            let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", n))!
+            let image: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, UInt8(n)] + Array(repeating: UInt8(n), count: 100)
+            changes.append(
+                .put(
+                    Document(
+                        entity: "Photo", id: id, partitionDate: day,
+                        content: ["$version": "1.0.0", "n": .integer(Int64(n)), "caption": .string("a photo that keeps its caption \(n)")],
+                        blobs: ["image": image]), basedOn: nil))
+        }
+        try store.commit(changes)
+        try repository.commitAll("V1")
+        let step = MigrationStep(
+            from: TimerMigrationTests.v1, to: TimerMigrationTests.v2,
+            operations: [
+                .deleteDocuments(entity: "Photo", where: .compare(.property("n"), .less, .value(.integer(2)))),
+                .renameEntity(from: "Photo", to: "Picture"),
+            ])
+        let dry = try DocumentStore.open(at: root).migrate([step], dryRun: true)
+        #expect(dry.files.filter { $0.path.hasSuffix(".image.bin") }.count == 4)
+        _ = try DocumentStore.open(at: root).migrate([step])
+        try repository.git("add", "--intent-to-add", "--ignore-removal", ".")
+        let git = try repository.git("diff")
+        let ours = dry.unifiedDiff(pathPrefix: "store/")
+        if ours != git {
+            Issue.record("the dry run printed:\n\(String(decoding: ours, as: UTF8.self))\ngit diff printed:\n\(String(decoding: git, as: UTF8.self))")
+        }
+    }
+}
