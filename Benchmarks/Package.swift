@@ -8,6 +8,7 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks store-benchmark
 //     swift run -c release --package-path Benchmarks model-benchmark
 //     swift run -c release --package-path Benchmarks query-benchmark
+//     swift run -c release --package-path Benchmarks migration-benchmark
 let package = Package(
     name: "FolioBenchmarks",
     dependencies: [
@@ -54,6 +55,15 @@ let package = Package(
             name: "query-benchmark",
             dependencies: [
                 "BenchmarkSupport",
+                .product(name: "Folio", package: "Folio"),
+                .product(name: "FolioJSON", package: "Folio"),
+            ]
+        ),
+        .executableTarget(
+            name: "migration-benchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "StoreFloor",
                 .product(name: "Folio", package: "Folio"),
                 .product(name: "FolioJSON", package: "Folio"),
             ]

@@ -11,6 +11,10 @@
 //   StoreWorkload reader STORE STOPFILE
 //       refreshes in a loop until STOPFILE exists, checking that no pair is ever seen
 //       half-written and that the counter never goes backwards; prints the count of checks.
+//   StoreWorkload migrator STORE DURABILITY
+//       migrates the store from 1.0.0 to 2.0.0 in one transaction (`Item`: `old` renamed
+//       `new`, `added` added, the documents with an odd `n` deleted; `Note` renamed `Memo`,
+//       so its documents move) and prints "migrated".
 import Foundation
 import Folio
 
@@ -105,6 +109,22 @@ func reader(store path: String, stopFile: String) throws {
     print("checks \(checks)")
 }
 
+/// The migration the crash tests kill: every document of the store rewritten, moved or deleted.
+let migrationToV2 = MigrationStep(
+    from: Schema.Version(1, 0, 0), to: Schema.Version(2, 0, 0),
+    operations: [
+        .renameProperty(entity: "Item", from: "old", to: "new"),
+        .addProperty(entity: "Item", property: ["name": "added", "type": "String"], value: .constant("yes")),
+        .deleteDocuments(entity: "Item", where: .compare(.arithmetic(.property("n"), .remainder, .value(.integer(2))), .equal, .value(.integer(1)))),
+        .renameEntity(from: "Note", to: "Memo"),
+    ])
+
+func migrator(store path: String, durability: Durability) throws {
+    let report = try DocumentStore.open(at: path, durability: durability).migrate([migrationToV2])
+    guard report.applied else { fail("the migration was not applied") }
+    print("migrated")
+}
+
 let arguments = CommandLine.arguments
 do {
     switch arguments.dropFirst().first {
@@ -114,8 +134,10 @@ do {
         try counterWriter(store: arguments[2], name: arguments[3], count: Int(arguments[4]) ?? 1)
     case "reader" where arguments.count == 4:
         try reader(store: arguments[2], stopFile: arguments[3])
+    case "migrator" where arguments.count == 4:
+        try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
     default:
-        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE")
+        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | migrator STORE DURABILITY")
     }
 } catch {
     fail("\(error)")

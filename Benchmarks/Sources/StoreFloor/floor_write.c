@@ -66,3 +66,11 @@ int store_floor_write(const char *root, const char *paths, const size_t *path_of
     close(root_fd);
     return failure;
 }
+
+int store_floor_syncfs(const char *root) {
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int failure = syncfs(fd) == 0 ? 0 : errno;
+    close(fd);
+    return failure;
+}

@@ -67,6 +67,12 @@ extension DocumentStore {
             guard var content = rewrite.content else {
                 changes.append(.delete(rewrite.version))
                 report.files.append(.init(path: old.relativePath, oldPath: old.relativePath, old: oldBytes, new: nil))
+                // Its blobs go with it.
+                for property in blobProperties(of: old) {
+                    guard let bytes = try blob(of: old, property: property) else { continue }
+                    let path = try old.blob(property).relativePath
+                    report.files.append(.init(path: path, oldPath: path, old: bytes, new: nil))
+                }
                 continue
             }
             // The metadata leads, as the model layer writes it.
@@ -89,6 +95,9 @@ extension DocumentStore {
                 changes.append(.delete(rewrite.version))
                 let moved = try DocumentPath(entity: rewrite.entity, day: old.day, id: old.id)
                 report.files.append(.init(path: moved.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
+                for case (let property, let bytes?) in blobs {
+                    report.files.append(.init(path: try moved.blob(property).relativePath, oldPath: try old.blob(property).relativePath, old: bytes, new: bytes))
+                }
             }
         }
         report.files.sort { ($0.path == StoreManifest.fileName ? "" : $0.path) < ($1.path == StoreManifest.fileName ? "" : $1.path) }

@@ -17,7 +17,8 @@ extension MigrationStep {
     /// }
     /// ```
     /// `value` and `where` are in the text query language; days in them are in `timeZone`
-    /// (the store's). The README's migrations section lists every operation.
+    /// (the store's). `Migrations/README.md` describes every operation, and
+    /// `Migrations/stage.schema.json` is a JSON Schema of the file.
     public static func plan(in folder: URL, timeZone: TimeZone) throws(FolioError) -> [MigrationStep] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
@@ -52,6 +53,11 @@ extension MigrationStep {
         }
         self.init(from: from, to: to, operations: operations)
     }
+
+    /// Every `"op"` a stage file may name, in the order the README and `Migrations/stage.schema.json` list them.
+    static let operationNames = [
+        "addProperty", "removeProperty", "renameProperty", "renameEntity", "addEntity", "removeEntity", "setValue", "deleteDocuments", "convertType",
+    ]
 
     private static func operation(_ json: JSONValue, at place: String, timeZone: TimeZone) throws(FolioError) -> MigrationOperation {
         func text(_ key: String) throws(FolioError) -> String {
@@ -96,8 +102,7 @@ extension MigrationStep {
             }
             return .convertType(entity: try text("entity"), name: try text("property"), to: type)
         default:
-            let known = "addProperty, removeProperty, renameProperty, renameEntity, addEntity, removeEntity, setValue, deleteDocuments, convertType"
-            throw .invalidDocument(path: place, reason: "\"\(op)\" is not an operation; the operations are \(known)")
+            throw .invalidDocument(path: place, reason: "\"\(op)\" is not an operation; the operations are \(operationNames.joined(separator: ", "))")
         }
     }
 }

@@ -1,21 +1,23 @@
-import FolioTestSupport
 import Foundation
 
 /// A git repository in a temporary folder, run with none of the machine's or user's
 /// configuration: no system file, a home folder of its own, an environment holding only
 /// `PATH`, so nothing (`diff.noprefix`, `color.ui`, `core.quotePath`, aliases, ...) can
 /// change what git prints.
-final class GitScratchRepository {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class GitScratchRepository {
+    /// Git failed, with what it said.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The command and git's message.
+        public let description: String
     }
 
     private let folder: TemporaryDirectory
     /// The work tree's path.
-    let path: String
+    public let path: String
     private let environment: [String: String]
 
-    init() throws {
+    /// A new empty repository, configured only in its own `.git/config`.
+    public init() throws {
         folder = try TemporaryDirectory()
         path = folder("repository")
         let home = folder("home")
@@ -45,10 +47,11 @@ final class GitScratchRepository {
 
     /// Runs git in the work tree and returns what it printed; throws if it fails.
     @discardableResult
-    func git(_ arguments: String...) throws -> [UInt8] { try git(arguments) }
+    public func git(_ arguments: String...) throws -> [UInt8] { try git(arguments) }
 
+    /// Runs git in the work tree with the arguments as an array; throws if it fails.
     @discardableResult
-    func git(_ arguments: [String]) throws -> [UInt8] {
+    public func git(_ arguments: [String]) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git"] + arguments
@@ -72,19 +75,19 @@ final class GitScratchRepository {
     }
 
     /// Writes a file in the work tree, creating its folders.
-    func write(_ relativePath: String, _ bytes: [UInt8]) throws {
+    public func write(_ relativePath: String, _ bytes: [UInt8]) throws {
         let url = URL(fileURLWithPath: path).appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: url)
     }
 
     /// Removes a file from the work tree.
-    func remove(_ relativePath: String) throws {
+    public func remove(_ relativePath: String) throws {
         try FileManager.default.removeItem(atPath: path + "/" + relativePath)
     }
 
     /// Commits everything in the work tree.
-    func commitAll(_ message: String = "state") throws {
+    public func commitAll(_ message: String = "state") throws {
         try git("add", "-A")
         try git("commit", "-q", "--allow-empty", "-m", message)
     }
