@@ -2,6 +2,7 @@
 import FolioJSON
 import FolioTestSupport
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// A dry run's unified diff is what `git diff` prints once the migration is applied, byte

@@ -2,6 +2,7 @@
 import FolioJSON
 import FolioTestSupport
 import Foundation
+@testable import SeedApps
 import Testing
 
 /// The plans committed in `Migrations/`: each loads, each stage file is one that

@@ -9,8 +9,10 @@ extension FolioCommand {
             abstract: "Migrate a store with a plan from Migrations/<Store>/, or dry-run it as a diff.",
             discussion: """
                 A dry run writes nothing and prints every change as `git diff` would show it after
-                applying, then a summary per entity and every document that would fail. Applying
-                is one transaction: all documents and the manifest move together, or nothing does.
+                applying (paths relative to the store, as `git diff --relative` run in the store's
+                folder after `git add --intent-to-add --ignore-removal .`), then, on standard error,
+                a summary per entity and every document that would fail. Applying is one
+                transaction: all documents and the manifest move together, or nothing does.
 
                 Example:
                   folio migrate --store Data/TimerApp --plan Migrations/TimerApp --dry-run
@@ -27,13 +29,17 @@ extension FolioCommand {
         @Flag(help: "Print the diff and the summary; write nothing.")
         var dryRun = false
 
+        @Option(help: ArgumentHelp("Put this in front of every path of the diff: the store's folder in its git repository (Data/TimerApp/), for a diff that equals `git diff` run at the repository's top.", valueName: "prefix"))
+        var pathPrefix: String?
+
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
                 let steps = try MigrationStep.plan(in: URL(fileURLWithPath: plan, isDirectory: true), timeZone: store.manifest.timeZone)
                 let report = try store.migrate(steps, dryRun: dryRun)
                 if dryRun {
-                    for diff in MigrationDiff.diffs(of: report) { FileHandle.standardOutput.write(Data(Self.coloured(diff.text).utf8)) }
+                    let diff = String(decoding: report.unifiedDiff(pathPrefix: pathPrefix ?? ""), as: UTF8.self)
+                    FileHandle.standardOutput.write(Data(Self.coloured(diff).utf8))
                 }
                 let summary = report.entities.keys.sorted().map { entity in
                     let counts = report.entities[entity]!
@@ -57,19 +63,5 @@ extension FolioCommand {
                 return String(line)
             }.joined(separator: "\n")
         }
-    }
-}
-
-/// The diffs of a migration report in git's order (until the report offers them itself).
-enum MigrationDiff {
-    static func diffs(of report: MigrationReport) -> [DocumentDiff] {
-        let diffs = report.files.flatMap { file -> [DocumentDiff] in
-            if file.oldPath != file.path, let old = file.old, let new = file.new {
-                if let renamed = DocumentDiff(renaming: file.oldPath, to: file.path, old: old, new: new) { return [renamed] }
-                return [DocumentDiff(path: file.oldPath, old: old, new: nil), DocumentDiff(path: file.path, old: nil, new: new)]
-            }
-            return [DocumentDiff(path: file.path, old: file.old, new: file.new)]
-        }
-        return DocumentDiff.inGitOrder(diffs.filter { !$0.isEmpty })
     }
 }

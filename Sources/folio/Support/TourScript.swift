@@ -37,7 +37,7 @@ struct TourScript {
         Terminal.print("$ sed -i 's/\"elapsedSeconds\": \\([0-9]*\\)/\"elapsedSeconds\": \"\\1\"/' \(broken)")
         try show(["check", "--store", "Data/OneThing"])
         section("The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it:")
-        try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp", "--dry-run"], maximumLines: 60)
+        try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp", "--dry-run"], maximumLines: 40)
         try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp"])
         try show(["info", "--store", "Data/TimerApp"])
         section("That is Folio: your data as files you can read, diff and review. Run `folio help <command>` for more.")
@@ -64,8 +64,9 @@ struct TourScript {
         process.waitUntilExit()
         var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
-        if let maximumLines, lines.count > maximumLines {
-            lines = lines.prefix(maximumLines) + ["… (\(lines.count - maximumLines) more lines)"]
+        // A long output keeps its head and its last lines (a summary), the middle elided.
+        if let maximumLines, lines.count > maximumLines + 8 {
+            lines = lines.prefix(maximumLines) + ["… (\(lines.count - maximumLines - 8) more lines)"] + lines.suffix(8)
         }
         lines.forEach { Terminal.print(String($0)) }
         if process.terminationStatus != 0 { Terminal.print("(exit code \(process.terminationStatus))") }

@@ -1,0 +1,71 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// `folio migrate` with the committed plan for the Timer app's example store, on a copy.
+struct MigrateCommandTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A copy of `Data/TimerApp` (at V1) in a temporary folder, and the tool run there;
+    /// the folder is removed when the first value goes, so keep it named.
+    func timerStore() throws -> (TemporaryDirectory, FolioTool) {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent("Data/TimerApp").path, toPath: folder("TimerApp"))
+        return (folder, FolioTool(folder: folder("TimerApp")))
+    }
+
+    func snapshot(_ root: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: root)! where !path.hasPrefix(".folio") {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))
+            }
+        }
+        return files
+    }
+
+    @Test func aDryRunPrintsTheDiffAndTheSummaryAndWritesNothing() throws {
+        let (folder, folio) = try timerStore()
+        let before = try snapshot(folder("TimerApp"))
+        let plan = Self.repository.appendingPathComponent("Migrations/TimerApp").path
+        let run = try folio("migrate", "--plan", plan, "--dry-run")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix("diff --git a/Timer/"))
+        #expect(run.output.contains("-  \"colorHex\": \"#FF3B30\",\n+  \"color\": \"#FF3B30\","))
+        #expect(run.output.contains("diff --git a/folio.json b/folio.json"))
+        #expect(!run.output.contains("\u{1B}["))
+        #expect(run.errors.contains("Dry run 1.0.0 → 2.0.0 (nothing written):\n  Timer: 4 changed, 0 unchanged, 0 deleted, 0 failed\n  TodoItem: 0 changed, 7 unchanged, 0 deleted, 0 failed"))
+        #expect(try snapshot(folder("TimerApp")) == before)
+
+        let prefixed = try folio("migrate", "--plan", plan, "--dry-run", "--path-prefix", "Data/TimerApp/")
+        #expect(prefixed.output.hasPrefix("diff --git a/Data/TimerApp/Timer/"))
+    }
+
+    @Test func applyingMigratesToV2AndTheStoreStillChecksClean() throws {
+        let (folder, folio) = try timerStore()
+        defer { withExtendedLifetime(folder) {} }
+        let plan = Self.repository.appendingPathComponent("Migrations/TimerApp").path
+        let dry = try folio("migrate", "--plan", plan, "--dry-run")
+        let applied = try folio("migrate", "--plan", plan)
+        #expect(applied.status == 0)
+        #expect(applied.output.isEmpty)
+        #expect(applied.errors.hasPrefix("Migrated 1.0.0 → 2.0.0:"))
+        #expect(try folio("info").output.contains("Schema       2.0.0"))
+        #expect(try folio("query", "Timer", "category == \"General\"", "--fields", "name", "--format", "csv").output.split(separator: "\n").count == 5)
+        let check = try folio("check")
+        #expect(check.status == 0, "\(check.output)")
+        // Nothing left to do: a second dry run prints no diff.
+        let again = try folio("migrate", "--plan", plan, "--dry-run")
+        #expect(again.output.isEmpty)
+        #expect(!dry.output.isEmpty)
+    }
+
+    @Test func aPlanFolderThatDoesNotExistIsAClearError() throws {
+        let (folder, folio) = try timerStore()
+        defer { withExtendedLifetime(folder) {} }
+        let run = try folio("migrate", "--plan", "/nonexistent/plan")
+        #expect(run.status == 74)
+        #expect(run.errors.contains("/nonexistent/plan"))
+    }
+}
