@@ -1,1 +1,275 @@
-func allDocSamples() -> [(name: String, run: () throws -> Void)] { [] }
+// Generated from the docs' Swift samples; do not edit.
+// Regenerate: bash scripts/update-doc-samples.sh
+import Folio
+import FolioJSON
+import Foundation
+
+// README.md, line 38
+
+@Model
+final class Habit {
+    @Attribute(.unique) var id: UUID
+    var name: String
+    var createdAt: Date
+    @Relationship(deleteRule: .cascade, inverse: \Check.habit) var checks: [Check] = []
+
+    init(name: String) {
+        id = UUID()
+        self.name = name
+        createdAt = Date()
+    }
+}
+
+@Model
+final class Check {
+    var day: Date
+    var habit: Habit?
+
+    init(day: Date) { self.day = day }
+}
+
+// README.md, line 65
+func sample_README_md_2() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Habit.self, configurations: ModelConfiguration(url: folder)))
+    let reading = Habit(name: "Read")
+    context.insert(reading)
+    reading.checks.append(Check(day: Date()))
+    try context.save()  // one crash-safe transaction: Habit/<YYYY>/<MM>/<DD>/<UUID>.json and one Check
+
+    let named = try context.fetch(FetchDescriptor<Habit>(predicate: #Predicate { $0.name == "Read" }, sortBy: [SortDescriptor(\.createdAt)]))
+    assert(named.first?.checks.count == 1)
+    try FileManager.default.removeItem(at: folder)
+}
+
+// README.md, line 93
+func sample_README_md_3() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Habit.self, configurations: ModelConfiguration(url: folder)))
+    for name in ["Read", "Run", "Write"] {
+        let habit = Habit(name: name)
+        context.insert(habit)
+        for day in 0..<3 { habit.checks.append(Check(day: Date(timeIntervalSinceNow: Double(-day) * 86_400))) }
+    }
+    try context.save()
+
+    let reading = try context.fetch(FetchDescriptor<Habit>(predicate: #Predicate { $0.name == "Read" })).first!
+    let readingID = reading.persistentModelID
+    let checks = FetchDescriptor<Check>(predicate: #Predicate { $0.habit?.persistentModelID == readingID })
+    print(try context.explain(checks))
+    // Check: relationship key habit == 68ACC663-9616-49C6-82AC-4C188FE8536D
+    // examined 3 of 9 documents, matched 3
+    let count = try context.fetchCount(checks)
+    assert(count == 3)
+
+    let perHabit = try context.aggregate(.count, of: FetchDescriptor<Check>(), groupedBy: \Check.habit)
+    assert(perHabit.map(\.count) == [3, 3, 3])
+    try FileManager.default.removeItem(at: folder)
+}
+
+// README.md, line 305
+func sample_README_md_4() throws {
+
+    let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
+    let value = try JSONReader().read(text)
+    let minutes = try Int(json: value["minutes"] ?? nil)
+    print(try JSONWriter().string(for: value), minutes)
+    // {
+    //   "name": "Tea",
+    //   "minutes": 4,
+    //   "strength": 0.75
+    // }
+}
+
+// README.md, line 321
+func sample_README_md_5() throws {
+    do {
+        _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
+    } catch {
+        print(error)
+        // Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json:2:16: error: comma after the last member or element
+        //       "name": "Tea",
+        //                    ^
+        // hint: remove the comma; JSON allows none before a closing bracket
+    }
+}
+
+// README.md, line 376
+func sample_README_md_6() throws {
+
+    let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
+    let stored = started.json                      // "2026-11-22T09:30:00.25Z"
+    let back = try Date(json: stored)
+    assert(back == started)
+    let tags: [String: [Int?]] = ["b": [1, nil], "a": []]
+    print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
+}
+
+// README.md, line 393
+func sample_README_md_7() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
+    let manifest = StoreManifest(timeZone: TimeZone(identifier: "Europe/Berlin")!, schema: ["entities": ["Note": [:]]])
+    let store = try DocumentStore.create(at: folder, manifest: manifest)
+
+    // One transaction: all of it lands, or (on any error or crash) none of it.
+    let note = Document(entity: "Note", id: UUID(), partitionDate: Date(), content: ["text": "Buy tea"])
+    try store.commit([.put(note, basedOn: nil)])
+
+    // Reads come from the catalog; pass the version you read back with your change.
+    let stored = store.document(entity: "Note", id: note.id)!
+    var edited = note
+    edited.content["text"] = "Buy green tea"
+    do {
+        try store.commit([.put(edited, basedOn: stored.version)])
+    } catch {
+        // A conflict: someone changed the file since we read it, and nothing was written.
+        // Read it again and retry. Any other error is reported as it is.
+        guard case .conflict(let path, _) = error else { throw error }
+        print("\(path) changed on disk")
+        try store.refresh()
+    }
+    try store.close()  // writes the cache, so the next open reads nothing unchanged
+    try FileManager.default.removeItem(atPath: folder)
+}
+
+// docs/models.md, line 11
+
+@Model
+final class Trip {
+    @Attribute(.unique) var id: UUID
+    var name: String
+    var start: Date
+    var budget: Decimal?
+    var mode: TravelMode = TravelMode.train
+    @Relationship(deleteRule: .cascade, inverse: \Stop.trip)
+    var stops: [Stop] = []
+    @Attribute(.externalStorage) var map: Data?
+    @Transient var isExpanded = false
+
+    var stopCount: Int { stops.count }  // computed: not stored
+
+    init(name: String, start: Date) {
+        self.id = UUID()
+        self.name = name
+        self.start = start
+    }
+}
+
+@Model
+final class Stop {
+    var place: String
+    var arrival: Date
+    var trip: Trip?
+
+    init(place: String, arrival: Date) {
+        self.place = place
+        self.arrival = arrival
+    }
+}
+
+enum TravelMode: String, Codable {
+    case train, bike, walk
+}
+
+// docs/models.md, line 77
+func sample_docs_models_md_2() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
+    let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder))
+    let context = ModelContext(container)
+
+    let trip = Trip(name: "Alps", start: Date(timeIntervalSinceReferenceDate: 817_032_600))
+    context.insert(trip)
+    trip.stops.append(Stop(place: "Zürich", arrival: trip.start))  // inserted with its trip
+    try context.save()  // one transaction: Trip/2026/11/22/<id>.json and Stop/2026/11/22/<id>.json
+
+    let upcoming = try context.fetch(FetchDescriptor<Trip>(
+        predicate: #Predicate { trip in trip.stops.contains { $0.place == "Zürich" } },
+        sortBy: [SortDescriptor(\.start)]))
+    assert(upcoming.first === trip)
+    try FileManager.default.removeItem(at: folder)
+}
+
+// docs/models.md, line 194
+func sample_docs_models_md_3() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder, durability: .none)))
+    let trip = Trip(name: "Coast", start: Date())
+    context.insert(trip)
+    try context.save()
+
+    context.delete(trip)
+    try context.save()                                   // the file stays, stamped "$deleted"
+    var everything = FetchDescriptor<Trip>()
+    everything.includeDeleted = true
+    let deleted = try context.fetch(everything).filter(\.isDeleted)
+    context.restore(deleted[0])
+    try context.save()                                   // back, without the stamp
+    let remaining = try context.fetchCount(FetchDescriptor<Trip>())
+    assert(remaining == 1)
+    try FileManager.default.removeItem(at: folder)
+}
+
+// docs/queries.md, line 12
+
+@Model
+final class Session {
+    #Index<Session>([\.state])
+    @Attribute(.unique) var id: UUID
+    var start: Date
+    var end: Date?
+    var state: String
+    var minutes: Int
+    var tags: [String]
+
+    init(start: Date, state: String, minutes: Int, tags: [String] = []) {
+        id = UUID()
+        self.start = start
+        self.state = state
+        self.minutes = minutes
+        self.tags = tags
+    }
+}
+
+// docs/queries.md, line 36
+func sample_docs_queries_md_2() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Sessions-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(for: Session.self, configurations: ModelConfiguration(url: folder)))
+    let day = Date(timeIntervalSince1970: 1_793_500_000)
+    for hour in 0..<48 {
+        let state = ["completed", "completed", "abandoned", "paused"][hour % 4]
+        context.insert(Session(start: day.addingTimeInterval(Double(hour) * 3_600), state: state, minutes: 25 + hour % 20, tags: hour % 5 == 0 ? ["deep"] : []))
+    }
+    try context.save()
+
+    // An index (#Index on state) answers this; the count reads no document at all.
+    let paused = FetchDescriptor<Session>(predicate: #Predicate { $0.state == "paused" })
+    let pausedCount = try context.fetchCount(paused)
+    assert(pausedCount == 12)
+
+    // A date range on the first required Date reads only the day folders it spans.
+    let from = day.addingTimeInterval(86_400)
+    let recent = FetchDescriptor<Session>(predicate: #Predicate { $0.start >= from && $0.tags.contains("deep") }, sortBy: [SortDescriptor(\.start, order: .reverse)])
+    print(try context.explain(recent))
+    let deep = try context.fetch(recent)
+    assert(deep.count == 5 && deep[0].start > deep[1].start)
+
+    // The 10 latest: a limited sort on a date walks an ordered index and stops after 10.
+    let latest = try context.fetch(FetchDescriptor<Session>(sortBy: [SortDescriptor(\.start, order: .reverse)], fetchLimit: 10))
+    assert(latest.count == 10)
+
+    // Aggregates SwiftData lacks, grouped, without making models.
+    let minutes = try context.aggregate(.sum(\Session.minutes), groupedBy: \Session.state)
+    assert(minutes.map(\.group) == [[.string("abandoned")], [.string("completed")], [.string("paused")]])
+    try FileManager.default.removeItem(at: folder)
+}
+
+/// Every statement sample, so a test can run them all.
+func allDocSamples() -> [(name: String, run: () throws -> Void)] {
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
+}

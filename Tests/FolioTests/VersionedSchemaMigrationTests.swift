@@ -104,3 +104,84 @@ struct VersionedSchemaMigrationTests {
         #expect(added.operations.contains(.removeEntity(name: "Book")))
     }
 }
+
+/// A custom stage: `willMigrate` tidies the V1 books with the old models, the schema
+/// change is inferred, `didMigrate` files them on shelves with the new models.
+enum CustomShelfPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ShelfV1.self, ShelfV2.self] }
+    static var stages: [MigrationStage] {
+        [
+            .custom(
+                fromVersion: ShelfV1.self, toVersion: ShelfV2.self,
+                willMigrate: { context in
+                    // Duplicate titles, which V2 would rather not have: keep the first.
+                    var seen = Set<String>()
+                    for book in try context.fetch(FetchDescriptor<ShelfV1.Book>(sortBy: [SortDescriptor(\.title), SortDescriptor(\.colorHex)])) {
+                        if !seen.insert(book.title).inserted { context.delete(book) }
+                    }
+                    try context.save()
+                },
+                didMigrate: { context in
+                    for book in try context.fetch(FetchDescriptor<ShelfV2.Book>()) where book.color == "#FFFFFF" {
+                        book.category = "Classics"
+                    }
+                    context.insert(ShelfV2.Shelf(name: "Living room"))
+                })
+        ]
+    }
+}
+
+/// The same plan whose `didMigrate` fails.
+enum FailingShelfPlan: SchemaMigrationPlan {
+    struct Refusal: Error {}
+    static var schemas: [any VersionedSchema.Type] { [ShelfV1.self, ShelfV2.self] }
+    static var stages: [MigrationStage] {
+        [.custom(fromVersion: ShelfV1.self, toVersion: ShelfV2.self, willMigrate: nil, didMigrate: { _ in throw Refusal() })]
+    }
+}
+
+struct CustomStageMigrationTests {
+    func v1Store(_ folder: TemporaryDirectory) throws -> URL {
+        let url = folder.url.appending(path: "Shelf")
+        let context = ModelContext(try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url, deletion: .hard)]))
+        context.insert(ShelfV1.Book(title: "Dune", colorHex: "#C2B280"))
+        context.insert(ShelfV1.Book(title: "Dune", colorHex: "#D2B280"))
+        context.insert(ShelfV1.Book(title: "Emma", colorHex: "#FFFFFF"))
+        try context.save()
+        return url
+    }
+
+    func files(_ url: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: url.path)! where !path.hasPrefix(".folio") && path.hasSuffix(".json") {
+            files[path] = try Data(contentsOf: url.appending(path: path))
+        }
+        return files
+    }
+
+    @Test func willMigrateSeesTheOldModelsAndDidMigrateTheNewOnesInOneTransaction() throws {
+        let folder = try TemporaryDirectory()
+        let url = try v1Store(folder)
+        let container = try ModelContainer(
+            for: ShelfV2.schema, migrationPlan: CustomShelfPlan.self, configurations: [ModelConfiguration(url: url, deletion: .hard)])
+        let books = try ModelContext(container).fetch(FetchDescriptor<ShelfV2.Book>(sortBy: [SortDescriptor(\.title)]))
+        #expect(books.map(\.title) == ["Dune", "Emma"])
+        #expect(books.map(\.color) == ["#C2B280", "#FFFFFF"])
+        #expect(books.map(\.category) == ["General", "Classics"])
+        #expect(try ModelContext(container).fetch(FetchDescriptor<ShelfV2.Shelf>()).map(\.name) == ["Living room"])
+        #expect(container.store.manifest.schemaVersion == "2.0.0")
+        #expect(container.store.documents(entity: "Book").allSatisfy { $0.content["$version"] == "2.0.0" && $0.content["colorHex"] == nil })
+        #expect(container.store.statistics.transactionsCommitted == 1)
+    }
+
+    @Test func aClosureThatThrowsLeavesTheStoreAsItWas() throws {
+        let folder = try TemporaryDirectory()
+        let url = try v1Store(folder)
+        let before = try files(url)
+        #expect(throws: FolioError.self) {
+            try ModelContainer(for: ShelfV2.schema, migrationPlan: FailingShelfPlan.self, configurations: [ModelConfiguration(url: url)])
+        }
+        #expect(try files(url) == before)
+        #expect(try DocumentStore.open(at: url.path).manifest.schemaVersion == "1.0.0")
+    }
+}

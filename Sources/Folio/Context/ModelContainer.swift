@@ -150,15 +150,15 @@ public final class ModelContainer: Sendable {
     /// transaction. A stage that would delete the documents of an entity the new schema
     /// lacks is refused (a class renamed without a plan file would lose its data that way).
     private static func migrate(_ store: DocumentStore, from recorded: Schema.Version, to schema: Schema, plan: any SchemaMigrationPlan.Type) throws(FolioError) {
+        let stages = plan.stages.filter { $0.versions.to.versionIdentifier > recorded && $0.versions.to.versionIdentifier <= schema.version }
+            .sorted { $0.versions.to.versionIdentifier < $1.versions.to.versionIdentifier }
+        if stages.contains(where: { if case .custom = $0 { true } else { false } }) {
+            return try StagedMigration(store: store, stages: stages).run()
+        }
         var steps: [MigrationStep] = []
         var schemaJSON = store.manifest.schema
-        for stage in plan.stages {
+        for stage in stages {
             let (from, to) = stage.versions
-            guard to.versionIdentifier > recorded, to.versionIdentifier <= schema.version else { continue }
-            guard case .lightweight = stage else {
-                throw .invalidArgument(
-                    "the migration from \(from.versionIdentifier) to \(to.versionIdentifier) is a custom stage, which Folio does not run yet; migrate with a plan file (Migrations/<Store>/) meanwhile")
-            }
             let step = try MigrationStep.lightweight(from: schemaJSON, to: to.schema, fromVersion: from.versionIdentifier)
             schemaJSON = to.schema.json
             steps.append(step)

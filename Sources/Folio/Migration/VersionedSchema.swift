@@ -29,8 +29,9 @@ public enum MigrationStage {
     /// A stage Folio infers from the two schemas: properties added (optional or with a
     /// default), removed, renamed with `originalName`, entities added and removed.
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
-    /// A stage whose closures see the old models before and the new ones after. Not yet
-    /// run by Folio: opening a store that needs one fails and says so.
+    /// A stage whose closures see the old models before and the new ones after, with the
+    /// schema change between them inferred as for `lightweight`; the whole plan is still
+    /// one transaction on the store (see `StagedMigration`).
     case custom(
         fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type, willMigrate: ((ModelContext) throws -> Void)?,
         didMigrate: ((ModelContext) throws -> Void)?)

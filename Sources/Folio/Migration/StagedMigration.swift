@@ -1,0 +1,107 @@
+import Foundation
+import FolioJSON
+
+/// A `SchemaMigrationPlan` with custom stages, run as one transaction on the real store.
+///
+/// A custom stage's closures work through a `ModelContext` and save as apps do, and each
+/// stage must see what the one before it wrote. So the plan runs on a scratch copy of the
+/// store's documents (in the temporary folder, without syncs): `willMigrate` on a context
+/// over the old models, the stage's schema change inferred as a lightweight one, then
+/// `didMigrate` on a context over the new models. What the copy ends up holding is then
+/// written to the real store in one commit, with the manifest; a closure that throws, or
+/// a crash at any point, leaves the real store as it was.
+///
+/// `.externalStorage` blobs are not copied: a closure that reads one sees `nil`, and the
+/// real store keeps its blobs whatever a closure sets.
+struct StagedMigration {
+    let store: DocumentStore
+    let stages: [MigrationStage]
+
+    func run() throws(FolioError) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-migration-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let copy = try makeCopy(at: scratch.path)
+        for stage in stages {
+            let (from, to) = stage.versions
+            if case .custom(_, _, let willMigrate?, _) = stage {
+                try run(willMigrate, models: from, on: scratch, stage: "willMigrate")
+            }
+            try copy.refresh()
+            let step = try MigrationStep.lightweight(from: copy.manifest.schema, to: to.schema, fromVersion: from.versionIdentifier)
+            try copy.migrate([step])
+            if case .custom(_, _, _, let didMigrate?) = stage {
+                try run(didMigrate, models: to, on: scratch, stage: "didMigrate")
+            }
+        }
+        try copy.refresh()
+        try store.commit(changes(toMatch: copy), manifest: mergedManifest(copy.manifest))
+    }
+
+    /// A store in `root` holding the real store's documents at their paths, and its manifest.
+    private func makeCopy(at root: String) throws(FolioError) -> DocumentStore {
+        let copy = try DocumentStore.create(at: root, manifest: store.manifest, durability: .none)
+        let calendar = store.manifest.calendar
+        var puts: [DocumentChange] = []
+        for entity in store.documentCounts.keys.sorted() {
+            for stored in store.documents(entity: entity) {
+                puts.append(.put(Document(entity: entity, id: stored.id, partitionDate: stored.path.day.noon(in: calendar), content: stored.content), basedOn: nil))
+            }
+        }
+        try copy.commit(puts)
+        return copy
+    }
+
+    /// Runs one closure on a context over a version's models in the copy, saving what it
+    /// left unsaved; its error, whatever it is, fails the migration with the stage named.
+    private func run(_ closure: (ModelContext) throws -> Void, models version: any VersionedSchema.Type, on scratch: URL, stage: String) throws(FolioError) {
+        let container = try ModelContainer(for: version.schema, configurations: [ModelConfiguration(url: scratch, durability: .none)])
+        let context = ModelContext(container)
+        do {
+            try closure(context)
+            if context.hasChanges { try context.save() }
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw .invalidArgument("the custom migration stage's \(stage) to \(version.versionIdentifier) failed: \(error); the store is unchanged")
+        }
+    }
+
+    /// The puts and deletes that make the real store's documents those of the copy:
+    /// unchanged documents are left alone, moved ones written at their new path.
+    private func changes(toMatch copy: DocumentStore) -> [DocumentChange] {
+        let calendar = copy.manifest.calendar
+        var changes: [DocumentChange] = []
+        var kept = Set<Catalog.Identity>()
+        for entity in copy.documentCounts.keys.sorted() {
+            for migrated in copy.documents(entity: entity) {
+                let identity = Catalog.Identity(entity: entity, id: migrated.id)
+                kept.insert(identity)
+                let original = store.document(entity: entity, id: migrated.id)
+                if let original, original.path == migrated.path, original.content == migrated.content { continue }
+                let document = Document(entity: entity, id: migrated.id, partitionDate: migrated.path.day.noon(in: calendar), content: migrated.content)
+                changes.append(.put(document, basedOn: original?.version))
+            }
+        }
+        for entity in store.documentCounts.keys.sorted() {
+            for original in store.documents(entity: entity) where !kept.contains(Catalog.Identity(entity: entity, id: original.id)) {
+                changes.append(.delete(original.version))
+            }
+        }
+        return changes
+    }
+
+    /// The real manifest with the copy's schema and version, everything else kept.
+    private func mergedManifest(_ migrated: StoreManifest) -> StoreManifest {
+        var manifest = store.manifest
+        manifest.schema = migrated.schema
+        manifest.schemaVersion = migrated.schemaVersion
+        return manifest
+    }
+}
+
+extension Day {
+    /// Noon of the day in a calendar: a moment that files a document under this day.
+    func noon(in calendar: Calendar) -> Date? {
+        calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))
+    }
+}
