@@ -130,3 +130,29 @@ struct TimerVersionedMigrationTests {
         #expect(store.documents(entity: "Category").map { $0.content["$version"] } == ["3.0.0", "3.0.0"])
     }
 }
+
+/// The plan the `folio` tool runs, `Migrations/TimerApp`, as a stage of the app's own plan.
+enum TimerAppFilePlan: SchemaMigrationPlan {
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Migrations/TimerApp/001-to-2.0.0.json")
+    static var schemas: [any VersionedSchema.Type] { [TimerAppSchema.self, TimerAppSchemaV2.self] }
+    static var stages: [MigrationStage] { [.file(fromVersion: TimerAppSchema.self, toVersion: TimerAppSchemaV2.self, url: file)] }
+}
+
+struct TimerFileStageTests {
+    @Test func aStageFileFromMigrationsRunsInsideTheAppsPlan() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appending(path: "Timers")
+        do {
+            let context = ModelContext(try ModelContainer(for: TimerAppSchema.schema, configurations: [ModelConfiguration(url: url)]))
+            for sample in SeedApps.Timer.sampleData { context.insert(sample) }
+            try context.save()
+        }
+        let container = try ModelContainer(for: TimerAppSchemaV2.schema, migrationPlan: TimerAppFilePlan.self, configurations: [ModelConfiguration(url: url)])
+        let timers = try ModelContext(container).fetch(FetchDescriptor<TimerAppSchemaV2.Timer>(sortBy: [SortDescriptor(\.name)]))
+        #expect(timers.count == 4)
+        #expect(timers.allSatisfy { $0.category == "General" })
+        #expect(timers.first { $0.name == "Coffee Break" }?.color == "#8E8E93")
+        #expect(try DocumentStore.open(at: url.path).documents(entity: "Timer").allSatisfy { $0.content["$version"] == "2.0.0" })
+    }
+}

@@ -158,9 +158,8 @@ public final class ModelContainer: Sendable {
         var steps: [MigrationStep] = []
         var schemaJSON = store.manifest.schema
         for stage in stages {
-            let (from, to) = stage.versions
-            let step = try MigrationStep.lightweight(from: schemaJSON, to: to.schema, fromVersion: from.versionIdentifier)
-            schemaJSON = to.schema.json
+            let step = try stage.step(from: schemaJSON, timeZone: store.manifest.timeZone)
+            schemaJSON = stage.versions.to.schema.json
             steps.append(step)
         }
         guard !steps.isEmpty else { return }

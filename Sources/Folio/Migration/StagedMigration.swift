@@ -6,10 +6,11 @@ import FolioJSON
 /// A custom stage's closures work through a `ModelContext` and save as apps do, and each
 /// stage must see what the one before it wrote. So the plan runs on a scratch copy of the
 /// store's documents (in the temporary folder, without syncs): `willMigrate` on a context
-/// over the old models, the stage's schema change inferred as a lightweight one, then
-/// `didMigrate` on a context over the new models. What the copy ends up holding is then
-/// written to the real store in one commit, with the manifest; a closure that throws, or
-/// a crash at any point, leaves the real store as it was.
+/// over the old models, the stage's change to the documents (inferred as for a lightweight
+/// stage, or read from a `.file` stage's file), then `didMigrate` on a context over the new
+/// models. What the copy ends up holding is then written to the real store in one commit,
+/// with the manifest; a closure that throws, or a crash at any point, leaves the real
+/// store as it was.
 ///
 /// `.externalStorage` blobs are not copied: a closure that reads one sees `nil`, and the
 /// real store keeps its blobs whatever a closure sets.
@@ -27,8 +28,7 @@ struct StagedMigration {
                 try run(willMigrate, models: from, on: scratch, stage: "willMigrate")
             }
             try copy.refresh()
-            let step = try MigrationStep.lightweight(from: copy.manifest.schema, to: to.schema, fromVersion: from.versionIdentifier)
-            try copy.migrate([step])
+            try copy.migrate([try stage.step(from: copy.manifest.schema, timeZone: copy.manifest.timeZone)])
             if case .custom(_, _, _, let didMigrate?) = stage {
                 try run(didMigrate, models: to, on: scratch, stage: "didMigrate")
             }

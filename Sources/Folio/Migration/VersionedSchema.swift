@@ -1,3 +1,6 @@
+import Foundation
+import FolioJSON
+
 /// One version of an app's models, as SwiftData's `VersionedSchema`: the version and the
 /// model types (usually nested in the enum, so each version keeps its own classes).
 public protocol VersionedSchema {
@@ -36,9 +39,28 @@ public enum MigrationStage {
         fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type, willMigrate: ((ModelContext) throws -> Void)?,
         didMigrate: ((ModelContext) throws -> Void)?)
 
+    /// A stage as data: a stage file such as those in `Migrations/<Store>/`, read when the
+    /// plan runs, so an app and the `folio` tool can share one plan. Folio's.
+    case file(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type, url: URL)
+
     var versions: (from: any VersionedSchema.Type, to: any VersionedSchema.Type) {
         switch self {
-        case .lightweight(let from, let to), .custom(let from, let to, _, _): (from, to)
+        case .lightweight(let from, let to), .custom(let from, let to, _, _), .file(let from, let to, _): (from, to)
         }
+    }
+
+    /// The stage's change to the documents: read from its file, or inferred from the schema
+    /// the store records (`schemaJSON`) and the stage's new one.
+    func step(from schemaJSON: JSONValue, timeZone: TimeZone) throws(FolioError) -> MigrationStep {
+        let (from, to) = versions
+        guard case .file(_, _, let url) = self else {
+            return try MigrationStep.lightweight(from: schemaJSON, to: to.schema, fromVersion: from.versionIdentifier)
+        }
+        let step = try MigrationStep(contentsOf: url, timeZone: timeZone)
+        guard step.fromVersion == from.versionIdentifier, step.toVersion == to.versionIdentifier else {
+            throw .invalidArgument(
+                "\(url.path) migrates \(step.fromVersion) to \(step.toVersion), but the plan's stage goes from \(from.versionIdentifier) to \(to.versionIdentifier)")
+        }
+        return step
     }
 }
