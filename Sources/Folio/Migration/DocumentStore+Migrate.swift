@@ -9,9 +9,10 @@ extension DocumentStore {
     /// A document written by a newer schema than the plan reaches fails (nothing is ever
     /// downgraded), as does one an operation cannot convert; if any document fails,
     /// nothing is written and the report lists every failure. Documents the steps leave
-    /// as they were keep their bytes, so the diff shows only what changed.
+    /// as they were keep their bytes, so the diff shows only what changed. `progress`
+    /// hears how many documents have gone through the steps, of how many.
     @discardableResult
-    public func migrate(_ steps: [MigrationStep], dryRun: Bool = false) throws(FolioError) -> MigrationReport {
+    public func migrate(_ steps: [MigrationStep], dryRun: Bool = false, progress: ReadProgress? = nil) throws(FolioError) -> MigrationReport {
         let steps = steps.sorted { $0.fromVersion < $1.fromVersion }
         guard let target = steps.last?.toVersion else { throw .invalidArgument("the migration has no steps") }
         for step in steps where step.toVersion <= step.fromVersion {
@@ -25,7 +26,8 @@ extension DocumentStore {
 
         withEvaluation { evaluation in
             let paths = evaluation.documents.catalog.paths.sorted()
-            for path in paths {
+            for (done, path) in paths.enumerated() {
+                if let progress, done % 256 == 0 { progress(done, paths.count) }
                 guard let entry = evaluation.documents.catalog.entry(at: path), let content = evaluation.documents.catalog.content(at: path) else {
                     continue
                 }

@@ -34,9 +34,11 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
+                let bar = Progress(dryRun ? "dry run" : "migrate", total: 0)
+                let store = try store.open { read, total in bar.advance(to: read, of: total) }
                 let steps = try MigrationStep.plan(in: URL(fileURLWithPath: plan, isDirectory: true), timeZone: store.manifest.timeZone)
-                let report = try store.migrate(steps, dryRun: dryRun)
+                let report = try store.migrate(steps, dryRun: dryRun) { done, total in bar.advance(to: done, of: total) }
+                bar.finish()
                 if dryRun {
                     let diff = String(decoding: report.unifiedDiff(pathPrefix: pathPrefix ?? ""), as: UTF8.self)
                     FileHandle.standardOutput.write(Data(Self.coloured(diff).utf8))
