@@ -8,11 +8,7 @@ struct GitClone {
         let description: String
     }
 
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
+    typealias Run = ProcessRun
 
     /// The work tree.
     let path: String
@@ -39,29 +35,7 @@ struct GitClone {
     func run(_ arguments: String...) throws -> Run { try run(arguments) }
 
     func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: path)
-        process.environment = environment
-        // Streams go to files, so neither can fill a pipe and stall git.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-git-\(UUID().uuidString)")
-        let (outputFile, errorFile) = (scratch.appendingPathExtension("out"), scratch.appendingPathExtension("err"))
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outputFile)
-            try? FileManager.default.removeItem(at: errorFile)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-            errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+        try ProcessRun("/usr/bin/env", ["git"] + arguments, in: path, environment: environment)
     }
 
     /// Runs git and returns its output; throws when it fails.

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A program run to its end as a child process: its exit status and what it printed on
+/// each stream. The tests run the `folio` binary and git this way.
+public struct ProcessRun: Sendable {
+    public var status: Int32
+    public var output: String
+    public var errors: String
+
+    /// Runs `executable` in `folder` with exactly `environment`, feeding it `input` (or
+    /// nothing), and waits for it. The streams go to files, so neither can fill a pipe
+    /// and stall the child.
+    public init(_ executable: String, _ arguments: [String], in folder: String, environment: [String: String], input: String? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.environment = environment
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
+        let (outputFile, errorFile, inputFile) = (scratch.appendingPathExtension("out"), scratch.appendingPathExtension("err"), scratch.appendingPathExtension("in"))
+        defer {
+            for file in [outputFile, errorFile, inputFile] { try? FileManager.default.removeItem(at: file) }
+        }
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        if let input {
+            try Data(input.utf8).write(to: inputFile)
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        output = String(decoding: try Data(contentsOf: outputFile), as: UTF8.self)
+        errors = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+    }
+}
