@@ -17,4 +17,14 @@ struct ExampleStoreCheckTests {
         #expect(run.output.hasSuffix(" checked: 0 errors, 0 notes\n"), "\(run.output)")
         #expect(run.errors.isEmpty)
     }
+
+    @Test func aPropertyNamedLikeAColumnOfTheToolWinsInFields() throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: Self.data.appendingPathComponent("OneThing").path, toPath: folder("OneThing"))
+        let run = try FolioTool(folder: folder.path)("query", "DayEntry", "day == @2026-10-10", "--fields", "day,path", "--format", "csv", "--store", "OneThing")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.first == "day,path")
+        // DayEntry's own `day` (midnight in Berlin), not the folder's day the tool would show.
+        #expect(lines.last?.hasPrefix("2026-10-09T22:00:00Z,DayEntry/2026/10/10/") == true)
+    }
 }

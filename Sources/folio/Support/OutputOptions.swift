@@ -83,14 +83,16 @@ struct RecordPrinter {
     }
 }
 
-/// What the columns of a document row may name: a property, or `id`, `path`, `day`.
+/// What the columns of a document row may name: a property, or `id`, `path`, `day`
+/// (a property of that name wins: DayEntry has a `day`).
 enum Field {
     static func value(of field: String, in document: StoredDocument) -> JSONValue {
-        switch field {
+        if let value = document.content[field] { return value }
+        return switch field {
         case "path": .string(document.path.relativePath)
         case "day": .string(document.path.day.description)
-        case "id" where document.content["id"] == nil: .string(document.id.uuidString)
-        default: document.content[field] ?? .null
+        case "id": .string(document.id.uuidString)
+        default: .null
         }
     }
 

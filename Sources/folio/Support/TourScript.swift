@@ -14,6 +14,10 @@ struct TourScript {
             folio tool on a temporary copy of the example stores in Data/ (one per seed app).
             """)
         try show(["info", "--store", "Data/ForestFocus"])
+        section("Each model instance is one pretty-printed file, filed under its day:")
+        try show(["ls", "Timer", "--store", "Data/TimerApp"])
+        let workout = try DocumentStore.open(at: folder + "/Data/TimerApp").documents(entity: "Timer").first { $0.content["name"] == "Workout" }
+        if let workout { try show(["get", workout.path.relativePath, "--store", "Data/TimerApp"]) }
         section("""
             Queries are written like Swift. --explain tells how the query ran: a date range reads
             only the day folders it needs.
