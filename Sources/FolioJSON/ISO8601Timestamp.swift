@@ -89,7 +89,13 @@ public enum ISO8601Timestamp {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, strictly (no out-of-range fields).
     static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        // Read in place: copying the text into an array cost an allocation per date, and
+        // every fetched model decodes its dates here (a range query parses one per row).
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
         func number(_ width: Int) -> Int64? {
             guard index + width <= bytes.count else { return nil }

@@ -49,6 +49,15 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         members.firstIndex { $0.key == key }
     }
 
+    /// The position of the member with this key, looked for from `start` on first, then
+    /// before it: for reading several keys in the order they are usually stored, where
+    /// each is then found at the first place looked.
+    public func index(forKey key: String, from start: Int) -> Int? {
+        let start = Swift.min(Swift.max(start, 0), members.count)
+        if let found = members[start...].firstIndex(where: { $0.key == key }) { return found }
+        return members[..<start].firstIndex { $0.key == key }
+    }
+
     /// The value for a key; setting `nil` removes the member, setting a new key appends it.
     public subscript(key: String) -> JSONValue? {
         get { index(forKey: key).map { members[$0].value } }

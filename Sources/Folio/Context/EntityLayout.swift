@@ -1,4 +1,5 @@
 import Foundation
+import FolioJSON
 
 /// An entity's stored properties resolved once per container, in declaration order, for
 /// writing documents and making models from them: how each is coded and where it lives.
@@ -6,7 +7,10 @@ import Foundation
 /// Saving and fetching go through this rather than the schema's declarations, so the
 /// questions "is it stored?", "is it a blob?", "does the document keep this relationship?"
 /// are answered once per container, not once per property per model.
-struct EntityLayout {
+///
+/// A class: materializing a model looks its layout up, and a struct's copy retained the
+/// entity's and every slot's arrays and strings, once per model fetched.
+final class EntityLayout {
     /// One stored property and where its value lives.
     enum Slot {
         /// A member of the document.
@@ -21,8 +25,24 @@ struct EntityLayout {
         case backReference(Schema.Relationship, RelationshipAccess, inverseName: String)
     }
 
+    /// A `.member` slot as `ModelDocument.fill` reads it: what a document needs to
+    /// become a value, without the whole attribute. Copying a `Slot` out of `slots`
+    /// retained every string, array and closure of its attribute and coding, for each
+    /// property of each model fetched; this copies one closure.
+    struct MemberReader {
+        let name: String
+        let valueType: String
+        let decode: (JSONValue) throws(JSONError) -> Any
+        /// Where the slot is in `slots`, for the rare document that lacks the member.
+        let slot: Int
+    }
+
     let entity: Schema.Entity
     let slots: [Slot]
+    /// The `.member` slots, in order, for reading documents.
+    let memberReaders: [MemberReader]
+    /// The positions in `slots` of the other slots (blobs, ephemeral values, relationships).
+    let otherSlots: [Int]
     /// Whether the model's own `id: UUID` names its document (else `"$id"` is stored).
     let hasOwnIdentity: Bool
     /// The properties whose values are members of the document.
@@ -32,7 +52,7 @@ struct EntityLayout {
     init(_ entity: Schema.Entity, in schema: Schema) {
         self.entity = entity
         hasOwnIdentity = entity.attribute(named: "id").map { $0.valueType == "UUID" && !$0.isOptional } ?? false
-        slots = entity.properties.compactMap { property -> Slot? in
+        let slots = entity.properties.compactMap { property -> Slot? in
             switch property {
             case .attribute(let attribute):
                 guard let coding = attribute.coding.value else { return nil }
@@ -46,6 +66,18 @@ struct EntityLayout {
                 return .reference(relationship, access)
             }
         }
+        self.slots = slots
+        var memberReaders: [MemberReader] = []
+        var otherSlots: [Int] = []
+        for (position, slot) in slots.enumerated() {
+            if case .member(let attribute, let coding) = slot {
+                memberReaders.append(MemberReader(name: attribute.name, valueType: attribute.valueType, decode: coding.decode, slot: position))
+            } else {
+                otherSlots.append(position)
+            }
+        }
+        self.memberReaders = memberReaders
+        self.otherSlots = otherSlots
         storedNames = Set(
             slots.compactMap { slot in
                 switch slot {

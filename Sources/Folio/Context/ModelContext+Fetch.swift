@@ -13,6 +13,8 @@ extension ModelContext {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else { return try fetchOnModels(descriptor) }
         let result = try container.store.run(query, overlay: plan.overlay)
+        // Room for every model the page may add, made once rather than by regrowing.
+        registered.reserveCapacity(registered.count + result.matches.count)
         return try result.matches.compactMap { match throws(FolioError) in try model(for: match, entity: query.entity) as? Model }
     }
 

@@ -77,16 +77,25 @@ enum ModelDocument {
         var values: [String: Any] = [:]
         var faults: [String: () -> Any] = [:]
         values.reserveCapacity(layout.slots.count)
-        for slot in layout.slots {
-            switch slot {
-            case .member(let attribute, let coding):
-                let value =
-                    if let json = content[attribute.name] {
-                        try decode(json, with: coding, attribute: attribute, stored)
-                    } else {
-                        try absentValue(of: attribute, coding: coding, stored)
-                    }
-                values[attribute.name] = value
+        // Members first, the hot part of a fetch: a document written by Folio has them in
+        // declaration order, so each is looked for just after the previous one first.
+        var next = 0
+        for reader in layout.memberReaders {
+            if let position = content.index(forKey: reader.name, from: next) {
+                next = position + 1
+                do {
+                    values[reader.name] = try reader.decode(content[position].value)
+                } catch {
+                    throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(reader.name)\" (\(reader.valueType)): \(error.message)")
+                }
+            } else if case .member(let attribute, let coding) = layout.slots[reader.slot] {
+                values[reader.name] = try absentValue(of: attribute, coding: coding, stored)
+            }
+        }
+        for position in layout.otherSlots {
+            switch layout.slots[position] {
+            case .member:
+                continue  // above
             case .blob(let attribute, let coding):
                 let bytes = try container.store.blob(of: stored.path, property: attribute.name)
                 values[attribute.name] = try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)

@@ -15,6 +15,13 @@ public struct PersistentIdentifier: Sendable, Hashable, Comparable, Codable, Cus
         self.id = id
     }
 
+    /// Hashes the UUID alone: it tells identities apart almost always, and a fetch looks
+    /// each model up by identity (and registers it), where hashing the entity's name too
+    /// cost as much again. Equality still compares both.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.entityName, lhs.id.uuidString) < (rhs.entityName, rhs.id.uuidString)
     }

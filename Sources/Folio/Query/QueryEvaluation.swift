@@ -11,8 +11,13 @@ struct QueryEvaluation {
     var documents: QueryDocuments
     /// Bound variables by number; `0` is the document under test.
     private var variables: [QueryValue] = []
-    /// The document under test and its content, read once.
-    private var root: (identity: Catalog.Identity, content: JSONObject)?
+    /// The document under test and its content, read once. Two fields rather than an
+    /// optional pair: reading a member of the root then copies neither.
+    private var rootIdentity: Catalog.Identity?
+    private var rootContent = JSONObject()
+    /// The property last looked up, by entity and name: a filter asks for the same few
+    /// for every document, and finding one scanned the entity's properties each time.
+    private var lastProperty: (entity: String, name: String, property: QuerySchema.Property?)?
     /// Compiled regular expressions by pattern (`~=`).
     private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
     private var lastEntity: QuerySchema.Entity?
@@ -26,7 +31,8 @@ struct QueryEvaluation {
 
     /// An expression's value for a document.
     mutating func value(of expression: QueryExpression, on identity: Catalog.Identity, content: JSONObject) -> QueryValue {
-        root = (identity, content)
+        rootIdentity = identity
+        rootContent = content
         // Reused, not reallocated: this runs once per document examined.
         variables.removeAll(keepingCapacity: true)
         variables.append(.document(entity: identity.entity, id: identity.id))
@@ -117,21 +123,21 @@ struct QueryEvaluation {
         switch base {
         case .document(let entity, let id):
             let identity = Catalog.Identity(entity: entity, id: id)
-            let content: JSONObject
-            if let root, root.identity == identity {
-                content = root.content
+            let json: JSONValue
+            if rootIdentity == identity {
+                json = rootContent[name] ?? .null
             } else if let related = documents.content(of: identity) {
-                content = related
+                json = related[name] ?? .null
             } else {
                 return .null
             }
-            let property = schemaEntity(entity)?.property(named: name)
+            let property = property(name, of: entity)
             if case .relationship(_, true, let inverse?) = property {
                 return .array(documents.referrers(entity: relationshipDestination(property), property: inverse, to: id).map {
                     .document(entity: relationshipDestination(property), id: $0)
                 })
             }
-            let value = Self.storedValue(content[name] ?? .null, as: property)
+            let value = Self.storedValue(json, as: property)
             guard case .relationship = property else { return value }
             // A related document that is gone (deleted, or soft-deleted) is no related document.
             switch value {
@@ -155,6 +161,13 @@ struct QueryEvaluation {
         if let last = lastEntity, last.name == name { return last }
         lastEntity = documents.schema.entities[name]
         return lastEntity
+    }
+
+    private mutating func property(_ name: String, of entity: String) -> QuerySchema.Property? {
+        if let last = lastProperty, last.name == name, last.entity == entity { return last.property }
+        let property = schemaEntity(entity)?.property(named: name)
+        lastProperty = (entity, name, property)
+        return property
     }
 
     private func relationshipDestination(_ property: QuerySchema.Property?) -> String {

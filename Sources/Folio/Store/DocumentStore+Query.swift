@@ -82,6 +82,7 @@ struct QueryRun {
         let page = ordered(found, explanation: &explanation)
         found = []
         var matches: [DocumentQueryResult.Match] = []
+        matches.reserveCapacity(page.count)
         for document in page { matches.append(match(document)) }
         return DocumentQueryResult(matches: matches, total: explanation.matched, explanation: explanation)
     }
@@ -89,9 +90,10 @@ struct QueryRun {
     /// A found document as a result: stored ones with their version, pending ones with
     /// the stored version they would replace (if any).
     private mutating func match(_ found: Found) -> DocumentQueryResult.Match {
-        let identity = Catalog.Identity(entity: query.entity, id: found.id)
         guard let path = found.path, let entry = evaluation.documents.catalog.entry(at: path) else { return .init(id: found.id, stored: nil) }
-        if evaluation.documents.overlay[identity] == nil {
+        // Without pending changes (every fetch in a fresh context) there is no overlay to
+        // look the identity up in: this runs once per match.
+        if evaluation.documents.overlay.isEmpty || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil {
             return .init(id: found.id, stored: StoredDocument(path: path, version: entry.version, content: found.content))
         }
         let stored = evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: entry.version, content: $0) }
@@ -127,12 +129,14 @@ struct QueryRun {
             ? evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema) : QueryIndexes.EntityIndexes(generation: 0)
         // By position, so the table's rows are read in place rather than copied (a copy
         // retains every string and array a row holds; this runs for every row scanned).
-        func consider(_ position: Int) {
+        // `filter` is nil when the access already answers it (an index on exactly the
+        // filter's equalities), so its rows need no test.
+        func consider(_ position: Int, filter: QueryExpression?) {
             guard query.includeDeleted || !table.rows[position].isDeleted else { return }
             let id = table.rows[position].path.id
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
-            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: id), content: table.rows[position].content) {
+            if let filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: id), content: table.rows[position].content) {
                 return
             }
             found.append(Found(id: id, path: table.rows[position].path, content: table.rows[position].content))
@@ -142,23 +146,31 @@ struct QueryRun {
             break  // above
         case .index(let properties, let key, _):
             let positions = QueryIndexes.lookup(table, properties: properties, key: key, includeDeleted: query.includeDeleted)
-            if countOnly, pending.isEmpty, query.filter.map({ Self.isAnswered($0, byIndexOn: properties) }) == true {
+            let answered = query.filter.map { Self.isAnswered($0, byIndexOn: properties) } == true
+            if countOnly, pending.isEmpty, answered {
                 explanation.matched = positions.count
                 return ([], explanation)
             }
-            for position in positions { consider(position) }
+            // The index's rows are the answer, as the count above takes them to be: testing
+            // each again read and compared the same values. Not for a relationship in the
+            // index, whose test also drops references to documents that are gone.
+            let attributesOnly = properties.allSatisfy {
+                if case .attribute? = schema.entities[entity]?.property(named: $0) { true } else { false }
+            }
+            let filter = answered && attributesOnly ? nil : query.filter
+            for position in positions { consider(position, filter: filter) }
         case .relationship(let property, let id):
             guard case .relationship(let destination, _, _) = schema.entities[entity]?.property(named: property) else { break }
             let key: [QueryValue] = [.document(entity: destination, id: id)]
             for position in QueryIndexes.lookup(table, properties: [property], key: key, includeDeleted: query.includeDeleted) {
-                consider(position)
+                consider(position, filter: query.filter)
             }
         case .days(_, let first, let last):
             let days = QueryIndexes.rows(table, days: first...last)
             explanation.daysRead = (days.days, days.of)
-            for position in days.positions { consider(position) }
+            for position in days.positions { consider(position, filter: query.filter) }
         case .scan:
-            for position in table.rows.indices { consider(position) }
+            for position in table.rows.indices { consider(position, filter: query.filter) }
         }
         for identity in pending {
             guard let content = evaluation.documents.content(of: identity) else { continue }
@@ -240,7 +252,12 @@ struct QueryRun {
             }
         }
         if query.sort.isEmpty {
-            if let wanted, wanted < found.count / 8 {
+            // Rows are collected in store order (the table's order, and the positions an
+            // index or a day range gives are ascending); only pending documents can be out
+            // of it. Checking is one pass, where a stable sort compared paths n log n times.
+            if zip(found, found.dropFirst()).allSatisfy({ !storeOrder($1, $0) }) {
+                // Already in order: the page is a slice of it.
+            } else if let wanted, wanted < found.count / 8 {
                 found = found.smallest(wanted, by: storeOrder)
             } else {
                 found = stableSorted(found, by: storeOrder)
