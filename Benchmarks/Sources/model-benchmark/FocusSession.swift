@@ -1,1 +1,1 @@
-../../../Tests/SeedAppTests/ForestFocusModels.swift
+../../../Tests/SeedApps/ForestFocusModels.swift
