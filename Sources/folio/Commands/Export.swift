@@ -29,7 +29,7 @@ extension FolioCommand {
                 guard format == .ndjson || format == .csv else { throw FolioError.invalidArgument("export writes ndjson or csv, not \(format.rawValue)") }
                 let store = try store.open()
                 let documents = try store.query(try query.documentQuery(in: store)).matches.compactMap(\.stored)
-                let properties = (store.manifest.schema["entities"]?[query.entity]?["properties"]?.arrayValue ?? [])
+                let properties = store.describedProperties(of: query.entity)
                     .filter { $0["toMany"] != .bool(true) }.compactMap { $0["name"]?.stringValue }
                 let columns = properties.contains("id") ? properties : ["id"] + properties
                 try RecordPrinter(format: format).print(documents: documents, columns: columns)

@@ -93,7 +93,7 @@ enum Assignment {
 
     /// The type name the manifest gives a property.
     static func type(of property: String, entity: String, in store: DocumentStore) -> String? {
-        store.manifest.schema["entities"]?[entity]?["properties"]?.arrayValue?
+        store.describedProperties(of: entity)
             .first { $0["name"]?.stringValue == property }?["type"]?.stringValue
     }
 }

@@ -99,7 +99,7 @@ enum Field {
     /// The columns a table shows when none are asked for: the identity, then every
     /// attribute of the entity the manifest lists, except long binary data.
     static func defaults(for entity: String, in store: DocumentStore) -> [String] {
-        let properties = store.manifest.schema["entities"]?[entity]?["properties"]?.arrayValue ?? []
+        let properties = store.describedProperties(of: entity)
         let names = properties.compactMap { property -> String? in
             guard property["destination"] == nil, property["type"]?.stringValue != "Data", let name = property["name"]?.stringValue, name != "id" else { return nil }
             return name

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import FolioJSON
 import Foundation
 
 /// `--store PATH`, shared by every command that works on a store.
@@ -37,5 +38,13 @@ struct StoreOptions: ParsableArguments {
             throw .invalidStore(path: root, reason: "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
         }
         return try DocumentStore.open(at: root, lockTimeout: lockTimeout, progress: progress)
+    }
+}
+
+extension DocumentStore {
+    /// An entity's properties as the manifest describes them (`{"name", "type", ...}`),
+    /// in declaration order; empty for an entity the manifest does not know.
+    func describedProperties(of entity: String) -> [JSONValue] {
+        manifest.schema["entities"]?[entity]?["properties"]?.arrayValue ?? []
     }
 }
