@@ -14,6 +14,18 @@ if arguments.first == MemoryChild.command {
     exit(0)
 }
 
+if arguments.first == Profile.flag {
+    let scratch = ScratchFolders()
+    do {
+        let rest = arguments.dropFirst()
+        try Profile.run(size: rest.first.flatMap { Int($0) } ?? 100_000, keeping: rest.dropFirst().first, scratch: scratch)
+    } catch {
+        FileHandle.standardError.write(Data("model-benchmark \(Profile.flag): \(error)\n".utf8))
+    }
+    try? scratch.removeAll()
+    exit(0)
+}
+
 let start = ContinuousClock.now
 let scratch = ScratchFolders()
 do {

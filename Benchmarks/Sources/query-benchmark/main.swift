@@ -7,7 +7,7 @@ import Foundation
 // and recsel over the same records: six queries on 10,000 and 100,000 FocusSession
 // records, medians of repeated runs in one process. `--quick` runs 2,000 records;
 // `--profile` runs only Folio's fetches that return many models, at 100,000 records,
-// 30 times over, for `perf record` (no peers, no report).
+// 30 times over, for `perf record`, then splits their times (identities, counts, models).
 //
 //     swift run -c release --package-path Benchmarks query-benchmark
 
@@ -156,6 +156,16 @@ for size in sizes {
             _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })).count
         }
         for key in ["indexed", "unindexed", "range"] { print(key, Format.milliseconds(warm[key]!.seconds)) }
+        let paused = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
+        print("indexed, identifiers only", Format.milliseconds(try median { try ModelContext(container).fetchIdentifiers(paused).count }.seconds))
+        print("indexed, models (context kept)", Format.milliseconds(try median { let c = ModelContext(container); let m = try c.fetch(paused); return (c, m) }.seconds))
+        print("indexed, models", Format.milliseconds(try median { try ModelContext(container).fetch(paused).count }.seconds))
+        let range = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })
+        print("range, identifiers only", Format.milliseconds(try median { try ModelContext(container).fetchIdentifiers(range).count }.seconds))
+        print("range, count", Format.milliseconds(try median { try ModelContext(container).fetchCount(range) }.seconds))
+        let quiet = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.pausedDuration == 42 })
+        print("unindexed, count", Format.milliseconds(try median { try ModelContext(container).fetchCount(quiet) }.seconds))
+        print("indexed, models mapped to ids", Format.milliseconds(try median { try ModelContext(container).fetch(paused).map(\.id.uuidString) }.seconds))
         continue
     }
 
