@@ -22,6 +22,33 @@ struct ExternalChangeTests {
         #expect(store.documents(entity: "Timer").count == 50)
     }
 
+    @Test func closingAStoreWhoseCacheIsCurrentWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        _ = try populatedStore(directory)
+        let cachePath = directory("store/.folio/cache")
+        let before = try FileManager.default.attributesOfItem(atPath: cachePath)[.modificationDate] as? Date
+        let store = try DocumentStore.open(at: directory("store"))
+        _ = store.documents(entity: "Timer")
+        try store.close()
+        #expect(store.statistics.cacheWrites == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: cachePath)[.modificationDate] as? Date == before)
+    }
+
+    @Test func closingAfterACommitOrALostCacheWritesTheCacheAgain() throws {
+        let directory = try TemporaryDirectory()
+        _ = try populatedStore(directory)
+        let store = try DocumentStore.open(at: directory("store"))
+        try FileManager.default.removeItem(atPath: directory("store/.folio/cache"))
+        try store.close()
+        #expect(store.statistics.cacheWrites == 1, "the cache file was removed behind the store's back")
+        try store.commit([.put(timer("One more", date: november22()), basedOn: nil)])
+        try store.close()
+        #expect(store.statistics.cacheWrites == 2)
+        let reopened = try DocumentStore.open(at: directory("store"))
+        #expect(reopened.statistics.filesRead == 0)
+        #expect(reopened.documents(entity: "Timer").count == 51)
+    }
+
     @Test func checkoutOfTenFilesCostsTenReads() throws {
         let directory = try TemporaryDirectory()
         let paths = try populatedStore(directory)

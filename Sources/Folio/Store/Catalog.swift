@@ -56,6 +56,10 @@ struct Catalog {
     /// How many documents each entity has.
     private(set) var counts: [String: Int] = [:]
     private var lastGeneration: UInt64 = 0
+    /// A number that changes whenever what `.folio/cache` would hold changes: an entry
+    /// added, replaced, removed or verified. The store skips rewriting a cache that
+    /// already holds this revision.
+    private(set) var revision: UInt64 = 0
     /// How many walks `see` has been told of.
     private(set) var walks: UInt32 = 0
 
@@ -89,8 +93,9 @@ struct Catalog {
 
     /// Marks an entry's stamp as proof of its content (after its bytes were confirmed).
     mutating func setVerified(_ path: DocumentPath) {
-        guard let index = index(of: path) else { return }
+        guard let index = index(of: path), !entries.values[index].verified else { return }
         entries.values[index].verified = true
+        revision += 1
     }
 
     mutating func remove(_ path: DocumentPath) {
@@ -106,6 +111,7 @@ struct Catalog {
     private mutating func changed(_ entity: String) {
         lastGeneration += 1
         generations[entity] = lastGeneration
+        revision += 1
     }
 
     /// Starts a walk of the tree, whose findings `see` records.

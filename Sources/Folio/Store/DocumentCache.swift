@@ -13,14 +13,15 @@ enum DocumentCache {
     static let fileName = ".folio/cache"
     private static let magic = Array("FOLIO-CACHE 2\n".utf8)
 
-    /// The catalog the cache describes, its content left in the cache's buffer; empty
-    /// when there is no usable cache. A walk must still confirm every entry.
-    static func load(storeRoot: String) -> Catalog {
+    /// The catalog the cache describes, its content left in the cache's buffer, and the
+    /// stamp of the cache file it came from; an empty catalog and no stamp when there is
+    /// no usable cache. A walk must still confirm every entry.
+    static func load(storeRoot: String) -> (Catalog, FileStamp?) {
         let path = storeRoot + "/" + fileName
         // Any failure to read the cache only costs reading the documents themselves.
-        guard let (bytes, _) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
+        guard let (bytes, stamp) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + 8
-        else { return Catalog() }
+        else { return (Catalog(), nil) }
         let buffer = CacheBuffer(bytes: bytes)
         let catalog: Catalog? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
@@ -53,11 +54,13 @@ enum DocumentCache {
             }
             return cursor.remaining == 0 ? catalog : nil
         }
-        return catalog ?? Catalog()
+        guard let catalog else { return (Catalog(), nil) }
+        return (catalog, stamp)
     }
 
-    /// Writes the verified entries of a catalog, atomically (temporary file, then rename).
-    static func write(_ catalog: inout Catalog, storeRoot: String) throws(FolioError) {
+    /// Writes the verified entries of a catalog, atomically (temporary file, then
+    /// rename), and returns the new cache file's stamp.
+    static func write(_ catalog: inout Catalog, storeRoot: String) throws(FolioError) -> FileStamp {
         var bytes = magic
         let verified = catalog.entries.values.filter(\.verified)
         CompactJSON.appendVarint(UInt64(verified.count), to: &bytes)
@@ -92,8 +95,9 @@ enum DocumentCache {
         let temporary = target + ".\(getpid()).tmp"
         try FileSystem.removeFile(temporary)
         do {
-            try FileSystem.createFile(temporary, bytes: bytes, sync: false)
+            let stamp = try FileSystem.createFile(temporary, bytes: bytes, sync: false)
             try FileSystem.rename(temporary, to: target)
+            return stamp
         } catch {
             try FileSystem.removeFile(temporary)  // no half-written cache left behind
             throw error

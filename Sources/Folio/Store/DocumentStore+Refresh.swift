@@ -31,11 +31,11 @@ extension DocumentStore {
             // The cache is decoded on another core while this one walks the tree: one is
             // parsing, the other waits on the file system, and neither needs the other.
             let loading = DispatchGroup()
-            let cached = Mutex<Catalog?>(nil)
+            let cached = Mutex<(Catalog, FileStamp?)?>(nil)
             if loadingCache {
                 DispatchQueue.global().async(group: loading) { [root] in
-                    let catalog = DocumentCache.load(storeRoot: root)
-                    cached.withLock { $0 = catalog }
+                    let loaded = DocumentCache.load(storeRoot: root)
+                    cached.withLock { $0 = loaded }
                 }
             }
             let expected = state.withLock { $0.catalog.count }
@@ -44,7 +44,13 @@ extension DocumentStore {
                 defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
                 listing = try TreeListing(root: root, expectedDocuments: expected)
             }
-            if let catalog = cached.withLock({ $0.take() }) { state.withLock { $0.catalog = catalog; $0.indexes = QueryIndexes() } }
+            if let (catalog, stamp) = cached.withLock({ $0.take() }) {
+                state.withLock { state in
+                    state.catalog = catalog
+                    state.indexes = QueryIndexes()
+                    state.cacheOnDisk = stamp.map { (catalog.revision, $0) }
+                }
+            }
             let manifestPath = root + "/" + StoreManifest.fileName
             let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
             let known = state.withLock { $0.manifestStamp }

@@ -46,6 +46,9 @@ public final class DocumentStore: Sendable {
         /// The query indexes over `catalog`, replaced with it.
         var indexes = QueryIndexes()
         var statistics = StoreStatistics()
+        /// What `.folio/cache` holds: the catalog revision it was loaded or written at, and
+        /// the cache file's stamp then. A close with neither changed writes nothing.
+        var cacheOnDisk: (revision: UInt64, stamp: FileStamp)?
     }
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
@@ -167,11 +170,19 @@ public final class DocumentStore: Sendable {
     }
 
     /// Writes the cache now, so the next open reads nothing that has not changed.
-    /// Opening a store and closing it do this too.
+    /// Opening a store and closing it do this too; a cache that already holds the
+    /// catalog as it is (and whose file nobody replaced) is left alone.
     public func writeCache() throws(FolioError) {
         try state.withLock { state throws(FolioError) in
             try verifyRecentEntries(&state)
-            try DocumentCache.write(&state.catalog, storeRoot: root)
+            if let written = state.cacheOnDisk, written.revision == state.catalog.revision,
+                let info = try FileSystem.status(root + "/" + DocumentCache.fileName), FileStamp(info) == written.stamp
+            {
+                return
+            }
+            let stamp = try DocumentCache.write(&state.catalog, storeRoot: root)
+            state.cacheOnDisk = (state.catalog.revision, stamp)
+            state.statistics.cacheWrites += 1
         }
     }
 
@@ -251,6 +262,8 @@ public struct StoreStatistics: Sendable, Equatable {
     /// Crashed writers' transactions finished (had their commit record) or discarded (had not).
     public var transactionsRecovered = 0
     public var transactionsDiscarded = 0
+    /// Times `.folio/cache` was written (a close or open that found it current writes nothing).
+    public var cacheWrites = 0
     /// Why opening could not write the cache, if it could not (the store works without it).
     public var cacheWriteFailure: FolioError?
 }
