@@ -84,6 +84,30 @@ struct QueryEquivalenceTests {
         }
     }
 
+    /// Comparisons of the document's own attributes with constants, joined by `&&`, are
+    /// tested on the stored members directly (`AttributeComparisons`): with the constant
+    /// on either side, on optionals that are `nil`, on dates and on text.
+    @Test func attributeComparisonsAnswerTheSameOnDocumentsAsOnModels() throws {
+        let folder = try TemporaryDirectory()
+        let (context, errands) = try populatedContext(seed: 9, in: folder)
+        let from = Self.start.addingTimeInterval(20 * 86_400)
+        let to = from.addingTimeInterval(10 * 86_400)
+        let predicates: [Predicate<Errand>] = [
+            #Predicate { 2 < $0.priority },
+            #Predicate { 2 >= $0.priority && $0.done == false },
+            #Predicate { $0.estimate == nil },
+            #Predicate { 5.0 <= $0.estimate ?? 0 },
+            #Predicate { $0.due >= from && $0.due < to },
+            #Predicate { "Tea" < $0.title && $0.note != nil },
+        ]
+        for predicate in predicates {
+            let expected = try errands.filter { try predicate.evaluate($0) }.map(\.id)
+            let fetched = try context.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
+            #expect(Set(fetched) == Set(expected), "\(predicate)")
+            #expect(fetched.count == expected.count)
+        }
+    }
+
     @Test(arguments: [4, 5] as [UInt64])
     func randomSortsAndPagesAnswerTheSameOnDocumentsAsOnModels(seed: UInt64) throws {
         let folder = try TemporaryDirectory()

@@ -131,13 +131,18 @@ struct QueryRun {
         // retains every string and array a row holds; this runs for every row scanned).
         // `filter` is nil when the access already answers it (an index on exactly the
         // filter's equalities), so its rows need no test.
+        // The common filter shape skips the evaluator (see `AttributeComparisons`).
+        let comparisons = query.filter.flatMap { filter in schema.entities[entity].flatMap { AttributeComparisons(filter, entity: $0) } }
         func consider(_ position: Int, filter: QueryExpression?) {
             guard query.includeDeleted || !table.rows[position].isDeleted else { return }
             let id = table.rows[position].path.id
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
-            if let filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: id), content: table.rows[position].content) {
-                return
+            if let filter {
+                let holds =
+                    if let comparisons { comparisons.test(table.rows[position].content) }
+                    else { evaluation.test(filter, on: Catalog.Identity(entity: entity, id: id), content: table.rows[position].content) }
+                if !holds { return }
             }
             found.append(Found(id: id, path: table.rows[position].path, content: table.rows[position].content))
         }
