@@ -16,7 +16,6 @@ extension ModelContext {
             let data = next.persistentBackingData
             let identifier = next.persistentModelID
             data.deletedAt = nil
-            data.model = next
             data.context = self
             registered[identifier] = next
             changed.insert(identifier)

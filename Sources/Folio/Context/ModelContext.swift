@@ -52,7 +52,6 @@ public final class ModelContext {
         let data = model.persistentBackingData
         guard data.context == nil else { return }
         let identifier = model.persistentModelID
-        data.model = model
         data.context = self
         registered[identifier] = model
         inserted.append(identifier)
@@ -71,10 +70,7 @@ public final class ModelContext {
     public func delete<Model: PersistentModel>(_ model: Model) {
         let data = model.persistentBackingData
         let identifier = model.persistentModelID
-        if data.context == nil {
-            data.model = model
-            data.context = self
-        }
+        if data.context == nil { data.context = self }
         // A model fetched in another context is deleted through this one all the same.
         registered[identifier] = model
         guard !deleted.contains(identifier) else { return }
@@ -163,7 +159,6 @@ public final class ModelContext {
         let data = ModelBackingData()
         try ModelDocument.fill(data, from: stored, layout: layout, context: self)
         let model = type.init(backingData: data)
-        data.model = model
         data.context = self
         registered[identifier] = model
         return model

@@ -14,8 +14,6 @@ public final class ModelBackingData {
     /// The properties set since the model was loaded or last saved.
     public private(set) var changedProperties: Set<String> = []
 
-    /// The model these values belong to, once a setter or a context has named it.
-    weak var model: (any PersistentModel)?
     /// The context the model is registered in.
     weak var context: ModelContext?
     /// The model's identity, fixed when it is inserted or loaded.
@@ -49,14 +47,13 @@ public final class ModelBackingData {
     /// Setting a relationship also updates the other side of every model it gains or
     /// loses, and registers newly related models in this model's context.
     public func setValue<Value, Model: PersistentModel>(_ value: Value, forKey key: String, of model: Model) {
-        self.model = model
         let info = ModelEntities.info(of: Model.self)
         let relationship = info.entity.relationship(named: key)
         let previous = relationship == nil ? nil : currentValue(forKey: key)
         values[key] = value
         let changesDocument = !info.backReferences.contains(key)
         if changesDocument, context != nil || document != nil { changedProperties.insert(key) }
-        if let relationship, let previous { keepInverse(of: relationship, from: previous, to: value) }
+        if let relationship, let previous { keepInverse(of: relationship, owner: model, from: previous, to: value) }
         if changesDocument { context?.modelDidChange(self) }
     }
 
@@ -94,8 +91,12 @@ public final class ModelBackingData {
     }
 
     /// Keeps the other side of a relationship current: models gained point back here, models lost no longer do.
-    private func keepInverse(of relationship: Schema.Relationship, from previous: Any, to value: Any) {
-        guard let access = relationship.access.value, let owner = model else { return }
+    ///
+    /// The model is passed in, not kept: a reference from the backing data back to its
+    /// model would have to be weak, and a weak reference gives every model a side table
+    /// to allocate and free.
+    private func keepInverse(of relationship: Schema.Relationship, owner: any PersistentModel, from previous: Any, to value: Any) {
+        guard let access = relationship.access.value else { return }
         let before = access.models(previous)
         let after = access.models(value)
         // Sets of identities, so appending to a long to-many stays linear.
