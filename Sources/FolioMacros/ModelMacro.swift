@@ -26,8 +26,14 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let unique = constraints(named: "Unique", in: model.memberBlock.members)
         let indices = constraints(named: "Index", in: model.memberBlock.members)
         return [
-            "private var _$backingData = Folio.ModelBackingData()",
-            "public var persistentBackingData: Folio.ModelBackingData { _$backingData }",
+            // Made on first use rather than by a default value: a default would be made in
+            // `init(backingData:)` too, and thrown away, once for every model fetched.
+            "private var _$backingData: Folio.ModelBackingData?",
+            """
+            public var persistentBackingData: Folio.ModelBackingData {
+                Folio.ModelBackingData.ensured(&_$backingData)
+            }
+            """,
             """
             public static var schemaEntity: Folio.Schema.Entity {
                 Folio.Schema.Entity(

@@ -31,13 +31,13 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             ? """
             @storageRestrictions(accesses: _$backingData)
             init(initialValue) {
-                _$backingData.setInitialValue(initialValue, forKey: \(literal: key))
+                Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: \(literal: key))
             }
             """
             : """
             @storageRestrictions(initializes: _\(raw: key), accesses: _$backingData)
             init(initialValue) {
-                _$backingData.setInitialValue(initialValue, forKey: \(literal: key))
+                Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: \(literal: key))
                 _\(raw: key) = Folio.PersistedValueSlot()
             }
             """
@@ -46,13 +46,13 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             get {
                 access(keyPath: \\.\(raw: key))
-                return _$backingData.value(forKey: \(literal: key))
+                return persistentBackingData.value(forKey: \(literal: key))
             }
             """,
             """
             set {
                 withMutation(keyPath: \\.\(raw: key)) {
-                    _$backingData.setValue(newValue, forKey: \(literal: key), of: self)
+                    persistentBackingData.setValue(newValue, forKey: \(literal: key), of: self)
                 }
             }
             """,

@@ -22,16 +22,16 @@ struct ModelMacroTests {
                     var id: UUID {
                         @storageRestrictions(initializes: _id, accesses: _$backingData)
                         init(initialValue) {
-                            _$backingData.setInitialValue(initialValue, forKey: "id")
+                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "id")
                             _id = Folio.PersistedValueSlot()
                         }
                         get {
                             access(keyPath: \\.id)
-                            return _$backingData.value(forKey: "id")
+                            return persistentBackingData.value(forKey: "id")
                         }
                         set {
                             withMutation(keyPath: \\.id) {
-                                _$backingData.setValue(newValue, forKey: "id", of: self)
+                                persistentBackingData.setValue(newValue, forKey: "id", of: self)
                             }
                         }
                     }
@@ -40,16 +40,16 @@ struct ModelMacroTests {
                     var text: String {
                         @storageRestrictions(initializes: _text, accesses: _$backingData)
                         init(initialValue) {
-                            _$backingData.setInitialValue(initialValue, forKey: "text")
+                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "text")
                             _text = Folio.PersistedValueSlot()
                         }
                         get {
                             access(keyPath: \\.text)
-                            return _$backingData.value(forKey: "text")
+                            return persistentBackingData.value(forKey: "text")
                         }
                         set {
                             withMutation(keyPath: \\.text) {
-                                _$backingData.setValue(newValue, forKey: "text", of: self)
+                                persistentBackingData.setValue(newValue, forKey: "text", of: self)
                             }
                         }
                     }
@@ -58,15 +58,15 @@ struct ModelMacroTests {
                     var pinned: Bool? {
                         @storageRestrictions(accesses: _$backingData)
                         init(initialValue) {
-                            _$backingData.setInitialValue(initialValue, forKey: "pinned")
+                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "pinned")
                         }
                         get {
                             access(keyPath: \\.pinned)
-                            return _$backingData.value(forKey: "pinned")
+                            return persistentBackingData.value(forKey: "pinned")
                         }
                         set {
                             withMutation(keyPath: \\.pinned) {
-                                _$backingData.setValue(newValue, forKey: "pinned", of: self)
+                                persistentBackingData.setValue(newValue, forKey: "pinned", of: self)
                             }
                         }
                     }
@@ -75,10 +75,10 @@ struct ModelMacroTests {
                     static let kind = "note"
                     init(id: UUID) { self.id = id }
 
-                    private var _$backingData = Folio.ModelBackingData()
+                    private var _$backingData: Folio.ModelBackingData?
 
                     public var persistentBackingData: Folio.ModelBackingData {
-                        _$backingData
+                        Folio.ModelBackingData.ensured(&_$backingData)
                     }
 
                     public static var schemaEntity: Folio.Schema.Entity {
@@ -139,16 +139,16 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(initializes: _name, accesses: _$backingData)
                         init(initialValue) {
-                            _$backingData.setInitialValue(initialValue, forKey: "name")
+                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "name")
                             _name = Folio.PersistedValueSlot()
                         }
                         get {
                             access(keyPath: \\.name)
-                            return _$backingData.value(forKey: "name")
+                            return persistentBackingData.value(forKey: "name")
                         }
                         set {
                             withMutation(keyPath: \\.name) {
-                                _$backingData.setValue(newValue, forKey: "name", of: self)
+                                persistentBackingData.setValue(newValue, forKey: "name", of: self)
                             }
                         }
                     }
@@ -157,16 +157,16 @@ struct ModelMacroTests {
                     var createdAt: Date {
                         @storageRestrictions(initializes: _createdAt, accesses: _$backingData)
                         init(initialValue) {
-                            _$backingData.setInitialValue(initialValue, forKey: "createdAt")
+                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "createdAt")
                             _createdAt = Folio.PersistedValueSlot()
                         }
                         get {
                             access(keyPath: \\.createdAt)
-                            return _$backingData.value(forKey: "createdAt")
+                            return persistentBackingData.value(forKey: "createdAt")
                         }
                         set {
                             withMutation(keyPath: \\.createdAt) {
-                                _$backingData.setValue(newValue, forKey: "createdAt", of: self)
+                                persistentBackingData.setValue(newValue, forKey: "createdAt", of: self)
                             }
                         }
                     }
@@ -175,16 +175,16 @@ struct ModelMacroTests {
                     var color: String {
                         @storageRestrictions(initializes: _color, accesses: _$backingData)
                         init(initialValue) {
-                            _$backingData.setInitialValue(initialValue, forKey: "color")
+                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "color")
                             _color = Folio.PersistedValueSlot()
                         }
                         get {
                             access(keyPath: \\.color)
-                            return _$backingData.value(forKey: "color")
+                            return persistentBackingData.value(forKey: "color")
                         }
                         set {
                             withMutation(keyPath: \\.color) {
-                                _$backingData.setValue(newValue, forKey: "color", of: self)
+                                persistentBackingData.setValue(newValue, forKey: "color", of: self)
                             }
                         }
                     }
@@ -193,16 +193,16 @@ struct ModelMacroTests {
                     var todoItems: [TodoItem] {
                         @storageRestrictions(initializes: _todoItems, accesses: _$backingData)
                         init(initialValue) {
-                            _$backingData.setInitialValue(initialValue, forKey: "todoItems")
+                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "todoItems")
                             _todoItems = Folio.PersistedValueSlot()
                         }
                         get {
                             access(keyPath: \\.todoItems)
-                            return _$backingData.value(forKey: "todoItems")
+                            return persistentBackingData.value(forKey: "todoItems")
                         }
                         set {
                             withMutation(keyPath: \\.todoItems) {
-                                _$backingData.setValue(newValue, forKey: "todoItems", of: self)
+                                persistentBackingData.setValue(newValue, forKey: "todoItems", of: self)
                             }
                         }
                     }
@@ -210,10 +210,10 @@ struct ModelMacroTests {
                     private var _todoItems: Folio.PersistedValueSlot
                     init() { name = ""; createdAt = .now; color = "" }
 
-                    private var _$backingData = Folio.ModelBackingData()
+                    private var _$backingData: Folio.ModelBackingData?
 
                     public var persistentBackingData: Folio.ModelBackingData {
-                        _$backingData
+                        Folio.ModelBackingData.ensured(&_$backingData)
                     }
 
                     public static var schemaEntity: Folio.Schema.Entity {

@@ -25,6 +25,16 @@ public final class ModelBackingData {
 
     public init() {}
 
+    /// The backing data in a model's storage, made there first if the model has none
+    /// yet: the `@Model` macro's code calls this, so that a model made from a document
+    /// (`init(backingData:)`) makes no backing data only to replace it.
+    public static func ensured(_ storage: inout ModelBackingData?) -> ModelBackingData {
+        if let data = storage { return data }
+        let data = ModelBackingData()
+        storage = data
+        return data
+    }
+
     /// The value of a property; the macro's getters call this.
     ///
     /// Every property gets a value before anyone can read it: the class's initializer sets
