@@ -12,9 +12,13 @@ import FolioJSON
 struct QueryIndexes {
     /// One stored document as the indexes see it.
     struct Row {
-        var path: DocumentPath
+        /// Where the document is and the version its content was read at, which a
+        /// fetch hands on with each result (kept here so it is not looked up per result).
+        var version: DocumentVersion
         var content: JSONObject
         var isDeleted: Bool
+
+        var path: DocumentPath { version.path }
     }
 
     /// One entity's table and indexes, as of one generation of its documents.
@@ -57,12 +61,12 @@ struct QueryIndexes {
         let paths = catalog.paths.filter { $0.entity == entity }.sorted()
         indexes.rows.reserveCapacity(paths.count)
         for path in paths {
-            guard let content = catalog.content(at: path) else { continue }
+            guard let (content, version) = catalog.document(at: path) else { continue }
             if indexes.days.last != path.day {
                 indexes.days.append(path.day)
                 indexes.dayStarts.append(indexes.rows.count)
             }
-            indexes.rows.append(Row(path: path, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
+            indexes.rows.append(Row(version: version, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
         }
         if let described = schema.entities[entity] {
             let declared = Self.declaredIndexes(of: described)

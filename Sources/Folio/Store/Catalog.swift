@@ -144,14 +144,18 @@ struct Catalog {
     }
 
     /// The parsed content of an entry, decoding (and keeping) cached content on first use.
-    mutating func content(at path: DocumentPath) -> JSONObject? {
+    mutating func content(at path: DocumentPath) -> JSONObject? { document(at: path)?.content }
+
+    /// The parsed content of an entry and the version it was read at, in one lookup.
+    mutating func document(at path: DocumentPath) -> (content: JSONObject, version: DocumentVersion)? {
         guard let index = index(of: path) else { return nil }
+        let version = entries.values[index].version
         switch entries.values[index].content {
-        case .parsed(let object): return object
+        case .parsed(let object): return (object, version)
         case .cached(let buffer, let range):
             guard let object = buffer.decodeObject(range) else { return nil }
             entries.values[index].content = .parsed(object)
-            return object
+            return (object, version)
         }
     }
 

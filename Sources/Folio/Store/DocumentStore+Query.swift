@@ -70,6 +70,8 @@ struct QueryRun {
         var id: UUID
         var path: DocumentPath?
         var content: JSONObject
+        /// The stored version, when the table row handed it over.
+        var version: DocumentVersion?
         var keys: [QueryValue] = []
     }
 
@@ -90,13 +92,15 @@ struct QueryRun {
     /// A found document as a result: stored ones with their version, pending ones with
     /// the stored version they would replace (if any).
     private mutating func match(_ found: Found) -> DocumentQueryResult.Match {
-        guard let path = found.path, let entry = evaluation.documents.catalog.entry(at: path) else { return .init(id: found.id, stored: nil) }
+        guard let path = found.path, let version = found.version ?? evaluation.documents.catalog.entry(at: path)?.version else {
+            return .init(id: found.id, stored: nil)
+        }
         // Without pending changes (every fetch in a fresh context) there is no overlay to
         // look the identity up in: this runs once per match.
         if evaluation.documents.overlay.isEmpty || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil {
-            return .init(id: found.id, stored: StoredDocument(path: path, version: entry.version, content: found.content))
+            return .init(id: found.id, stored: StoredDocument(path: path, version: version, content: found.content))
         }
-        let stored = evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: entry.version, content: $0) }
+        let stored = evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: version, content: $0) }
         return .init(id: found.id, stored: stored)
     }
 
@@ -144,7 +148,7 @@ struct QueryRun {
                     else { evaluation.test(filter, on: Catalog.Identity(entity: entity, id: id), content: table.rows[position].content) }
                 if !holds { return }
             }
-            found.append(Found(id: id, path: table.rows[position].path, content: table.rows[position].content))
+            found.append(Found(id: id, path: table.rows[position].path, content: table.rows[position].content, version: table.rows[position].version))
         }
         switch access {
         case .identity:
@@ -226,7 +230,7 @@ struct QueryRun {
             guard query.includeDeleted || !row.isDeleted else { continue }
             explanation.examined += 1
             if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: row.path.id), content: row.content) { continue }
-            found.append(Found(id: row.path.id, path: row.path, content: row.content))
+            found.append(Found(id: row.path.id, path: row.path, content: row.content, version: row.version))
             last = value
         }
         explanation.matched = found.count
