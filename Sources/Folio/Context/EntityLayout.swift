@@ -47,6 +47,9 @@ final class EntityLayout {
     let hasOwnIdentity: Bool
     /// The properties whose values are members of the document.
     let storedNames: Set<String>
+    /// Each slot's position by property name: where a model made from a document keeps
+    /// the property's value (see `ModelBackingData`).
+    let positions: [String: Int]
 
     /// The layout of an entity whose attributes all have a coding (the container checked).
     init(_ entity: Schema.Entity, in schema: Schema) {
@@ -78,6 +81,7 @@ final class EntityLayout {
         }
         self.memberReaders = memberReaders
         self.otherSlots = otherSlots
+        positions = Dictionary(slots.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         storedNames = Set(
             slots.compactMap { slot in
                 switch slot {
@@ -86,5 +90,15 @@ final class EntityLayout {
                 case .blob, .ephemeral, .backReference: nil
                 }
             })
+    }
+}
+
+extension EntityLayout.Slot {
+    /// The property's name.
+    var name: String {
+        switch self {
+        case .member(let attribute, _), .blob(let attribute, _), .ephemeral(let attribute, _): attribute.name
+        case .reference(let relationship, _), .backReference(let relationship, _, _): relationship.name
+        }
     }
 }

@@ -122,9 +122,10 @@ extension ModelContext {
 
     /// The model for a query's match: the registered instance, else one made from the document.
     private func model(for match: DocumentQueryResult.Match, entity: String) throws(FolioError) -> (any PersistentModel)? {
-        if let model = registered[PersistentIdentifier(entityName: entity, id: match.id)] { return model }
-        guard let stored = match.stored else { return nil }
-        return try materialize(stored)
+        // `materialize` returns the registered model if there is one: looking it up here
+        // first hashed the identity twice for every result.
+        if let stored = match.stored { return try materialize(stored) }
+        return registered[PersistentIdentifier(entityName: entity, id: match.id)]
     }
 
     /// The descriptor evaluated on models made from every document of the entity: for

@@ -74,9 +74,8 @@ enum ModelDocument {
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
         // its relationships then load through a context of their own over the same container.
         let container = context.container
-        var values: [String: Any] = [:]
+        var values = [Any?](repeating: nil, count: layout.slots.count)
         var faults: [String: () -> Any] = [:]
-        values.reserveCapacity(layout.slots.count)
         // Members first, the hot part of a fetch: a document written by Folio has them in
         // declaration order, so each is looked for just after the previous one first.
         var next = 0
@@ -84,12 +83,12 @@ enum ModelDocument {
             if let position = content.index(forKey: reader.name, from: next) {
                 next = position + 1
                 do {
-                    values[reader.name] = try reader.decode(content[position].value)
+                    values[reader.slot] = try reader.decode(content[position].value)
                 } catch {
                     throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(reader.name)\" (\(reader.valueType)): \(error.message)")
                 }
             } else if case .member(let attribute, let coding) = layout.slots[reader.slot] {
-                values[reader.name] = try absentValue(of: attribute, coding: coding, stored)
+                values[reader.slot] = try absentValue(of: attribute, coding: coding, stored)
             }
         }
         for position in layout.otherSlots {
@@ -98,9 +97,9 @@ enum ModelDocument {
                 continue  // above
             case .blob(let attribute, let coding):
                 let bytes = try container.store.blob(of: stored.path, property: attribute.name)
-                values[attribute.name] = try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
+                values[position] = try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
             case .ephemeral(let attribute, let coding):
-                values[attribute.name] = try absentValue(of: attribute, coding: coding, stored)
+                values[position] = try absentValue(of: attribute, coding: coding, stored)
             case .backReference(let relationship, let access, let inverseName):
                 let owner = stored.id
                 faults[relationship.name] = { [weak context] in
@@ -120,7 +119,7 @@ enum ModelDocument {
                 }
             }
         }
-        data.load(values: values, faults: faults)
+        data.load(layout: layout, values: values, faults: faults)
         data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.name, id: stored.id)
         data.document = stored
         data.deletedAt = nil
