@@ -39,3 +39,16 @@ enum Profile {
         Format.milliseconds(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 }
+
+extension Profile {
+    static let savesFlag = "--profile-saves"
+
+    /// `--profile-saves`: 10,000 sessions saved and fetched, then 2,000 single inserts
+    /// and saves without syncs (`.none`), printing their median: the CPU's part of a save.
+    static func runSaves(scratch: ScratchFolders) throws {
+        let registered = SessionValues.make(count: 10_000, seed: 2)
+        let new = SessionValues.make(count: 2_000, seed: 3)
+        let times = try FolioContender().singleSaves(registered: registered, new: new, in: try scratch.fresh(), durability: .none)
+        print("single saves, .none: median \(ms(times.sorted()[times.count / 2]))")
+    }
+}

@@ -14,6 +14,12 @@ if arguments.first == MemoryChild.command {
     exit(0)
 }
 
+if arguments.first == Profile.savesFlag {
+    let scratch = ScratchFolders()
+    do { try Profile.runSaves(scratch: scratch) } catch { FileHandle.standardError.write(Data("model-benchmark \(Profile.savesFlag): \(error)\n".utf8)) }
+    try? scratch.removeAll()
+    exit(0)
+}
 if arguments.first == Profile.flag {
     let scratch = ScratchFolders()
     do {
