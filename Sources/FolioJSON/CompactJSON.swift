@@ -106,7 +106,11 @@ public enum CompactJSON {
 
         public mutating func text() -> String? {
             guard let count = length(), let raw = rawBytes(count) else { return nil }
-            return String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self)
+            let bytes = raw.bindMemory(to: UInt8.self)
+            // Nearly all stored text is ASCII, which is valid as it is; the generic
+            // validating initializer looked type metadata up for every string read.
+            if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+            return String(validating: bytes, as: UTF8.self)
         }
 
         public mutating func uint64() -> UInt64? {

@@ -16,11 +16,41 @@ public struct ValueCoding {
 
     /// The coding of a type, or `nil` when Folio cannot store it.
     static func of(_ type: Any.Type) -> ValueCoding? {
+        if let common = common(type) { return common }
         if let optional = type as? any OptionalValue.Type { return optional.coding }
         if let representable = type as? any JSONRepresentable.Type { return representing(representable) }
         if let raw = type as? any RawRepresentable.Type, let coding = byRawValue(raw) { return coding }
         if let codable = type as? any Codable.Type { return nested(codable) }
         return nil
+    }
+
+    /// The codings of the types models use most, and their optionals, made for each
+    /// concrete type: the general forms below are generic closures reached through
+    /// existential metatypes, which look type metadata up on every value (about a tenth
+    /// of a fetch's time).
+    private static func common(_ type: Any.Type) -> ValueCoding? {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): representing(String.self)
+        case ObjectIdentifier(String?.self): optionalRepresenting(String.self)
+        case ObjectIdentifier(Int.self): representing(Int.self)
+        case ObjectIdentifier(Int?.self): optionalRepresenting(Int.self)
+        case ObjectIdentifier(Double.self): representing(Double.self)
+        case ObjectIdentifier(Double?.self): optionalRepresenting(Double.self)
+        case ObjectIdentifier(Bool.self): representing(Bool.self)
+        case ObjectIdentifier(Bool?.self): optionalRepresenting(Bool.self)
+        case ObjectIdentifier(Date.self): representing(Date.self)
+        case ObjectIdentifier(Date?.self): optionalRepresenting(Date.self)
+        case ObjectIdentifier(UUID.self): representing(UUID.self)
+        case ObjectIdentifier(UUID?.self): optionalRepresenting(UUID.self)
+        default: nil
+        }
+    }
+
+    /// `Optional<Value>`'s coding, as `Optional.coding` makes it for any wrapped type.
+    private static func optionalRepresenting<Value: JSONRepresentable>(_ type: Value.Type) -> ValueCoding {
+        ValueCoding(
+            encode: { value in (value as? Value)?.json ?? .null },
+            decode: { json throws(JSONError) in json == .null ? Value?.none as Any : Value?.some(try Value(json: json)) as Any })
     }
 
     private static func representing<Value: JSONRepresentable>(_ type: Value.Type) -> ValueCoding {

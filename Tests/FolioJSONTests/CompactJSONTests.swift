@@ -1,0 +1,34 @@
+import Testing
+@testable import FolioJSON
+import FolioTestSupport
+
+/// The compact form `.folio/cache` keeps documents in: every value comes back as it
+/// went in, and text that is not UTF-8 is refused rather than repaired.
+struct CompactJSONTests {
+    @Test(arguments: 0..<10)
+    func randomValuesSurviveEncodeThenDecode(seed: UInt64) {
+        var random = RandomJSON(seed: seed)
+        for _ in 0..<100 {
+            let value = random.value()
+            var bytes: [UInt8] = []
+            CompactJSON.encode(value, into: &bytes)
+            #expect(bytes.withUnsafeBytes { CompactJSON.decode($0) } == value, "seed \(seed)")
+        }
+    }
+
+    @Test func asciiAndOtherTextDecodeAlike() {
+        for text in ["state", "Água fresca", "Plank 🏋️", ""] {
+            var bytes: [UInt8] = []
+            CompactJSON.encode(.string(text), into: &bytes)
+            #expect(bytes.withUnsafeBytes { CompactJSON.decode($0) } == .string(text))
+        }
+    }
+
+    @Test func textThatIsNotUTF8IsRefused() {
+        var bytes: [UInt8] = []
+        CompactJSON.encode(.string("abc"), into: &bytes)
+        // The last three bytes are the text; make the middle one a lone continuation byte.
+        bytes[bytes.count - 2] = 0x80
+        #expect(bytes.withUnsafeBytes { CompactJSON.decode($0) } == nil)
+    }
+}
