@@ -49,6 +49,39 @@ import Testing
     }
 }
 
+/// A writer of one document at a time, which commits without a journal, killed at
+/// random moments: the document is always whole, old or new, and the count goes on.
+@Suite(.serialized) struct SingleDocumentCrashTests {
+    @Test func oneDocumentSavesKilledAtRandomMomentsLeaveTheDocumentWhole() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = StoreManifest(timeZone: utc, schema: ["entities": ["Item": [:]]])
+        _ = try DocumentStore.create(at: directory("store"), manifest: manifest, durability: .none)
+        var generator = SystemRandomNumberGenerator()
+        var last = Int64(0)
+        for kill in 0..<40 {
+            let durability: Durability = kill % 4 == 0 ? .full : kill % 4 == 1 ? .normal : .none
+            let writer = try ChildProcess(["single-writer", directory("store"), durability.rawValue, "\(kill + 1)"])
+            usleep(UInt32.random(in: 30_000...150_000, using: &generator))
+            writer.kill()
+
+            let store = try DocumentStore.open(at: directory("store"), durability: .none)
+            #expect(store.issues.isEmpty, "kill \(kill): \(store.issues)")
+            guard let item = store.document(entity: "Item", id: UUID(uuidString: "00000000-0000-0000-0000-0000000051E6")!) else { continue }
+            guard case .integer(let n)? = item.content["n"], case .integer(let size)? = item.content["size"],
+                case .string(let text)? = item.content["text"]
+            else {
+                Issue.record("kill \(kill): the document lost members: \(item.content.keys)")
+                continue
+            }
+            #expect(text.utf8.count == Int(size), "kill \(kill): the document is torn")
+            #expect(n >= last, "kill \(kill): the count went back from \(last) to \(n)")
+            last = n
+        }
+        #expect(last > 40, "the writer made progress between kills")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
+    }
+}
+
 /// Two writers and a reader in three processes on one store.
 struct ConcurrentProcessTests {
     @Test func twoWritersAndAReaderLoseNoUpdateAndNeverSeeHalfATransaction() throws {

@@ -4,6 +4,10 @@
 //       commits transactions forever until killed: transaction T creates 1 to 1,000
 //       `Item` documents tagged {"tx": T, "count": k}, deletes those of T-3, and sets
 //       the `Counter` document to {"lastTx": T}.
+//   StoreWorkload single-writer STORE DURABILITY SEED
+//       saves one `Item` document over and over until killed, each time alone in its
+//       transaction (so without a journal): {"n": N, "size": S, "text": S times "x"},
+//       with S between 1 and 200,000 so that some writes take a while.
 //   StoreWorkload counter-writer STORE NAME COUNT
 //       COUNT times: increments the shared counter and writes the pair documents
 //       `<NAME>-a` and `<NAME>-b` with the same sequence number, in one transaction,
@@ -31,6 +35,24 @@ func pairID(_ name: String) -> UUID {
     var bytes = [UInt8](repeating: 0, count: 16)
     for (index, byte) in name.utf8.enumerated() { bytes[index % 16] ^= byte &+ UInt8(index) }
     return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], 0x40, 0x80, bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+}
+
+/// The identity of the one document `single-writer` saves.
+let singleID = UUID(uuidString: "00000000-0000-0000-0000-0000000051E6")!
+
+func singleWriter(store path: String, durability: Durability, seed: UInt64) throws {
+    let store = try DocumentStore.open(at: path, durability: durability)
+    var random = seed
+    while true {
+        random = random &* 6364136223846793005 &+ 1442695040888963407
+        let size = Int((random >> 33) % 200_000) + 1
+        let current = store.document(entity: "Item", id: singleID)
+        let n: Int64 = if case .integer(let value)? = current?.content["n"] { value + 1 } else { 1 }
+        let document = Document(
+            entity: "Item", id: singleID, partitionDate: day,
+            content: ["n": .integer(n), "size": .integer(Int64(size)), "text": .string(String(repeating: "x", count: size))])
+        try store.commit([.put(document, basedOn: current?.version)])
+    }
 }
 
 func crashWriter(store path: String, durability: Durability, seed: UInt64) throws {
@@ -130,6 +152,8 @@ do {
     switch arguments.dropFirst().first {
     case "crash-writer" where arguments.count == 5:
         try crashWriter(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none, seed: UInt64(arguments[4]) ?? 1)
+    case "single-writer" where arguments.count == 5:
+        try singleWriter(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none, seed: UInt64(arguments[4]) ?? 1)
     case "counter-writer" where arguments.count == 5:
         try counterWriter(store: arguments[2], name: arguments[3], count: Int(arguments[4]) ?? 1)
     case "reader" where arguments.count == 4:
@@ -137,7 +161,7 @@ do {
     case "migrator" where arguments.count == 4:
         try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
     default:
-        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | migrator STORE DURABILITY")
+        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | migrator STORE DURABILITY")
     }
 } catch {
     fail("\(error)")

@@ -81,16 +81,22 @@ extension DocumentStore {
         }
         if let manifestBytes { writes.add(Journal.Target(folder: "", name: StoreManifest.fileName), manifestBytes) }
 
-        var journal = try Journal.begin(in: root, writing: writes.targets, deleting: writes.removals)
         let stamps: [FileStamp]
-        do {
-            stamps = try journal.stage(writes.bytes)
-            try journal.commit(durability: durability)
-        } catch {
-            try journal.discard()  // before the commit point: the transaction never happened
-            throw error
+        if writes.targets.count == 1, writes.removals.isEmpty,
+            let stamp = try Journal.writeAlone(writes.targets[0], bytes: writes.bytes[0], in: root, durability: durability)
+        {
+            stamps = [stamp]
+        } else {
+            var journal = try Journal.begin(in: root, writing: writes.targets, deleting: writes.removals)
+            do {
+                stamps = try journal.stage(writes.bytes)
+                try journal.commit(durability: durability)
+            } catch {
+                try journal.discard()  // before the commit point: the transaction never happened
+                throw error
+            }
+            try journal.apply(durability: durability)
         }
-        try journal.apply(durability: durability)
 
         // Reserved at once: growing a map of 100,000 entries step by step costs more than filling it.
         state.catalog.reserveCapacity(state.catalog.count + puts.count)

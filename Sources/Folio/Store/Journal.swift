@@ -98,6 +98,29 @@ struct Journal {
         self.deletes = deletes
     }
 
+    /// Writes one file as a whole transaction, without a journal: staged beside its
+    /// target, synced, and renamed over it. A rename replaces a file atomically, so a
+    /// crash leaves the old file or the new one, as the journal would; `.full` also syncs
+    /// the folder, so the rename survives a power loss. A journal's folder, plan, record
+    /// and second file-system sync are most of a one-document save's cost.
+    ///
+    /// Returns the file's stamp, or `nil` (nothing written) when the target's folder does
+    /// not exist yet: a new folder is made durable by the journal's file-system sync.
+    static func writeAlone(_ target: Target, bytes: [UInt8], in storeRoot: String, durability: Durability) throws(FolioError) -> FileStamp? {
+        guard let folder = try OpenFolder(ifPresentAt: target.folder.isEmpty ? storeRoot : storeRoot + "/" + target.folder) else { return nil }
+        let staged = stagedName(of: target.name)
+        let stamp: FileStamp
+        do {
+            stamp = try folder.replaceFile(named: staged, bytes: bytes, sync: durability != .none)
+            try folder.rename(staged, to: target.name)
+        } catch {
+            try? folder.removeFile(named: staged)  // never renamed: the target is as it was
+            throw error
+        }
+        if durability == .full { try folder.sync() }
+        return stamp
+    }
+
     /// Starts a transaction that writes `targets` and removes `deletes`: a new journal
     /// folder holding the plan, and nothing staged yet.
     static func begin(in storeRoot: String, writing targets: [Target], deleting deletes: [Delete]) throws(FolioError) -> Journal {

@@ -45,13 +45,13 @@ final class OpenFolder {
 
     /// Writes `name` whole with these bytes, replacing a regular file already there, and
     /// returns its stamp. Only for names nobody else writes (a transaction's staged files).
-    func replaceFile(named name: String, bytes: [UInt8]) throws(FolioError) -> FileStamp {
+    func replaceFile(named name: String, bytes: [UInt8], sync: Bool = false) throws(FolioError) -> FileStamp {
         let file = name.withCString { openat(descriptor, $0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644) }
         guard file >= 0 else {
             if errno == ELOOP { throw .unsafePath(path: path + "/" + name, reason: "is a symbolic link") }
             throw failure(name, "create")
         }
-        return try FileSystem.finishWriting(file, bytes: bytes, sync: false, path: path + "/" + name)
+        return try FileSystem.finishWriting(file, bytes: bytes, sync: sync, path: path + "/" + name)
     }
 
     /// Renames `source` to `destination` within this folder; nothing when `source` is not
@@ -61,6 +61,17 @@ final class OpenFolder {
         if renamed == 0 { return }
         if errno == ENOENT, try status(of: source) == nil { return }
         throw failure(destination, "move \(source) into place at")
+    }
+
+    /// Renames `source` to `destination` within this folder.
+    func rename(_ source: String, to destination: String) throws(FolioError) {
+        let renamed = source.withCString { source in destination.withCString { renameat(descriptor, source, descriptor, $0) } }
+        guard renamed == 0 else { throw failure(destination, "move \(source) into place at") }
+    }
+
+    /// Makes the folder's entries (a rename into it) durable.
+    func sync() throws(FolioError) {
+        guard fsync(descriptor) == 0 else { throw .fileSystem(path: path, operation: "sync the folder", reason: FileBytes.systemError()) }
     }
 
     /// Removes `name`; a file already gone is fine.
