@@ -6,8 +6,8 @@ import Folio
 /// Both sides run SQLite in WAL mode. `synchronous=FULL` syncs the WAL at every commit,
 /// so a commit that returned survives power loss, as Folio's `.full` promises.
 /// `synchronous=NORMAL` syncs only at checkpoints: the last commits may be lost on power
-/// loss but the database stays whole, as with Folio's `.normal` (which still syncs
-/// twice per save: one `syncfs`, and `fsync` of the journal folder). `.none` and
+/// loss but the database stays whole, as with Folio's `.normal` (which still syncs a
+/// document before renaming it into place, so that none is ever torn). `.none` and
 /// `synchronous=OFF` sync nothing: the cost of each side's own work, without the disk's.
 enum DurabilityPair: CaseIterable {
     case full

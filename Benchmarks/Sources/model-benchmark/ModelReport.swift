@@ -20,7 +20,8 @@ struct ModelReport {
                 + "every round; nothing is deleted until the end. Durability: Folio `.full` against `synchronous=FULL` "
                 + "(power-loss safe at every save), Folio `.normal` against `synchronous=NORMAL` (whole after a power loss, last saves may be lost); "
                 + "for the single saves also `.none` against `synchronous=OFF` (no syncs: each side's own work). "
-                + "Folio syncs with `syncfs`, which writes back every dirty page of the whole file system, other programs' too; "
+                + "Folio syncs a transaction of many files with `syncfs`, which writes back every dirty page of the whole file system, "
+                + "other programs' too, and a one-document save with `fsync` of the file (and, for `.full`, of its folder); "
                 + "SQLite with `fdatasync` of its own files. "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores; run time \(Format.decimal(Self.seconds(runTime) / 60, places: 1)) minutes.",
             "",
