@@ -85,8 +85,7 @@ final class EntityLayout {
         storedNames = Set(
             slots.compactMap { slot in
                 switch slot {
-                case .member(let attribute, _): attribute.name
-                case .reference(let relationship, _): relationship.name
+                case .member, .reference: slot.name
                 case .blob, .ephemeral, .backReference: nil
                 }
             })

@@ -68,11 +68,12 @@ struct QueryRun {
     /// A document that satisfied the filter: where it is stored (if it is) and its content.
     struct Found {
         var id: UUID
-        var path: DocumentPath?
         var content: JSONObject
-        /// The stored version, when the table row handed it over.
+        /// The stored document's version (for a pending one, of the document it replaces).
         var version: DocumentVersion?
         var keys: [QueryValue] = []
+
+        var path: DocumentPath? { version?.path }
     }
 
     mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
@@ -92,9 +93,8 @@ struct QueryRun {
     /// A found document as a result: stored ones with their version, pending ones with
     /// the stored version they would replace (if any).
     private mutating func match(_ found: Found) -> DocumentQueryResult.Match {
-        guard let path = found.path, let version = found.version ?? evaluation.documents.catalog.entry(at: path)?.version else {
-            return .init(id: found.id, stored: nil)
-        }
+        guard let version = found.version else { return .init(id: found.id, stored: nil) }
+        let path = version.path
         // Without pending changes (every fetch in a fresh context) there is no overlay to
         // look the identity up in: this runs once per match.
         if evaluation.documents.overlay.isEmpty || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil {
@@ -120,11 +120,12 @@ struct QueryRun {
         if case .identity(let id) = access {
             let identity = Catalog.Identity(entity: entity, id: id)
             if !overlaid.contains(id), let path = evaluation.documents.catalog.path(of: identity),
-                let content = evaluation.documents.catalog.content(at: path), query.includeDeleted || content[ModelDocument.deletedKey] == nil
+                let (content, version) = evaluation.documents.catalog.document(at: path),
+                query.includeDeleted || content[ModelDocument.deletedKey] == nil
             {
                 explanation.examined += 1
                 if query.filter.map({ evaluation.test($0, on: identity, content: content) }) ?? true {
-                    found.append(Found(id: id, path: path, content: content))
+                    found.append(Found(id: id, content: content, version: version))
                 }
             }
         }
@@ -135,20 +136,14 @@ struct QueryRun {
         // retains every string and array a row holds; this runs for every row scanned).
         // `filter` is nil when the access already answers it (an index on exactly the
         // filter's equalities), so its rows need no test.
-        // The common filter shape skips the evaluator (see `AttributeComparisons`).
-        let comparisons = query.filter.flatMap { filter in schema.entities[entity].flatMap { AttributeComparisons(filter, entity: $0) } }
+        let comparisons = filterComparisons
         func consider(_ position: Int, filter: QueryExpression?) {
             guard query.includeDeleted || !table.rows[position].isDeleted else { return }
             let id = table.rows[position].path.id
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
-            if let filter {
-                let holds =
-                    if let comparisons { comparisons.test(table.rows[position].content) }
-                    else { evaluation.test(filter, on: Catalog.Identity(entity: entity, id: id), content: table.rows[position].content) }
-                if !holds { return }
-            }
-            found.append(Found(id: id, path: table.rows[position].path, content: table.rows[position].content, version: table.rows[position].version))
+            if let filter, !passes(filter, comparisons, id: id, content: table.rows[position].content) { return }
+            found.append(Found(id: id, content: table.rows[position].content, version: table.rows[position].version))
         }
         switch access {
         case .identity:
@@ -185,10 +180,24 @@ struct QueryRun {
             guard let content = evaluation.documents.content(of: identity) else { continue }
             explanation.examined += 1
             if let filter = query.filter, !evaluation.test(filter, on: identity, content: content) { continue }
-            found.append(Found(id: identity.id, path: evaluation.documents.catalog.path(of: identity), content: content))
+            let stored = evaluation.documents.catalog.path(of: identity).flatMap { evaluation.documents.catalog.entry(at: $0)?.version }
+            found.append(Found(id: identity.id, content: content, version: stored))
         }
         explanation.matched = found.count
         return (found, explanation)
+    }
+
+    /// The query's filter as comparisons of attributes with constants, when it is one:
+    /// the common shape, which rows are then tested on without the evaluator.
+    private var filterComparisons: AttributeComparisons? {
+        query.filter.flatMap { filter in evaluation.documents.schema.entities[query.entity].flatMap { AttributeComparisons(filter, entity: $0) } }
+    }
+
+    /// Whether a stored row satisfies `filter`: on its members directly when the filter
+    /// is attribute comparisons (see `AttributeComparisons`), else through the evaluator.
+    private mutating func passes(_ filter: QueryExpression, _ comparisons: AttributeComparisons?, id: UUID, content: JSONObject) -> Bool {
+        if let comparisons { return comparisons.test(content) }
+        return evaluation.test(filter, on: Catalog.Identity(entity: query.entity, id: id), content: content)
     }
 
     /// Whether a filter is exactly equality on each of an index's properties, so the
@@ -223,14 +232,15 @@ struct QueryRun {
         // taken too (their order among themselves is the store's), then order those few.
         var found: [Found] = []
         var last: QueryValue?
+        let comparisons = filterComparisons
         let positions = key.ascending ? Array(index.indices) : index.indices.reversed()
         for position in positions {
             let (value, row) = (index[position].value, table.rows[index[position].position])
             if found.count >= wanted, let last, value.sortOrder(last) != .orderedSame { break }
             guard query.includeDeleted || !row.isDeleted else { continue }
             explanation.examined += 1
-            if let filter = query.filter, !evaluation.test(filter, on: Catalog.Identity(entity: entity, id: row.path.id), content: row.content) { continue }
-            found.append(Found(id: row.path.id, path: row.path, content: row.content, version: row.version))
+            if let filter = query.filter, !passes(filter, comparisons, id: row.path.id, content: row.content) { continue }
+            found.append(Found(id: row.path.id, content: row.content, version: row.version))
             last = value
         }
         explanation.matched = found.count
