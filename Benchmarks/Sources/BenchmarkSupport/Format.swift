@@ -26,6 +26,11 @@ package enum Format {
         }
     }
 
+    /// A duration in seconds, for medians, ratios and the formats above.
+    package static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
     package static func milliseconds(_ seconds: Double) -> String {
         decimal(seconds * 1_000, places: 1) + " ms"
     }

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// One row measured on one workload.
 struct RowResult {
     let name: String
@@ -8,9 +10,7 @@ struct RowResult {
     let bytes: Int
     let documents: Int
 
-    var seconds: Double {
-        Double(median.components.seconds) + Double(median.components.attoseconds) * 1e-18
-    }
+    var seconds: Double { Format.seconds(median) }
 
     /// Millions of bytes per second.
     var megabytesPerSecond: Double { Double(bytes) / 1e6 / seconds }

@@ -25,9 +25,6 @@ let clock = ContinuousClock()
 let began = Date()
 
 func note(_ text: String) { FileHandle.standardError.write(Data(("… " + text + "\n").utf8)) }
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 let prefix = FileManager.default.temporaryDirectory.path + "/folio-migration-bench-\(getpid())-"
@@ -54,12 +51,12 @@ for repetition in 0..<repetitions {
     // The dry run: open the store and migrate in memory (then print nothing).
     sync()
     var report: MigrationReport?
-    dry.append(seconds(try clock.measure { report = try DocumentStore.open(at: folioRoot).migrate([MigrationSample.step], dryRun: true) }))
+    dry.append(Format.seconds(try clock.measure { report = try DocumentStore.open(at: folioRoot).migrate([MigrationSample.step], dryRun: true) }))
     guard report?.entities["Timer"]?.changed == count, report?.files.count == count + 1 else {
         throw BenchmarkFailure("the dry run would change \(report?.entities["Timer"]?.changed ?? 0) documents, not \(count)")
     }
     var diff: [UInt8] = []
-    diffs.append(seconds(clock.measure { diff = report!.unifiedDiff() }))
+    diffs.append(Format.seconds(clock.measure { diff = report!.unifiedDiff() }))
     diffBytes = diff.count
     report = nil
 
@@ -69,10 +66,10 @@ for repetition in 0..<repetitions {
         sync()
         if row == "apply" {
             var done: MigrationReport?
-            applied.append(seconds(try clock.measure { done = try DocumentStore.open(at: folioRoot, durability: .full).migrate([MigrationSample.step]) }))
+            applied.append(Format.seconds(try clock.measure { done = try DocumentStore.open(at: folioRoot, durability: .full).migrate([MigrationSample.step]) }))
             guard done?.applied == true else { throw BenchmarkFailure("the migration was not applied") }
         } else {
-            floor.append(seconds(try clock.measure { try MigrationFloor.migrate(root: floorRoot, paths: sample.paths) }))
+            floor.append(Format.seconds(try clock.measure { try MigrationFloor.migrate(root: floorRoot, paths: sample.paths) }))
         }
     }
     if repetition == 0 {

@@ -23,7 +23,7 @@ struct ModelReport {
                 + "Folio syncs a transaction of many files with `syncfs`, which writes back every dirty page of the whole file system, "
                 + "other programs' too, and a one-document save with `fsync` of the file (and, for `.full`, of its folder); "
                 + "SQLite with `fdatasync` of its own files. "
-                + "\(ProcessInfo.processInfo.activeProcessorCount) cores; run time \(Format.decimal(Self.seconds(runTime) / 60, places: 1)) minutes.",
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores; run time \(Format.decimal(Format.seconds(runTime) / 60, places: 1)) minutes.",
             "",
             "## Whole sets of FocusSessions",
             "",
@@ -129,9 +129,5 @@ struct ModelReport {
 
     private func ratio(_ value: Double?) -> String {
         value.map(Format.ratio) ?? "–"
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

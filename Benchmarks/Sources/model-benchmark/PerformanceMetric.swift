@@ -1,5 +1,5 @@
 // The Rowing app's stroke-by-stroke metric (seed 004), as the seed writes it (the copy
-// in Tests/SeedAppTests/RowingAppModels.swift), with `import Folio` in place of
+// in Tests/SeedApps/RowingAppModels.swift), with `import Folio` in place of
 // `import SwiftData` and `case catch` in backticks, as Swift needs.
 import Folio
 import Foundation

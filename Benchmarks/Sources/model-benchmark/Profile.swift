@@ -36,7 +36,7 @@ enum Profile {
     }
 
     private static func ms(_ duration: Duration) -> String {
-        Format.milliseconds(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        Format.milliseconds(Format.seconds(duration))
     }
 }
 

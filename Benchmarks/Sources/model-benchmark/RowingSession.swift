@@ -1,5 +1,5 @@
 // The Rowing app's session (seed 004), as the seed writes it (the copy in
-// Tests/SeedAppTests/RowingAppModels.swift), with `import Folio` in place of
+// Tests/SeedApps/RowingAppModels.swift), with `import Folio` in place of
 // `import SwiftData`. One change: no `athlete` relationship, since the benchmark
 // saves strokes, not athletes (`athleteID`, the seed's foreign key, stays).
 import Folio

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Measured values of one side of one row, in seconds (or KiB for memory), with the
 /// statistics the report prints.
 struct Samples {
@@ -6,7 +8,7 @@ struct Samples {
     init() {}
 
     mutating func append(_ duration: Duration) {
-        values.append(Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
+        values.append(Format.seconds(duration))
     }
 
     mutating func append(_ value: Double) {

@@ -56,7 +56,7 @@ func median(_ body: () throws -> Any) rethrows -> (seconds: Double, answer: Any)
         let start = ContinuousClock.now
         answer = try body()
         let elapsed = ContinuousClock.now - start
-        times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        times.append(Format.seconds(elapsed))
     }
     return (times.sorted()[times.count / 2], answer)
 }
@@ -144,7 +144,7 @@ for size in sizes {
         _ = try folioQueries(container, target: target, from: from, to: to)[key]
         _ = (key, container)
         let elapsed = ContinuousClock.now - start
-        cold[key] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        cold[key] = Format.seconds(elapsed)
     }
     note("\(Format.grouped(size)) records: Folio, warm")
     let container = try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))

@@ -31,7 +31,7 @@ struct SizeResults {
         let sorted = durations.sorted()
         let middle = sorted.count / 2
         let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        return Double(median.components.seconds) + Double(median.components.attoseconds) * 1e-18
+        return Format.seconds(median)
     }
 
     /// The row's median over its floor's, or `nil` when either did not run.

@@ -25,7 +25,7 @@ struct StoreReport {
                 + results.map { "\($0.repetitions) (\(Format.grouped($0.documentCount)) docs)" }.joined(separator: ", ")
                 + " timed repetitions, Folio and the C floors taking turns within each repetition, every write into a new "
                 + "folder, nothing deleted until the end; \(ProcessInfo.processInfo.activeProcessorCount) cores. "
-                + "Run time \(Format.decimal(seconds(runTime) / 60, places: 1)) minutes.",
+                + "Run time \(Format.decimal(Format.seconds(runTime) / 60, places: 1)) minutes.",
             "",
         ]
         for size in results {
@@ -98,9 +98,5 @@ struct StoreReport {
             ]
         }
         return "| \(row.title) | " + cells.joined(separator: " | ") + " |"
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }
