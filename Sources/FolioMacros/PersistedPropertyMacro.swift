@@ -31,13 +31,13 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             ? """
             @storageRestrictions(accesses: _$backingData)
             init(initialValue) {
-                Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: \(literal: key))
+                Folio.ModelBackingData.setInitialValue(initialValue, forKey: \(literal: key), in: &_$backingData, of: Self.self)
             }
             """
             : """
             @storageRestrictions(initializes: _\(raw: key), accesses: _$backingData)
             init(initialValue) {
-                Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: \(literal: key))
+                Folio.ModelBackingData.setInitialValue(initialValue, forKey: \(literal: key), in: &_$backingData, of: Self.self)
                 _\(raw: key) = Folio.PersistedValueSlot()
             }
             """

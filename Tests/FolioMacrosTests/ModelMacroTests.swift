@@ -22,7 +22,7 @@ struct ModelMacroTests {
                     var id: UUID {
                         @storageRestrictions(initializes: _id, accesses: _$backingData)
                         init(initialValue) {
-                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "id")
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "id", in: &_$backingData, of: Self.self)
                             _id = Folio.PersistedValueSlot()
                         }
                         get {
@@ -40,7 +40,7 @@ struct ModelMacroTests {
                     var text: String {
                         @storageRestrictions(initializes: _text, accesses: _$backingData)
                         init(initialValue) {
-                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "text")
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "text", in: &_$backingData, of: Self.self)
                             _text = Folio.PersistedValueSlot()
                         }
                         get {
@@ -58,7 +58,7 @@ struct ModelMacroTests {
                     var pinned: Bool? {
                         @storageRestrictions(accesses: _$backingData)
                         init(initialValue) {
-                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "pinned")
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "pinned", in: &_$backingData, of: Self.self)
                         }
                         get {
                             access(keyPath: \\.pinned)
@@ -139,7 +139,7 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(initializes: _name, accesses: _$backingData)
                         init(initialValue) {
-                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "name")
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "name", in: &_$backingData, of: Self.self)
                             _name = Folio.PersistedValueSlot()
                         }
                         get {
@@ -157,7 +157,7 @@ struct ModelMacroTests {
                     var createdAt: Date {
                         @storageRestrictions(initializes: _createdAt, accesses: _$backingData)
                         init(initialValue) {
-                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "createdAt")
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "createdAt", in: &_$backingData, of: Self.self)
                             _createdAt = Folio.PersistedValueSlot()
                         }
                         get {
@@ -175,7 +175,7 @@ struct ModelMacroTests {
                     var color: String {
                         @storageRestrictions(initializes: _color, accesses: _$backingData)
                         init(initialValue) {
-                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "color")
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "color", in: &_$backingData, of: Self.self)
                             _color = Folio.PersistedValueSlot()
                         }
                         get {
@@ -193,7 +193,7 @@ struct ModelMacroTests {
                     var todoItems: [TodoItem] {
                         @storageRestrictions(initializes: _todoItems, accesses: _$backingData)
                         init(initialValue) {
-                            Folio.ModelBackingData.ensured(&_$backingData).setInitialValue(initialValue, forKey: "todoItems")
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "todoItems", in: &_$backingData, of: Self.self)
                             _todoItems = Folio.PersistedValueSlot()
                         }
                         get {

@@ -34,6 +34,15 @@ final class Scan {
     init(pixels: [UInt8]) { self.pixels = pixels }
 }
 
+/// A model with initial values, one of them an optional that starts as `nil`.
+@Model
+final class Shelf {
+    var title: String = "Untitled"
+    var capacity: Int = 12
+    var note: String?
+    init() {}
+}
+
 /// Models nested in a namespace, as `VersionedSchema` enums hold them.
 enum ArchiveV1 {
     @Model
@@ -157,6 +166,46 @@ struct ModelContextTests {
         #expect(FileManager.default.fileExists(atPath: folder("Box")) && FileManager.default.fileExists(atPath: folder("Item")))
         // The fetching context is gone by the time the relationship is read: it still loads.
         #expect(try ModelContext(context.container).fetch(FetchDescriptor<ArchiveV1.Box>()).first?.items.map(\.name) == ["1998"])
+    }
+
+    @Test func fetchedModelsHaveTheirStoredValuesRatherThanTheirInitialOnes() throws {
+        let folder = try TemporaryDirectory()
+        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let context = ModelContext(container)
+        let shelf = Shelf()
+        shelf.title = "Kitchen"
+        shelf.capacity = 3
+        shelf.note = "by the window"
+        context.insert(shelf)
+        try context.save()
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Shelf>()).first)
+        #expect(fetched.title == "Kitchen" && fetched.capacity == 3 && fetched.note == "by the window")
+        #expect(!fetched.hasChanges)
+        // A model made by its initializer after the fetch starts from the initial values.
+        let fresh = Shelf()
+        #expect(fresh.title == "Untitled" && fresh.capacity == 12 && fresh.note == nil)
+    }
+
+    @Test func modelsFetchedFromTheSameDocumentDoNotSeeEachOthersUnsavedChanges() throws {
+        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let writer = ModelContext(container)
+        for title in ["Hall", "Kitchen", "Study"] {
+            let shelf = Shelf()
+            shelf.title = title
+            writer.insert(shelf)
+        }
+        try writer.save()
+        let byTitle = FetchDescriptor<Shelf>(sortBy: [SortDescriptor(\.title)])
+        let first = ModelContext(container)
+        let edited = try first.fetch(byTitle)
+        edited[1].title = "Pantry"
+        edited[1].capacity += 1
+        let second = try ModelContext(container).fetch(byTitle)
+        #expect(second.map(\.title) == ["Hall", "Kitchen", "Study"] && second[1].capacity == 12)
+        try first.save()
+        let third = try ModelContext(container).fetch(byTitle)
+        #expect(third.map(\.title) == ["Hall", "Pantry", "Study"] && third[1].capacity == 13)
+        #expect(second[1].title == "Kitchen", "a model fetched earlier keeps the values it was fetched with")
     }
 
     @Test func aContainerLeavesACacheSoTheNextLaunchReadsNothingUnchanged() throws {

@@ -158,7 +158,7 @@ public final class ModelContext {
         }
         let data = ModelBackingData()
         try ModelDocument.fill(data, from: stored, layout: layout, context: self)
-        let model = type.init(backingData: data)
+        let model = ModelLoading.loading(type) { type.init(backingData: data) }
         data.context = self
         registered[identifier] = model
         return model

@@ -79,6 +79,19 @@ public final class ModelBackingData {
         faults[key] = nil
     }
 
+    /// Sets a property from the class's initializer, which is not a change; the macro's
+    /// init accessors call this.
+    ///
+    /// A model being made from a document takes none of these: they are the class's
+    /// initial values, which Swift applies before `init(backingData:)` hands the model the
+    /// backing data its document filled (see `ModelLoading`).
+    public static func setInitialValue<Value, Model: PersistentModel>(
+        _ value: Value, forKey key: String, in storage: inout ModelBackingData?, of model: Model.Type
+    ) {
+        guard storage != nil || !ModelLoading.isLoading(Model.self) else { return }
+        ensured(&storage).setInitialValue(value, forKey: key)
+    }
+
     /// Replaces every value and fault at once: a model made from a document, whose
     /// values were decoded together, by position in the layout's slots.
     func load(layout: EntityLayout, values: [Any?], faults: [String: () -> Any]) {
