@@ -69,7 +69,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 307
+// README.md, line 309
 func sample_README_md_4() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -83,7 +83,7 @@ func sample_README_md_4() throws {
     // }
 }
 
-// README.md, line 323
+// README.md, line 325
 func sample_README_md_5() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -96,7 +96,7 @@ func sample_README_md_5() throws {
     }
 }
 
-// README.md, line 378
+// README.md, line 380
 func sample_README_md_6() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -107,7 +107,7 @@ func sample_README_md_6() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 395
+// README.md, line 397
 func sample_README_md_7() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path

@@ -46,6 +46,11 @@ struct WritingCommandTests {
         #expect(try store.folio("query", "Timer", "notes != nil", "--fields", "name,notes", "--format", "csv").output == "name,notes\nWorkout,Before breakfast\n")
         #expect(try store.folio("set", "TodoItem", "isCompleted == false", "isCompleted=true").output == "1 document matched, 1 written\n")
         #expect(try store.folio("count", "TodoItem", "isCompleted").output == "2\n")
+        // Queries without comparison operators, and values with them, are told apart by the `name=` form.
+        #expect(try store.folio("set", "TodoItem", "isCompleted", "isCompleted=false").output == "2 documents matched, 2 written\n")
+        #expect(try store.folio("set", "TodoItem", "!isCompleted", "text=a < b", "isCompleted=true").output == "2 documents matched, 2 written\n")
+        #expect(try store.folio("count", "TodoItem", "text == \"a < b\"").output == "2\n")
+        #expect(try store.folio("set", "Timer", "name ~= \"^Work\"", "notes:=null").output == "1 document matched, 1 written\n")
         let bare = try store.folio("set", "TodoItem", "isCompleted=false")
         #expect(bare.status == 65)
         #expect(bare.errors.contains("give a query"))

@@ -62,7 +62,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 let isDocument = try DocumentTarget.document(target, in: store) != nil
-                let query = !isDocument && rest.first.map(Self.looksLikeQuery) == true ? rest.first : nil
+                let query = !isDocument && rest.first.map(Assignment.isAssignment) == false ? rest.first : nil
                 let assignments = Array(rest.dropFirst(query == nil ? 0 : 1))
                 guard !assignments.isEmpty else { throw FolioError.invalidArgument("nothing to set: add property=value") }
                 guard isDocument || query != nil else {
@@ -77,11 +77,6 @@ extension FolioCommand {
                 let summary = try store.commit(store.changes(putting: written))
                 Terminal.print("\(counted(documents.count, "document")) matched, \(summary.written) written")
             }
-        }
-
-        /// Whether a first argument is a query rather than an assignment (`a == b` has an `=` too).
-        static func looksLikeQuery(_ text: String) -> Bool {
-            ["==", "!=", "<=", ">=", "<", ">", "&&", "||"].contains { text.contains($0) } || text == "true"
         }
     }
 }

@@ -62,6 +62,16 @@ struct DocumentTarget: ParsableArguments {
 /// `String` property, else JSON (`count=3`, `done=true`, `tags=["a"]`), else text
 /// (a date such as `2026-11-22T09:30:00Z`). `name:=json` always reads JSON.
 enum Assignment {
+    /// Whether an argument is `property=value` or `property:=json`: a name, then `=` (not
+    /// a query's `==`) or `:=`. Anything else after an entity is its query, whatever
+    /// operators it uses (`isCompleted`, `!isCompleted`, `name ~= "^Work"`, `note == "a=b"`).
+    static func isAssignment(_ text: String) -> Bool {
+        let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        guard let first = name.first, !first.isNumber else { return false }
+        let rest = text.dropFirst(name.count)
+        return (rest.hasPrefix("=") && !rest.hasPrefix("==")) || rest.hasPrefix(":=")
+    }
+
     static func values(_ assignments: [String], entity: String, in store: DocumentStore) throws(FolioError) -> JSONObject {
         var values = JSONObject()
         for assignment in assignments {
