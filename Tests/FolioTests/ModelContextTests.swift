@@ -208,6 +208,45 @@ struct ModelContextTests {
         #expect(second[1].title == "Kitchen", "a model fetched earlier keeps the values it was fetched with")
     }
 
+    @Test func enumerateGoesThroughEveryModelABatchAtATimeLettingGoOfThoseNoOneKeeps() throws {
+        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let writer = ModelContext(container)
+        for index in 0..<7 {
+            let shelf = Shelf()
+            shelf.title = "Shelf \(index)"
+            shelf.capacity = index
+            writer.insert(shelf)
+        }
+        try writer.save()
+        let context = ModelContext(container)
+        var titles: [String] = []
+        var kept: Shelf?
+        try context.enumerate(FetchDescriptor<Shelf>(sortBy: [SortDescriptor(\.capacity)]), batchSize: 3) { shelf in
+            titles.append(shelf.title)
+            if shelf.capacity == 4 { kept = shelf }
+        }
+        #expect(titles == (0..<7).map { "Shelf \($0)" })
+        // Only the model the block kept is still registered: the others went batch by batch.
+        #expect(context.registered.count == 1)
+        // The kept model is still the context's: its change is saved.
+        let keeper = try #require(kept)
+        keeper.title = "Kept"
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Shelf>(predicate: #Predicate { $0.title == "Kept" })) == 1)
+    }
+
+    @Test func enumerateRefusesABlockThatLeavesUnsavedChangesUnlessAllowed() throws {
+        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let writer = ModelContext(container)
+        for _ in 0..<3 { writer.insert(Shelf()) }
+        try writer.save()
+        #expect(throws: FolioError.self) { try ModelContext(container).enumerate(FetchDescriptor<Shelf>()) { $0.capacity += 1 } }
+        let context = ModelContext(container)
+        try context.enumerate(FetchDescriptor<Shelf>(), batchSize: 2, allowEscapingMutations: true) { $0.capacity += 1 }
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Shelf>()).map(\.capacity) == [13, 13, 13])
+    }
+
     @Test func aContainerLeavesACacheSoTheNextLaunchReadsNothingUnchanged() throws {
         let folder = try TemporaryDirectory()
         let configuration = ModelConfiguration(url: folder.url, durability: .none)

@@ -37,11 +37,67 @@ extension ModelContext {
         }
     }
 
-    /// Calls a block for each model a descriptor selects, in batches.
+    /// Calls a block for each model a descriptor selects, making the models a batch at a
+    /// time, so that going through a whole entity holds about one batch of models.
+    ///
+    /// The documents are selected once, up front; each batch's models are made just
+    /// before the block sees them. After a batch, its models that nothing else holds and
+    /// that have no unsaved change are let go (fetched again, a new instance comes back).
+    /// Unless `allowEscapingMutations`, a batch whose block calls leave unsaved changes
+    /// throws, as SwiftData does: save inside the block, or allow them.
+    ///
+    /// ```swift
+    /// var minutes = 0.0
+    /// try context.enumerate(FetchDescriptor<FocusSession>(), batchSize: 1000) { minutes += $0.duration / 60 }
+    /// ```
     public func enumerate<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false, block: (Model) throws -> Void
     ) throws {
-        for model in try fetch(descriptor) { try block(model) }
+        let plan = try fetchPlan(for: descriptor)
+        guard let query = plan.query else {
+            for model in try fetchOnModels(descriptor) { try block(model) }
+            return
+        }
+        let matches = try container.store.run(query, overlay: plan.overlay).matches
+        let unsaved = (inserted, deleted, changed)
+        var start = matches.startIndex
+        while start < matches.endIndex {
+            let batch = matches[start..<min(start + max(batchSize, 1), matches.endIndex)]
+            start = batch.endIndex
+            var made: [PersistentIdentifier] = []
+            for match in batch {
+                let identifier = PersistentIdentifier(entityName: query.entity, id: match.id)
+                let isNew = registered[identifier] == nil
+                guard let model = try model(for: match, entity: query.entity) as? Model else { continue }
+                if isNew { made.append(identifier) }
+                try block(model)
+            }
+            if !allowEscapingMutations, (inserted, deleted, changed) != unsaved {
+                throw FolioError.invalidArgument(
+                    "enumerate's block left unsaved changes to \(Model.self) models; save them inside the block, or pass allowEscapingMutations: true")
+            }
+            letGo(made)
+        }
+    }
+
+    /// Unregisters models that nothing outside this context holds and that have no
+    /// unsaved change: no one can see them go, and their memory comes back.
+    private func letGo(_ identifiers: [PersistentIdentifier]) {
+        for identifier in identifiers where !changed.contains(identifier) && !deleted.contains(identifier) {
+            // Someone else holds it if it outlives its removal: then it stays registered.
+            if let model = unregister(identifier).model { registered[identifier] = model }
+        }
+    }
+
+    /// A model no longer held strongly by the context.
+    private struct Unregistered {
+        weak var model: (any PersistentModel)?
+    }
+
+    /// Removes a model from the context. Its own function, so that no strong reference
+    /// made here outlives the call.
+    private func unregister(_ identifier: PersistentIdentifier) -> Unregistered {
+        Unregistered(model: registered.removeValue(forKey: identifier))
     }
 
     /// How a descriptor runs: the index or day folders it uses, how many documents it
