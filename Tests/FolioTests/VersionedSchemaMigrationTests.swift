@@ -185,3 +185,78 @@ struct CustomStageMigrationTests {
         #expect(try DocumentStore.open(at: url.path).manifest.schemaVersion == "1.0.0")
     }
 }
+
+enum AlbumV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Photo.self] }
+
+    @Model
+    final class Photo {
+        var title: String
+        @Attribute(.externalStorage) var image: Data?
+        init(title: String, image: Data?) {
+            self.title = title
+            self.image = image
+        }
+    }
+}
+
+enum AlbumV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Photo.self] }
+
+    @Model
+    final class Photo {
+        var title: String
+        @Attribute(.externalStorage) var image: Data?
+        @Attribute(.externalStorage) var thumbnail: Data?
+        var byteCount: Int = 0
+        init(title: String, image: Data?) {
+            self.title = title
+            self.image = image
+        }
+    }
+}
+
+/// `didMigrate` reads each photo's blob, writes a thumbnail blob beside it, and drops the
+/// blurry photo's image.
+enum AlbumPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [AlbumV1.self, AlbumV2.self] }
+    static var stages: [MigrationStage] {
+        [
+            .custom(
+                fromVersion: AlbumV1.self, toVersion: AlbumV2.self, willMigrate: nil,
+                didMigrate: { context in
+                    for photo in try context.fetch(FetchDescriptor<AlbumV2.Photo>()) {
+                        photo.byteCount = photo.image?.count ?? 0
+                        photo.thumbnail = photo.image.map { Data($0.prefix(2)) }
+                        if photo.title == "Blurry" { photo.image = nil }
+                    }
+                })
+        ]
+    }
+}
+
+struct CustomStageBlobTests {
+    @Test func customStagesReadAndWriteExternalStorageBlobs() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.url.appending(path: "Album")
+        do {
+            let context = ModelContext(try ModelContainer(for: AlbumV1.schema, configurations: [ModelConfiguration(url: url)]))
+            context.insert(AlbumV1.Photo(title: "Beach", image: Data([1, 2, 3, 4, 5])))
+            context.insert(AlbumV1.Photo(title: "Blurry", image: Data([9, 9, 9])))
+            context.insert(AlbumV1.Photo(title: "Empty", image: nil))
+            try context.save()
+        }
+        let container = try ModelContainer(for: AlbumV2.schema, migrationPlan: AlbumPlan.self, configurations: [ModelConfiguration(url: url)])
+        let photos = try ModelContext(container).fetch(FetchDescriptor<AlbumV2.Photo>(sortBy: [SortDescriptor(\.title)]))
+        #expect(photos.map(\.title) == ["Beach", "Blurry", "Empty"])
+        #expect(photos.map(\.byteCount) == [5, 3, 0], "the closure read each photo's blob")
+        #expect(photos.map(\.image) == [Data([1, 2, 3, 4, 5]), nil, nil], "the blurry photo's blob is gone, the others are as they were")
+        #expect(photos.map(\.thumbnail) == [Data([1, 2]), Data([9, 9]), nil])
+        // On disk: Beach's image and thumbnail, Blurry's thumbnail; nothing else.
+        let blobs = FileManager.default.enumerator(atPath: url.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".bin") }
+        #expect(blobs.filter { $0.hasSuffix(".image.bin") }.count == 1)
+        #expect(blobs.filter { $0.hasSuffix(".thumbnail.bin") }.count == 2)
+    }
+}

@@ -12,8 +12,9 @@ import FolioJSON
 /// with the manifest; a closure that throws, or a crash at any point, leaves the real
 /// store as it was.
 ///
-/// `.externalStorage` blobs are not copied: a closure that reads one sees `nil`, and the
-/// real store keeps its blobs whatever a closure sets.
+/// `.externalStorage` blobs are copied too, file by file, so closures read and set them
+/// as apps do; the commit writes the blobs the copy ended up with different bytes for,
+/// and deletes those it no longer has.
 struct StagedMigration {
     let store: DocumentStore
     let stages: [MigrationStage]
@@ -34,7 +35,7 @@ struct StagedMigration {
             }
         }
         try copy.refresh()
-        try store.commit(changes(toMatch: copy), manifest: mergedManifest(copy.manifest))
+        try store.commit(try changes(toMatch: copy), manifest: mergedManifest(copy.manifest))
     }
 
     /// A store in `root` holding the real store's documents at their paths, and its manifest.
@@ -48,6 +49,13 @@ struct StagedMigration {
             }
         }
         try copy.commit(puts)
+        // One file at a time, so a store of photos is never all in memory at once.
+        for blob in store.blobPaths().values.flatMap(\.values).sorted() {
+            let bytes = try FileSystem.readFile(store.root + "/" + blob.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+            try FileSystem.makeDirectories(blob.folder, under: root)
+            try FileSystem.createFile(root + "/" + blob.relativePath, bytes: bytes, sync: false)
+        }
+        try copy.refresh()
         return copy
     }
 
@@ -68,17 +76,22 @@ struct StagedMigration {
 
     /// The puts and deletes that make the real store's documents those of the copy:
     /// unchanged documents are left alone, moved ones written at their new path.
-    private func changes(toMatch copy: DocumentStore) -> [DocumentChange] {
+    private func changes(toMatch copy: DocumentStore) throws(FolioError) -> [DocumentChange] {
         let calendar = copy.manifest.calendar
         var changes: [DocumentChange] = []
         var kept = Set<Catalog.Identity>()
+        let (originalBlobs, migratedBlobs) = (store.blobPaths(), copy.blobPaths())
         for entity in copy.documentCounts.keys.sorted() {
             for migrated in copy.documents(entity: entity) {
                 let identity = Catalog.Identity(entity: entity, id: migrated.id)
                 kept.insert(identity)
                 let original = store.document(entity: entity, id: migrated.id)
-                if let original, original.path == migrated.path, original.content == migrated.content { continue }
-                let document = Document(entity: entity, id: migrated.id, partitionDate: migrated.path.day.noon(in: calendar), content: migrated.content)
+                var properties = Set(migratedBlobs[migrated.path, default: [:]].keys)
+                if let original { properties.formUnion(originalBlobs[original.path, default: [:]].keys) }
+                let blobs = try changedBlobs(properties, from: original, to: migrated, in: copy)
+                if let original, original.path == migrated.path, original.content == migrated.content, blobs.isEmpty { continue }
+                let document = Document(
+                    entity: entity, id: migrated.id, partitionDate: migrated.path.day.noon(in: calendar), content: migrated.content, blobs: blobs)
                 changes.append(.put(document, basedOn: original?.version))
             }
         }
@@ -88,6 +101,22 @@ struct StagedMigration {
             }
         }
         return changes
+    }
+
+    /// The blobs whose bytes in the copy differ from the real store's, with their new
+    /// bytes (`nil`: deleted). Blobs left as they were are not mentioned: a document that
+    /// moved carries them.
+    private func changedBlobs(
+        _ properties: Set<String>, from original: StoredDocument?, to migrated: StoredDocument, in copy: DocumentStore
+    ) throws(FolioError) -> [String: [UInt8]?] {
+        var changed: [String: [UInt8]?] = [:]
+        for property in properties {
+            let bytes = try copy.blob(of: migrated.path, property: property)
+            var before: [UInt8]?
+            if let original { before = try store.blob(of: original.path, property: property) }
+            if bytes != before { changed[property] = .some(bytes) }
+        }
+        return changed
     }
 
     /// The real manifest with the copy's schema and version, everything else kept.
