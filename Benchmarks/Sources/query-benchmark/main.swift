@@ -7,7 +7,8 @@ import Foundation
 // and recsel over the same records: six queries on 10,000 and 100,000 FocusSession
 // records, medians of repeated runs in one process. `--quick` runs 2,000 records;
 // `--profile` runs only Folio's fetches that return many models, at 100,000 records,
-// 30 times over, for `perf record`, then splits their times (identities, counts, models).
+// 30 times over (`PROFILE_LOOPS=<n>` for more; "profiling loop" on standard error marks
+// the start, for `perf record -p`), then splits their times (identities, counts, models).
 //
 //     swift run -c release --package-path Benchmarks query-benchmark
 
@@ -151,7 +152,8 @@ for size in sizes {
     _ = try folioQueries(container, target: target, from: from, to: to)  // builds the indexes: what "warm" means
     let warm = try folioQueries(container, target: target, from: from, to: to)
     if profiling {
-        for _ in 0..<30 {
+        note("profiling loop")
+        for _ in 0..<(ProcessInfo.processInfo.environment["PROFILE_LOOPS"].flatMap { Int($0) } ?? 30) {
             _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })).map(\.id.uuidString)
             _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })).count
         }

@@ -273,8 +273,9 @@ struct QueryRun {
         if query.sort.isEmpty {
             // Rows are collected in store order (the table's order, and the positions an
             // index or a day range gives are ascending); only pending documents can be out
-            // of it. Checking is one pass, where a stable sort compared paths n log n times.
-            if zip(found, found.dropFirst()).allSatisfy({ !storeOrder($1, $0) }) {
+            // of it. Checking is one pass, where a stable sort compared paths n log n times;
+            // by position, since pairs from `zip` were copies, retaining each document twice.
+            if found.indices.dropFirst().allSatisfy({ !storeOrder(found[$0], found[$0 - 1]) }) {
                 // Already in order: the page is a slice of it.
             } else if let wanted, wanted < found.count / 8 {
                 found = found.smallest(wanted, by: storeOrder)
