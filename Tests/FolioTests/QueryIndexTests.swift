@@ -132,6 +132,79 @@ struct QueryIndexTests {
         #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 1 })) == 8)
     }
 
+    /// What the indexes answer, in the order they answer it: lookups by each index kind,
+    /// a day range, the ordered walk, counts with and without soft-deleted documents.
+    func answers(_ container: ModelContainer, households: [PersistentIdentifier]) throws -> [String] {
+        let context = ModelContext(container)
+        func ids(_ descriptor: FetchDescriptor<Errand>) throws -> String {
+            try context.fetchIdentifiers(descriptor).map(\.id.uuidString).joined(separator: " ")
+        }
+        var answers: [String] = []
+        for value in 0..<5 {
+            answers.append(try ids(FetchDescriptor(predicate: #Predicate { $0.priority == value })))
+            var withDeleted = FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == value })
+            withDeleted.includeDeleted = true
+            answers.append("\(try context.fetchCount(withDeleted))")
+        }
+        for code in ["E3", "E17", "N1.0", "N5.2", "R11.3"] {
+            answers.append(try ids(FetchDescriptor(predicate: #Predicate { $0.code == code })))
+        }
+        for household in households {
+            answers.append(try ids(FetchDescriptor(predicate: #Predicate { $0.household?.persistentModelID == household })))
+        }
+        let from = Self.start.addingTimeInterval(5 * Self.day)
+        let to = Self.start.addingTimeInterval(25 * Self.day)
+        answers.append(try ids(FetchDescriptor(predicate: #Predicate { $0.due >= from && $0.due < to })))
+        answers.append(try ids(FetchDescriptor(sortBy: [SortDescriptor(\.due, order: .reverse)], fetchLimit: 6)))
+        answers.append(try ids(FetchDescriptor(sortBy: [SortDescriptor(\.due)], fetchLimit: 4)))
+        answers.append("\(try context.aggregate(Aggregation<Errand>.count, groupedBy: \Errand.priority).map { "\($0.group) \($0.count)" })")
+        return answers
+    }
+
+    @Test func indexesThatFollowChangesAnswerAsIndexesBuiltAnew() throws {
+        let folder = try TemporaryDirectory()
+        let container = try container(folder)
+        let context = ModelContext(container)
+        var (errands, households) = try populate(context)
+        let householdIDs = households.map(\.persistentModelID)
+        var dice = SplitMix64(seed: 20_261_124)
+        func roll(_ sides: Int) -> Int { Int(dice.next() % UInt64(sides)) }
+        _ = try answers(container, households: householdIDs)  // the tables and the ordered indexes, made once
+        for round in 0..<25 {
+            // Mostly a few changes (followed row by row), now and then many (merged).
+            for step in 0..<(round % 6 == 5 ? 12 + roll(12) : 1 + roll(6)) {
+                let errand = errands[roll(errands.count)]
+                switch roll(7) {
+                case 0, 1:
+                    let added = Errand(
+                        title: "New \(round).\(step)", code: "N\(round).\(step)", priority: roll(5), done: false,
+                        due: Self.start.addingTimeInterval(Double(roll(80) - 10) * Self.day + 3_600), estimate: nil, note: nil, tags: [])
+                    added.household = households[roll(2)]
+                    context.insert(added)
+                    errands.append(added)
+                case 2: errand.priority = roll(5)
+                case 3: errand.due = Self.start.addingTimeInterval(Double(roll(60) - 10) * Self.day + 7_200)  // moves its day folder
+                case 4: errand.household = households[roll(2)]
+                case 5: context.delete(errand)
+                default: errand.code = "R\(round).\(step)"
+                }
+            }
+            if round % 6 == 5 {
+                // One after every other document: the merge's last row.
+                let latest = Errand(
+                    title: "Latest \(round)", code: "L\(round)", priority: roll(5), done: false,
+                    due: Self.start.addingTimeInterval(Double(100 + round) * Self.day), estimate: nil, note: nil, tags: [])
+                context.insert(latest)
+            }
+            try context.save()
+            if round % 5 == 4 { try context.purge(deletedBefore: Date().addingTimeInterval(60)) }
+            errands = try context.fetch(FetchDescriptor<Errand>())
+            let followed = try answers(container, households: householdIDs)
+            let built = try answers(try self.container(folder), households: householdIDs)
+            #expect(followed == built, "round \(round)")
+        }
+    }
+
     @Test func countsAndIdentifiersMakeNoModels() throws {
         let folder = try TemporaryDirectory()
         do { _ = try populate(ModelContext(try container(folder))) }

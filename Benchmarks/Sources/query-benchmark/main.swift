@@ -185,6 +185,20 @@ for size in sizes {
         }
         let medians = parts.map { Format.milliseconds($0.sorted()[$0.count / 2]) }
         print("indexed, in parts: fetch \(medians[0]), ids mapped and sorted \(medians[1]), models released \(medians[2])")
+        // A query right after a save: the indexes follow the saved document.
+        var afterSave: [[Double]] = [[], []]
+        for _ in 0..<repetitions {
+            let start = ContinuousClock.now
+            let context = ModelContext(container)
+            context.insert(FocusSession(id: UUID(), startTime: from, endTime: nil, state: "paused", duration: 1, pausedDuration: 0, createdAt: from))
+            try context.save()
+            let saved = ContinuousClock.now
+            _ = try ModelContext(container).fetchCount(paused)
+            afterSave[0].append(Format.seconds(saved - start))
+            afterSave[1].append(Format.seconds(ContinuousClock.now - saved))
+        }
+        let afterSaveMedians = afterSave.map { Format.milliseconds($0.sorted()[$0.count / 2]) }
+        print("one record saved \(afterSaveMedians[0]), then the count \(afterSaveMedians[1])")
         print("indexed, models mapped to ids", Format.milliseconds(try median { try ModelContext(container).fetch(paused).map(\.id.uuidString) }.seconds))
         continue
     }

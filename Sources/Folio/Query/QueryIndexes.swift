@@ -43,20 +43,33 @@ struct QueryIndexes {
     private var entities: [String: EntityIndexes] = [:]
 
     /// The value indexes an entity has: `#Index`, `.indexed`, unique constraints, and
-    /// each to-one relationship's key.
+    /// each to-one relationship's key. A unique `id: UUID` that names the documents has
+    /// none: the catalog finds a document by it (an identity lookup), and an index of
+    /// every identity cost memory and upkeep for nothing.
     static func declaredIndexes(of entity: QuerySchema.Entity) -> [[String]] {
         var indexes: [[String]] = []
         for properties in entity.indices + entity.uniquenessConstraints + entity.toOneRelationships.map({ [$0] })
-        where !indexes.contains(properties) {
+        where !indexes.contains(properties) && !(properties == ["id"] && entity.hasOwnIdentity) {
             indexes.append(properties)
         }
         return indexes
     }
 
-    /// The entity's table and indexes, built anew when its documents changed since.
+    /// The entity's table and indexes as of its documents now: the table made before,
+    /// following the documents that changed since (see `EntityIndexes.follow`), or built
+    /// anew when too many did or the catalog no longer knows which.
     mutating func table(of entity: String, in catalog: inout Catalog, schema: QuerySchema) -> EntityIndexes {
         let generation = catalog.generation(of: entity)
         if let indexes = entities[entity], indexes.generation == generation { return indexes }
+        defer { catalog.forgetChanges(of: entity, through: generation) }
+        // Taken out while it changes, so that the dictionary's copy does not make it copy.
+        if var indexes = entities.removeValue(forKey: entity), let described = schema.entities[entity],
+            let changed = catalog.changes(of: entity, since: indexes.generation), changed.count <= max(64, indexes.rows.count / 4)
+        {
+            indexes.follow(changed, in: &catalog, entity: described, generation: generation)
+            entities[entity] = indexes
+            return indexes
+        }
         var indexes = EntityIndexes(generation: generation)
         let paths = catalog.paths.filter { $0.entity == entity }.sorted()
         indexes.rows.reserveCapacity(paths.count)
@@ -75,9 +88,7 @@ struct QueryIndexes {
             let kinds = declared.map { $0.map { described.property(named: $0) } }
             for (position, row) in indexes.rows.enumerated() {
                 for (index, properties) in declared.enumerated() {
-                    let key = zip(properties, kinds[index]).map { name, property in
-                        QueryEvaluation.storedValue(row.content[name] ?? .null, as: property)
-                    }
+                    let key = Self.key(of: row.content, properties: properties, kinds: kinds[index])
                     if row.isDeleted {
                         deletedValues[properties]![key, default: []].append(position)
                     } else {
@@ -90,6 +101,12 @@ struct QueryIndexes {
         }
         entities[entity] = indexes
         return indexes
+    }
+
+    /// A document's key in the index on `properties` (described by `kinds`, looked up
+    /// once per index rather than once per document): their values, in order.
+    static func key(of content: JSONObject, properties: [String], kinds: [QuerySchema.Property?]) -> [QueryValue] {
+        zip(properties, kinds).map { name, property in QueryEvaluation.storedValue(content[name] ?? .null, as: property) }
     }
 
     /// The positions of the documents whose `properties` hold `key`, in store order

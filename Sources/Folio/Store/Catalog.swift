@@ -56,6 +56,28 @@ struct Catalog {
     /// How many documents each entity has.
     private(set) var counts: [String: Int] = [:]
     private var lastGeneration: UInt64 = 0
+    /// The paths each change touched since the query indexes last caught up, per entity,
+    /// so that they follow a few changes rather than rebuild (see `changes(of:since:)`).
+    private var changeLogs: [String: ChangeLog] = [:]
+
+    /// The paths an entity's changes touched, in order, from one generation on.
+    private struct ChangeLog {
+        /// Every change made after this generation is in `changes`.
+        var completeAfter: UInt64 = 0
+        var changes: [(generation: UInt64, path: DocumentPath)] = []
+
+        /// The most changes a log keeps: a table older than that many is rebuilt anyway.
+        static let limit = 256
+
+        mutating func record(_ path: DocumentPath, generation: UInt64) {
+            guard changes.count < Self.limit else {
+                // Loading a store, or a large save: start over from this change.
+                self = ChangeLog(completeAfter: generation)
+                return
+            }
+            changes.append((generation, path))
+        }
+    }
     /// A number that changes whenever what `.folio/cache` would hold changes: an entry
     /// added, replaced, removed or verified. The store skips rewriting a cache that
     /// already holds this revision.
@@ -87,7 +109,7 @@ struct Catalog {
         let identity = Identity(entry.path)
         if let existing = entries[identity]?.path, existing != entry.path { return existing }
         if entries.updateValue(entry, forKey: identity) == nil { counts[identity.entity, default: 0] += 1 }
-        changed(entry.path.entity)
+        changed(entry.path)
         return nil
     }
 
@@ -102,16 +124,38 @@ struct Catalog {
         guard let index = index(of: path) else { return }
         entries.remove(at: index)
         counts[path.entity, default: 1] -= 1
-        changed(path.entity)
+        changed(path)
     }
 
     /// The current generation of an entity's documents.
     func generation(of entity: String) -> UInt64 { generations[entity] ?? 0 }
 
-    private mutating func changed(_ entity: String) {
+    /// The paths of an entity's documents added, replaced or removed since `generation`
+    /// (a document that moved: both its paths), or `nil` when the log no longer reaches
+    /// back that far.
+    func changes(of entity: String, since generation: UInt64) -> Set<DocumentPath>? {
+        let log = changeLogs[entity] ?? ChangeLog()
+        guard generation >= log.completeAfter else { return nil }
+        let start = log.changes.partitioningIndex { $0.generation > generation }
+        return Set(log.changes[start...].lazy.map(\.path))
+    }
+
+    /// Drops the log of an entity's changes up to `generation`, which the indexes have
+    /// caught up with.
+    mutating func forgetChanges(of entity: String, through generation: UInt64) {
+        guard var log = changeLogs.removeValue(forKey: entity) else { return }
+        let caughtUp = log.changes.partitioningIndex { $0.generation > generation }
+        // Emptied, the array gives its memory back (a store's first load fills the log).
+        if caughtUp == log.changes.count { log.changes = [] } else { log.changes.removeFirst(caughtUp) }
+        log.completeAfter = max(log.completeAfter, generation)
+        changeLogs[entity] = log
+    }
+
+    private mutating func changed(_ path: DocumentPath) {
         lastGeneration += 1
-        generations[entity] = lastGeneration
+        generations[path.entity] = lastGeneration
         revision += 1
+        changeLogs[path.entity, default: ChangeLog()].record(path, generation: lastGeneration)
     }
 
     /// Starts a walk of the tree, whose findings `see` records.
