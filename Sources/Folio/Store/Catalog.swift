@@ -58,6 +58,7 @@ struct Catalog {
     private var lastGeneration: UInt64 = 0
     /// The paths each change touched since the query indexes last caught up, per entity,
     /// so that they follow a few changes rather than rebuild (see `changes(of:since:)`).
+    /// Kept only for entities the indexes have a table of: loading a store logs nothing.
     private var changeLogs: [String: ChangeLog] = [:]
 
     /// The paths an entity's changes touched, in order, from one generation on.
@@ -71,13 +72,14 @@ struct Catalog {
 
         mutating func record(_ path: DocumentPath, generation: UInt64) {
             guard changes.count < Self.limit else {
-                // Loading a store, or a large save: start over from this change.
+                // A large save, or a checkout: start over from this change.
                 self = ChangeLog(completeAfter: generation)
                 return
             }
             changes.append((generation, path))
         }
     }
+
     /// A number that changes whenever what `.folio/cache` would hold changes: an entry
     /// added, replaced, removed or verified. The store skips rewriting a cache that
     /// already holds this revision.
@@ -134,18 +136,17 @@ struct Catalog {
     /// (a document that moved: both its paths), or `nil` when the log no longer reaches
     /// back that far.
     func changes(of entity: String, since generation: UInt64) -> Set<DocumentPath>? {
-        let log = changeLogs[entity] ?? ChangeLog()
-        guard generation >= log.completeAfter else { return nil }
+        guard let log = changeLogs[entity], generation >= log.completeAfter else { return nil }
         let start = log.changes.partitioningIndex { $0.generation > generation }
         return Set(log.changes[start...].lazy.map(\.path))
     }
 
     /// Drops the log of an entity's changes up to `generation`, which the indexes have
-    /// caught up with.
+    /// caught up with, and logs the entity's changes from there on.
     mutating func forgetChanges(of entity: String, through generation: UInt64) {
-        guard var log = changeLogs.removeValue(forKey: entity) else { return }
+        var log = changeLogs.removeValue(forKey: entity) ?? ChangeLog(completeAfter: generation)
         let caughtUp = log.changes.partitioningIndex { $0.generation > generation }
-        // Emptied, the array gives its memory back (a store's first load fills the log).
+        // Emptied, the array gives its memory back (a large save filled it).
         if caughtUp == log.changes.count { log.changes = [] } else { log.changes.removeFirst(caughtUp) }
         log.completeAfter = max(log.completeAfter, generation)
         changeLogs[entity] = log
@@ -155,7 +156,7 @@ struct Catalog {
         lastGeneration += 1
         generations[path.entity] = lastGeneration
         revision += 1
-        changeLogs[path.entity, default: ChangeLog()].record(path, generation: lastGeneration)
+        changeLogs[path.entity]?.record(path, generation: lastGeneration)
     }
 
     /// Starts a walk of the tree, whose findings `see` records.
