@@ -164,7 +164,7 @@ struct QueryIndexTests {
     @Test func indexesThatFollowChangesAnswerAsIndexesBuiltAnew() throws {
         let folder = try TemporaryDirectory()
         let container = try container(folder)
-        let context = ModelContext(container)
+        var context = ModelContext(container)
         var (errands, households) = try populate(context)
         let householdIDs = households.map(\.persistentModelID)
         var dice = SplitMix64(seed: 20_261_124)
@@ -198,6 +198,23 @@ struct QueryIndexTests {
             }
             try context.save()
             if round % 5 == 4 { try context.purge(deletedBefore: Date().addingTimeInterval(60)) }
+            if round % 4 == 3 {
+                // A hand edit the refresh finds: the indexes follow it as they follow saves.
+                let stored = container.store.documents(entity: "Errand")
+                let edited = stored[roll(stored.count)]
+                let file = folder("Errands/" + edited.path.relativePath)
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                guard case .integer(let priority)? = edited.content["priority"] else {
+                    Issue.record("\(edited.path) has no integer priority")
+                    return
+                }
+                try text.replacingOccurrences(of: "\"priority\": \(priority)", with: "\"priority\": \((priority + 1) % 5)")
+                    .write(toFile: file, atomically: false, encoding: .utf8)
+                try container.refresh()
+                // Models read before the edit would conflict when saved: read them again.
+                context = ModelContext(container)
+                households = try context.fetch(FetchDescriptor<Household>(sortBy: [SortDescriptor(\.name)]))
+            }
             errands = try context.fetch(FetchDescriptor<Errand>())
             let followed = try answers(container, households: householdIDs)
             let built = try answers(try self.container(folder), households: householdIDs)
