@@ -248,6 +248,14 @@ struct CustomStageBlobTests {
             context.insert(AlbumV1.Photo(title: "Empty", image: nil))
             try context.save()
         }
+        func imageFiles() throws -> [String: UInt64] {
+            var inodes: [String: UInt64] = [:]
+            for case let path as String in FileManager.default.enumerator(atPath: url.path)! where path.hasSuffix(".image.bin") {
+                inodes[path] = (try FileManager.default.attributesOfItem(atPath: url.path + "/" + path)[.systemFileNumber] as? NSNumber)?.uint64Value
+            }
+            return inodes
+        }
+        let imagesBefore = try imageFiles()
         let container = try ModelContainer(for: AlbumV2.schema, migrationPlan: AlbumPlan.self, configurations: [ModelConfiguration(url: url)])
         let photos = try ModelContext(container).fetch(FetchDescriptor<AlbumV2.Photo>(sortBy: [SortDescriptor(\.title)]))
         #expect(photos.map(\.title) == ["Beach", "Blurry", "Empty"])
@@ -258,5 +266,8 @@ struct CustomStageBlobTests {
         let blobs = FileManager.default.enumerator(atPath: url.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".bin") }
         #expect(blobs.filter { $0.hasSuffix(".image.bin") }.count == 1)
         #expect(blobs.filter { $0.hasSuffix(".thumbnail.bin") }.count == 2)
+        // Beach's image was left as it was: the same file, not written again.
+        let imagesAfter = try imageFiles()
+        #expect(imagesAfter.count == 1 && imagesAfter.allSatisfy { imagesBefore[$0.key] == $0.value })
     }
 }

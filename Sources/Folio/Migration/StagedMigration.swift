@@ -19,10 +19,13 @@ struct StagedMigration {
     let store: DocumentStore
     let stages: [MigrationStage]
 
+    /// Blob paths by document and property.
+    private typealias BlobPaths = [DocumentPath: [String: DocumentPath]]
+
     func run() throws(FolioError) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-migration-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let copy = try makeCopy(at: scratch.path)
+        let (copy, copiedBlobs) = try makeCopy(at: scratch.path)
         for stage in stages {
             let (from, to) = stage.versions
             if case .custom(_, _, let willMigrate?, _) = stage {
@@ -35,11 +38,12 @@ struct StagedMigration {
             }
         }
         try copy.refresh()
-        try store.commit(try changes(toMatch: copy), manifest: mergedManifest(copy.manifest))
+        try store.commit(try changes(toMatch: copy, copiedBlobs: copiedBlobs), manifest: mergedManifest(copy.manifest))
     }
 
-    /// A store in `root` holding the real store's documents at their paths, and its manifest.
-    private func makeCopy(at root: String) throws(FolioError) -> DocumentStore {
+    /// A store in `root` holding the real store's documents and blobs at their paths, and
+    /// its manifest; with the stamps the blobs' copies had then.
+    private func makeCopy(at root: String) throws(FolioError) -> (DocumentStore, [DocumentPath: FileStamp]) {
         let copy = try DocumentStore.create(at: root, manifest: store.manifest, durability: .none)
         let calendar = store.manifest.calendar
         var puts: [DocumentChange] = []
@@ -50,13 +54,21 @@ struct StagedMigration {
         }
         try copy.commit(puts)
         // One file at a time, so a store of photos is never all in memory at once.
-        for blob in store.blobPaths().values.flatMap(\.values).sorted() {
+        for blob in store.blobStamps.keys.sorted() {
             let bytes = try FileSystem.readFile(store.root + "/" + blob.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
             try FileSystem.makeDirectories(blob.folder, under: root)
             try FileSystem.createFile(root + "/" + blob.relativePath, bytes: bytes, sync: false)
         }
         try copy.refresh()
-        return copy
+        return (copy, copy.blobStamps)
+    }
+
+    private static func byDocument(_ blobs: some Collection<DocumentPath>) -> BlobPaths {
+        var paths: BlobPaths = [:]
+        for blob in blobs {
+            if let property = blob.blobProperty { paths[blob.document, default: [:]][property] = blob }
+        }
+        return paths
     }
 
     /// Runs one closure on a context over a version's models in the copy, saving what it
@@ -76,11 +88,12 @@ struct StagedMigration {
 
     /// The puts and deletes that make the real store's documents those of the copy:
     /// unchanged documents are left alone, moved ones written at their new path.
-    private func changes(toMatch copy: DocumentStore) throws(FolioError) -> [DocumentChange] {
+    private func changes(toMatch copy: DocumentStore, copiedBlobs: [DocumentPath: FileStamp]) throws(FolioError) -> [DocumentChange] {
         let calendar = copy.manifest.calendar
         var changes: [DocumentChange] = []
         var kept = Set<Catalog.Identity>()
-        let (originalBlobs, migratedBlobs) = (store.blobPaths(), copy.blobPaths())
+        let migratedStamps = copy.blobStamps
+        let (originalBlobs, migratedBlobs) = (Self.byDocument(store.blobStamps.keys), Self.byDocument(migratedStamps.keys))
         for entity in copy.documentCounts.keys.sorted() {
             for migrated in copy.documents(entity: entity) {
                 let identity = Catalog.Identity(entity: entity, id: migrated.id)
@@ -88,7 +101,13 @@ struct StagedMigration {
                 let original = store.document(entity: entity, id: migrated.id)
                 var properties = Set(migratedBlobs[migrated.path, default: [:]].keys)
                 if let original { properties.formUnion(originalBlobs[original.path, default: [:]].keys) }
-                let blobs = try changedBlobs(properties, from: original, to: migrated, in: copy)
+                // A blob whose copy is still the file made from it, where it was, is unchanged
+                // without reading either.
+                let untouched = properties.filter { property in
+                    guard let original, original.path == migrated.path, let blob = migratedBlobs[migrated.path]?[property] else { return false }
+                    return copiedBlobs[blob] != nil && copiedBlobs[blob] == migratedStamps[blob]
+                }
+                let blobs = try changedBlobs(properties.subtracting(untouched), from: original, to: migrated, in: copy)
                 if let original, original.path == migrated.path, original.content == migrated.content, blobs.isEmpty { continue }
                 let document = Document(
                     entity: entity, id: migrated.id, partitionDate: migrated.path.day.noon(in: calendar), content: migrated.content, blobs: blobs)

@@ -162,16 +162,8 @@ public final class DocumentStore: Sendable {
         return StoredDocument(path: path, version: entry.version, content: content)
     }
 
-    /// The `.externalStorage` blobs each document has, by property name.
-    func blobPaths() -> [DocumentPath: [String: DocumentPath]] {
-        state.withLock { state in
-            var byDocument: [DocumentPath: [String: DocumentPath]] = [:]
-            for blob in state.catalog.blobs.keys {
-                if let property = blob.blobProperty { byDocument[blob.document, default: [:]][property] = blob }
-            }
-            return byDocument
-        }
-    }
+    /// Every `.externalStorage` blob file, with the stamp it had when last read or written.
+    var blobStamps: [DocumentPath: FileStamp] { state.withLock { $0.catalog.blobs } }
 
     /// The bytes of a document's `.externalStorage` blob, or `nil` when it has none.
     public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
