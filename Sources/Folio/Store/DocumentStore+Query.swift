@@ -64,6 +64,8 @@ struct QueryRun {
     let query: DocumentQuery
     let access: QueryAccess
     var evaluation: QueryEvaluation
+    /// Whether `collect` found pending documents, the only ones that can be out of store order.
+    private(set) var foundPending = false
 
     /// A document that satisfied the filter: where it is stored (if it is) and its content.
     struct Found {
@@ -182,6 +184,7 @@ struct QueryRun {
             if let filter = query.filter, !evaluation.test(filter, on: identity, content: content) { continue }
             let stored = evaluation.documents.catalog.path(of: identity).flatMap { evaluation.documents.catalog.entry(at: $0)?.version }
             found.append(Found(id: identity.id, content: content, version: stored))
+            foundPending = true
         }
         explanation.matched = found.count
         return (found, explanation)
@@ -273,9 +276,11 @@ struct QueryRun {
         if query.sort.isEmpty {
             // Rows are collected in store order (the table's order, and the positions an
             // index or a day range gives are ascending); only pending documents can be out
-            // of it. Checking is one pass, where a stable sort compared paths n log n times;
-            // by position, since pairs from `zip` were copies, retaining each document twice.
-            if found.indices.dropFirst().allSatisfy({ !storeOrder(found[$0], found[$0 - 1]) }) {
+            // of it, and only they are checked for: checking every pair copied (retained
+            // and released) every document found.
+            let inOrder = { found.indices.dropFirst().allSatisfy { !storeOrder(found[$0], found[$0 - 1]) } }
+            if !foundPending || inOrder() {
+                assert(inOrder(), "documents collected out of store order")
                 // Already in order: the page is a slice of it.
             } else if let wanted, wanted < found.count / 8 {
                 found = found.smallest(wanted, by: storeOrder)
