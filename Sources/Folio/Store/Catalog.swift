@@ -44,7 +44,11 @@ struct Catalog {
     /// The documents by identity: one map, since a document's identity names it in one
     /// folder only (a second file with the same identity is reported, not kept).
     private(set) var entries: [Identity: Entry] = [:]
-    var blobs: [DocumentPath: FileStamp] = [:]
+    /// Every `.externalStorage` blob file, with its stamp.
+    private(set) var blobs: [DocumentPath: FileStamp] = [:]
+    /// The blob paths of each document that has any, so a save finds a document's blobs
+    /// without going through every blob of the store.
+    private var blobPaths: [DocumentPath: Set<DocumentPath>] = [:]
     /// Files that failed to read or parse, with the stamp they had, so they are not
     /// read again until they change.
     var brokenFiles: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
@@ -206,7 +210,27 @@ struct Catalog {
 
     /// The blob paths that belong to a document.
     func blobs(of document: DocumentPath) -> [DocumentPath: FileStamp] {
-        blobs.filter { $0.key.document == document }
+        guard let paths = blobPaths[document] else { return [:] }
+        return Dictionary(uniqueKeysWithValues: paths.compactMap { path in blobs[path].map { (path, $0) } })
+    }
+
+    /// Records a blob file and its stamp.
+    mutating func setBlob(_ path: DocumentPath, stamp: FileStamp) {
+        blobs[path] = stamp
+        blobPaths[path.document, default: []].insert(path)
+    }
+
+    /// Forgets a blob file.
+    mutating func removeBlob(_ path: DocumentPath) {
+        guard blobs.removeValue(forKey: path) != nil else { return }
+        blobPaths[path.document]?.remove(path)
+        if blobPaths[path.document]?.isEmpty == true { blobPaths[path.document] = nil }
+    }
+
+    /// Replaces every blob with those a walk of the tree found.
+    mutating func replaceBlobs(_ found: [DocumentPath: FileStamp]) {
+        blobs = found
+        blobPaths = Dictionary(grouping: found.keys, by: \.document).mapValues(Set.init)
     }
 
     var issues: [StoreIssue] {

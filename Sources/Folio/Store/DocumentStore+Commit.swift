@@ -103,10 +103,10 @@ extension DocumentStore {
         for (put, written) in zip(puts, writes.documents) {
             if let previous = put.previous, previous.path != put.target {
                 state.catalog.remove(previous.path)
-                for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
+                for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.removeBlob(blob) }
             }
             for (property, bytes) in put.document.blobs where bytes == nil {
-                state.catalog.blobs.removeValue(forKey: put.blobPaths[property]!)
+                state.catalog.removeBlob(put.blobPaths[property]!)
             }
             let entry = Catalog.Entry(
                 path: put.target, stamp: stamps[written], contentHash: put.contentHash, verified: false,
@@ -116,9 +116,9 @@ extension DocumentStore {
         }
         for version in deletes {
             state.catalog.remove(version.path)
-            for blob in state.catalog.blobs(of: version.path).keys { state.catalog.blobs.removeValue(forKey: blob) }
+            for blob in state.catalog.blobs(of: version.path).keys { state.catalog.removeBlob(blob) }
         }
-        for (blob, written) in writes.blobs { state.catalog.blobs[blob] = stamps[written] }
+        for (blob, written) in writes.blobs { state.catalog.setBlob(blob, stamp: stamps[written]) }
         if let newManifest { state.manifest = newManifest }
         summary.written = puts.count
         summary.deleted = deletes.count
