@@ -117,11 +117,6 @@ extension DocumentStore {
         return report
     }
 
-    /// The properties whose `.externalStorage` blobs sit beside a document.
-    private func blobProperties(of document: DocumentPath) -> [String] {
-        state.withLock { $0.catalog.blobs(of: document).keys.compactMap(\.blobProperty) }
-    }
-
     private func manifestChange(from old: StoreManifest, to new: StoreManifest) throws(FolioError) -> MigrationReport.FileChange {
         let oldBytes = try FileSystem.readFile(root + "/" + StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes
         do {

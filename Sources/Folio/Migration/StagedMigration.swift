@@ -19,9 +19,6 @@ struct StagedMigration {
     let store: DocumentStore
     let stages: [MigrationStage]
 
-    /// Blob paths by document and property.
-    private typealias BlobPaths = [DocumentPath: [String: DocumentPath]]
-
     func run() throws(FolioError) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-migration-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -63,14 +60,6 @@ struct StagedMigration {
         return (copy, copy.blobStamps)
     }
 
-    private static func byDocument(_ blobs: some Collection<DocumentPath>) -> BlobPaths {
-        var paths: BlobPaths = [:]
-        for blob in blobs {
-            if let property = blob.blobProperty { paths[blob.document, default: [:]][property] = blob }
-        }
-        return paths
-    }
-
     /// Runs one closure on a context over a version's models in the copy, saving what it
     /// left unsaved; its error, whatever it is, fails the migration with the stage named.
     private func run(_ closure: (ModelContext) throws -> Void, models version: any VersionedSchema.Type, on scratch: URL, stage: String) throws(FolioError) {
@@ -92,22 +81,14 @@ struct StagedMigration {
         let calendar = copy.manifest.calendar
         var changes: [DocumentChange] = []
         var kept = Set<Catalog.Identity>()
-        let migratedStamps = copy.blobStamps
-        let (originalBlobs, migratedBlobs) = (Self.byDocument(store.blobStamps.keys), Self.byDocument(migratedStamps.keys))
+        // Blobs whose copies are still the files made from them: unchanged without reading either.
+        let untouched = Set(copy.blobStamps.filter { copiedBlobs[$0.key] == $0.value }.keys)
         for entity in copy.documentCounts.keys.sorted() {
             for migrated in copy.documents(entity: entity) {
                 let identity = Catalog.Identity(entity: entity, id: migrated.id)
                 kept.insert(identity)
                 let original = store.document(entity: entity, id: migrated.id)
-                var properties = Set(migratedBlobs[migrated.path, default: [:]].keys)
-                if let original { properties.formUnion(originalBlobs[original.path, default: [:]].keys) }
-                // A blob whose copy is still the file made from it, where it was, is unchanged
-                // without reading either.
-                let untouched = properties.filter { property in
-                    guard let original, original.path == migrated.path, let blob = migratedBlobs[migrated.path]?[property] else { return false }
-                    return copiedBlobs[blob] != nil && copiedBlobs[blob] == migratedStamps[blob]
-                }
-                let blobs = try changedBlobs(properties.subtracting(untouched), from: original, to: migrated, in: copy)
+                let blobs = try changedBlobs(from: original, to: migrated, in: copy, untouched: untouched)
                 if let original, original.path == migrated.path, original.content == migrated.content, blobs.isEmpty { continue }
                 let document = Document(
                     entity: entity, id: migrated.id, partitionDate: migrated.path.day.noon(in: calendar), content: migrated.content, blobs: blobs)
@@ -126,10 +107,13 @@ struct StagedMigration {
     /// bytes (`nil`: deleted). Blobs left as they were are not mentioned: a document that
     /// moved carries them.
     private func changedBlobs(
-        _ properties: Set<String>, from original: StoredDocument?, to migrated: StoredDocument, in copy: DocumentStore
+        from original: StoredDocument?, to migrated: StoredDocument, in copy: DocumentStore, untouched: Set<DocumentPath>
     ) throws(FolioError) -> [String: [UInt8]?] {
+        var properties = Set(copy.blobProperties(of: migrated.path))
+        if let original { properties.formUnion(store.blobProperties(of: original.path)) }
         var changed: [String: [UInt8]?] = [:]
         for property in properties {
+            if original?.path == migrated.path, untouched.contains(try migrated.path.blob(property)) { continue }
             let bytes = try copy.blob(of: migrated.path, property: property)
             var before: [UInt8]?
             if let original { before = try store.blob(of: original.path, property: property) }

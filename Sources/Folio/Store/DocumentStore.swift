@@ -165,6 +165,11 @@ public final class DocumentStore: Sendable {
     /// Every `.externalStorage` blob file, with the stamp it had when last read or written.
     var blobStamps: [DocumentPath: FileStamp] { state.withLock { $0.catalog.blobs } }
 
+    /// The properties whose `.externalStorage` blobs sit beside a document.
+    func blobProperties(of document: DocumentPath) -> [String] {
+        state.withLock { $0.catalog.blobs(of: document).keys.compactMap(\.blobProperty) }
+    }
+
     /// The bytes of a document's `.externalStorage` blob, or `nil` when it has none.
     public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
         let path = try document.blob(property)
