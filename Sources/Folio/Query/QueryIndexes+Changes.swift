@@ -50,15 +50,15 @@ extension QueryIndexes.EntityIndexes {
         } else {
             var merged = Array(rows[..<first])
             merged.reserveCapacity(rows.count - removed.count + added.count)
-            var nextAdded = 0
+            var placed = 0
             for old in first..<rows.count where moved[old - first] >= 0 {
-                while nextAdded < added.count, addedPositions[nextAdded] == merged.count {
-                    merged.append(added[nextAdded])
-                    nextAdded += 1
+                while placed < added.count, addedPositions[placed] == merged.count {
+                    merged.append(added[placed])
+                    placed += 1
                 }
                 merged.append(rows[old])
             }
-            merged += added[nextAdded...]
+            merged += added[placed...]
             rows = merged
         }
 
