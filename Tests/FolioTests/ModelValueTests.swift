@@ -114,4 +114,106 @@ struct ModelValueTests {
         #expect(error.path.map { path.hasSuffix($0) } == true)
         #expect(error.description.contains("no \"tiny\""))
     }
+
+    /// A document a model was made from before is made into models again without decoding
+    /// its members up front (they are decoded when first read): what they read must not change.
+    @Test func modelsMadeAgainFromAFetchedDocumentReadEveryValueAsTheFirstDid() throws {
+        let folder = try TemporaryDirectory()
+        let specimen = Specimen()
+        specimen.photo = Data(repeating: 7, count: 30)
+        do {
+            let context = ModelContext(try container(folder))
+            context.insert(specimen)
+            try context.save()
+        }
+        let path = try documentPath(in: folder, id: specimen.id)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: ",\n  \"addedLater\": \"default\"", with: "").write(toFile: path, atomically: false, encoding: .utf8)
+
+        let container = try container(folder)
+        let first = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)
+        #expect(first.tiny == -8)
+        let sorted = FetchDescriptor<Specimen>(sortBy: [SortDescriptor(\.ratio)], fetchLimit: 1)
+        for again in [try ModelContext(container).fetch(FetchDescriptor<Specimen>()), try ModelContext(container).fetch(sorted)] {
+            let reread = try #require(again.first)
+            #expect(reread !== first)
+            #expect(reread.id == specimen.id && reread.tiny == -8 && reread.huge == .max && reread.ratio == 0.1 && reread.price == Decimal(string: "19.99")!)
+            #expect(reread.link == specimen.link && reread.names == ["Ada", "Grace"] && reread.weights == ["a": 1, "b": 2.5])
+            #expect(reread.grade == .high && reread.lastGrade == nil && reread.location == specimen.location && reread.history == specimen.history)
+            #expect(reread.photo == Data(repeating: 7, count: 30) && reread.draft == "none" && reread.addedLater == "default")
+        }
+        var seen = 0
+        try ModelContext(container).enumerate(FetchDescriptor<Specimen>()) { reread in
+            #expect(reread.names == ["Ada", "Grace"] && reread.location == specimen.location)
+            seen += 1
+        }
+        #expect(seen == 1)
+    }
+
+    @Test func aModelMadeAgainFromAFetchedDocumentSavesOnlyWhatChanged() throws {
+        let folder = try TemporaryDirectory()
+        let path = try savedSpecimen(in: folder)
+        let container = try container(folder)
+        _ = try ModelContext(container).fetch(FetchDescriptor<Specimen>())
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        let context = ModelContext(container)
+        let reread = try #require(try context.fetch(FetchDescriptor<Specimen>()).first)
+        reread.tiny = 9
+        try context.save()
+        let after = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(after == before.replacingOccurrences(of: "\"tiny\": -8,", with: "\"tiny\": 9,"))
+    }
+
+    @Test func aDocumentEditedAfterItWasFetchedIsDecodedAndCheckedAgain() throws {
+        let folder = try TemporaryDirectory()
+        let path = try savedSpecimen(in: folder)
+        let container = try container(folder)
+        _ = try ModelContext(container).fetch(FetchDescriptor<Specimen>())
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"tiny\": -8,", with: "\"tiny\": \"eight\",").write(toFile: path, atomically: false, encoding: .utf8)
+        try container.refresh()
+        let error = try #require(throws: FolioError.self) { try ModelContext(container).fetch(FetchDescriptor<Specimen>()) }
+        #expect(error.path.map { path.hasSuffix($0) } == true)
+        #expect(error.description.contains("\"tiny\""))
+    }
+
+    @Test func anIdThatDisagreesWithTheFileNameReadsTheSameInEveryFetch() throws {
+        let folder = try TemporaryDirectory()
+        let path = try savedSpecimen(in: folder)
+        let name = URL(filePath: path).deletingPathExtension().lastPathComponent
+        let edited = UUID()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"id\": \"\(name)\"", with: "\"id\": \"\(edited.uuidString)\"").write(toFile: path, atomically: false, encoding: .utf8)
+        let container = try container(folder)
+        for _ in 0..<3 {
+            let reread = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)
+            #expect(reread.id == edited)
+            #expect(reread.persistentModelID.id.uuidString == name)
+        }
+    }
+
+    @Test func aSoftDeletedDocumentKeepsItsDeletionInEveryFetch() throws {
+        let folder = try TemporaryDirectory()
+        let container = try container(folder)
+        let specimen = Specimen()
+        let context = ModelContext(container)
+        context.insert(specimen)
+        try context.save()
+        context.delete(specimen)
+        try context.save()
+        var withDeleted = FetchDescriptor<Specimen>()
+        withDeleted.includeDeleted = true
+        for _ in 0..<3 {
+            let reread = try #require(try ModelContext(container).fetch(withDeleted).first)
+            #expect(reread.deletedAt != nil && reread.tiny == -8)
+            #expect(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).isEmpty)
+        }
+        let restoring = ModelContext(container)
+        restoring.restore(try #require(try restoring.fetch(withDeleted).first))
+        try restoring.save()
+        for _ in 0..<3 {
+            let reread = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)
+            #expect(reread.deletedAt == nil && reread.tiny == -8)
+        }
+    }
 }

@@ -41,10 +41,15 @@ final class EntityLayout {
     let slots: [Slot]
     /// The `.member` slots, in order, for reading documents.
     let memberReaders: [MemberReader]
+    /// Where in `memberReaders` each slot that is a member has its reader, by slot
+    /// position: how a model that left its members to be decoded on first read decodes one.
+    let memberReaderOfSlot: [Int?]
     /// The positions in `slots` of the other slots (blobs, ephemeral values, relationships).
     let otherSlots: [Int]
     /// Whether the model's own `id: UUID` names its document (else `"$id"` is stored).
     let hasOwnIdentity: Bool
+    /// The slot of that own `id`.
+    let identitySlot: Int?
     /// The properties whose values are members of the document.
     let storedNames: Set<String>
     /// Each slot's position by property name: where a model made from a document keeps
@@ -80,6 +85,10 @@ final class EntityLayout {
             }
         }
         self.memberReaders = memberReaders
+        identitySlot = hasOwnIdentity ? slots.firstIndex { $0.name == "id" } : nil
+        var memberReaderOfSlot = [Int?](repeating: nil, count: slots.count)
+        for (index, reader) in memberReaders.enumerated() { memberReaderOfSlot[reader.slot] = index }
+        self.memberReaderOfSlot = memberReaderOfSlot
         self.otherSlots = otherSlots
         positions = Dictionary(slots.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         storedNames = Set(

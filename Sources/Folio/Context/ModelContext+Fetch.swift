@@ -15,7 +15,12 @@ extension ModelContext {
         let result = try container.store.run(query, overlay: plan.overlay)
         // Room for every model the page may add, made once rather than by regrowing.
         registered.reserveCapacity(registered.count + result.matches.count)
-        return try result.matches.compactMap { match throws(FolioError) in try model(for: match, entity: query.entity) as? Model }
+        var decodedRows: [Int] = []
+        let models = try result.matches.compactMap { match throws(FolioError) in
+            try model(for: match, entity: query.entity, decodedRows: &decodedRows) as? Model
+        }
+        rememberReadable(decodedRows, of: result, entity: query.entity)
+        return models
     }
 
     /// How many models a descriptor selects, counted on the documents: no model is made.
@@ -58,20 +63,23 @@ extension ModelContext {
             for model in try fetchOnModels(descriptor) { try block(model) }
             return
         }
-        let matches = try container.store.run(query, overlay: plan.overlay).matches
+        let result = try container.store.run(query, overlay: plan.overlay)
+        let matches = result.matches
         let unsaved = (inserted, deleted, changed)
         var start = matches.startIndex
         while start < matches.endIndex {
             let batch = matches[start..<min(start + max(batchSize, 1), matches.endIndex)]
             start = batch.endIndex
             var made: [PersistentIdentifier] = []
+            var decodedRows: [Int] = []
             for match in batch {
                 let identifier = PersistentIdentifier(entityName: query.entity, id: match.id)
                 let isNew = registered[identifier] == nil
-                guard let model = try model(for: match, entity: query.entity) as? Model else { continue }
+                guard let model = try model(for: match, entity: query.entity, decodedRows: &decodedRows) as? Model else { continue }
                 if isNew { made.append(identifier) }
                 try block(model)
             }
+            rememberReadable(decodedRows, of: result, entity: query.entity)
             if !allowEscapingMutations, (inserted, deleted, changed) != unsaved {
                 throw FolioError.invalidArgument(
                     "enumerate's block left unsaved changes to \(Model.self) models; save them inside the block, or pass allowEscapingMutations: true")
@@ -176,12 +184,25 @@ extension ModelContext {
         return overlay
     }
 
-    /// The model for a query's match: the registered instance, else one made from the document.
-    private func model(for match: DocumentQueryResult.Match, entity: String) throws(FolioError) -> (any PersistentModel)? {
+    /// The model for a query's match: the registered instance, else one made from the
+    /// document, whose row joins `decodedRows` when making it decoded every member.
+    private func model(
+        for match: DocumentQueryResult.Match, entity: String, decodedRows: inout [Int]
+    ) throws(FolioError) -> (any PersistentModel)? {
         // `materialize` returns the registered model if there is one: looking it up here
         // first hashed the identity twice for every result.
-        if let stored = match.stored { return try materialize(stored) }
-        return registered[PersistentIdentifier(entityName: entity, id: match.id)]
+        guard let stored = match.stored else { return registered[PersistentIdentifier(entityName: entity, id: match.id)] }
+        let (model, decoded) = try materialize(stored, isKnownReadable: match.isKnownReadable)
+        if decoded, let row = match.row { decodedRows.append(row) }
+        return model
+    }
+
+    /// Tells the store which rows of a result models were made from, every member
+    /// decoded without failing: the next fetch of them, in any context of the container,
+    /// leaves their values to be decoded when first read.
+    private func rememberReadable(_ rows: [Int], of result: DocumentQueryResult, entity: String) {
+        guard !rows.isEmpty, let generation = result.tableGeneration else { return }
+        container.store.rememberReadable(rows: rows, of: entity, generation: generation)
     }
 
     /// The descriptor evaluated on models made from every document of the entity: for

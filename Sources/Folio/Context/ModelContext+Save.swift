@@ -65,7 +65,7 @@ extension ModelContext {
         for (model, document, deletedAt) in written {
             let data = model.persistentBackingData
             if let version = versions[model.persistentModelID] {
-                data.document = StoredDocument(path: version.path, version: version, content: document.content)
+                data.document = StoredDocument(version: version, content: document.content)
             }
             data.deletedAt = deletedAt
             data.clearChanges()

@@ -151,17 +151,25 @@ public final class ModelContext {
 
     /// The model for a stored document: the registered instance, else a new one filled from it.
     func materialize(_ stored: StoredDocument) throws(FolioError) -> any PersistentModel {
+        try materialize(stored, isKnownReadable: false).model
+    }
+
+    /// The registered model for a document, else one made from it, and whether every
+    /// member was decoded to make it, the own `id` agreeing with the document's name. A
+    /// document a model was made from so before (with this container's layout, so
+    /// decoding it cannot fail) leaves its members to be decoded when first read.
+    func materialize(_ stored: StoredDocument, isKnownReadable: Bool) throws(FolioError) -> (model: any PersistentModel, decoded: Bool) {
         let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
-        if let model = registered[identifier] { return model }
+        if let model = registered[identifier] { return (model, false) }
         guard let layout = container.layout(of: stored.entity), let type = layout.entity.modelType.value else {
             throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.entity)")
         }
         let data = ModelBackingData()
-        try ModelDocument.fill(data, from: stored, layout: layout, context: self)
+        try ModelDocument.fill(data, from: stored, layout: layout, context: self, decodingMembers: !isKnownReadable)
         let model = ModelLoading.loading(type) { type.init(backingData: data) }
         data.context = self
         registered[identifier] = model
-        return model
+        return (model, !isKnownReadable && (!layout.hasOwnIdentity || data.ownIdentity == stored.id))
     }
 
     /// The models of an entity whose to-one relationship `inverseName` refers to a model:

@@ -69,7 +69,13 @@ enum ModelDocument {
 
     /// Fills a model's backing data from its document: attributes decoded, relationships
     /// left to load on first read.
-    static func fill(_ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext) throws(FolioError) {
+    ///
+    /// Without `decodingMembers`, the document's members are left to be decoded when first
+    /// read (`member(atSlot:of:layout:)`): for a document a model was made from before, whose
+    /// decoding is known not to fail. A fetch of many models then decodes only what is read.
+    static func fill(
+        _ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext, decodingMembers: Bool = true
+    ) throws(FolioError) {
         let content = stored.content
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
         // its relationships then load through a context of their own over the same container.
@@ -79,7 +85,10 @@ enum ModelDocument {
         // Members first, the hot part of a fetch: a document written by Folio has them in
         // declaration order, so each is looked for just after the previous one first.
         var next = 0
-        for reader in layout.memberReaders {
+        // The own `id` of a document known to be readable is its name (the materializing
+        // context checked that they agree), so the commonest value read needs no decoding.
+        if !decodingMembers, let slot = layout.identitySlot { values[slot] = stored.id }
+        for reader in layout.memberReaders where decodingMembers {
             if let position = content.index(forKey: reader.name, from: next) {
                 next = position + 1
                 do {
@@ -123,12 +132,25 @@ enum ModelDocument {
         data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.name, id: stored.id)
         data.document = stored
         data.deletedAt = nil
-        if let stamp = content[deletedKey] {
+        // A document known to be readable is not soft-deleted (see `QueryIndexes.Row`).
+        if decodingMembers, let stamp = content[deletedKey] {
             do { data.deletedAt = try Date(json: stamp) } catch {
                 throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(deletedKey)\" is not a time: \(error.message)")
             }
         }
         data.clearChanges()
+    }
+
+    /// A member's value, decoded from the document a model was made from when the model
+    /// left it to be decoded on first read; `nil` only if decoding fails, which it did not
+    /// when a model was first made from the same document.
+    static func member(atSlot slot: Int, of stored: StoredDocument, layout: EntityLayout) -> Any? {
+        guard let reader = layout.memberReaderOfSlot[slot] else { return nil }
+        if let position = stored.content.index(forKey: layout.memberReaders[reader].name) {
+            return try? layout.memberReaders[reader].decode(stored.content[position].value)
+        }
+        guard case .member(let attribute, let coding) = layout.slots[slot] else { return nil }
+        return try? absentValue(of: attribute, coding: coding, stored)
     }
 
     /// The value of an attribute the document lacks (written before the property was

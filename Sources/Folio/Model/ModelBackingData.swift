@@ -13,6 +13,8 @@ public final class ModelBackingData {
     private var values: [String: Any] = [:]
     /// Values by position in `layout.slots`: a model made from a document. An array
     /// filled in place costs no hashing per property and about a third of a dictionary's memory.
+    /// A member without a value yet is decoded from `document` when first read (see
+    /// `ModelDocument.fill`).
     private var slotValues: [Any?] = []
     private var layout: EntityLayout?
     /// Relationships not read yet: how to find the related models on first read.
@@ -105,6 +107,10 @@ public final class ModelBackingData {
     func currentValue(forKey key: String) -> Any? {
         if let layout, let position = layout.positions[key] {
             if let value = slotValues[position] { return value }
+            if document != nil, let value = ModelDocument.member(atSlot: position, of: document!, layout: layout) {
+                slotValues[position] = value
+                return value
+            }
         } else if let value = values[key] {
             return value
         }

@@ -63,10 +63,17 @@ public struct DocumentQueryResult: Sendable {
     /// How many documents matched before offset and limit.
     public var total: Int
     public var explanation: QueryExplanation
+    /// The generation of the entity's table the matches' rows are positions in, when
+    /// they were read from it.
+    var tableGeneration: UInt64?
 
     public struct Match: Sendable {
         public var id: UUID
         /// The stored document; `nil` for one only a context's pending changes hold.
         public var stored: StoredDocument?
+        /// Where the stored document is in the entity's table, when it was read from it.
+        var row: Int?
+        /// Whether a model was made from this stored content before, every member decoded.
+        var isKnownReadable = false
     }
 }

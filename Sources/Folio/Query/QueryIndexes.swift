@@ -17,6 +17,10 @@ struct QueryIndexes {
         var version: DocumentVersion
         var content: JSONObject
         var isDeleted: Bool
+        /// Whether a model was made from this content, every member decoded, and it is not
+        /// soft-deleted: a model made from it again can then decode its values when first
+        /// read (see `ModelDocument.fill`).
+        var isKnownReadable = false
 
         var path: DocumentPath { version.path }
     }
@@ -41,6 +45,14 @@ struct QueryIndexes {
     }
 
     private var entities: [String: EntityIndexes] = [:]
+
+    /// Records that models were made from these rows of an entity's table, every member
+    /// decoded, unless the table has changed since they were read. Soft-deleted rows are
+    /// left out, so that a model made from a known row needs no look for `"$deleted"`.
+    mutating func rememberReadable(rows: [Int], of entity: String, generation: UInt64) {
+        guard entities[entity]?.generation == generation else { return }
+        for row in rows where !entities[entity]!.rows[row].isDeleted { entities[entity]!.rows[row].isKnownReadable = true }
+    }
 
     /// The value indexes an entity has: `#Index`, `.indexed`, unique constraints, and
     /// each to-one relationship's key. A unique `id: UUID` that names the documents has

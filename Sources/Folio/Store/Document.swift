@@ -40,10 +40,12 @@ public struct DocumentVersion: Sendable, Hashable {
 
 /// A document as the store holds it.
 public struct StoredDocument: Sendable, Equatable {
-    public var path: DocumentPath
     public var version: DocumentVersion
     public var content: JSONObject
 
+    /// Where the document is: its version's path, not kept twice (every result of a
+    /// fetch and every model made from a document holds one of these).
+    public var path: DocumentPath { version.path }
     public var entity: String { path.entity }
     public var id: UUID { path.id }
 }

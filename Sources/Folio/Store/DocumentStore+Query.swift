@@ -20,6 +20,12 @@ extension DocumentStore {
         try run(query, overlay: overlay) { $0.perform(overlay: overlay.map(\.0), countOnly: countOnly) }
     }
 
+    /// Records that models were made from these rows of a query's result, every member
+    /// decoded, so that models made from them again can decode their values when first read.
+    func rememberReadable(rows: [Int], of entity: String, generation: UInt64) {
+        state.withLock { $0.indexes.rememberReadable(rows: rows, of: entity, generation: generation) }
+    }
+
     /// Hands an evaluation over the store's documents to `body`, under the store's lock.
     func withEvaluation<Result>(_ body: (inout QueryEvaluation) -> Result) -> Result {
         state.withLock { state in
@@ -66,6 +72,8 @@ struct QueryRun {
     var evaluation: QueryEvaluation
     /// Whether `collect` found pending documents, the only ones that can be out of store order.
     private(set) var foundPending = false
+    /// The generation of the entity's table the found rows are positions in.
+    private(set) var tableGeneration: UInt64? = nil
 
     /// A document that satisfied the filter: where it is stored (if it is) and its content.
     struct Found {
@@ -74,6 +82,9 @@ struct QueryRun {
         /// The stored document's version (for a pending one, of the document it replaces).
         var version: DocumentVersion?
         var keys: [QueryValue] = []
+        /// Where it is in the entity's table (see `QueryIndexes.Row`), when it was read from it.
+        var row: Int? = nil
+        var isKnownReadable = false
 
         var path: DocumentPath? { version?.path }
     }
@@ -89,7 +100,7 @@ struct QueryRun {
         var matches: [DocumentQueryResult.Match] = []
         matches.reserveCapacity(page.count)
         for document in page { matches.append(match(document)) }
-        return DocumentQueryResult(matches: matches, total: explanation.matched, explanation: explanation)
+        return DocumentQueryResult(matches: matches, total: explanation.matched, explanation: explanation, tableGeneration: tableGeneration)
     }
 
     /// A found document as a result: stored ones with their version, pending ones with
@@ -100,9 +111,11 @@ struct QueryRun {
         // Without pending changes (every fetch in a fresh context) there is no overlay to
         // look the identity up in: this runs once per match.
         if evaluation.documents.overlay.isEmpty || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil {
-            return .init(id: found.id, stored: StoredDocument(path: path, version: version, content: found.content))
+            return .init(
+                id: found.id, stored: StoredDocument(version: version, content: found.content), row: found.row,
+                isKnownReadable: found.isKnownReadable)
         }
-        let stored = evaluation.documents.catalog.content(at: path).map { StoredDocument(path: path, version: version, content: $0) }
+        let stored = evaluation.documents.catalog.content(at: path).map { StoredDocument(version: version, content: $0) }
         return .init(id: found.id, stored: stored)
     }
 
@@ -134,6 +147,7 @@ struct QueryRun {
         let table =
             access.readsTable
             ? evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema) : QueryIndexes.EntityIndexes(generation: 0)
+        if access.readsTable { tableGeneration = table.generation }
         // By position, so the table's rows are read in place rather than copied (a copy
         // retains every string and array a row holds; this runs for every row scanned).
         // `filter` is nil when the access already answers it (an index on exactly the
@@ -145,7 +159,10 @@ struct QueryRun {
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
             if let filter, !passes(filter, comparisons, id: id, content: table.rows[position].content) { return }
-            found.append(Found(id: id, content: table.rows[position].content, version: table.rows[position].version))
+            found.append(
+                Found(
+                    id: id, content: table.rows[position].content, version: table.rows[position].version, row: position,
+                    isKnownReadable: table.rows[position].isKnownReadable))
         }
         switch access {
         case .identity:
@@ -229,6 +246,7 @@ struct QueryRun {
         let wanted = offset + max(limit, 0)
         let (table, index) = evaluation.documents.indexes.ordered(
             entity: entity, by: name, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+        tableGeneration = table.generation
         var explanation = QueryExplanation(
             entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
         // Walk until the page is full and the values equal to the last one taken are
@@ -243,7 +261,7 @@ struct QueryRun {
             guard query.includeDeleted || !row.isDeleted else { continue }
             explanation.examined += 1
             if let filter = query.filter, !passes(filter, comparisons, id: row.path.id, content: row.content) { continue }
-            found.append(Found(id: row.path.id, content: row.content, version: row.version))
+            found.append(Found(id: row.path.id, content: row.content, version: row.version, row: index[position].position, isKnownReadable: row.isKnownReadable))
             last = value
         }
         explanation.matched = found.count
@@ -251,7 +269,7 @@ struct QueryRun {
         explanation.sort = (explanation.sort ?? "") + " (ordered index: walked \(explanation.examined) documents)"
         var matches: [DocumentQueryResult.Match] = []
         for document in page { matches.append(match(document)) }
-        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation)
+        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation, tableGeneration: tableGeneration)
     }
 
     /// Types whose order as values is their order in Swift (text has comparators, so it

@@ -159,7 +159,7 @@ public final class DocumentStore: Sendable {
 
     private static func stored(at path: DocumentPath, in catalog: inout Catalog) -> StoredDocument? {
         guard let entry = catalog.entry(at: path), let content = catalog.content(at: path) else { return nil }
-        return StoredDocument(path: path, version: entry.version, content: content)
+        return StoredDocument(version: entry.version, content: content)
     }
 
     /// Every `.externalStorage` blob file, with the stamp it had when last read or written.
