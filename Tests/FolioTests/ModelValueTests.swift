@@ -159,6 +159,8 @@ struct ModelValueTests {
         let context = ModelContext(container)
         let reread = try #require(try context.fetch(FetchDescriptor<Specimen>()).first)
         reread.tiny = 9
+        let elsewhere = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)
+        #expect(elsewhere.tiny == -8 && reread.tiny == 9, "an unsaved change stays in its model")
         try context.save()
         let after = try String(contentsOfFile: path, encoding: .utf8)
         #expect(after == before.replacingOccurrences(of: "\"tiny\": -8,", with: "\"tiny\": 9,"))

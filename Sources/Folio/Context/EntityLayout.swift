@@ -50,6 +50,9 @@ final class EntityLayout {
     let hasOwnIdentity: Bool
     /// The slot of that own `id`.
     let identitySlot: Int?
+    /// A value for every slot, none read yet: what a model that leaves its members to be
+    /// decoded on first read starts from, shared until one is (so making it allocates none).
+    let unreadSlots: [Any?]
     /// The properties whose values are members of the document.
     let storedNames: Set<String>
     /// Each slot's position by property name: where a model made from a document keeps
@@ -86,6 +89,7 @@ final class EntityLayout {
         }
         self.memberReaders = memberReaders
         identitySlot = hasOwnIdentity ? slots.firstIndex { $0.name == "id" } : nil
+        unreadSlots = [Any?](repeating: nil, count: slots.count)
         var memberReaderOfSlot = [Int?](repeating: nil, count: slots.count)
         for (index, reader) in memberReaders.enumerated() { memberReaderOfSlot[reader.slot] = index }
         self.memberReaderOfSlot = memberReaderOfSlot

@@ -14,10 +14,13 @@ extension ModelContext {
         guard let query = plan.query else { return try fetchOnModels(descriptor) }
         let result = try container.store.run(query, overlay: plan.overlay)
         // Room for every model the page may add, made once rather than by regrowing.
+        // A result names each document once: in a context with no models yet, none of
+        // them can be registered already.
+        let mayBeRegistered = !registered.isEmpty
         registered.reserveCapacity(registered.count + result.matches.count)
         var decodedRows: [Int] = []
         let models = try result.matches.compactMap { match throws(FolioError) in
-            try model(for: match, entity: query.entity, decodedRows: &decodedRows) as? Model
+            try model(for: match, entity: query.entity, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows) as? Model
         }
         rememberReadable(decodedRows, of: result, entity: query.entity)
         return models
@@ -187,12 +190,12 @@ extension ModelContext {
     /// The model for a query's match: the registered instance, else one made from the
     /// document, whose row joins `decodedRows` when making it decoded every member.
     private func model(
-        for match: DocumentQueryResult.Match, entity: String, decodedRows: inout [Int]
+        for match: DocumentQueryResult.Match, entity: String, mayBeRegistered: Bool = true, decodedRows: inout [Int]
     ) throws(FolioError) -> (any PersistentModel)? {
         // `materialize` returns the registered model if there is one: looking it up here
         // first hashed the identity twice for every result.
         guard let stored = match.stored else { return registered[PersistentIdentifier(entityName: entity, id: match.id)] }
-        let (model, decoded) = try materialize(stored, isKnownReadable: match.isKnownReadable)
+        let (model, decoded) = try materialize(stored, isKnownReadable: match.isKnownReadable, mayBeRegistered: mayBeRegistered)
         if decoded, let row = match.row { decodedRows.append(row) }
         return model
     }

@@ -158,9 +158,14 @@ public final class ModelContext {
     /// member was decoded to make it, the own `id` agreeing with the document's name. A
     /// document a model was made from so before (with this container's layout, so
     /// decoding it cannot fail) leaves its members to be decoded when first read.
-    func materialize(_ stored: StoredDocument, isKnownReadable: Bool) throws(FolioError) -> (model: any PersistentModel, decoded: Bool) {
+    ///
+    /// `mayBeRegistered` is false when the caller knows the context has no model for the
+    /// document (a fetch into an empty context), which spares hashing the identity twice.
+    func materialize(
+        _ stored: StoredDocument, isKnownReadable: Bool, mayBeRegistered: Bool = true
+    ) throws(FolioError) -> (model: any PersistentModel, decoded: Bool) {
         let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
-        if let model = registered[identifier] { return (model, false) }
+        if mayBeRegistered, let model = registered[identifier] { return (model, false) }
         guard let layout = container.layout(of: stored.entity), let type = layout.entity.modelType.value else {
             throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.entity)")
         }

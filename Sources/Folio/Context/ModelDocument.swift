@@ -80,14 +80,11 @@ enum ModelDocument {
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
         // its relationships then load through a context of their own over the same container.
         let container = context.container
-        var values = [Any?](repeating: nil, count: layout.slots.count)
+        var values = layout.unreadSlots
         var faults: [String: () -> Any] = [:]
         // Members first, the hot part of a fetch: a document written by Folio has them in
         // declaration order, so each is looked for just after the previous one first.
         var next = 0
-        // The own `id` of a document known to be readable is its name (the materializing
-        // context checked that they agree), so the commonest value read needs no decoding.
-        if !decodingMembers, let slot = layout.identitySlot { values[slot] = stored.id }
         for reader in layout.memberReaders where decodingMembers {
             if let position = content.index(forKey: reader.name, from: next) {
                 next = position + 1

@@ -107,6 +107,10 @@ public final class ModelBackingData {
     func currentValue(forKey key: String) -> Any? {
         if let layout, let position = layout.positions[key] {
             if let value = slotValues[position] { return value }
+            // Only a model that left its members to be decoded on first read gets here for a
+            // member. Its own `id` is its document's name (checked when the document was
+            // first decoded), read without decoding or storing it, which would copy the slots.
+            if position == layout.identitySlot, let persistentIdentifier { return persistentIdentifier.id }
             if document != nil, let value = ModelDocument.member(atSlot: position, of: document!, layout: layout) {
                 slotValues[position] = value
                 return value
