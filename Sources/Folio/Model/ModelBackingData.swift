@@ -111,6 +111,7 @@ public final class ModelBackingData {
             // member. Its own `id` is its document's name (checked when the document was
             // first decoded), read without decoding or storing it, which would copy the slots.
             if position == layout.identitySlot, let persistentIdentifier { return persistentIdentifier.id }
+            // Not bound with `if let`, which copied the document (retaining its parts) per read.
             if document != nil, let value = ModelDocument.member(atSlot: position, of: document!, layout: layout) {
                 slotValues[position] = value
                 return value
