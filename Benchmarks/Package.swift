@@ -26,6 +26,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("yajl")]
         ),
         .target(name: "StoreFloor"),
+        .target(name: "HeapUse"),
         .executableTarget(
             name: "json-benchmark",
             dependencies: [
@@ -47,6 +48,7 @@ let package = Package(
             name: "model-benchmark",
             dependencies: [
                 "BenchmarkSupport",
+                "HeapUse",
                 .product(name: "Folio", package: "Folio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -111,7 +111,7 @@ struct FolioContender: Contender {
     }
 
     /// A container over the store in `folder`/store, made when missing.
-    private static func container(_ types: any PersistentModel.Type..., in folder: String, durability: DurabilityPair) throws -> ModelContainer {
+    static func container(_ types: any PersistentModel.Type..., in folder: String, durability: DurabilityPair) throws -> ModelContainer {
         try ModelContainer(
             for: Schema(types),
             configurations: [ModelConfiguration(url: URL(filePath: folder + "/store", directoryHint: .isDirectory), durability: durability.folio)])

@@ -94,7 +94,7 @@ struct GRDBContender: Contender {
     ///
     /// GRDB's own `journalMode = .wal` would set `synchronous=NORMAL` after
     /// `prepareDatabase` runs, so WAL is switched on here, before the level is set.
-    private static func queue(in folder: String, durability: DurabilityPair) throws -> DatabaseQueue {
+    static func queue(in folder: String, durability: DurabilityPair) throws -> DatabaseQueue {
         var configuration = Configuration()
         let synchronous = durability.synchronous
         configuration.prepareDatabase { db in

@@ -20,6 +20,14 @@ if arguments.first == Profile.savesFlag {
     try? scratch.removeAll()
     exit(0)
 }
+if arguments.first == Profile.memoryFlag {
+    let scratch = ScratchFolders()
+    do { try Profile.runMemory(size: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000, scratch: scratch) } catch {
+        FileHandle.standardError.write(Data("model-benchmark \(Profile.memoryFlag): \(error)\n".utf8))
+    }
+    try? scratch.removeAll()
+    exit(0)
+}
 if arguments.first == Profile.flag {
     let scratch = ScratchFolders()
     do {
