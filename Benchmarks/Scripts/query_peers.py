@@ -57,10 +57,11 @@ def sqlite_peer(records, work, params, indexed, repetitions):
     db.commit()
     queries = {
         "point": lambda: [row[0] for row in db.execute("SELECT * FROM session WHERE id = ?", (params["id"],)).fetchall()],
-        # Whole rows, as Folio's fetch returns whole models; the id is compared.
-        "indexed": lambda: sorted(row[0] for row in db.execute("SELECT * FROM session WHERE state = ?", (params["state"],)).fetchall()),
+        # Whole rows, as Folio's fetch returns whole models; the ids are returned in the
+        # order found and compared as sets by the caller, as Folio's are.
+        "indexed": lambda: [row[0] for row in db.execute("SELECT * FROM session WHERE state = ?", (params["state"],)).fetchall()],
         "countIndexed": lambda: db.execute("SELECT COUNT(*) FROM session WHERE state = ?", (params["state"],)).fetchone()[0],
-        "unindexed": lambda: sorted(row[0] for row in db.execute("SELECT * FROM session WHERE pausedDuration = ?", (params["pausedDuration"],)).fetchall()),
+        "unindexed": lambda: [row[0] for row in db.execute("SELECT * FROM session WHERE pausedDuration = ?", (params["pausedDuration"],)).fetchall()],
         "range": lambda: len(db.execute("SELECT * FROM session WHERE startTime >= ? AND startTime < ?", (params["from"], params["to"])).fetchall()),
         "latest": lambda: [row[0] for row in db.execute("SELECT * FROM session ORDER BY startTime DESC LIMIT 20").fetchall()],
         "countByState": lambda: dict(db.execute("SELECT state, COUNT(*) FROM session GROUP BY state").fetchall()),
@@ -84,9 +85,9 @@ def tinydb_peer(records, work, params, repetitions):
     session = Query()
     queries = {
         "point": lambda: [r["id"] for r in table.search(session.id == params["id"])],
-        "indexed": lambda: sorted(r["id"] for r in table.search(session.state == params["state"])),
+        "indexed": lambda: [r["id"] for r in table.search(session.state == params["state"])],
         "countIndexed": lambda: table.count(session.state == params["state"]),
-        "unindexed": lambda: sorted(r["id"] for r in table.search(session.pausedDuration == params["pausedDuration"])),
+        "unindexed": lambda: [r["id"] for r in table.search(session.pausedDuration == params["pausedDuration"])],
         "range": lambda: len(table.search((session.startTime >= params["from"]) & (session.startTime < params["to"]))),
         "latest": lambda: [r["id"] for r in sorted(table.all(), key=lambda r: r["startTime"], reverse=True)[:20]],
         "countByState": lambda: count_by_state(table.all()),
