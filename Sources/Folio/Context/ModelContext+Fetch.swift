@@ -19,8 +19,16 @@ extension ModelContext {
         let mayBeRegistered = !registered.isEmpty
         registered.reserveCapacity(registered.count + result.matches.count)
         var decodedRows: [Int] = []
-        let models = try result.matches.compactMap { match throws(FolioError) in
-            try model(for: match, entity: query.entity, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows) as? Model
+        // A plain loop: `compactMap`'s generic closure looked up `Model?`'s metadata per result.
+        var models: [Model] = []
+        models.reserveCapacity(result.matches.count)
+        let layout = container.layout(of: query.entity)
+        for match in result.matches {
+            if let model = try model(for: match, entity: query.entity, layout: layout, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
+                as? Model
+            {
+                models.append(model)
+            }
         }
         rememberReadable(decodedRows, of: result, entity: query.entity)
         return models
@@ -190,12 +198,12 @@ extension ModelContext {
     /// The model for a query's match: the registered instance, else one made from the
     /// document, whose row joins `decodedRows` when making it decoded every member.
     private func model(
-        for match: DocumentQueryResult.Match, entity: String, mayBeRegistered: Bool = true, decodedRows: inout [Int]
+        for match: DocumentQueryResult.Match, entity: String, layout: EntityLayout? = nil, mayBeRegistered: Bool = true, decodedRows: inout [Int]
     ) throws(FolioError) -> (any PersistentModel)? {
         // `materialize` returns the registered model if there is one: looking it up here
         // first hashed the identity twice for every result.
         guard let stored = match.stored else { return registered[PersistentIdentifier(entityName: entity, id: match.id)] }
-        let (model, decoded) = try materialize(stored, isKnownReadable: match.isKnownReadable, mayBeRegistered: mayBeRegistered)
+        let (model, decoded) = try materialize(stored, isKnownReadable: match.isKnownReadable, mayBeRegistered: mayBeRegistered, layout: layout)
         if decoded, let row = match.row { decodedRows.append(row) }
         return model
     }

@@ -161,12 +161,13 @@ public final class ModelContext {
     ///
     /// `mayBeRegistered` is false when the caller knows the context has no model for the
     /// document (a fetch into an empty context), which spares hashing the identity twice.
+    /// A fetch passes its entity's `layout`, looked up once rather than once per result.
     func materialize(
-        _ stored: StoredDocument, isKnownReadable: Bool, mayBeRegistered: Bool = true
+        _ stored: StoredDocument, isKnownReadable: Bool, mayBeRegistered: Bool = true, layout: EntityLayout? = nil
     ) throws(FolioError) -> (model: any PersistentModel, decoded: Bool) {
         let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
         if mayBeRegistered, let model = registered[identifier] { return (model, false) }
-        guard let layout = container.layout(of: stored.entity), let type = layout.entity.modelType.value else {
+        guard let layout = layout ?? container.layout(of: stored.entity), let type = layout.entity.modelType.value else {
             throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.entity)")
         }
         let data = ModelBackingData()

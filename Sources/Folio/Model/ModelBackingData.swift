@@ -134,7 +134,10 @@ public final class ModelBackingData {
     }
 
     /// Forgets the changes, once they are saved.
-    public func clearChanges() { changedProperties.removeAll() }
+    public func clearChanges() {
+        // A model just made from a document has none: emptying an empty set still replaced it.
+        if !changedProperties.isEmpty { changedProperties.removeAll() }
+    }
 
     /// Keeps the other side of a relationship current: models gained point back here, models lost no longer do.
     ///
