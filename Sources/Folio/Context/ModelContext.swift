@@ -170,10 +170,11 @@ public final class ModelContext {
         guard let layout = layout ?? container.layout(of: stored.entity), let type = layout.entity.modelType.value else {
             throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.entity)")
         }
-        let data = ModelBackingData()
-        try ModelDocument.fill(data, from: stored, layout: layout, context: self, decodingMembers: !isKnownReadable)
+        let contents = try ModelDocument.contents(of: stored, layout: layout, context: self, decodingMembers: !isKnownReadable)
+        let data = ModelBackingData(
+            layout: layout, values: contents.values, faults: contents.faults, identifier: identifier, document: stored, deletedAt: contents.deletedAt,
+            context: self)
         let model = ModelLoading.loading(type) { type.init(backingData: data) }
-        data.context = self
         registered[identifier] = model
         return (model, !isKnownReadable && (!layout.hasOwnIdentity || data.ownIdentity == stored.id))
     }

@@ -67,15 +67,26 @@ enum ModelDocument {
         return Document(entity: layout.entity.name, id: identifier.id, partitionDate: partitionDate, content: content, blobs: blobs)
     }
 
-    /// Fills a model's backing data from its document: attributes decoded, relationships
-    /// left to load on first read.
+    /// Fills a model's backing data from its document again (a rollback): what
+    /// `contents(of:layout:context:)` reads, in place of what the model held.
+    static func fill(_ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext) throws(FolioError) {
+        let contents = try contents(of: stored, layout: layout, context: context)
+        data.load(layout: layout, values: contents.values, faults: contents.faults)
+        data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.name, id: stored.id)
+        data.document = stored
+        data.deletedAt = contents.deletedAt
+        data.clearChanges()
+    }
+
+    /// What a model made from a document holds: its values by slot (attributes decoded),
+    /// relationships left to load on first read, and when it was soft-deleted.
     ///
     /// Without `decodingMembers`, the document's members are left to be decoded when first
     /// read (`member(atSlot:of:layout:)`): for a document a model was made from before, whose
     /// decoding is known not to fail. A fetch of many models then decodes only what is read.
-    static func fill(
-        _ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext, decodingMembers: Bool = true
-    ) throws(FolioError) {
+    static func contents(
+        of stored: StoredDocument, layout: EntityLayout, context: ModelContext, decodingMembers: Bool = true
+    ) throws(FolioError) -> (values: [Any?], faults: [String: () -> Any], deletedAt: Date?) {
         let content = stored.content
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
         // its relationships then load through a context of their own over the same container.
@@ -125,17 +136,14 @@ enum ModelDocument {
                 }
             }
         }
-        data.load(layout: layout, values: values, faults: faults)
-        data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.name, id: stored.id)
-        data.document = stored
-        data.deletedAt = nil
         // A document known to be readable is not soft-deleted (see `QueryIndexes.Row`).
+        var deletedAt: Date?
         if decodingMembers, let stamp = content[deletedKey] {
-            do { data.deletedAt = try Date(json: stamp) } catch {
+            do { deletedAt = try Date(json: stamp) } catch {
                 throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(deletedKey)\" is not a time: \(error.message)")
             }
         }
-        data.clearChanges()
+        return (values, faults, deletedAt)
     }
 
     /// A member's value, decoded from the document a model was made from when the model

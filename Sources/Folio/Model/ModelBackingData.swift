@@ -33,6 +33,22 @@ public final class ModelBackingData {
 
     public init() {}
 
+    /// The backing data of a model made from a document, everything set at once: stores
+    /// made by an initializer need none of the exclusivity checks that setting each
+    /// property afterwards paid, once per property of every model fetched.
+    init(
+        layout: EntityLayout, values: [Any?], faults: [String: () -> Any], identifier: PersistentIdentifier, document: StoredDocument,
+        deletedAt: Date?, context: ModelContext
+    ) {
+        self.layout = layout
+        slotValues = values
+        self.faults = faults
+        persistentIdentifier = identifier
+        self.document = document
+        self.deletedAt = deletedAt
+        self.context = context
+    }
+
     /// The backing data in a model's storage, made there first if the model has none
     /// yet: the `@Model` macro's code calls this, so that a model made from a document
     /// (`init(backingData:)`) makes no backing data only to replace it.
