@@ -145,6 +145,9 @@ for size in sizes {
         lines += String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self) + "\n"
     }
     try lines.write(to: scratch.appending(path: "records.ndjson"), atomically: false, encoding: .utf8)
+    // The store was written without syncs: its dirty pages are written back now, not by the
+    // kernel while the first queries are timed (the point lookup at 100,000 once took 3x).
+    sync()
     let target = records[size / 2].id
     let from = yearStart.addingTimeInterval(100 * 86_400)
     let to = yearStart.addingTimeInterval(130 * 86_400)
@@ -162,6 +165,8 @@ for size in sizes {
         let elapsed = ContinuousClock.now - start
         cold[key] = Format.seconds(elapsed)
     }
+    // Each cold container wrote `.folio/cache` anew when it went away: written back now, too.
+    sync()
     note("\(Format.grouped(size)) records: Folio, warm")
     let container = try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
     _ = try folioQueries(container, target: target, from: from, to: to)  // builds the indexes: what "warm" means
@@ -172,7 +177,13 @@ for size in sizes {
             _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })).map(\.id)
             _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })).count
         }
-        for key in ["indexed", "unindexed", "range"] { print(key, milliseconds3(warm[key]!.seconds)) }
+        for key in ["point", "indexed", "unindexed", "range"] { print(key, milliseconds3(warm[key]!.seconds)) }
+        // Point lookups of every 100th record, each in a context of its own, as the report's row does.
+        let targets = stride(from: 0, to: records.count, by: 100).map { records[$0].id }
+        let lookups = ContinuousClock().measure {
+            for id in targets { _ = try? ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == id })) }
+        }
+        print("point, mean of \(targets.count) lookups", milliseconds3(Format.seconds(lookups) / Double(targets.count)))
         let paused = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
         print("indexed, identifiers only", milliseconds3(try median { try ModelContext(container).fetchIdentifiers(paused).count }.seconds))
         print("indexed, models (context kept)", milliseconds3(try median { let c = ModelContext(container); let m = try c.fetch(paused); return (c, m) }.seconds))
