@@ -4,7 +4,7 @@ import Folio
 import FolioJSON
 import Foundation
 
-// README.md, line 38
+// README.md, line 40
 
 @Model
 final class Habit {
@@ -28,7 +28,7 @@ final class Check {
     init(day: Date) { self.day = day }
 }
 
-// README.md, line 65
+// README.md, line 67
 func sample_README_md_2() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
@@ -43,7 +43,7 @@ func sample_README_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 93
+// README.md, line 95
 func sample_README_md_3() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
@@ -69,7 +69,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 309
+// README.md, line 311
 func sample_README_md_4() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -83,7 +83,7 @@ func sample_README_md_4() throws {
     // }
 }
 
-// README.md, line 325
+// README.md, line 327
 func sample_README_md_5() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -96,7 +96,7 @@ func sample_README_md_5() throws {
     }
 }
 
-// README.md, line 380
+// README.md, line 382
 func sample_README_md_6() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -107,7 +107,7 @@ func sample_README_md_6() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 397
+// README.md, line 399
 func sample_README_md_7() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
