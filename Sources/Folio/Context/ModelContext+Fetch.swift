@@ -77,6 +77,7 @@ extension ModelContext {
         let result = try container.store.run(query, overlay: plan.overlay)
         let matches = result.matches
         let unsaved = (inserted, deleted, changed)
+        let layout = container.layout(of: query.entity)
         var start = matches.startIndex
         while start < matches.endIndex {
             let batch = matches[start..<min(start + max(batchSize, 1), matches.endIndex)]
@@ -86,7 +87,7 @@ extension ModelContext {
             for match in batch {
                 let identifier = PersistentIdentifier(entityName: query.entity, id: match.id)
                 let isNew = registered[identifier] == nil
-                guard let model = try model(for: match, entity: query.entity, decodedRows: &decodedRows) as? Model else { continue }
+                guard let model = try model(for: match, entity: query.entity, layout: layout, decodedRows: &decodedRows) as? Model else { continue }
                 if isNew { made.append(identifier) }
                 try block(model)
             }

@@ -150,10 +150,7 @@ public final class ModelBackingData {
     }
 
     /// Forgets the changes, once they are saved.
-    public func clearChanges() {
-        // A model just made from a document has none: emptying an empty set still replaced it.
-        if !changedProperties.isEmpty { changedProperties.removeAll() }
-    }
+    public func clearChanges() { changedProperties.removeAll() }
 
     /// Keeps the other side of a relationship current: models gained point back here, models lost no longer do.
     ///
