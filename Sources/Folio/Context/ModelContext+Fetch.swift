@@ -199,7 +199,7 @@ extension ModelContext {
     /// The model for a query's match: the registered instance, else one made from the
     /// document, whose row joins `decodedRows` when making it decoded every member.
     private func model(
-        for match: DocumentQueryResult.Match, entity: String, layout: EntityLayout? = nil, mayBeRegistered: Bool = true, decodedRows: inout [Int]
+        for match: DocumentQueryResult.Match, entity: String, layout: EntityLayout?, mayBeRegistered: Bool = true, decodedRows: inout [Int]
     ) throws(FolioError) -> (any PersistentModel)? {
         // `materialize` returns the registered model if there is one: looking it up here
         // first hashed the identity twice for every result.

@@ -110,8 +110,8 @@ public final class ModelBackingData {
         ensured(&storage).setInitialValue(value, forKey: key)
     }
 
-    /// Replaces every value and fault at once: a model made from a document, whose
-    /// values were decoded together, by position in the layout's slots.
+    /// Replaces every value and fault at once: a model read back from its document (a
+    /// rollback), whose values were decoded together, by position in the layout's slots.
     func load(layout: EntityLayout, values: [Any?], faults: [String: () -> Any]) {
         self.layout = layout
         slotValues = values
