@@ -13,6 +13,8 @@ extension Profile {
     /// allocator holds but nothing uses.
     static func runMemory(size: Int, scratch: ScratchFolders) throws {
         let sessions = SessionValues.make(count: size, seed: 6)
+        // A first round, not printed: each side's one-time set-up (code paged in, type
+        // metadata, first allocations) is then not counted as its sessions' memory.
         for side in Side.allCases {
             let folder = try scratch.fresh()
             _ = try side.contender.insertAndSave(sessions, in: folder, durability: .full)

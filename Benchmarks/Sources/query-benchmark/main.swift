@@ -180,8 +180,8 @@ for size in sizes {
         for key in ["point", "indexed", "unindexed", "range"] { print(key, milliseconds3(warm[key]!.seconds)) }
         // Point lookups of every 100th record, each in a context of its own, as the report's row does.
         let targets = stride(from: 0, to: records.count, by: 100).map { records[$0].id }
-        let lookups = ContinuousClock().measure {
-            for id in targets { _ = try? ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == id })) }
+        let lookups = try ContinuousClock().measure {
+            for id in targets { _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == id })) }
         }
         print("point, mean of \(targets.count) lookups", milliseconds3(Format.seconds(lookups) / Double(targets.count)))
         let paused = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
