@@ -23,6 +23,11 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A query in the text language could not be read: the query, the 1-based column of
     /// the problem, and what was expected there.
     case invalidQuery(query: String, column: Int, message: String)
+    /// A transaction passed its commit point but could not be finished (the wrapped error
+    /// says why: an immutable or unwritable file, a full disk). It *is* committed: it is
+    /// finished by the next commit or open of the store once the cause is fixed, and until
+    /// then reads see the files it had already moved into place.
+    indirect case unfinishedCommit(FolioError)
     /// A caller passed a value the API does not accept (an entity name that is not an identifier, ...).
     case invalidArgument(String)
 
@@ -33,6 +38,7 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidDocument(let path, _), .conflict(let path, _), .fileSystem(let path, _, _),
             .invalidStore(let path, _), .unsafePath(let path, _), .locked(let path, _):
             path
+        case .unfinishedCommit(let cause): cause.path
         case .invalidArgument, .deleteDenied, .invalidQuery: nil
         }
     }
@@ -49,11 +55,15 @@ public enum FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidStore(let path, let reason):
             return "\(path): error: \(reason)\nhint: open the folder that holds folio.json, or create a store there"
         case .unsafePath(let path, let reason):
-            return "\(path): error: \(reason); Folio neither follows nor overwrites it\nhint: move the file out of the store, or into its <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json place"
+            return "\(path): error: \(reason); Folio neither follows nor overwrites it, and changed nothing\nhint: replace a link with the real file or folder it stands for (or remove it); move a stray file out of the store, or into its <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json place"
         case .locked(let path, let waited):
             return "\(path): error: another process has been writing to this store for over \(Int(waited)) seconds\nhint: wait for it to finish, or stop it; a crashed process releases the lock by itself"
         case .deleteDenied(let model, let relationship, let count):
             return "error: cannot delete \(model): its \(relationship) still holds \(count) model\(count == 1 ? "" : "s"), and its delete rule is .deny\nhint: delete those models or remove them from \(relationship) first; nothing of the save was written"
+        case .unfinishedCommit(let cause):
+            let what = cause.description.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            return what.replacing("error: ", with: "error: the transaction is committed but could not be finished: ", maxReplacements: 1)
+                + "\nhint: fix the cause (permissions, an immutable file, free space); the next command that writes to or opens the store finishes the transaction. Until then, reads see the part of it already in place"
         case .invalidArgument(let reason):
             return "error: \(reason)"
         case .invalidQuery(let query, let column, let message):

@@ -123,7 +123,9 @@ public final class ModelContainer: Sendable {
         at root: String, schema: Schema, durability: Durability, writable: Bool, timeZone: TimeZone,
         migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws(FolioError) -> DocumentStore {
-        guard try FileSystem.status(root + "/" + StoreManifest.fileName) != nil else {
+        var holdsStore = false
+        if try FileSystem.status(root) != nil { holdsStore = try OpenFolder(root: root).status(of: StoreManifest.fileName) != nil }
+        guard holdsStore else {
             guard writable else { throw .invalidStore(path: root, reason: "holds no Folio store, and the configuration (allowsSave: false) may not create one") }
             return try DocumentStore.create(
                 at: root, manifest: StoreManifest(schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),

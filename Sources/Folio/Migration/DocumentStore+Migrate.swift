@@ -65,7 +65,7 @@ extension DocumentStore {
 
         for rewrite in rewrites {
             let old = rewrite.version.path
-            let oldBytes = try FileSystem.readFile(root + "/" + old.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+            let oldBytes = try folder.readFile(old.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
             guard var content = rewrite.content else {
                 changes.append(.delete(rewrite.version))
                 report.files.append(.init(path: old.relativePath, oldPath: old.relativePath, old: oldBytes, new: nil))
@@ -118,7 +118,7 @@ extension DocumentStore {
     }
 
     private func manifestChange(from old: StoreManifest, to new: StoreManifest) throws(FolioError) -> MigrationReport.FileChange {
-        let oldBytes = try FileSystem.readFile(root + "/" + StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes
+        let oldBytes = try folder.readFile(StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes
         do {
             return .init(path: StoreManifest.fileName, oldPath: StoreManifest.fileName, old: oldBytes, new: try JSONWriter().write(new.json))
         } catch {

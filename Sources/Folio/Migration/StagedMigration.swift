@@ -52,9 +52,8 @@ struct StagedMigration {
         try copy.commit(puts)
         // One file at a time, so a store of photos is never all in memory at once.
         for blob in store.blobStamps.keys.sorted() {
-            let bytes = try FileSystem.readFile(store.root + "/" + blob.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
-            try FileSystem.makeDirectories(blob.folder, under: root)
-            try FileSystem.createFile(root + "/" + blob.relativePath, bytes: bytes, sync: false)
+            let bytes = try store.folder.readFile(blob.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+            try copy.folder.makeFolders(blob.folder).createFile(blob.fileName, bytes: bytes, sync: false)
         }
         try copy.refresh()
         return (copy, copy.blobStamps)

@@ -44,6 +44,9 @@ struct Catalog {
     /// The documents by identity: one map, since a document's identity names it in one
     /// folder only (a second file with the same identity is reported, not kept).
     private(set) var entries: [Identity: Entry] = [:]
+
+    /// Whether any entry was stamped within its file system's clock tick and not confirmed since.
+    var hasUnverifiedEntries: Bool { entries.values.contains { !$0.verified } }
     /// Every `.externalStorage` blob file, with its stamp.
     private(set) var blobs: [DocumentPath: FileStamp] = [:]
     /// The blob paths of each document that has any, so a save finds a document's blobs

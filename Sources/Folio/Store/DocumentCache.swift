@@ -16,10 +16,9 @@ enum DocumentCache {
     /// The catalog the cache describes, its content left in the cache's buffer, and the
     /// stamp of the cache file it came from; an empty catalog and no stamp when there is
     /// no usable cache. A walk must still confirm every entry.
-    static func load(storeRoot: String) -> (Catalog, FileStamp?) {
-        let path = storeRoot + "/" + fileName
+    static func load(from root: OpenFolder) -> (Catalog, FileStamp?) {
         // Any failure to read the cache only costs reading the documents themselves.
-        guard let (bytes, stamp) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
+        guard let (bytes, stamp) = try? root.readFile(fileName, limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + 8
         else { return (Catalog(), nil) }
         let buffer = CacheBuffer(bytes: bytes)
@@ -60,7 +59,7 @@ enum DocumentCache {
 
     /// Writes the verified entries of a catalog, atomically (temporary file, then
     /// rename), and returns the new cache file's stamp.
-    static func write(_ catalog: inout Catalog, storeRoot: String) throws(FolioError) -> FileStamp {
+    static func write(_ catalog: inout Catalog, in root: OpenFolder) throws(FolioError) -> FileStamp {
         var bytes = magic
         let verified = catalog.entries.values.filter(\.verified)
         CompactJSON.appendVarint(UInt64(verified.count), to: &bytes)
@@ -91,15 +90,14 @@ enum DocumentCache {
         let checksum = ContentHash.of(bytes)
         withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
 
-        let target = storeRoot + "/" + fileName
-        let temporary = target + ".\(getpid()).tmp"
-        try FileSystem.removeFile(temporary)
+        let temporary = fileName + ".\(getpid()).tmp"
+        try root.removeFile(temporary)
         do {
-            let stamp = try FileSystem.createFile(temporary, bytes: bytes, sync: false)
-            try FileSystem.rename(temporary, to: target)
+            let stamp = try root.createFile(temporary, bytes: bytes, sync: false)
+            try root.rename(temporary, to: fileName)
             return stamp
         } catch {
-            try FileSystem.removeFile(temporary)  // no half-written cache left behind
+            try? root.removeFile(temporary)  // no half-written cache left behind; the first error is the one to report
             throw error
         }
     }

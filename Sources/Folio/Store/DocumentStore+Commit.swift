@@ -10,16 +10,44 @@ extension DocumentStore {
     /// and writes nothing. A put whose canonical bytes equal the file already there
     /// writes nothing either, so `git status` stays clean after a no-op save. A put
     /// whose partition day changed moves the document (and its blobs) to the new folder.
+    ///
+    /// A failure before the transaction's commit point leaves the store as it was. One
+    /// after it (an immutable file, a full disk while moving files into place) throws
+    /// `.unfinishedCommit`: the transaction is committed, and is finished by the next commit
+    /// or open once its cause is fixed. A commit first finishes any such transaction, and
+    /// fails with `.unfinishedCommit` while it cannot.
+    ///
+    /// Commits from any number of threads and processes run one at a time. The store's
+    /// state is locked only to plan the transaction and to record it, not while its files
+    /// are written and synced, so reads in this process go on meanwhile.
     @discardableResult
     public func commit(_ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil) throws(FolioError) -> CommitSummary {
         try lock.withLock(.exclusive) { () throws(FolioError) in
-            let recovered = try Journal.recover(in: root, durability: durability)
-            return try state.withLock { state throws(FolioError) in
+            let recovered: (finished: Int, discarded: Int)
+            do throws(FolioError) {
+                recovered = try Journal.recover(in: folder, durability: durability)
+            } catch .unfinishedCommit(let cause) {
+                state.withLock { $0.unfinishedTransaction = .unfinishedCommit(cause) }
+                throw .unfinishedCommit(cause)
+            }
+            let transaction = try state.withLock { state throws(FolioError) in
                 state.statistics.transactionsRecovered += recovered.finished
                 state.statistics.transactionsDiscarded += recovered.discarded
-                return try commit(changes, manifest: newManifest, state: &state)
+                state.unfinishedTransaction = nil
+                return try plan(changes, manifest: newManifest, state: state)
             }
+            guard transaction.writes.hasWork else { return transaction.summary }
+            let stamps = try write(transaction.writes)
+            return state.withLock { state in record(transaction, stamps: stamps, manifest: newManifest, in: &state) }
         }
+    }
+
+    /// A transaction decided, before anything is written.
+    private struct PlannedTransaction {
+        var puts: [PlannedPut] = []
+        var deletes: [DocumentVersion] = []
+        var writes = WriteSet()
+        var summary: CommitSummary
     }
 
     /// A put, resolved to bytes and paths, checked against the disk.
@@ -36,7 +64,8 @@ extension DocumentStore {
         var blobPaths: [String: DocumentPath]
     }
 
-    private func commit(_ changes: [DocumentChange], manifest newManifest: StoreManifest?, state: inout State) throws(FolioError) -> CommitSummary {
+    /// Resolves every change to the files it writes and removes, checking each against the disk.
+    private func plan(_ changes: [DocumentChange], manifest newManifest: StoreManifest?, state: State) throws(FolioError) -> PlannedTransaction {
         let calendar = state.manifest.calendar
         var puts: [PlannedPut] = []
         var deletes: [DocumentVersion] = []
@@ -73,31 +102,46 @@ extension DocumentStore {
                 throw .invalidDocument(path: StoreManifest.fileName, reason: "the new manifest cannot be written: \(error.message)")
             }
         }
-        guard !puts.isEmpty || !deletes.isEmpty || manifestBytes != nil else { return summary }
-
         for version in deletes {
             writes.removals.append(.init(target: version.path.relativePath, stamp: version.stamp))
             for (blob, stamp) in state.catalog.blobs(of: version.path) { writes.removals.append(.init(target: blob.relativePath, stamp: stamp)) }
         }
         if let manifestBytes { writes.add(Journal.Target(folder: "", name: StoreManifest.fileName), manifestBytes) }
+        return PlannedTransaction(puts: puts, deletes: deletes, writes: writes, summary: summary)
+    }
 
-        let stamps: [FileStamp]
+    /// Writes a planned transaction's files and returns their stamps, in the order of its targets.
+    private func write(_ writes: WriteSet) throws(FolioError) -> [FileStamp] {
         if writes.targets.count == 1, writes.removals.isEmpty,
-            let stamp = try Journal.writeAlone(writes.targets[0], bytes: writes.bytes[0], in: root, durability: durability)
+            let stamp = try Journal.writeAlone(writes.targets[0], bytes: writes.bytes[0], in: folder, durability: durability)
         {
-            stamps = [stamp]
-        } else {
-            var journal = try Journal.begin(in: root, writing: writes.targets, deleting: writes.removals)
-            do {
-                stamps = try journal.stage(writes.bytes)
-                try journal.commit(durability: durability)
-            } catch {
-                try journal.discard()  // before the commit point: the transaction never happened
-                throw error
-            }
-            try journal.apply(durability: durability)
+            return [stamp]
         }
+        var journal = try Journal.begin(in: folder, writing: writes.targets, deleting: writes.removals)
+        let stamps: [FileStamp]
+        do throws(FolioError) {
+            stamps = try journal.stage(writes.bytes)
+            try journal.commit(durability: durability)
+        } catch .unfinishedCommit(let cause) {
+            throw .unfinishedCommit(cause)  // past the commit point: the journal stays, to be finished
+        } catch {
+            // Before the commit point: the transaction never happened. Whatever cannot be
+            // removed now is hidden and removed by the next recovery; the error that matters
+            // is the one that stopped the transaction.
+            try? journal.discard()
+            throw error
+        }
+        do { try journal.apply(durability: durability) } catch {
+            state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
+            throw .unfinishedCommit(error)
+        }
+        return stamps
+    }
 
+    /// Brings the catalog up to date with a written transaction and returns its summary.
+    private func record(_ transaction: PlannedTransaction, stamps: [FileStamp], manifest newManifest: StoreManifest?, in state: inout State) -> CommitSummary {
+        let (puts, deletes, writes) = (transaction.puts, transaction.deletes, transaction.writes)
+        var summary = transaction.summary
         // Reserved at once: growing a map of 100,000 entries step by step costs more than filling it.
         state.catalog.reserveCapacity(state.catalog.count + puts.count)
         for (put, written) in zip(puts, writes.documents) {
@@ -119,7 +163,7 @@ extension DocumentStore {
             for blob in state.catalog.blobs(of: version.path).keys { state.catalog.removeBlob(blob) }
         }
         for (blob, written) in writes.blobs { state.catalog.setBlob(blob, stamp: stamps[written]) }
-        if let newManifest { state.manifest = newManifest }
+        if let newManifest, newManifest != state.manifest { state.manifest = newManifest }
         summary.written = puts.count
         summary.deleted = deletes.count
         state.statistics.transactionsCommitted += 1
@@ -148,7 +192,7 @@ extension DocumentStore {
             throw .conflict(path: existing.relativePath, reason: "a document with this identity already exists; read it and pass its version to overwrite it")
         }
         let file = Journal.Target(target)
-        if basedOn?.path != target, try folders.exists(file.folder, under: root), let info = try FileSystem.status(root + "/" + file.relativePath) {
+        if basedOn?.path != target, try folders.exists(file.folder, in: folder), let info = try folder.status(of: file.relativePath) {
             let what = FileSystem.isRegularFile(info) ? "a file" : "something that is not a file"
             throw .conflict(path: target.relativePath, reason: "\(what) already exists where this document goes")
         }
@@ -169,9 +213,9 @@ extension DocumentStore {
     private struct FolderPresence {
         private var known: [String: Bool] = [:]
 
-        mutating func exists(_ folder: String, under root: String) throws(FolioError) -> Bool {
+        mutating func exists(_ folder: String, in root: OpenFolder) throws(FolioError) -> Bool {
             if let exists = known[folder] { return exists }
-            let exists = try FileSystem.status(root + "/" + folder) != nil
+            let exists = try root.status(of: folder) != nil
             known[folder] = exists
             return exists
         }
@@ -187,6 +231,9 @@ extension DocumentStore {
         /// The blob files among the targets, with their index.
         var blobs: [(path: DocumentPath, index: Int)] = []
         var removals: [Journal.Delete] = []
+
+        /// Whether the transaction writes or removes anything.
+        var hasWork: Bool { !targets.isEmpty || !removals.isEmpty }
 
         /// Adds a file to write and returns its index.
         @discardableResult
@@ -212,7 +259,7 @@ extension DocumentStore {
                 case .some(.none):  // removed
                     writes.removals.append(.init(target: blob.relativePath, stamp: stamp))
                 case .none where moving:  // not mentioned: carried to the new folder
-                    blobs[property] = try FileSystem.readFile(root + "/" + blob.relativePath, limit: Int.max).bytes
+                    blobs[property] = try folder.readFile(blob.relativePath, limit: Int.max).bytes
                     writes.removals.append(.init(target: blob.relativePath, stamp: stamp))
                 case .some(.some) where moving:  // replaced in the new folder
                     writes.removals.append(.init(target: blob.relativePath, stamp: stamp))
@@ -231,15 +278,14 @@ extension DocumentStore {
     /// Throws `.conflict` unless the file at the version's path is still the one that was read.
     private func verifyUnchanged(_ version: DocumentVersion) throws(FolioError) {
         let relative = version.path.relativePath
-        let path = root + "/" + relative
-        guard let info = try FileSystem.status(path) else {
+        guard let info = try folder.status(of: relative) else {
             throw .conflict(path: relative, reason: "was deleted since it was read")
         }
         guard FileSystem.isRegularFile(info) else { throw .unsafePath(path: relative, reason: "is no longer a regular file") }
         if FileStamp(info) == version.stamp {
             if version.verified { return }
             // Stamped within the file system's clock tick: only the bytes can tell.
-            if ContentHash.of(try FileSystem.readFile(path, limit: Int.max).bytes) == version.contentHash { return }
+            if ContentHash.of(try folder.readFile(relative, limit: Int.max).bytes) == version.contentHash { return }
         }
         throw .conflict(path: relative, reason: "changed on disk since it was read (edited by hand, by git, or by another process)")
     }

@@ -33,8 +33,8 @@ extension DocumentStore {
             let loading = DispatchGroup()
             let cached = Mutex<(Catalog, FileStamp?)?>(nil)
             if loadingCache {
-                DispatchQueue.global().async(group: loading) { [root] in
-                    let loaded = DocumentCache.load(storeRoot: root)
+                DispatchQueue.global().async(group: loading) { [folder] in
+                    let loaded = DocumentCache.load(from: folder)
                     cached.withLock { $0 = loaded }
                 }
             }
@@ -42,7 +42,7 @@ extension DocumentStore {
             let listing: TreeListing
             do {
                 defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
-                listing = try TreeListing(root: root, expectedDocuments: expected)
+                listing = try TreeListing(root: folder, expectedDocuments: expected)
             }
             if let (catalog, stamp) = cached.withLock({ $0.take() }) {
                 state.withLock { state in
@@ -51,10 +51,9 @@ extension DocumentStore {
                     state.cacheOnDisk = stamp.map { (catalog.revision, $0) }
                 }
             }
-            let manifestPath = root + "/" + StoreManifest.fileName
-            let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
+            let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
             let known = state.withLock { $0.manifestStamp }
-            let manifest = manifestStamp != nil && known == manifestStamp ? nil : try Self.readManifest(at: manifestPath)
+            let manifest = manifestStamp != nil && known == manifestStamp ? nil : try Self.readManifest(in: folder)
             return state.withLock { state in
                 if let manifest {
                     state.manifest = manifest
@@ -160,7 +159,7 @@ extension DocumentStore {
         let bytes: [UInt8]
         let stamp: FileStamp
         do {
-            (bytes, stamp) = try FileSystem.readFile(root + "/" + relative, limit: JSONReader.defaultMaximumSize)
+            (bytes, stamp) = try folder.readFile(relative, limit: JSONReader.defaultMaximumSize)
         } catch {
             return failure(error)
         }

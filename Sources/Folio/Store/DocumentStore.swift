@@ -25,6 +25,9 @@ public final class DocumentStore: Sendable {
     public let root: String
     /// How hard commits work to survive power loss.
     public let durability: Durability
+    /// The store's folder, held open: every file of the store is reached through it,
+    /// beneath it and without following links.
+    let folder: OpenFolder
     let lock: StoreLock
     let state: Mutex<State>
 
@@ -49,6 +52,8 @@ public final class DocumentStore: Sendable {
         /// What `.folio/cache` holds: the catalog revision it was loaded or written at, and
         /// the cache file's stamp then. A close with neither changed writes nothing.
         var cacheOnDisk: (revision: UInt64, stamp: FileStamp)?
+        /// A committed transaction the last open or commit could not finish.
+        var unfinishedTransaction: FolioError?
     }
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
@@ -60,20 +65,19 @@ public final class DocumentStore: Sendable {
             guard try FileSystem.status(root + "/" + StoreManifest.fileName) == nil else {
                 throw .invalidStore(path: root, reason: "already holds a Folio store")
             }
-        } else if root.hasPrefix("/") {
-            try FileSystem.makeDirectories(String(root.dropFirst()), under: "")
         } else {
-            try FileSystem.makeDirectories(root, under: ".")
+            try FileSystem.makeFolders(atPath: root)
         }
-        try FileSystem.makeDirectories(".folio", under: root)
         for entity in manifest.entityNames {
             guard DocumentPath.isIdentifier(entity) else { throw .invalidArgument("entity name \"\(entity)\" is not an identifier") }
-            try FileSystem.makeDirectories(entity, under: root)
         }
-        if try FileSystem.status(root + "/.gitignore") == nil {
-            try FileSystem.createFile(root + "/.gitignore", bytes: Array(Self.gitignore.utf8), sync: durability != .none)
+        let folder = try OpenFolder(root: root)
+        try folder.makeFolders(".folio")
+        for entity in manifest.entityNames { try folder.makeFolders(entity) }
+        if try folder.status(of: ".gitignore") == nil {
+            try folder.createFile(".gitignore", bytes: Array(Self.gitignore.utf8), sync: durability != .none)
         }
-        try writeManifest(manifest, root: root, durability: durability)
+        try writeManifest(manifest, in: folder, durability: durability)
         return try open(at: root, durability: durability)
     }
 
@@ -87,19 +91,21 @@ public final class DocumentStore: Sendable {
         at root: String, durability: Durability = .full, lockTimeout: Double = 60, progress: ReadProgress? = nil
     ) throws(FolioError) -> DocumentStore {
         let root = Self.normalized(root)
-        guard let info = try FileSystem.status(root), FileSystem.isDirectory(info) else {
-            throw .invalidStore(path: root, reason: "no such folder")
-        }
-        let manifestPath = root + "/" + StoreManifest.fileName
-        guard try FileSystem.status(manifestPath) != nil else {
+        let folder = try OpenFolder(root: root)
+        guard try folder.status(of: StoreManifest.fileName) != nil else {
             throw .invalidStore(path: root, reason: "holds no \(StoreManifest.fileName), so it is not a Folio store")
         }
-        try FileSystem.makeDirectories(".folio", under: root)
+        do {
+            try folder.makeFolders(".folio")
+        } catch .fileSystem(let path, let operation, let reason) {
+            // A read-only store without `.folio/` can still be read (without a lock).
+            guard folder.whyNotWritable() != nil else { throw .fileSystem(path: path, operation: operation, reason: reason) }
+        }
         // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
-        let manifestStamp = try Self.trustworthyStamp(of: manifestPath)
+        let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
         let store = DocumentStore(
-            root: root, durability: durability, lock: try StoreLock(path: root + "/.folio/lock", timeoutSeconds: lockTimeout),
-            manifest: try readManifest(at: manifestPath), manifestStamp: manifestStamp)
+            root: root, durability: durability, folder: folder, lock: try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout),
+            manifest: try readManifest(in: folder), manifestStamp: manifestStamp)
         try store.recoverJournals()
         let changes = try store.refresh(loadingCache: true, progress: progress)
         if changes.filesRead > 0 || !changes.removed.isEmpty {
@@ -114,9 +120,10 @@ public final class DocumentStore: Sendable {
         return store
     }
 
-    private init(root: String, durability: Durability, lock: StoreLock, manifest: StoreManifest, manifestStamp: FileStamp?) {
+    private init(root: String, durability: Durability, folder: OpenFolder, lock: StoreLock, manifest: StoreManifest, manifestStamp: FileStamp?) {
         self.root = root
         self.durability = durability
+        self.folder = folder
         self.lock = lock
         self.state = Mutex(State(manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.schema), calendar: manifest.calendar))
     }
@@ -135,6 +142,16 @@ public final class DocumentStore: Sendable {
 
     /// Files the store could not use, as of the last walk: each with its path and why.
     public var issues: [StoreIssue] { state.withLock { $0.catalog.issues } }
+
+    /// A transaction that was committed but could not be finished (an immutable or
+    /// unwritable file, a full disk), or `nil`. Reads see the part of it already in place;
+    /// the next commit, or the next open, finishes it once the cause is fixed, and a commit
+    /// fails until then.
+    public var unfinishedTransaction: FolioError? { state.withLock { $0.unfinishedTransaction } }
+
+    /// Why reads of this store take no lock, or `nil` when they do: a read-only store (a
+    /// read-only mount or checkout) can be read but gives no lock file to take.
+    public var unlockedReason: String? { lock.unlockedReason }
 
     /// A document by entity and identity, as of the last refresh or commit.
     public func document(entity: String, id: UUID) -> StoredDocument? {
@@ -174,38 +191,45 @@ public final class DocumentStore: Sendable {
     public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
         let path = try document.blob(property)
         guard state.withLock({ $0.catalog.blobs[path] }) != nil else { return nil }
-        return try FileSystem.readFile(root + "/" + path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+        return try folder.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
     }
 
     /// Writes the cache now, so the next open reads nothing that has not changed.
     /// Opening a store and closing it do this too; a cache that already holds the
     /// catalog as it is (and whose file nobody replaced) is left alone.
     public func writeCache() throws(FolioError) {
+        // Entries stamped within the file system's clock tick are confirmed after it has
+        // passed; the wait is outside the state's mutex, so other threads go on meanwhile.
+        if state.withLock({ $0.catalog.hasUnverifiedEntries }) { usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000)) }
         try state.withLock { state throws(FolioError) in
             try verifyRecentEntries(&state)
             if let written = state.cacheOnDisk, written.revision == state.catalog.revision,
-                let info = try FileSystem.status(root + "/" + DocumentCache.fileName), FileStamp(info) == written.stamp
+                let info = try folder.status(of: DocumentCache.fileName), FileStamp(info) == written.stamp
             {
                 return
             }
-            let stamp = try DocumentCache.write(&state.catalog, storeRoot: root)
+            let stamp = try DocumentCache.write(&state.catalog, in: folder)
             state.cacheOnDisk = (state.catalog.revision, stamp)
             state.statistics.cacheWrites += 1
         }
     }
 
+    /// Removes the cache of the store at `root`, so the next open reads every file again;
+    /// no cache is fine. Through the store's folder, like every file of it.
+    public static func discardCache(at root: String) throws(FolioError) {
+        try OpenFolder(root: normalized(root)).removeFile(DocumentCache.fileName)
+    }
+
     /// Writes the cache; the store may still be used afterwards.
     public func close() throws(FolioError) { try writeCache() }
 
-    /// Confirms the content of entries stamped within the file system's clock tick, by
-    /// waiting for the tick to pass and comparing their bytes, so the cache can trust them.
+    /// Confirms the content of entries stamped within the file system's clock tick, once the
+    /// tick has passed, by comparing their bytes, so the cache can trust them.
     private func verifyRecentEntries(_ state: inout State) throws(FolioError) {
         let recent = state.catalog.entries.values.filter { !$0.verified }
         guard !recent.isEmpty else { return }
-        usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
         for entry in recent {
-            let path = root + "/" + entry.path.relativePath
-            guard let (bytes, stamp) = try? FileSystem.readFile(path, limit: JSONReader.absoluteMaximumSize),
+            guard let (bytes, stamp) = try? folder.readFile(entry.path.relativePath, limit: JSONReader.absoluteMaximumSize),
                 stamp == entry.stamp, ContentHash.of(bytes) == entry.contentHash, !stamp.isRacy(now: FileSystem.now())
             else { continue }  // changed or unreadable since: left unverified, so not cached
             state.catalog.setVerified(entry.path)
@@ -213,15 +237,18 @@ public final class DocumentStore: Sendable {
     }
 
     /// A file's stamp if it can vouch for the content (taken after the file's clock tick), else `nil`.
-    static func trustworthyStamp(of path: String) throws(FolioError) -> FileStamp? {
-        guard let info = try FileSystem.status(path) else { return nil }
+    static func trustworthyStamp(of relative: String, in folder: OpenFolder) throws(FolioError) -> FileStamp? {
+        guard let info = try folder.status(of: relative) else { return nil }
         let stamp = FileStamp(info)
         return stamp.isRacy(now: FileSystem.now()) ? nil : stamp
     }
 
-    static func readManifest(at path: String) throws(FolioError) -> StoreManifest {
+    /// The manifest in a store's folder; a link in its place is refused, never followed.
+    static func readManifest(in folder: OpenFolder) throws(FolioError) -> StoreManifest {
+        let path = folder.pathOf(StoreManifest.fileName)
+        let bytes = try folder.readFile(StoreManifest.fileName, limit: JSONReader.defaultMaximumSize).bytes
         do {
-            return try StoreManifest(json: JSONReader().read(contentsOfFile: path), path: path)
+            return try StoreManifest(json: JSONReader().read(bytes, file: path), path: path)
         } catch let error as JSONError {
             throw .unreadableJSON(error)
         } catch let error as FolioError {
@@ -235,26 +262,39 @@ public final class DocumentStore: Sendable {
     /// that a crash left behind (hidden, and removed when the journal is recovered).
     static let gitignore = "# Folio's local state: lock, journal, cache\n.folio/\n# files staged by an unfinished transaction\n.*\(Journal.stagedSuffix)\n"
 
-    static func writeManifest(_ manifest: StoreManifest, root: String, durability: Durability) throws(FolioError) {
+    static func writeManifest(_ manifest: StoreManifest, in folder: OpenFolder, durability: Durability) throws(FolioError) {
         let bytes: [UInt8]
         do { bytes = try JSONWriter().write(manifest.json) } catch {
             throw .invalidDocument(path: StoreManifest.fileName, reason: "the manifest cannot be written: \(error.message)")
         }
-        let path = root + "/" + StoreManifest.fileName
-        let temporary = path + ".\(getpid()).tmp"
-        try FileSystem.createFile(temporary, bytes: bytes, sync: durability != .none)
-        try FileSystem.rename(temporary, to: path)
-        if durability != .none { try FileSystem.syncDirectory(root) }
+        let temporary = ".\(StoreManifest.fileName).\(getpid()).tmp"
+        try folder.removeFile(temporary)  // left by a crash of an earlier process with this id
+        try folder.createFile(temporary, bytes: bytes, sync: durability != .none)
+        try folder.rename(temporary, to: StoreManifest.fileName)
+        if durability != .none { try folder.sync() }
     }
 
-    /// Finishes or discards journals left by a crashed writer.
+    /// Finishes or discards journals left by a crashed writer. Opening a store must not
+    /// depend on it where reading can go on without: a committed transaction that cannot be
+    /// finished yet is kept as `unfinishedTransaction`, and a read-only store is read as it
+    /// is. A link in the journal's place is refused, never followed.
     func recoverJournals() throws(FolioError) {
-        let folder = root + "/" + Journal.folder
-        guard try FileSystem.status(folder) != nil, try !FileSystem.list(folder).isEmpty else { return }
-        let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in try Journal.recover(in: root, durability: durability) }
-        state.withLock {
-            $0.statistics.transactionsRecovered += recovered.finished
-            $0.statistics.transactionsDiscarded += recovered.discarded
+        guard let journals = try folder.folder(at: Journal.folder), try journals.list().contains(where: Journal.isJournalName) else { return }
+        do {
+            let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in try Journal.recover(in: folder, durability: durability) }
+            state.withLock {
+                $0.statistics.transactionsRecovered += recovered.finished
+                $0.statistics.transactionsDiscarded += recovered.discarded
+                $0.unfinishedTransaction = nil
+            }
+        } catch .unfinishedCommit(let cause) {
+            state.withLock { $0.unfinishedTransaction = .unfinishedCommit(cause) }
+        } catch .fileSystem(let path, let operation, let reason) where lock.unlockedReason != nil {
+            // Read-only: an uncommitted journal only left hidden staged files, which reads pass over.
+            let committed = try journals.list().contains { Journal.isJournalName($0) && (try? journals.status(of: $0 + "/" + Journal.recordName)) != nil }
+            if committed {
+                state.withLock { $0.unfinishedTransaction = .unfinishedCommit(.fileSystem(path: path, operation: operation, reason: reason)) }
+            }
         }
     }
 }

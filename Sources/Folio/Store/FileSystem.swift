@@ -1,12 +1,13 @@
-import CFolioSystem
 import FolioJSON
 import Glibc
 
-/// The POSIX calls the store makes, each failing with a `FolioError` that names the path.
+/// The POSIX calls Folio makes on paths that are not below a store's folder (the folder
+/// itself, as the user named it), and what `OpenFolder` shares, each failing with a
+/// `FolioError` that names the path. Files inside a store are reached through `OpenFolder` only.
 ///
 /// The store writes with its own calls rather than `Data.write(options: .atomic)`,
 /// which on Linux fsyncs the file but not its folder and leaves temporary files
-/// behind on a crash. Nothing here follows a symbolic link.
+/// behind on a crash.
 enum FileSystem {
     private static func failure(_ path: String, _ operation: String) -> FolioError {
         .fileSystem(path: path, operation: operation, reason: FileBytes.systemError())
@@ -22,34 +23,7 @@ enum FileSystem {
 
     static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
     static func isDirectory(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
-
-    /// A regular file's bytes and stamp, taken from the same open file so they agree.
-    static func readFile(_ path: String, limit: Int) throws(FolioError) -> (bytes: [UInt8], stamp: FileStamp) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw .unsafePath(path: path, reason: "is a symbolic link") }
-            throw failure(path, "open")
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(path, "inspect") }
-        guard isRegularFile(info) else { throw .unsafePath(path: path, reason: "is not a regular file") }
-        do {
-            let bytes = try FileBytes.read(descriptor: descriptor, expectedSize: Int(info.st_size), limit: limit, path: path)
-            return (bytes, FileStamp(info))
-        } catch {
-            throw .unreadableJSON(error)
-        }
-    }
-
-    /// Creates a new file with these bytes (failing if anything is already there) and
-    /// returns its stamp; `sync` fsyncs it before closing.
-    @discardableResult
-    static func createFile(_ path: String, bytes: [UInt8], sync: Bool) throws(FolioError) -> FileStamp {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw failure(path, "create") }
-        return try finishWriting(descriptor, bytes: bytes, sync: sync, path: path)
-    }
+    static func isSymbolicLink(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFLNK }
 
     /// Writes the bytes to a file just opened for writing, closes it and returns its stamp;
     /// `sync` fsyncs it before closing.
@@ -75,86 +49,19 @@ enum FileSystem {
         return FileStamp(info)
     }
 
-    static func rename(_ source: String, to destination: String) throws(FolioError) {
-        guard Glibc.rename(source, destination) == 0 else { throw failure(destination, "move \(source) into place at") }
-    }
-
-    /// Removes a file; a file already gone is fine.
-    static func removeFile(_ path: String) throws(FolioError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw failure(path, "remove") }
-    }
-
-    /// Removes an empty folder; one already gone is fine.
-    static func removeDirectory(_ path: String) throws(FolioError) {
-        guard rmdir(path) == 0 || errno == ENOENT else { throw failure(path, "remove the folder") }
-    }
-
-    /// Creates a folder and its missing parents below `root` (which must exist), refusing
-    /// to pass through anything but real folders.
-    static func makeDirectories(_ relative: String, under root: String) throws(FolioError) {
-        if let info = try status(root + "/" + relative), isDirectory(info) { return }  // the common case: one call
-        try makeDirectory(root + "/" + relative, stoppingAt: root.utf8.count, checkingExisting: true)
-    }
-
-    /// Creates a folder and its missing parents below `root`, leaving whatever is already
-    /// at `relative` for the caller to check (as opening it with `O_DIRECTORY | O_NOFOLLOW`
-    /// does): one call whether or not the folder exists, where `makeDirectories` takes two
-    /// for a new one.
-    static func makeDirectoryUnlessPresent(_ relative: String, under root: String) throws(FolioError) {
-        try makeDirectory(root + "/" + relative, stoppingAt: root.utf8.count, checkingExisting: false)
-    }
-
-    /// Creates the folder at `path`, and first its parents when they are missing (but not
-    /// the first `rootLength` bytes of the path): a new day folder in an existing month
-    /// costs one call, not one per level.
-    private static func makeDirectory(_ path: String, stoppingAt rootLength: Int, checkingExisting: Bool) throws(FolioError) {
+    /// Creates the folder at `path` as the user named it (a new store's folder) and its
+    /// missing parents; a folder already there is fine, anything else in the way is not.
+    static func makeFolders(atPath path: String) throws(FolioError) {
         if mkdir(path, 0o755) == 0 { return }
-        switch errno {
-        case ENOENT:
-            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path.utf8.distance(from: path.utf8.startIndex, to: slash) > rootLength else {
-                throw failure(path, "create the folder")
-            }
-            try makeDirectory(String(path[..<slash]), stoppingAt: rootLength, checkingExisting: true)
+        if errno == ENOENT, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex {
+            try makeFolders(atPath: String(path[..<slash]))
             if mkdir(path, 0o755) == 0 { return }
-            guard errno == EEXIST else { throw failure(path, "create the folder") }
-        case EEXIST:
-            guard checkingExisting else { return }
-        default:
-            throw failure(path, "create the folder")
         }
-        guard let info = try status(path), isDirectory(info) else {
+        guard errno == EEXIST else { throw failure(path, "create the folder") }
+        var info = stat()  // followed: a link to a folder is the user's own way to name it
+        guard stat(path, &info) == 0, isDirectory(info) else {
             throw .unsafePath(path: path, reason: "is in the way of a folder Folio needs (not a folder itself)")
         }
-    }
-
-    /// The names in a folder, without `.` and `..`.
-    static func list(_ path: String) throws(FolioError) -> [String] {
-        guard let directory = opendir(path) else { throw failure(path, "list") }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    /// Fsyncs a folder, so the names created, renamed or removed in it are durable.
-    static func syncDirectory(_ path: String) throws(FolioError) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(path, "open the folder") }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure(path, "sync the folder") }
-    }
-
-    /// Makes everything written to the file system holding `path` durable with one call.
-    static func syncFileSystem(containing path: String) throws(FolioError) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(path, "open the folder") }
-        defer { close(descriptor) }
-        guard folio_syncfs(descriptor) == 0 else { throw failure(path, "sync the file system of") }
     }
 
     /// The current wall-clock time, as file systems stamp files.

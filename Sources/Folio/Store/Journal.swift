@@ -17,7 +17,8 @@ import Glibc
 struct Journal {
     static let folder = ".folio/journal"
     private static let planName = "PLAN"
-    private static let recordName = "COMMIT"
+    /// The commit record's name: a journal holding it is committed.
+    static let recordName = "COMMIT"
     /// The suffix of staged files; the store's `.gitignore` ignores `.*.staged`.
     static let stagedSuffix = ".staged"
 
@@ -70,9 +71,10 @@ struct Journal {
         var files: [File]
     }
 
-    let storeRoot: String
+    let root: OpenFolder
     let id: String
-    var directory: String { storeRoot + "/" + Self.folder + "/" + id }
+    /// The journal's folder, relative to the store.
+    var directory: String { Self.folder + "/" + id }
     /// The files the transaction writes, folder by folder, the folders in order.
     private let folders: [FolderTargets]
     /// How many files the transaction writes.
@@ -90,8 +92,8 @@ struct Journal {
         return Int(min(limit.rlim_cur, 1 << 20)) / 4
     }()
 
-    private init(storeRoot: String, id: String, targets: [Target], deletes: [Delete]) {
-        self.storeRoot = storeRoot
+    private init(root: OpenFolder, id: String, targets: [Target], deletes: [Delete]) {
+        self.root = root
         self.id = id
         self.folders = Self.grouped(targets)
         self.targetCount = targets.count
@@ -106,15 +108,15 @@ struct Journal {
     ///
     /// Returns the file's stamp, or `nil` (nothing written) when the target's folder does
     /// not exist yet: a new folder is made durable by the journal's file-system sync.
-    static func writeAlone(_ target: Target, bytes: [UInt8], in storeRoot: String, durability: Durability) throws(FolioError) -> FileStamp? {
-        guard let folder = try OpenFolder(ifPresentAt: target.folder.isEmpty ? storeRoot : storeRoot + "/" + target.folder) else { return nil }
+    static func writeAlone(_ target: Target, bytes: [UInt8], in root: OpenFolder, durability: Durability) throws(FolioError) -> FileStamp? {
+        guard let folder = try root.folder(at: target.folder) else { return nil }
         let staged = stagedName(of: target.name)
         let stamp: FileStamp
         do {
-            stamp = try folder.replaceFile(named: staged, bytes: bytes, sync: durability != .none)
+            stamp = try folder.replaceFile(staged, bytes: bytes, sync: durability != .none)
             try folder.rename(staged, to: target.name)
         } catch {
-            try? folder.removeFile(named: staged)  // never renamed: the target is as it was
+            try? folder.removeFile(staged)  // never renamed: the target is as it was
             throw error
         }
         if durability == .full { try folder.sync() }
@@ -123,15 +125,15 @@ struct Journal {
 
     /// Starts a transaction that writes `targets` and removes `deletes`: a new journal
     /// folder holding the plan, and nothing staged yet.
-    static func begin(in storeRoot: String, writing targets: [Target], deleting deletes: [Delete]) throws(FolioError) -> Journal {
+    static func begin(in root: OpenFolder, writing targets: [Target], deleting deletes: [Delete]) throws(FolioError) -> Journal {
         let now = FileSystem.now()
-        let journal = Journal(storeRoot: storeRoot, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: targets, deletes: deletes)
-        try FileSystem.makeDirectories(Self.folder + "/" + journal.id, under: storeRoot)
+        let journal = Journal(root: root, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: targets, deletes: deletes)
+        let folder = try root.makeFolders(journal.directory)
         do {
             // Not synced on its own: the sync that makes the staged files durable covers it.
-            try FileSystem.createFile(journal.directory + "/" + planName, bytes: try journal.recordBytes(), sync: false)
+            try folder.createFile(planName, bytes: try journal.recordBytes(), sync: false)
         } catch {
-            try journal.removeFolder()
+            try? journal.removeFolder()  // the error that matters is the one thrown
             throw error
         }
         return journal
@@ -143,17 +145,25 @@ struct Journal {
     mutating func stage(_ bytes: [[UInt8]]) throws(FolioError) -> [FileStamp] {
         var stamps = [FileStamp?](repeating: nil, count: targetCount)
         try forEachFolder(staging: true) { folder, file throws(FolioError) in
-            stamps[file.index] = try folder.replaceFile(named: file.stagedName, bytes: bytes[file.index])
+            stamps[file.index] = try folder.replaceFile(file.stagedName, bytes: bytes[file.index])
         }
         return stamps.map { $0! }  // every index belongs to exactly one folder
     }
 
     /// Turns the plan into the commit record, once the staged files are durable: from here
     /// on the transaction will happen, even after a crash.
+    ///
+    /// Throws `.unfinishedCommit` when the rename happened but could not be made durable:
+    /// the transaction may then have happened or not, and the next open settles which.
     func commit(durability: Durability) throws(FolioError) {
-        if durability != .none { try FileSystem.syncFileSystem(containing: storeRoot) }
-        try FileSystem.rename(directory + "/" + Self.planName, to: directory + "/" + Self.recordName)
-        if durability != .none { try FileSystem.syncDirectory(directory) }
+        if durability != .none { try root.syncFileSystem() }
+        guard let folder = try root.folder(at: directory) else {
+            throw .fileSystem(path: root.pathOf(directory), operation: "commit the transaction in", reason: "the journal's folder was removed")
+        }
+        try folder.rename(Self.planName, to: Self.recordName)
+        if durability != .none {
+            do { try folder.sync() } catch { throw .unfinishedCommit(error) }
+        }
     }
 
     /// Renames the staged files into place and removes the deleted ones, then the journal.
@@ -164,27 +174,29 @@ struct Journal {
             try folder.renameIfPresent(file.stagedName, to: file.name)
         }
         for delete in deletes {
-            let path = storeRoot + "/" + delete.target
             // Only the file the transaction saw: after a crash, a file someone put back stays.
-            guard let info = try FileSystem.status(path), FileSystem.isRegularFile(info), FileStamp(info) == delete.stamp else { continue }
-            try FileSystem.removeFile(path)
+            guard let info = try root.status(of: delete.target), FileSystem.isRegularFile(info), FileStamp(info) == delete.stamp else { continue }
+            try root.removeFile(delete.target)
         }
-        if durability == .full { try FileSystem.syncFileSystem(containing: storeRoot) }
+        if durability == .full { try root.syncFileSystem() }
         try removeFolder()
     }
 
     /// Abandons a transaction before its commit point: removes whatever it staged, then the journal.
     mutating func discard() throws(FolioError) {
         try forEachFolder(staging: false) { folder, file throws(FolioError) in
-            try folder.removeFile(named: file.stagedName)
+            try folder.removeFile(file.stagedName)
         }
         try removeFolder()
     }
 
-    /// Removes the journal folder and whatever is in it.
+    /// Removes the journal's plan or record, then its folder. Anything else a person put
+    /// there is left, and so is the folder then: Folio removes only what it wrote.
     private func removeFolder() throws(FolioError) {
-        for name in try FileSystem.list(directory) { try FileSystem.removeFile(directory + "/" + name) }
-        try FileSystem.removeDirectory(directory)
+        guard let folder = try root.folder(at: directory) else { return }
+        try folder.removeFile(Self.planName)
+        try folder.removeFile(Self.recordName)
+        if try folder.list().isEmpty { try root.removeFolder(directory) }
     }
 
     /// Calls `body` with each target's open folder and the target. Staging creates the
@@ -196,11 +208,12 @@ struct Journal {
             if position < openFolders.count {
                 folder = openFolders[position]
             } else {
-                if staging, !group.folder.isEmpty { try FileSystem.makeDirectoryUnlessPresent(group.folder, under: storeRoot) }
-                let path = group.folder.isEmpty ? storeRoot : storeRoot + "/" + group.folder
-                guard let opened = try OpenFolder(ifPresentAt: path) else {
-                    if staging { throw .fileSystem(path: path, operation: "open the folder", reason: "it was removed while the transaction was staged") }
-                    continue
+                let opened: OpenFolder
+                if staging {
+                    opened = try root.makeFolders(group.folder)
+                } else {
+                    guard let present = try root.folder(at: group.folder) else { continue }
+                    opened = present
                 }
                 folder = opened
                 if staging, openFolders.count < Self.heldFolderLimit { openFolders.append(folder) }
@@ -249,26 +262,32 @@ struct Journal {
             }),
         ]
         do { return try JSONWriter().write(record) } catch {
-            throw .invalidDocument(path: directory + "/" + Self.planName, reason: "the transaction's plan cannot be written: \(error.message)")
+            throw .invalidDocument(path: root.pathOf(directory + "/" + Self.planName), reason: "the transaction's plan cannot be written: \(error.message)")
         }
     }
 
     /// Finishes or discards every journal left by a crashed writer; call holding the write lock.
     /// Returns how many transactions were finished and how many discarded.
+    ///
+    /// Only folders named as Folio names journals are looked at, and only the files Folio
+    /// wrote are removed: a stray `.DS_Store` is passed over (`folio check` reports it), a
+    /// link is refused, never followed. A committed transaction that cannot be finished
+    /// throws `.unfinishedCommit`: it stays, to be finished once its cause is fixed.
     @discardableResult
-    static func recover(in storeRoot: String, durability: Durability) throws(FolioError) -> (finished: Int, discarded: Int) {
-        let folder = storeRoot + "/" + Self.folder
-        guard try FileSystem.status(folder) != nil else { return (0, 0) }
+    static func recover(in root: OpenFolder, durability: Durability) throws(FolioError) -> (finished: Int, discarded: Int) {
+        guard let folder = try root.folder(at: Self.folder) else { return (0, 0) }
         var result = (finished: 0, discarded: 0)
-        for id in try FileSystem.list(folder).sorted() {
-            var journal = Journal(storeRoot: storeRoot, id: id, targets: [], deletes: [])
+        for id in try folder.list().sorted() where isJournalName(id) {
+            guard let info = try folder.status(of: id), !FileSystem.isRegularFile(info) else { continue }
+            guard let journalFolder = try folder.folder(at: id) else { continue }  // refuses a link
+            var journal = Journal(root: root, id: id, targets: [], deletes: [])
             let recordPath = journal.directory + "/" + recordName
-            guard try FileSystem.status(recordPath) != nil else {
+            guard try journalFolder.status(of: recordName) != nil else {
                 // Crashed before the commit point: as if it never began.
                 let planPath = journal.directory + "/" + planName
-                if try FileSystem.status(planPath) != nil {
+                if try journalFolder.status(of: planName) != nil {
                     do {
-                        journal = try Journal(storeRoot: storeRoot, id: id, record: try JSONReader().read(contentsOfFile: planPath), path: planPath)
+                        journal = try Journal(root: root, id: id, record: try readRecord(planPath, in: root), path: planPath)
                     } catch {
                         // A plan cut short by a power loss (it is synced only with the staged
                         // files) names nothing to remove: whatever it staged stays hidden, and
@@ -281,23 +300,34 @@ struct Journal {
             }
             let record: JSONValue
             do {
-                record = try JSONReader().read(contentsOfFile: recordPath)
+                record = try readRecord(recordPath, in: root)
             } catch {
                 // The record was synced before it became the commit record, so it cannot be torn
                 // by a crash; an unreadable one was damaged by hand. Leave it for a person to look at.
-                throw .invalidStore(path: recordPath, reason: "an unfinished transaction's commit record is damaged: \(error.message)")
+                throw .invalidStore(path: root.pathOf(recordPath), reason: "an unfinished transaction's commit record is damaged: \(error.description)")
             }
-            journal = try Journal(storeRoot: storeRoot, id: id, record: record, path: recordPath)
-            try journal.apply(durability: durability)
+            journal = try Journal(root: root, id: id, record: record, path: recordPath)
+            do { try journal.apply(durability: durability) } catch { throw .unfinishedCommit(error) }
             result.finished += 1
         }
         return result
     }
 
+    /// Whether `name` is one Folio gives a journal: `<seconds>-<nanoseconds>-<pid>`.
+    static func isJournalName(_ name: String) -> Bool {
+        let parts = name.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        return parts.count == 3 && parts.allSatisfy { part in !part.isEmpty && part.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+    }
+
+    private static func readRecord(_ relative: String, in root: OpenFolder) throws(FolioError) -> JSONValue {
+        let bytes = try root.readFile(relative, limit: JSONReader.defaultMaximumSize).bytes
+        do { return try JSONReader().read(bytes, file: root.pathOf(relative)) } catch { throw .unreadableJSON(error) }
+    }
+
     /// A journal read back from its plan or commit record, accepting only targets inside the store's layout.
-    private init(storeRoot: String, id: String, record: JSONValue, path: String) throws(FolioError) {
+    private init(root: OpenFolder, id: String, record: JSONValue, path: String) throws(FolioError) {
         func invalid(_ what: String) -> FolioError {
-            .invalidStore(path: path, reason: "an unfinished transaction's record has \(what)")
+            .invalidStore(path: root.pathOf(path), reason: "an unfinished transaction's record has \(what)")
         }
         func target(_ value: JSONValue?) throws(FolioError) -> String {
             guard let text = value?.stringValue, text == StoreManifest.fileName || DocumentPath(relativePath: text) != nil else {
@@ -319,6 +349,6 @@ struct Journal {
                 size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: UInt64(bitPattern: inode))
             deletes.append(Delete(target: try target(delete["target"]), stamp: stamp))
         }
-        self.init(storeRoot: storeRoot, id: id, targets: targets, deletes: deletes)
+        self.init(root: root, id: id, targets: targets, deletes: deletes)
     }
 }

@@ -1,81 +1,281 @@
+import CFolioSystem
 import Glibc
 
-/// A folder held open, so the files in it are named relative to it; closed when the last
-/// reference to it goes.
+/// A folder held open, and every path below it reached through it without following a
+/// symbolic link or leaving it: the one way the store touches its files.
 ///
-/// A commit writes and renames thousands of files in a few hundred day folders;
-/// naming each relative to its open folder spares the kernel a walk of the whole
-/// path on every call, which is most of the cost of those calls. Nothing here follows
-/// a symbolic link in the names it is given. Names reach the kernel through
-/// `withCString`, which lends a string's own bytes; passing a `String` where C wants a
-/// `char *` copies it into a new array on every call. A class rather than a `~Copyable`
-/// struct, so that a transaction can keep the folders it staged into in a list until it
-/// renames in them.
-final class OpenFolder {
-    /// The folder's path, for error messages and for what is not done relative to it.
+/// A store is a folder other people's repositories can contain, so every name in it may
+/// be hostile: a `.folio/journal` that links to the user's documents, a year folder that
+/// links elsewhere. Each path given here is relative to this folder and is resolved by the
+/// kernel beneath it, component by component, refusing any link on the way
+/// (`folio_open_beneath`); what happens to the last component (`unlinkat`, `renameat`,
+/// `mkdirat`) is done relative to its parent, opened the same way. A path never goes
+/// through a string lookup of the whole path, so nothing can be swapped in between a
+/// check and a use. A link found on the way is an `unsafePath` error that names it.
+///
+/// Holding the folder open also spares the kernel a walk from `/` for every file, which is
+/// most of the cost of a commit that writes thousands of them. Names reach the kernel
+/// through `withCString`, which lends a string's own bytes. A class rather than a
+/// `~Copyable` struct, so that a transaction can keep the folders it staged into in a list
+/// until it renames in them.
+final class OpenFolder: Sendable {
+    /// The folder's path, for messages only: nothing is opened by it after `init`.
     let path: String
     private let descriptor: Int32
 
-    /// Opens the folder at `path`, or returns `nil` when nothing is there; refuses a
-    /// symbolic link or anything but a folder.
-    init?(ifPresentAt path: String) throws(FolioError) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP || errno == ENOTDIR { throw .unsafePath(path: path, reason: "is not a folder") }
-            throw .fileSystem(path: path, operation: "open the folder", reason: FileBytes.systemError())
-        }
+    private init(path: String, descriptor: Int32) {
         self.path = path
         self.descriptor = descriptor
     }
 
+    /// Opens a store's own folder at `path`, as the user named it (links in the path to
+    /// the store are the user's choice and are followed; none below it ever is).
+    convenience init(root path: String) throws(FolioError) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .invalidStore(path: path, reason: "no such folder") }
+            throw .fileSystem(path: path, operation: "open the store folder", reason: FileBytes.systemError())
+        }
+        self.init(path: path, descriptor: descriptor)
+    }
+
     deinit { close(descriptor) }
 
-    private func failure(_ name: String, _ operation: String) -> FolioError {
-        .fileSystem(path: path + "/" + name, operation: operation, reason: FileBytes.systemError())
+    /// The full path of `relative`, for messages.
+    func pathOf(_ relative: String) -> String {
+        relative.isEmpty ? path : path + "/" + relative
     }
 
-    /// `lstat` of `name`, or `nil` when nothing is there.
-    func status(of name: String) throws(FolioError) -> stat? {
-        var info = stat()
-        if name.withCString({ fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 { return info }
-        if errno == ENOENT { return nil }
-        throw failure(name, "inspect")
+    private func failure(_ relative: String, _ operation: String) -> FolioError {
+        .fileSystem(path: pathOf(relative), operation: operation, reason: FileBytes.systemError())
     }
 
-    /// Writes `name` whole with these bytes, replacing a regular file already there, and
-    /// returns its stamp. Only for names nobody else writes (a transaction's staged files).
-    func replaceFile(named name: String, bytes: [UInt8], sync: Bool = false) throws(FolioError) -> FileStamp {
-        let file = name.withCString { openat(descriptor, $0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644) }
-        guard file >= 0 else {
-            if errno == ELOOP { throw .unsafePath(path: path + "/" + name, reason: "is a symbolic link") }
-            throw failure(name, "create")
+    /// The error for a resolution of `relative` that failed with `ELOOP`, `EXDEV` or
+    /// `ENOTDIR`: it names the link (or the file where a folder was expected) on the way.
+    private func refusal(_ relative: String, _ operation: String) -> FolioError {
+        let error = errno
+        if error == EXDEV { return .unsafePath(path: pathOf(relative), reason: "leaves the store's folder") }
+        // Find the first component that is not a real folder: every shorter prefix was
+        // already checked to be one, so each lookup here follows no link.
+        var prefix = ""
+        for component in relative.split(separator: "/", omittingEmptySubsequences: false) {
+            prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+            var info = stat()
+            guard prefix.withCString({ fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { break }
+            if FileSystem.isSymbolicLink(info) { return .unsafePath(path: pathOf(prefix), reason: "is a symbolic link") }
+            if prefix.utf8.count < relative.utf8.count, !FileSystem.isDirectory(info) {
+                return .unsafePath(path: pathOf(prefix), reason: "is a file where Folio needs a folder")
+            }
         }
-        return try FileSystem.finishWriting(file, bytes: bytes, sync: sync, path: path + "/" + name)
+        errno = error
+        return failure(relative, operation)
     }
 
-    /// Renames `source` to `destination` within this folder; nothing when `source` is not
-    /// there (already moved, after a crash part way through).
-    func renameIfPresent(_ source: String, to destination: String) throws(FolioError) {
-        let renamed = source.withCString { source in destination.withCString { renameat(descriptor, source, descriptor, $0) } }
-        if renamed == 0 { return }
-        if errno == ENOENT, try status(of: source) == nil { return }
+    /// Opens `relative` beneath this folder; `-1` with `errno` set on failure.
+    private func openDescriptor(_ relative: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+        if relative.isEmpty { return openat(descriptor, ".", flags | O_CLOEXEC, mode) }
+        return relative.withCString { folio_open_beneath(descriptor, $0, flags, mode) }
+    }
+
+    /// Splits `relative` at its last `/` and opens the folder before it (`self` for a bare name).
+    private func parent(of relative: String, _ operation: String) throws(FolioError) -> (folder: OpenFolder, name: String)? {
+        guard let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (self, relative) }
+        guard let folder = try folder(at: String(relative[..<slash])) else { return nil }
+        return (folder, String(relative[relative.utf8.index(after: slash)...]))
+    }
+
+    /// Calls `body` with the folder's descriptor, for walks that work on raw descriptors
+    /// (`TreeListing`); `body` must not close it or keep it. Reading the folder through it
+    /// moves a read position every copy of the descriptor shares: walk a `folder(at: "")`
+    /// of its own.
+    func withDescriptor<T>(_ body: (Int32) throws(FolioError) -> T) throws(FolioError) -> T {
+        try body(descriptor)
+    }
+
+    // MARK: Folders
+
+    /// The folder at `relative` (this one for `""`), or `nil` when nothing is there; a link
+    /// on the way or a file in its place is refused.
+    func folder(at relative: String) throws(FolioError) -> OpenFolder? {
+        let opened = openDescriptor(relative, O_RDONLY | O_DIRECTORY)
+        guard opened >= 0 else {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP || errno == EXDEV || errno == ENOTDIR { throw refusal(relative, "open the folder") }
+            throw failure(relative, "open the folder")
+        }
+        return OpenFolder(path: pathOf(relative), descriptor: opened)
+    }
+
+    /// The folder at `relative`, created with its missing parents; anything but a real
+    /// folder on the way is refused.
+    @discardableResult
+    func makeFolders(_ relative: String) throws(FolioError) -> OpenFolder {
+        if let existing = try folder(at: relative) { return existing }  // the common case: one call
+        guard let (parent, name) = try parent(of: relative, "create the folder") else {
+            let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/"))!
+            try makeFolders(String(relative[..<slash]))
+            return try makeFolders(relative)
+        }
+        if name.withCString({ mkdirat(parent.descriptor, $0, 0o755) }) != 0, errno != EEXIST {
+            throw failure(relative, "create the folder")
+        }
+        guard let made = try folder(at: relative) else { throw failure(relative, "create the folder") }
+        return made
+    }
+
+    /// The names in the folder at `relative` (this one for `""`), without `.` and `..`.
+    func list(_ relative: String = "") throws(FolioError) -> [String] {
+        let opened = openDescriptor(relative, O_RDONLY | O_DIRECTORY)
+        guard opened >= 0 else {
+            if errno == ELOOP || errno == EXDEV || errno == ENOTDIR { throw refusal(relative, "list") }
+            throw failure(relative, "list")
+        }
+        guard let directory = fdopendir(opened) else {
+            close(opened)
+            throw failure(relative, "list")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes the empty folder at `relative`; one already gone is fine.
+    func removeFolder(_ relative: String) throws(FolioError) {
+        guard let (parent, name) = try parent(of: relative, "remove the folder") else { return }
+        guard name.withCString({ unlinkat(parent.descriptor, $0, AT_REMOVEDIR) }) == 0 || errno == ENOENT else {
+            throw failure(relative, "remove the folder")
+        }
+    }
+
+    /// Why nothing can be written in this folder (a read-only file system, no permission),
+    /// or `nil` when something can.
+    func whyNotWritable() -> String? {
+        faccessat(descriptor, ".", W_OK, AT_EACCESS) == 0 ? nil : FileBytes.systemError()
+    }
+
+    /// Makes this folder's entries (a rename into it) durable.
+    func sync() throws(FolioError) {
+        guard fsync(descriptor) == 0 else { throw failure("", "sync the folder") }
+    }
+
+    /// Makes everything written to the file system holding this folder durable with one call.
+    func syncFileSystem() throws(FolioError) {
+        guard folio_syncfs(descriptor) == 0 else { throw failure("", "sync the file system of") }
+    }
+
+    // MARK: Files
+
+    /// What is at `relative`, as `lstat` sees it (a link is reported, not followed), or
+    /// `nil` when nothing is there.
+    func status(of relative: String) throws(FolioError) -> stat? {
+        var info = stat()
+        if !relative.utf8.contains(UInt8(ascii: "/")) {  // one name: nothing on the way to follow
+            if relative.withCString({ fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 { return info }
+            if errno == ENOENT { return nil }
+            throw failure(relative, "inspect")
+        }
+        let opened = openDescriptor(relative, FOLIO_O_PATH | O_NOFOLLOW)
+        guard opened >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            if errno == ELOOP || errno == EXDEV { throw refusal(relative, "inspect") }
+            throw failure(relative, "inspect")
+        }
+        defer { close(opened) }
+        guard fstat(opened, &info) == 0 else { throw failure(relative, "inspect") }
+        return info
+    }
+
+    /// A regular file's bytes and stamp, taken from the same open file so they agree.
+    func readFile(_ relative: String, limit: Int) throws(FolioError) -> (bytes: [UInt8], stamp: FileStamp) {
+        let opened = openDescriptor(relative, O_RDONLY)
+        guard opened >= 0 else {
+            if errno == ELOOP || errno == EXDEV || errno == ENOTDIR { throw refusal(relative, "open") }
+            throw failure(relative, "open")
+        }
+        defer { close(opened) }
+        var info = stat()
+        guard fstat(opened, &info) == 0 else { throw failure(relative, "inspect") }
+        guard FileSystem.isRegularFile(info) else { throw .unsafePath(path: pathOf(relative), reason: "is not a regular file") }
+        do {
+            let bytes = try FileBytes.read(descriptor: opened, expectedSize: Int(info.st_size), limit: limit, path: pathOf(relative))
+            return (bytes, FileStamp(info))
+        } catch {
+            throw .unreadableJSON(error)
+        }
+    }
+
+    /// Creates a new file at `relative` with these bytes, failing if anything is already
+    /// there, and returns its stamp; `sync` fsyncs it before closing.
+    @discardableResult
+    func createFile(_ relative: String, bytes: [UInt8], sync: Bool) throws(FolioError) -> FileStamp {
+        try write(relative, bytes: bytes, sync: sync, flags: O_WRONLY | O_CREAT | O_EXCL)
+    }
+
+    /// Writes the file at `relative` whole with these bytes, replacing a regular file already
+    /// there, and returns its stamp. Only for names nobody else writes (a transaction's
+    /// staged files), since the old content is gone before the new is complete.
+    func replaceFile(_ relative: String, bytes: [UInt8], sync: Bool = false) throws(FolioError) -> FileStamp {
+        try write(relative, bytes: bytes, sync: sync, flags: O_WRONLY | O_CREAT | O_TRUNC)
+    }
+
+    /// Opens the regular file at `relative` with `openat`'s `flags` and `mode` (narrowed by
+    /// the umask) and returns its descriptor, for the caller to close. Special files are
+    /// refused without blocking on them: `O_NONBLOCK` makes a FIFO put in a file's place
+    /// fail instead of waiting for a reader or writer.
+    func openFile(_ relative: String, flags: Int32, mode: mode_t = 0o644) throws(FolioError) -> Int32 {
+        let opened = openDescriptor(relative, flags | O_NONBLOCK, mode: mode)
+        guard opened >= 0 else {
+            if errno == ELOOP || errno == EXDEV || errno == ENOTDIR { throw refusal(relative, "create") }
+            throw failure(relative, "create")
+        }
+        var info = stat()
+        guard fstat(opened, &info) == 0, FileSystem.isRegularFile(info) else {
+            close(opened)
+            throw .unsafePath(path: pathOf(relative), reason: "is not a regular file")
+        }
+        return opened
+    }
+
+    private func write(_ relative: String, bytes: [UInt8], sync: Bool, flags: Int32) throws(FolioError) -> FileStamp {
+        let opened = try openFile(relative, flags: flags)
+        return try FileSystem.finishWriting(opened, bytes: bytes, sync: sync, path: pathOf(relative))
+    }
+
+    /// Renames `source` to `destination`, both relative to this folder. Neither is followed
+    /// if it is a link: a link at `destination` is replaced, never written through.
+    func rename(_ source: String, to destination: String) throws(FolioError) {
+        guard try renameIfPresent(source, to: destination) else {
+            errno = ENOENT
+            throw failure(destination, "move \(source) into place at")
+        }
+    }
+
+    /// Renames `source` to `destination` and returns `true`, or returns `false` when `source`
+    /// is not there (already moved, after a crash part way through).
+    @discardableResult
+    func renameIfPresent(_ source: String, to destination: String) throws(FolioError) -> Bool {
+        guard let (from, sourceName) = try parent(of: source, "move"), let (to, destinationName) = try parent(of: destination, "move") else {
+            return false
+        }
+        let renamed = sourceName.withCString { sourceName in
+            destinationName.withCString { renameat(from.descriptor, sourceName, to.descriptor, $0) }
+        }
+        if renamed == 0 { return true }
+        if errno == ENOENT, try status(of: source) == nil { return false }
         throw failure(destination, "move \(source) into place at")
     }
 
-    /// Renames `source` to `destination` within this folder.
-    func rename(_ source: String, to destination: String) throws(FolioError) {
-        let renamed = source.withCString { source in destination.withCString { renameat(descriptor, source, descriptor, $0) } }
-        guard renamed == 0 else { throw failure(destination, "move \(source) into place at") }
-    }
-
-    /// Makes the folder's entries (a rename into it) durable.
-    func sync() throws(FolioError) {
-        guard fsync(descriptor) == 0 else { throw .fileSystem(path: path, operation: "sync the folder", reason: FileBytes.systemError()) }
-    }
-
-    /// Removes `name`; a file already gone is fine.
-    func removeFile(named name: String) throws(FolioError) {
-        guard name.withCString({ unlinkat(descriptor, $0, 0) }) == 0 || errno == ENOENT else { throw failure(name, "remove") }
+    /// Removes the file (or link, never what it points to) at `relative`; one already gone is fine.
+    func removeFile(_ relative: String) throws(FolioError) {
+        guard let (parent, name) = try parent(of: relative, "remove") else { return }
+        guard name.withCString({ unlinkat(parent.descriptor, $0, 0) }) == 0 || errno == ENOENT else {
+            throw failure(relative, "remove")
+        }
     }
 }

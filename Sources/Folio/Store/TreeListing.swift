@@ -19,14 +19,12 @@ struct TreeListing {
     private(set) var blobs: [Entry] = []
     private(set) var issues: [StoreIssue] = []
 
-    init(root: String, expectedDocuments: Int = 0) throws(FolioError) {
+    init(root: OpenFolder, expectedDocuments: Int = 0) throws(FolioError) {
         documents.reserveCapacity(expectedDocuments)
-        let rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard rootDescriptor >= 0 else {
-            throw .fileSystem(path: root, operation: "open the store folder", reason: FileBytes.systemError())
-        }
-        defer { close(rootDescriptor) }
-        try walk(rootDescriptor, folder: Folder(relative: "", level: 0))
+        // A descriptor of its own: a folder's read position belongs to its open file, which
+        // the store's descriptor would share with every other walk.
+        guard let own = try root.folder(at: "") else { throw .invalidStore(path: root.path, reason: "the store's folder is gone") }
+        try own.withDescriptor { (descriptor) throws(FolioError) in try walk(descriptor, folder: Folder(relative: "", level: 0)) }
     }
 
     /// Where the walk is: the folder's path relative to the root, its depth, and what

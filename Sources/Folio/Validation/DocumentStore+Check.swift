@@ -22,7 +22,7 @@ extension DocumentStore {
         for entity in documentCounts.keys.sorted() {
             documentsByEntity[entity] = documents(entity: entity)
         }
-        audit.run(documentsByEntity, root: root, progress: progress)
+        audit.run(documentsByEntity, root: folder, progress: progress)
         return audit.findings.sorted { ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message) }
     }
 }

@@ -24,10 +24,10 @@ struct StoreAudit {
 
     /// Checks every document of a store at `root`, whose files are read again only to
     /// say on which line a finding is.
-    mutating func run(_ documents: [String: [StoredDocument]], root: String, progress: (Int, Int) -> Void) {
+    mutating func run(_ documents: [String: [StoredDocument]], root folder: OpenFolder, progress: (Int, Int) -> Void) {
         let total = documents.values.reduce(0) { $0 + $1.count }
         var checked = 0
-        var lines = DocumentLines(root: root)
+        var lines = DocumentLines(root: folder)
         let byIdentity = documents.mapValues { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
         for (entityName, stored) in documents.sorted(by: { $0.key < $1.key }) {
             guard let entity = schema.entities[entityName] else {
@@ -188,14 +188,15 @@ struct StoreAudit {
 
 /// Finds the line of a top-level key in a canonical document, reading each file at most once.
 struct DocumentLines {
-    let root: String
+    let root: OpenFolder
     private var texts: [String: [Substring]] = [:]
 
-    init(root: String) { self.root = root }
+    init(root: OpenFolder) { self.root = root }
 
     mutating func line(of key: String, in path: String) -> Int? {
         if texts[path] == nil {
-            let text = (try? String(contentsOfFile: root + "/" + path, encoding: .utf8)) ?? ""
+            // Only for a line number: a file that cannot be read just has none.
+            let text = (try? root.readFile(path, limit: JSONReader.defaultMaximumSize)).map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
             texts[path] = text.split(separator: "\n", omittingEmptySubsequences: false)
         }
         let prefix = "  \"\(key)\":"

@@ -22,13 +22,7 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let root = try store.root()
-                let cache = root + "/.folio/cache"
-                if FileManager.default.fileExists(atPath: cache) {
-                    do { try FileManager.default.removeItem(atPath: cache) } catch {
-                        throw FolioError.fileSystem(path: cache, operation: "remove", reason: error.localizedDescription)
-                    }
-                }
+                try DocumentStore.discardCache(at: try store.root())
                 let started = Date()
                 let bar = Progress("reindex", total: 0)
                 let store = try store.open { read, total in bar.advance(to: read, of: total) }

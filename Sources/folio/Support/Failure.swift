@@ -9,7 +9,8 @@ enum Failure {
     enum Code: Int32 {
         /// The command ran and found something wrong (`check`) or nothing (`get`).
         case found = 1
-        /// Bad input: a malformed query, an unknown entity or property, an invalid document.
+        /// Bad input: a malformed query, an unknown entity or property, an invalid document,
+        /// a symbolic link or stray file inside the store.
         case data = 65
         /// The store is missing, or the folder is not a store.
         case noStore = 66
@@ -40,10 +41,10 @@ enum Failure {
 
     static func code(for error: FolioError) -> Code {
         switch error {
-        case .invalidStore, .unsafePath: .noStore
-        case .fileSystem: .io
+        case .invalidStore: .noStore
+        case .fileSystem, .unfinishedCommit: .io
         case .locked, .conflict: .busy
-        case .unreadableJSON, .invalidDocument, .deleteDenied, .invalidQuery, .invalidArgument: .data
+        case .unreadableJSON, .invalidDocument, .unsafePath, .deleteDenied, .invalidQuery, .invalidArgument: .data
         }
     }
 }
