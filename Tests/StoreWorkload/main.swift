@@ -15,6 +15,9 @@
 //   StoreWorkload reader STORE STOPFILE
 //       refreshes in a loop until STOPFILE exists, checking that no pair is ever seen
 //       half-written and that the counter never goes backwards; prints the count of checks.
+//   StoreWorkload inserter STORE TAG COUNT
+//       COUNT transactions of three new `Pebble` documents {"batch": TAG, "index": i,
+//       "note": ...}, each through a fresh read of the store, as another app would.
 //   StoreWorkload migrator STORE DURABILITY
 //       migrates the store from 1.0.0 to 2.0.0 in one transaction (`Item`: `old` renamed
 //       `new`, `added` added, the documents with an odd `n` deleted; `Note` renamed `Memo`,
@@ -131,6 +134,19 @@ func reader(store path: String, stopFile: String) throws {
     print("checks \(checks)")
 }
 
+func inserter(store path: String, tag: Int, count: Int) throws {
+    let store = try DocumentStore.open(at: path, durability: .none)
+    for save in 0..<count {
+        let changes: [DocumentChange] = (0..<3).map { index in
+            .put(Document(entity: "Pebble", id: UUID(), partitionDate: day,
+                          content: ["batch": .integer(Int64(tag)), "index": .integer(Int64(save * 3 + index)), "note": .string("from another process")]),
+                 basedOn: nil)
+        }
+        try store.commit(changes)
+    }
+    print("inserted \(count * 3)")
+}
+
 /// The migration the crash tests kill: every document of the store rewritten, moved or deleted.
 let migrationToV2 = MigrationStep(
     from: Schema.Version(1, 0, 0), to: Schema.Version(2, 0, 0),
@@ -158,10 +174,12 @@ do {
         try counterWriter(store: arguments[2], name: arguments[3], count: Int(arguments[4]) ?? 1)
     case "reader" where arguments.count == 4:
         try reader(store: arguments[2], stopFile: arguments[3])
+    case "inserter" where arguments.count == 5:
+        try inserter(store: arguments[2], tag: Int(arguments[3])!, count: Int(arguments[4])!)
     case "migrator" where arguments.count == 4:
         try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
     default:
-        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | migrator STORE DURABILITY")
+        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | migrator STORE DURABILITY")
     }
 } catch {
     fail("\(error)")
