@@ -313,6 +313,9 @@ struct Journal {
         return result
     }
 
+    /// Whether `name` is one of the files Folio writes in a journal's folder.
+    static func isRecordName(_ name: String) -> Bool { name == planName || name == recordName }
+
     /// Whether `name` is one Folio gives a journal: `<seconds>-<nanoseconds>-<pid>`.
     static func isJournalName(_ name: String) -> Bool {
         let parts = name.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)

@@ -73,7 +73,8 @@ final class StoreLock: Sendable {
         } catch .fileSystem(let lockPath, let operation, let cause) {
             // A read-only store can still be read: with the lock file opened for reading when
             // it is there (flock works on it), and without any file lock when it is not.
-            guard let whyReadOnly = root.whyNotWritable() else { throw .fileSystem(path: lockPath, operation: operation, reason: cause) }
+            let localState = try? root.folder(at: ".folio")
+            guard let whyReadOnly = localState?.whyNotWritable() ?? root.whyNotWritable() else { throw .fileSystem(path: lockPath, operation: operation, reason: cause) }
             if let readable = try? root.openFile(relative, flags: O_RDONLY) {
                 descriptor = readable
             } else {

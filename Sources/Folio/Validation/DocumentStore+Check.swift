@@ -9,7 +9,8 @@ extension DocumentStore {
     /// relationships that point at nothing or that only one side records, and files in a
     /// folder their partition day does not name. Keys the schema does not know are notes:
     /// Folio keeps them, but they may be typos. Soft-deleted documents are checked too;
-    /// they take no part in uniqueness, as the models do not see them.
+    /// they take no part in uniqueness, as the models do not see them. In `.folio/`, links
+    /// and a transaction left unfinished are errors, and entries Folio did not make are notes.
     ///
     /// `progress` hears how many documents are checked of how many, for a progress bar.
     public func check(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> [StoreFinding] {
@@ -18,6 +19,7 @@ extension DocumentStore {
             let location = issue.error.jsonLocation
             audit.findings.append(StoreFinding(.error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
         }
+        audit.findings += localStateFindings()
         var documentsByEntity: [String: [StoredDocument]] = [:]
         for entity in documentCounts.keys.sorted() {
             documentsByEntity[entity] = documents(entity: entity)

@@ -37,7 +37,13 @@ struct StoreOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: root + "/" + StoreManifest.fileName) else {
             throw .invalidStore(path: root, reason: "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
         }
-        return try DocumentStore.open(at: root, lockTimeout: lockTimeout, progress: progress)
+        let store = try DocumentStore.open(at: root, lockTimeout: lockTimeout, progress: progress)
+        // What the store could open despite, said once before the command's own output.
+        if let unfinished = store.unfinishedTransaction {
+            Terminal.printError(unfinished.description.replacing("error:", with: Terminal.colour("warning:", 33, onError: true), maxReplacements: 1))
+        }
+        if let reason = store.unlockedReason { Terminal.printError("note: \(reason)") }
+        return store
     }
 }
 
