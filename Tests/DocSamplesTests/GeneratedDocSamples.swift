@@ -135,6 +135,36 @@ func sample_README_md_7() throws {
     try FileManager.default.removeItem(atPath: folder)
 }
 
+// docs/concurrency.md, line 17
+func sample_docs_concurrency_md_1() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)")
+    let container = try ModelContainer(for: ConcurrencyNote.self, configurations: ModelConfiguration(url: folder, durability: .none))
+    let importer = Importer(modelContainer: container)  // its own context, on its own actor
+    let background = ModelContext(container)            // or a context made for one task
+    background.insert(ConcurrencyNote(text: "from a task"))
+    try background.save()
+    // From async code: try await importer.importNotes(["from an actor"])
+    _ = importer
+    try FileManager.default.removeItem(at: folder)
+}
+
+// docs/concurrency.md, line 32
+
+@Model
+final class ConcurrencyNote {
+    var text: String
+    init(text: String) { self.text = text }
+}
+
+@ModelActor
+actor Importer {
+    func importNotes(_ texts: [String]) throws {
+        for text in texts { modelContext.insert(ConcurrencyNote(text: text)) }
+        try modelContext.save()
+    }
+}
+
 // docs/models.md, line 11
 
 @Model
@@ -271,5 +301,5 @@ func sample_docs_queries_md_2() throws {
 
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_docs_concurrency_md_1", sample_docs_concurrency_md_1), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
 }
