@@ -26,6 +26,21 @@ struct JournalRecoveryTests {
         #expect(!FileManager.default.fileExists(atPath: directory("store/" + staged(target))))
     }
 
+    @Test func aFileLeftStagedByAWriterThatCrashedIsSweptByTheNextCommit() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let kept = timer("Kept")
+        try store.commit([.put(kept, basedOn: nil)])
+        // A one-file save (no journal) killed between staging and renaming leaves this.
+        let leftover = staged("Timer/2026/11/22/\(UUID().uuidString).json")
+        try write(document, to: directory("store/" + leftover))
+        try store.refresh()
+        #expect(store.issues.isEmpty)
+        try store.commit([.put(timer("Other", date: november22().addingTimeInterval(86_400)), basedOn: nil)])
+        #expect(!FileManager.default.fileExists(atPath: directory("store/" + leftover)))
+        #expect(store.document(entity: "Timer", id: kept.id)?.content["name"] == "Kept")
+    }
+
     @Test func journalWithATornPlanIsDiscardedAndItsStagedFilesStayHidden() throws {
         let directory = try TemporaryDirectory()
         _ = try makeStore(in: directory)

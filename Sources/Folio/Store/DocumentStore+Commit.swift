@@ -30,6 +30,7 @@ extension DocumentStore {
                 state.withLock { $0.unfinishedTransaction = .unfinishedCommit(cause) }
                 throw .unfinishedCommit(cause)
             }
+            sweepStagedFiles()
             let transaction = try state.withLock { state throws(FolioError) in
                 state.statistics.transactionsRecovered += recovered.finished
                 state.statistics.transactionsDiscarded += recovered.discarded
@@ -40,6 +41,26 @@ extension DocumentStore {
             let stamps = try write(transaction.writes)
             return state.withLock { state in record(transaction, stamps: stamps, manifest: newManifest, in: &state) }
         }
+    }
+
+    /// Removes the staged files the last walk found. Called holding the write lock after
+    /// recovery, when no transaction of any process is under way, so each one still there
+    /// was left by a writer that crashed between staging and renaming a file it wrote
+    /// alone (one without a journal, which recovery knows nothing of). One that cannot be
+    /// removed now is tried again at the next commit; it is hidden and ignored by git.
+    private func sweepStagedFiles() {
+        let staged = state.withLock { $0.stagedFiles }
+        guard !staged.isEmpty else { return }
+        var left: [String] = []
+        for path in staged {
+            do {
+                guard let info = try folder.status(of: path), FileSystem.isRegularFile(info) else { continue }
+                try folder.removeFile(path)
+            } catch {
+                left.append(path)
+            }
+        }
+        state.withLock { $0.stagedFiles = left }
     }
 
     /// A transaction decided, before anything is written.

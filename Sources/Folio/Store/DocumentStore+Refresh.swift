@@ -106,6 +106,7 @@ extension DocumentStore {
         state.statistics.filesRead += toRead.count
         state.catalog.brokenFiles = stillBroken
         state.catalog.layoutIssues = listing.issues
+        state.stagedFiles = listing.stagedFiles
         state.catalog.replaceBlobs(Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }))
         return changes
     }

@@ -54,6 +54,8 @@ public final class DocumentStore: Sendable {
         var cacheOnDisk: (revision: UInt64, stamp: FileStamp)?
         /// A committed transaction the last open or commit could not finish.
         var unfinishedTransaction: FolioError?
+        /// Staged files the last walk found; the next commit removes those still there.
+        var stagedFiles: [String] = []
     }
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,

@@ -18,6 +18,9 @@ struct TreeListing {
     private(set) var documents: [Entry] = []
     private(set) var blobs: [Entry] = []
     private(set) var issues: [StoreIssue] = []
+    /// Files a transaction staged in a day folder (`.<name>.staged`) and never renamed,
+    /// relative to the root: left by a writer that crashed, or by one still under way.
+    private(set) var stagedFiles: [String] = []
 
     init(root: OpenFolder, expectedDocuments: Int = 0) throws(FolioError) {
         documents.reserveCapacity(expectedDocuments)
@@ -52,7 +55,10 @@ struct TreeListing {
         while let entry = readdir(directory) {
             try withUnsafeBytes(of: &entry.pointee.d_name) { (raw) throws(FolioError) in
                 let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self)))
-                guard name.first != UInt8(ascii: ".") else { return }
+                guard name.first != UInt8(ascii: ".") else {
+                    if folder.level == 4, Self.isStaged(name) { stagedFiles.append(folder.child(Self.text(name))) }
+                    return
+                }
                 var info = stat()
                 guard fstatat(folderDescriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
                     if errno == ENOENT { return }  // removed while walking
@@ -109,6 +115,12 @@ struct TreeListing {
         }
         defer { close(descriptor) }
         try walk(descriptor, folder: child)
+    }
+
+    /// Whether a hidden name is a staged file's, `.<something>.staged`.
+    private static func isStaged(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let suffix = Journal.stagedSuffix.utf8
+        return name.count > suffix.count + 1 && name.suffix(suffix.count).elementsEqual(suffix)
     }
 
     /// The value of a name made of exactly `digits` ASCII digits.
