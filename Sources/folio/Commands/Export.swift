@@ -24,6 +24,9 @@ extension FolioCommand {
         @Option(help: "ndjson or csv.")
         var format: OutputFormat = .ndjson
 
+        @Flag(help: "In CSV, write text that starts with = + - @, a tab or a carriage return as it is, not behind a ' that keeps spreadsheets from running it as a formula.")
+        var rawCSV = false
+
         func run() throws {
             try Failure.reporting {
                 guard format == .ndjson || format == .csv else { throw FolioError.invalidArgument("export writes ndjson or csv, not \(format.rawValue)") }
@@ -32,7 +35,7 @@ extension FolioCommand {
                 let properties = store.describedProperties(of: query.entity)
                     .filter { $0["toMany"] != .bool(true) }.compactMap { $0["name"]?.stringValue }
                 let columns = properties.contains("id") ? properties : ["id"] + properties
-                try RecordPrinter(format: format).print(documents: documents, columns: columns)
+                try RecordPrinter(format: format, rawCSV: rawCSV).print(documents: documents, columns: columns)
             }
         }
     }

@@ -19,20 +19,25 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "How to print: table, json, ndjson or csv.")
     var format: OutputFormat = .table
 
+    @Flag(help: "In CSV, write text that starts with = + - @, a tab or a carriage return as it is, not behind a ' that keeps spreadsheets from running it as a formula.")
+    var rawCSV = false
+
     /// Prints records: `columns` name what each row holds, in order.
     func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
-        try RecordPrinter(format: format).print(columns: columns, rows: rows)
+        try RecordPrinter(format: format, rawCSV: rawCSV).print(columns: columns, rows: rows)
     }
 
     /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
     func print(documents: [StoredDocument], columns: [String]) throws(FolioError) {
-        try RecordPrinter(format: format).print(documents: documents, columns: columns)
+        try RecordPrinter(format: format, rawCSV: rawCSV).print(documents: documents, columns: columns)
     }
 }
 
 /// Prints records and documents on standard output in one of the formats.
 struct RecordPrinter {
     var format: OutputFormat
+    /// Whether CSV text cells are written as they are, formulas included.
+    var rawCSV = false
 
     /// Prints records: `columns` name what each row holds, in order.
     func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
@@ -43,7 +48,7 @@ struct RecordPrinter {
             }
         case .csv:
             Terminal.print(columns.map(CSV.field).joined(separator: ","))
-            for row in rows { Terminal.print(row.map { CSV.field(Table.cell($0)) }.joined(separator: ",")) }
+            for row in rows { Terminal.print(row.map { CSV.field(CSV.cell($0, raw: rawCSV)) }.joined(separator: ",")) }
         case .json:
             let objects = rows.map { JSONValue.object(JSONObject(zip(columns, $0).map { ($0, $1) })) }
             Terminal.print(try Self.text(.array(objects)))
@@ -110,6 +115,16 @@ enum Field {
 
 /// CSV's quoting: a field with a comma, quote or line break is quoted, quotes doubled.
 enum CSV {
+    /// A value as a CSV cell. Text that a spreadsheet would run as a formula (starting with
+    /// `=`, `+`, `-`, `@`, a tab or a carriage return) gets a `'` in front unless `raw`, as
+    /// OWASP's advice on CSV injection has it. Numbers are never changed: they cannot hold a
+    /// formula, and `-5` must stay a number.
+    static func cell(_ value: JSONValue, raw: Bool) -> String {
+        let text = Table.cell(value)
+        guard !raw, case .string = value, let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
+        return "'" + text
+    }
+
     static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""

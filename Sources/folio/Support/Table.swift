@@ -15,10 +15,32 @@ struct Table {
         }
     }
 
+    /// Text safe to show on a terminal: a line break as a space, every other C0 or C1
+    /// control character (escape sequences that would set the title, clear the screen or
+    /// move the cursor) as a visible `\u{1B}`. JSON, NDJSON and CSV keep values exact.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                shown += " "
+            } else if isControl(scalar) {
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// The lines: a header, then a row each; cells longer than `maximumCellWidth` end in "…".
     func lines(maximumCellWidth: Int?) -> [String] {
         func fit(_ text: String) -> String {
-            let flat = text.replacingOccurrences(of: "\n", with: " ")
+            let flat = Self.visible(text)
             guard let maximumCellWidth, flat.count > maximumCellWidth else { return flat }
             return String(flat.prefix(maximumCellWidth - 1)) + "…"
         }
