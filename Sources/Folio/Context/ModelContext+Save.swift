@@ -180,7 +180,8 @@ extension ModelContext {
         } catch .conflict(let path, let reason) {
             let fileName = path.split(separator: "/").last.map(String.init) ?? path
             let model = registered.keys.first { fileName == $0.id.uuidString + ".json" }
-            throw .conflict(path: path, reason: "\(model?.description ?? "a model") was changed on disk since it was read: \(reason)")
+            // The store's reason already says what happened to the file ("changed on disk since it was read ...").
+            throw .conflict(path: path, reason: "\(model?.description ?? "a model"): \(reason)")
         }
     }
 

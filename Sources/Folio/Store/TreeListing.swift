@@ -75,6 +75,13 @@ struct TreeListing {
             guard let (id, property) = DocumentPath.parseFileName(name) else {
                 return issue(folder.child(Self.text(name)), "is not named <UUID>.json or <UUID>.<property>.bin")
             }
+            // The name is the identity, written as `uuidString` writes it: a lower-case name
+            // would be a second spelling of one identity, which a case-sensitive file system
+            // keeps apart.
+            if name.prefix(36).contains(where: { (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) {
+                let text = Self.text(name)
+                return issue(folder.child(text), "is named with a lower-case UUID; Folio names documents as \(id.uuidString)\(text.dropFirst(36)): rename it so")
+            }
             let found = Entry(path: DocumentPath(validEntity: folder.entity, day: day, id: id, blobProperty: property), stamp: FileStamp(info))
             if property == nil { documents.append(found) } else { blobs.append(found) }
             return

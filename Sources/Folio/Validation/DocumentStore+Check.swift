@@ -20,6 +20,9 @@ extension DocumentStore {
             audit.findings.append(StoreFinding(.error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
         }
         audit.findings += localStateFindings()
+        for entity in manifest.entityNames where !DocumentPath.isIdentifier(entity) {
+            audit.findings.append(StoreFinding(.error, path: StoreManifest.fileName, message: "the schema names an entity \"\(entity)\", which is not an identifier (letters, digits and _, not starting with a digit), so it can have no folder; rename it"))
+        }
         var documentsByEntity: [String: [StoredDocument]] = [:]
         for entity in documentCounts.keys.sorted() {
             documentsByEntity[entity] = documents(entity: entity)

@@ -97,6 +97,14 @@ extension FolioCommand {
         static func csvRecords(_ text: String, entity: String, in store: DocumentStore) throws(FolioError) -> [(Int, JSONObject)] {
             let rows = CSV.rows(text)
             guard let header = rows.first?.fields else { return [] }
+            // The first line is the header: a file without one would import its first record
+            // as column names, and the rest as nothing.
+            let known = Set(store.describedProperties(of: entity).compactMap { $0["name"]?.stringValue })
+            if let unknown = header.first(where: { !known.contains($0) && $0 != "id" && $0 != "$id" }) {
+                let names = known.sorted().joined(separator: ", ")
+                throw FolioError.invalidArgument(
+                    "line 1 of a CSV file is its header, naming a property of \(entity) in each column, but \"\(unknown)\" is not one (they are \(names)); add the header line, or rename the column")
+            }
             return try rows.dropFirst().map { row throws(FolioError) in
                 guard row.fields.count == header.count else {
                     throw FolioError.invalidArgument("line \(row.line) has \(row.fields.count) fields, but the header has \(header.count)")

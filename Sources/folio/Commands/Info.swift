@@ -35,8 +35,8 @@ extension FolioCommand {
                     Terminal.print("Store        \(store.root)")
                     Terminal.print("Schema       \(manifest.schemaVersion) (format \(manifest.formatVersion))")
                     Terminal.print("Time zone    \(manifest.timeZone.identifier)")
-                    Terminal.print("Size         \(Self.size(of: store.root)) in \(counts.values.reduce(0, +)) documents")
-                    if !store.issues.isEmpty { Terminal.print("Unreadable   \(store.issues.count) files (run folio check)") }
+                    Terminal.print("Size         \(Self.size(of: store.root)) in \(counted(counts.values.reduce(0, +), "document"))")
+                    if !store.issues.isEmpty { Terminal.print("Unreadable   \(counted(store.issues.count, "file")) (run folio check)") }
                     Terminal.print("")
                 }
                 try output.print(columns: ["entity", "documents", "deleted", "days"], rows: rows)

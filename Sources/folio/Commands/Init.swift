@@ -19,7 +19,7 @@ extension FolioCommand {
                 \(Failure.helpText)
                 """)
 
-        @Argument(help: "The folder; created when missing, and must be empty.")
+        @Argument(help: "The folder; created when missing, and must be empty but for hidden entries such as .git.")
         var folder: String = "."
 
         @Option(help: "The time zone whose days name the folders (default: this machine's).")
@@ -48,7 +48,15 @@ extension FolioCommand {
                         manifest.schema = json
                     }
                 }
-                let store = try DocumentStore.create(at: URL(fileURLWithPath: folder).standardizedFileURL.path, manifest: manifest)
+                let root = URL(fileURLWithPath: folder).standardizedFileURL.path
+                // Hidden entries (`.git`, `.gitignore`) are welcome: a store often starts in a new
+                // repository. Anything else could be taken for an entity folder, or be in the way.
+                let present = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+                if !present.isEmpty {
+                    let shown = present.prefix(3).joined(separator: ", ") + (present.count > 3 ? ", …" : "")
+                    throw FolioError.invalidArgument("\(root) is not empty (it holds \(shown)); create the store in an empty or new folder")
+                }
+                let store = try DocumentStore.create(at: root, manifest: manifest)
                 try store.close()
                 Terminal.print("Created an empty Folio store in \(store.root) (time zone \(manifest.timeZone.identifier)).")
             }

@@ -31,6 +31,10 @@ extension FolioCommand {
                 let store = try store.open()
                 _ = try store.parseQuery("true", entity: entity)
                 let document = try store.newDocument(entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
+                if store.document(entity: entity, id: document.id) != nil {
+                    throw FolioError.invalidArgument(
+                        "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one")
+                }
                 let summary = try store.commit(store.changes(putting: document, over: nil))
                 for path in summary.versions.keys.sorted() { Terminal.print(path.relativePath) }
             }

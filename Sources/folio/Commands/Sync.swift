@@ -57,7 +57,7 @@ extension FolioCommand {
                     }
                     let files = unmerged.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
                     Terminal.printError("""
-                        The pull left conflicts in \(unmerged.split(separator: "\n").count) files:
+                        The pull left conflicts in \(counted(unmerged.split(separator: "\n").count, "file")):
                         \(files)
                         Documents keep both values in "$conflicts": `folio check` lists them, `folio resolve <file> --ours|--theirs|property=value`
                         settles them. Then `git add` the files, `git commit`, and run `folio sync` again. Nothing was pushed.
@@ -70,7 +70,7 @@ extension FolioCommand {
                 let errors = findings.filter { $0.severity == .error }
                 if !errors.isEmpty {
                     errors.forEach { Terminal.printError($0.description) }
-                    Terminal.printError("folio check found \(errors.count) errors after the pull (above); fix them, commit, and run `folio sync` again. Nothing was pushed.")
+                    Terminal.printError("folio check found \(counted(errors.count, "error")) after the pull (above); fix them, commit, and run `folio sync` again. Nothing was pushed.")
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
 
