@@ -136,4 +136,77 @@ struct QueryParserTests {
         #expect(try codes("Household", "errands.filter(done).count == 2") == ["North"])
         #expect(try codes("Errand", "due >= @2026-09-25 && due < @2026-09-27") == ["E4", "E5"])
     }
+
+    @Test func nestingPastTheLimitIsAnErrorAtItsColumnNotACrash() throws {
+        func column(_ text: String) -> Int? {
+            do {
+                _ = try parse(text)
+                return nil
+            } catch {
+                guard case .invalidQuery(_, let column, let message) = error, message.contains("nests more than") else { return -1 }
+                return column
+            }
+        }
+        let depth = QueryParser.maximumNesting
+        // Each of these crashed with signal 11 before the parser counted its levels.
+        #expect(column(String(repeating: "(", count: 600) + "done" + String(repeating: ")", count: 600)) == depth + 1)
+        #expect(column(String(repeating: "!", count: 5_000) + "done") == depth + 1)
+        #expect(column(String(repeating: "-", count: 5_000) + "1 > 0") == depth + 1)
+        #expect(column(Array(repeating: "a", count: 5_000).joined(separator: " ?? ") + " == 1") != nil)
+        #expect(column(String(repeating: "[", count: 5_000) + "1" + String(repeating: "]", count: 5_000) + ".contains(a)") == depth + 1)
+        #expect(column(String(repeating: "tags.any(", count: 2_000) + "true" + String(repeating: ")", count: 2_000)) != nil)
+        #expect(column(String(repeating: "a ? b : ", count: 2_000) + "c") != nil)
+        // Just inside the limit reads, and prints back to the same tree.
+        let deepest = String(repeating: "(", count: depth - 1) + "done" + String(repeating: ")", count: depth - 1)
+        #expect(try parse(deepest) == .property("done"))
+        let negations = try parse(String(repeating: "!", count: depth - 1) + "done")
+        #expect(try parse(negations.queryText) == negations)
+    }
+
+    @Test func longChainsOfAndAndOrReadAsShallowTreesAndRun() throws {
+        let terms = (0..<5_000).map { "priority != \($0 + 10)" }
+        let conjunction = try parse(terms.joined(separator: " && "))
+        #expect(conjunction.depth <= 16)
+        #expect(conjunction.operands(of: .and).count == 5_000)
+        // Grouped any way, a chain is the same tree; printed, it reads back to itself.
+        #expect(try parse("(a && b) && (c && d)") == parse("a && (b && (c && d))"))
+        #expect(try parse("a || (b || c) || d") == parse("a || b || c || d"))
+        #expect(try parse(conjunction.queryText) == conjunction)
+        #expect(try parse("a && b || c && d") == .or(.and(.property("a"), .property("b")), .and(.property("c"), .property("d"))))
+
+        let folder = try TemporaryDirectory()
+        let context = ModelContext(
+            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+        for number in 0..<4 {
+            context.insert(Errand(title: "E\(number)", code: "E\(number)", priority: number, done: false, due: Date(), estimate: nil, note: nil, tags: []))
+        }
+        try context.save()
+        let store = context.container.store
+        let all = try store.query(DocumentQuery(entity: "Errand", filter: store.parseQuery(terms.joined(separator: " && "), entity: "Errand")))
+        #expect(all.total == 4)
+        let none = try store.query(DocumentQuery(entity: "Errand", filter: store.parseQuery("(" + terms.joined(separator: " || ") + ") && priority > 100", entity: "Errand")))
+        #expect(none.total == 0)
+    }
+
+    @Test func treesDeeperThanTheLimitAreRefusedWherePrintingOrRunningThemWould() throws {
+        do {
+            _ = try parse((0..<5_000).map { _ in "1" }.joined(separator: " + ") + " > 3")
+            Issue.record("a chain of 5,000 additions was accepted")
+        } catch {
+            #expect(error.description.contains("5001 levels deep, more than the 256"))
+        }
+        #expect(try parse((0..<200).map { _ in "1" }.joined(separator: " + ") + " > 3").depth == 201)
+
+        // A tree built in code, too deep for the parser to have made: the store refuses it.
+        let folder = try TemporaryDirectory()
+        let context = ModelContext(
+            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+        context.insert(Errand(title: "E", code: "E", priority: 1, done: false, due: Date(), estimate: nil, note: nil, tags: []))
+        try context.save()
+        let deep = (0..<3_000).reduce(QueryExpression.property("done")) { tree, _ in .not(tree) }
+        #expect(deep.depth == 3_002)
+        #expect(throws: FolioError.self) { try context.container.store.query(DocumentQuery(entity: "Errand", filter: deep)) }
+        #expect(throws: FolioError.self) { try context.container.store.query(DocumentQuery(entity: "Errand", sort: [.init(deep)])) }
+        #expect(throws: FolioError.self) { try context.container.store.aggregate(DocumentQuery(entity: "Errand"), QueryAggregate(.count), groupedBy: [deep]) }
+    }
 }

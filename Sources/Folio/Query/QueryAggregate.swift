@@ -85,7 +85,9 @@ extension DocumentStore {
     func aggregate(
         _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [(Catalog.Identity, JSONObject?)]
     ) throws(FolioError) -> [QueryAggregate.Row] {
-        try run(query, overlay: overlay) { run in
+        try aggregate.value?.checkDepth()
+        for expression in groupBy { try expression.checkDepth() }
+        return try run(query, overlay: overlay) { run in
             if let counted = run.countGroupsFromIndex(aggregate, groupedBy: groupBy, overlay: overlay.map(\.0)) { return counted }
             let (found, _) = run.collect(overlay: overlay.map(\.0))
             var groups: [[QueryValue]: (count: Int, values: [QueryValue])] = [:]

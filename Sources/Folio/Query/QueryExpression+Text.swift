@@ -41,8 +41,10 @@ extension QueryExpression: CustomStringConvertible {
             // `-5` reads back as the constant -5, not as negating 5.
             return "-(" + value.queryText + ")"
         case .negate(let operand): return "-" + operandText(operand, scope: scope)
-        case .and(let lhs, let rhs): return operand(lhs, 3) + " && " + operand(rhs, 4)
-        case .or(let lhs, let rhs): return operand(lhs, 2) + " || " + operand(rhs, 3)
+        // && and || chains print flat however they are grouped: the parser joins a chain
+        // the same way whatever its parentheses (`QueryExpression.joining`).
+        case .and(let lhs, let rhs): return operand(lhs, 3) + " && " + operand(rhs, 3)
+        case .or(let lhs, let rhs): return operand(lhs, 2) + " || " + operand(rhs, 2)
         case .compare(let lhs, let op, let rhs): return operand(lhs, 5) + " \(op.rawValue) " + operand(rhs, 5)
         case .arithmetic(let lhs, let op, let rhs):
             let level = precedence

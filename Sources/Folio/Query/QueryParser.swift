@@ -7,7 +7,17 @@ import FolioJSON
 /// The grammar, lowest precedence first, as Swift's: `a ? b : c`, `||`, `&&`,
 /// comparisons (`==` `!=` `<` `<=` `>` `>=` `~=`), `??`, `+ -`, `* / %`, prefix `! -`,
 /// then postfix `.property`, `.method(...)`. docs/queries.md has the whole language.
+///
+/// Input is untrusted (typed on a command line, read from a plan file), so depth is
+/// bounded: nesting (parentheses, `!`, `-`, `?:`, `??`, closures, arguments) past
+/// `maximumNesting` is an error at the token that goes too deep, and the finished tree
+/// may be at most `QueryExpression.maximumDepth` deep. Chains of `&&` and of `||` are
+/// read in a loop and joined as balanced trees, so any number of terms stays shallow.
 struct QueryParser {
+    /// How deeply parentheses and prefix operators may nest; each level costs the parser a
+    /// few stack frames, and no query a person writes comes near it.
+    static let maximumNesting = 100
+
     /// What an expression stands for, as far as names can be checked.
     private enum Shape {
         case document(String)
@@ -23,6 +33,8 @@ struct QueryParser {
     /// Bound variables, innermost last, with what each stands for.
     private var scopes: [(variable: Int, shape: Shape)]
     private var nextVariable = 1
+    /// How many nested levels the parser is in (see `maximumNesting`).
+    private var nesting = 0
 
     /// Parses `text`; with a schema, names are checked against `entity`'s properties.
     static func parse(_ text: String, entity: String?, schema: QuerySchema?, timeZone: TimeZone) throws(FolioError) -> QueryExpression {
@@ -34,6 +46,12 @@ struct QueryParser {
         var parser = QueryParser(text: text, tokens: tokens, schema: schema, timeZone: timeZone, scopes: [(0, root)])
         let expression = try parser.expression()
         guard case .end = parser.current.kind else { throw parser.failure("expected the end of the query, or an operator such as && or ==") }
+        let depth = expression.depth
+        guard depth <= QueryExpression.maximumDepth else {
+            throw .invalidQuery(
+                query: text, column: 1,
+                message: "the query is \(depth) levels deep, more than the \(QueryExpression.maximumDepth) Folio evaluates; every term of a chain of + - * / % adds a level (&& and || do not): shorten the chain")
+        }
         return expression
     }
 
@@ -61,26 +79,38 @@ struct QueryParser {
         guard take(symbol) else { throw failure("expected \(symbol) \(why)") }
     }
 
+    /// Reads one nested level with `body`, refusing to go deeper than `maximumNesting`.
+    private mutating func nested<T>(_ body: (inout QueryParser) throws(FolioError) -> T) throws(FolioError) -> T {
+        guard nesting < Self.maximumNesting else {
+            throw failure("the query nests more than \(Self.maximumNesting) levels deep here (parentheses, !, -, ?:, ?? and closures); write it flatter")
+        }
+        nesting += 1
+        defer { nesting -= 1 }
+        return try body(&self)
+    }
+
     // MARK: Precedence levels
 
     private mutating func expression() throws(FolioError) -> QueryExpression {
-        let test = try or()
-        guard take("?") else { return test }
-        let then = try expression()
-        try expect(":", "between the two results of ? :")
-        return .conditional(test, then, try expression())
+        try nested { parser throws(FolioError) in
+            let test = try parser.or()
+            guard parser.take("?") else { return test }
+            let then = try parser.expression()
+            try parser.expect(":", "between the two results of ? :")
+            return .conditional(test, then, try parser.expression())
+        }
     }
 
     private mutating func or() throws(FolioError) -> QueryExpression {
-        var result = try and()
-        while take("||") { result = .or(result, try and()) }
-        return result
+        var terms = [try and()]
+        while take("||") { terms.append(try and()) }
+        return .joining(terms, by: .or)
     }
 
     private mutating func and() throws(FolioError) -> QueryExpression {
-        var result = try comparison()
-        while take("&&") { result = .and(result, try comparison()) }
-        return result
+        var terms = [try comparison()]
+        while take("&&") { terms.append(try comparison()) }
+        return .joining(terms, by: .and)
     }
 
     private mutating func comparison() throws(FolioError) -> QueryExpression {
@@ -107,7 +137,7 @@ struct QueryParser {
     private mutating func coalesce() throws(FolioError) -> QueryExpression {
         let lhs = try additive()
         guard take("??") else { return lhs }
-        return .coalesce(lhs, try coalesce())
+        return .coalesce(lhs, try nested { parser throws(FolioError) in try parser.coalesce() })
     }
 
     private mutating func additive() throws(FolioError) -> QueryExpression {
@@ -129,7 +159,7 @@ struct QueryParser {
     }
 
     private mutating func prefix() throws(FolioError) -> QueryExpression {
-        if take("!") { return .not(try prefix()) }
+        if take("!") { return .not(try nested { parser throws(FolioError) in try parser.prefix() }) }
         if take("-") {
             // Only a number written right after the minus is a negative constant; `-(5)` negates.
             let isLiteral: Bool =
@@ -137,7 +167,7 @@ struct QueryParser {
                 case .integer, .double: true
                 default: false
                 }
-            let operand = try prefix()
+            let operand = try nested { parser throws(FolioError) in try parser.prefix() }
             guard isLiteral else { return .negate(operand) }
             switch operand {
             case .value(.integer(let value)) where value != .min: return .value(.integer(-value))
@@ -196,7 +226,9 @@ struct QueryParser {
             if !take("]") {
                 repeat {
                     let column = current.column
-                    guard case .value(let element) = try prefix() else { throw failure("array elements must be constants", at: column) }
+                    guard case .value(let element) = try nested({ parser throws(FolioError) in try parser.prefix() }) else {
+                        throw failure("array elements must be constants", at: column)
+                    }
                     elements.append(element)
                 } while take(",")
                 try expect("]", "to close the [ at column \(token.column)")

@@ -50,6 +50,9 @@ extension DocumentStore {
             let known = schema.entities.keys.sorted().joined(separator: ", ")
             throw .invalidArgument("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
         }
+        // A tree built in code may be deeper than the parser lets text be; evaluating it would recurse past the stack.
+        try query.filter?.checkDepth()
+        for key in query.sort { try key.expression.checkDepth() }
         let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
         return withEvaluation { evaluation in
             evaluation.documents.includeDeleted = query.includeDeleted
