@@ -68,4 +68,41 @@ struct MigrateCommandTests {
         #expect(run.status == 74)
         #expect(run.errors.contains("/nonexistent/plan"))
     }
+
+    @Test func aPlanThatEndsBelowTheStoresVersionIsRefusedAndWritesNothing() throws {
+        let (folder, folio) = try timerStore()
+        let plan = Self.repository.appendingPathComponent("Migrations/TimerApp").path
+        #expect(try folio("migrate", "--plan", plan).status == 0)
+        try FileManager.default.createDirectory(atPath: folder("Later"), withIntermediateDirectories: true)
+        _ = try folder.create(
+            "Later/002-to-3.0.0.json",
+            contents: Array(#"{"from": "2.0.0", "to": "3.0.0", "operations": [{"op": "addProperty", "entity": "Timer", "property": "mood", "type": "String", "default": "calm"}]}"#.utf8))
+        #expect(try folio("migrate", "--plan", folder("Later")).status == 0)
+        #expect(try folio("info").output.contains("Schema       3.0.0"))
+        let before = try snapshot(folder("TimerApp"))
+
+        // The 1 -> 2 plan again, on a store at 3.0.0: it used to print "Migrated 3.0.0 → 2.0.0" and write 2.0.0.
+        for arguments in [["migrate", "--plan", plan], ["migrate", "--plan", plan, "--dry-run"]] {
+            let again = try folio.run(arguments)
+            #expect(again.status == 65)
+            #expect(again.errors.contains("the store is at schema 3.0.0, newer than 2.0.0, where this migration ends; a migration never lowers a store's version"), "\(again.errors)")
+        }
+        #expect(try snapshot(folder("TimerApp")) == before)
+        #expect(try folio("info").output.contains("Schema       3.0.0"))
+        #expect(try folio("check").status == 0)
+    }
+
+    @Test func aStageWhoseQueryNestsTooDeeplyIsAClearErrorNotACrash() throws {
+        let (folder, folio) = try timerStore()
+        try FileManager.default.createDirectory(atPath: folder("Deep"), withIntermediateDirectories: true)
+        let deep = String(repeating: "(", count: 600) + "name == nil" + String(repeating: ")", count: 600)
+        _ = try folder.create(
+            "Deep/001-to-2.0.0.json",
+            contents: Array(#"{"from": "1.0.0", "to": "2.0.0", "operations": [{"op": "deleteDocuments", "entity": "Timer", "where": "\#(deep)"}]}"#.utf8))
+        let before = try snapshot(folder("TimerApp"))
+        let run = try folio("migrate", "--plan", folder("Deep"))
+        #expect(run.status == 65)
+        #expect(run.errors.contains("nests more than 100 levels deep"), "\(run.errors.prefix(500))")
+        #expect(try snapshot(folder("TimerApp")) == before)
+    }
 }

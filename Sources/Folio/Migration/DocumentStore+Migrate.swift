@@ -6,7 +6,8 @@ extension DocumentStore {
     /// from its own `"$version"` on, and the manifest's schema with them, in one
     /// transaction; or, with `dryRun`, does it in memory and writes nothing.
     ///
-    /// A document written by a newer schema than the plan reaches fails (nothing is ever
+    /// A store whose manifest is at a newer version than the plan reaches is refused, and
+    /// a document written by a newer schema than the plan reaches fails (nothing is ever
     /// downgraded), as does one an operation cannot convert; if any document fails,
     /// nothing is written and the report lists every failure. Documents the steps leave
     /// as they were keep their bytes, so the diff shows only what changed. `progress`
@@ -20,6 +21,10 @@ extension DocumentStore {
         }
         let (manifest, calendar) = state.withLock { ($0.manifest, $0.manifest.calendar) }
         let storeVersion = Schema.Version(manifest.schemaVersion) ?? Schema.Version(0, 0, 0)
+        guard storeVersion <= target else {
+            throw .invalidArgument(
+                "the store is at schema \(storeVersion), newer than \(target), where this migration ends; a migration never lowers a store's version, so nothing was written (run the plan that ends at \(storeVersion) or later)")
+        }
         var report = MigrationReport(fromVersion: manifest.schemaVersion, toVersion: target)
         var changes: [DocumentChange] = []
         var rewrites: [(version: DocumentVersion, entity: String, content: JSONObject?)] = []
@@ -59,7 +64,8 @@ extension DocumentStore {
 
         var newManifest = manifest
         newManifest.schemaVersion = target.description
-        newManifest.schema = steps.reduce(manifest.schema) { $1.schema(after: $0) }
+        // The manifest's schema already has the steps up to its own version.
+        newManifest.schema = steps.filter { $0.toVersion > storeVersion }.reduce(manifest.schema) { $1.schema(after: $0) }
         let manifestChange = try manifestChange(from: manifest, to: newManifest)
         if manifestChange.old != manifestChange.new { report.files.append(manifestChange) }
 
