@@ -20,7 +20,7 @@ public final class ModelContainer: Sendable {
     /// Each entity's layout, by entity name.
     private let layouts: RuntimeOnly<[String: EntityLayout]>
     /// The private folder of an in-memory store, removed with the container.
-    private let temporaryFolder: URL?
+    private let temporaryFolder: ScratchFolder?
     /// The main actor's context; made on first use.
     private nonisolated(unsafe) var main: ModelContext?
 
@@ -65,8 +65,9 @@ public final class ModelContainer: Sendable {
         self.configurations = [configuration]
         var folder = configuration.url
         if configuration.isStoredInMemoryOnly {
-            folder = FileManager.default.temporaryDirectory.appending(path: "folio-in-memory-\(UUID().uuidString)", directoryHint: .isDirectory)
-            temporaryFolder = folder
+            let scratch = try ScratchFolder(purpose: "in-memory")
+            folder = scratch.url.appending(path: "store", directoryHint: .isDirectory)
+            temporaryFolder = scratch
         } else {
             temporaryFolder = nil
         }
@@ -80,7 +81,7 @@ public final class ModelContainer: Sendable {
         if let temporaryFolder {
             // The in-memory store's folder is private scratch: if it cannot be removed (the
             // system already cleaned the temporary folder), nothing of the user's is lost.
-            try? FileManager.default.removeItem(at: temporaryFolder)
+            temporaryFolder.remove()
         } else {
             // The cache lets the next launch skip reading unchanged files. A deinit has no
             // one to tell of a failure, and none costs data: the next open reads the files.

@@ -36,6 +36,11 @@ extension MigrationStep {
         let path = file.path
         let json: JSONValue
         do { json = try JSONReader().read(contentsOfFile: path) } catch { throw .unreadableJSON(error) }
+        try self.init(json: json, path: path, timeZone: timeZone)
+    }
+
+    /// Reads a stage from its JSON; `path` names it in errors.
+    public init(json: JSONValue, path: String, timeZone: TimeZone) throws(FolioError) {
         func version(_ key: String) throws(FolioError) -> Schema.Version {
             guard let text = json[key]?.stringValue, let version = Schema.Version(text) else {
                 throw .invalidDocument(path: path, reason: "\"\(key)\" must be a version such as \"1.0.0\"")

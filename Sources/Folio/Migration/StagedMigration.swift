@@ -20,9 +20,11 @@ struct StagedMigration {
     let stages: [MigrationStage]
 
     func run() throws(FolioError) {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-migration-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let (copy, copiedBlobs) = try makeCopy(at: scratch.path)
+        // The working copy holds the user's documents: a private folder, not one the shared temporary folder's other users can read.
+        let folder = try ScratchFolder(purpose: "migration")
+        defer { folder.remove() }
+        let scratch = folder.url.appending(path: "store", directoryHint: .isDirectory)
+        let (copy, copiedBlobs) = try makeCopy(at: scratch.path(percentEncoded: false))
         for stage in stages {
             let (from, to) = stage.versions
             if case .custom(_, _, let willMigrate?, _) = stage {

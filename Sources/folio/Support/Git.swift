@@ -22,12 +22,10 @@ struct Git {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-git-\(UUID().uuidString)")
-        let (outputFile, errorFile) = (scratch.appendingPathExtension("out"), scratch.appendingPathExtension("err"))
-        defer {
-            try? FileManager.default.removeItem(at: outputFile)
-            try? FileManager.default.removeItem(at: errorFile)
-        }
+        // git may print a document's lines: its streams go to a folder only this user can read.
+        let scratch = try ScratchFolder(purpose: "git")
+        defer { scratch.remove() }
+        let (outputFile, errorFile) = (scratch.url.appending(path: "out"), scratch.url.appending(path: "err"))
         do {
             // Streams go to files, so neither can fill a pipe and stall git.
             _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
