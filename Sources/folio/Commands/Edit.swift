@@ -12,7 +12,9 @@ extension FolioCommand {
                 An edit that does not parse or breaks the schema is never saved: the editor
                 opens again with the error at the top, as // lines. Save the file unchanged
                 (or empty it) to give up. If the document changed on disk meanwhile, the save
-                is refused as a conflict.
+                is refused as a conflict; with --if-unchanged, so is a document whose revision
+                is no longer the one given. The copy being edited is kept in a folder only you
+                can read, and removed when the tool ends.
 
                 Example:
                   EDITOR=nano folio edit Timer/2026/01/05/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json
@@ -25,25 +27,37 @@ extension FolioCommand {
         @Argument(help: ArgumentHelp("The document's UUID or path.", valueName: "uuid-or-path"))
         var document: String
 
+        @OptionGroup var condition: RevisionCondition
+
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
                 guard let stored = try DocumentTarget.document(document, in: store) else {
                     throw FolioError.invalidArgument("\(document) is neither a UUID nor a document path")
                 }
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-edit-\(UUID().uuidString)-\(stored.id.uuidString).json")
-                defer { try? FileManager.default.removeItem(at: scratch) }
+                try condition.check(stored, in: store)
+                // The copy being edited is the user's data: it lives in a folder only this user can
+                // enter, and goes when the tool ends, however it ends (but for SIGKILL).
+                let scratch = try ScratchFolder(purpose: "edit")
+                let file = scratch.path(of: stored.id.uuidString + ".json")
+                InterruptCleanup.install(file: file, folder: scratch.path)
+                defer {
+                    scratch.remove()
+                    InterruptCleanup.uninstall()
+                }
                 var text = try RecordPrinter.text(.object(stored.content)) + "\n"
                 let original = text
                 while true {
-                    try Self.write(text, to: scratch)
-                    try Self.openEditor(on: scratch.path)
-                    let edited = (try? String(contentsOf: scratch, encoding: .utf8)) ?? ""
-                    if edited == text || edited.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    try Self.write(text, to: file)
+                    try Self.openEditor(on: file)
+                    let edited = try Self.read(file)
+                    if edited == Array(text.utf8) || edited.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
                         Terminal.printError(text == original ? "No change; nothing saved." : "Gave up; nothing saved.")
                         if text != original { throw ExitCode(Failure.Code.data.rawValue) }
                         return
                     }
+                    // Bytes, not text, go to the reader: an edit that is not UTF-8 is an error at its
+                    // line and column, never read as nothing.
                     let body = Self.withoutErrorLines(edited)
                     do {
                         let content: JSONObject
@@ -63,23 +77,31 @@ extension FolioCommand {
                         if case .conflict = error { throw error }
                         Terminal.printError("error: \(error.description)")
                         let lines = error.description.split(separator: "\n").map { "// " + $0 }
-                        text = (lines + ["// Fix the document below and save; save it unchanged to give up.", ""]).joined(separator: "\n") + body
+                        // Bytes that are not UTF-8 come back as U+FFFD, so the editor shows where they were.
+                        text = (lines + ["// Fix the document below and save; save it unchanged to give up.", ""]).joined(separator: "\n") + String(decoding: body, as: UTF8.self)
                     }
                 }
             }
         }
 
-        /// The text without the `//` lines the tool put at its top.
-        static func withoutErrorLines(_ text: String) -> String {
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            while let first = lines.first, first.hasPrefix("//") || (first.isEmpty && lines.count > 1 && lines[1].hasPrefix("//")) { lines.removeFirst() }
+        /// The bytes without the `//` lines the tool put at their top.
+        static func withoutErrorLines(_ bytes: [UInt8]) -> [UInt8] {
+            var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            func isComment(_ line: ArraySlice<UInt8>) -> Bool { line.starts(with: [0x2F, 0x2F]) }
+            while let first = lines.first, isComment(first) || (first.isEmpty && lines.count > 1 && isComment(lines[1])) { lines.removeFirst() }
             if lines.first?.isEmpty == true { lines.removeFirst() }
-            return lines.joined(separator: "\n")
+            return Array(lines.joined(separator: [0x0A]))
         }
 
-        static func write(_ text: String, to file: URL) throws(FolioError) {
-            do { try Data(text.utf8).write(to: file) } catch {
-                throw .fileSystem(path: file.path, operation: "write", reason: error.localizedDescription)
+        static func read(_ file: String) throws(FolioError) -> [UInt8] {
+            do { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) } catch {
+                throw .fileSystem(path: file, operation: "read the edited document", reason: error.localizedDescription)
+            }
+        }
+
+        static func write(_ text: String, to file: String) throws(FolioError) {
+            do { try Data(text.utf8).write(to: URL(fileURLWithPath: file)) } catch {
+                throw .fileSystem(path: file, operation: "write", reason: error.localizedDescription)
             }
         }
 
@@ -94,7 +116,12 @@ extension FolioCommand {
             do { try process.run() } catch {
                 throw .invalidArgument("could not start the editor \(editor): \(error.localizedDescription); set EDITOR")
             }
+            InterruptCleanup.ignoreTerminalInterrupts(true)
             process.waitUntilExit()
+            InterruptCleanup.ignoreTerminalInterrupts(false)
+            if process.terminationReason == .uncaughtSignal {
+                throw .invalidArgument("the editor \(editor) was stopped by signal \(process.terminationStatus); nothing saved")
+            }
             guard process.terminationStatus == 0 else {
                 throw .invalidArgument("the editor \(editor) exited with status \(process.terminationStatus); nothing saved")
             }

@@ -11,6 +11,7 @@ extension FolioCommand {
                 Example:
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
                   folio get Timer/2026/01/05/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json --format ndjson
+                  folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --revision
 
                 \(Failure.helpText)
                 """)
@@ -23,11 +24,18 @@ extension FolioCommand {
         @Option(help: "json (as on disk) or ndjson (one line).")
         var format: OutputFormat = .json
 
+        @Flag(help: "Print the document's revision instead: the git blob id of its file, for `folio set --if-unchanged`.")
+        var revision = false
+
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
                 guard let found = try DocumentTarget.document(document, in: store) else {
                     throw FolioError.invalidArgument("\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
+                }
+                if revision {
+                    Terminal.print(try store.revision(of: found))
+                    return
                 }
                 let value = FolioJSON.JSONValue.object(found.content)
                 Terminal.print(format == .ndjson ? try RecordPrinter.line(value) : try RecordPrinter.text(value))

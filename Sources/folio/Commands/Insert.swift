@@ -50,6 +50,11 @@ extension FolioCommand {
                 Example:
                   folio set 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B name='Morning run'
                   folio set FocusSession 'state == "active"' state=abandoned
+                  folio set 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --if-unchanged 3b18e51 count:=4
+
+                With --if-unchanged, the document is changed only if its revision is still the
+                one given (read it first with `folio get --revision`, then the document); else
+                the command exits 75, and a script reads both again and retries.
 
                 \(Failure.helpText)
                 """)
@@ -62,6 +67,8 @@ extension FolioCommand {
         @Argument(help: ArgumentHelp("With an entity: a query for the documents, then the values; else the values.", valueName: "query? property=value"))
         var rest: [String] = []
 
+        @OptionGroup var condition: RevisionCondition
+
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
@@ -73,6 +80,12 @@ extension FolioCommand {
                     throw FolioError.invalidArgument("\(target) is an entity: give a query for the documents to change (e.g. 'name == \"Tea\"', or 'true' for all of them) before the values")
                 }
                 let documents = try DocumentTarget.resolve(target, query: query, in: store)
+                if condition.revision != nil {
+                    guard isDocument, let document = documents.first else {
+                        throw FolioError.invalidArgument("--if-unchanged compares one document's revision: name the document by its UUID or path, not by a query")
+                    }
+                    try condition.check(document, in: store)
+                }
                 var written: [(document: Document, old: StoredDocument?)] = []
                 for document in documents {
                     let values = try Assignment.values(assignments, entity: document.entity, in: store)
