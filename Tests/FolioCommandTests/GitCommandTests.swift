@@ -42,6 +42,32 @@ struct GitCommandTests {
         #expect(try origin.origin.run("config", "--get", "merge.renames").status == 1)
     }
 
+    @Test func attributesThatCannotBeReadAreNeverRewrittenOrDeleted() throws {
+        let origin = try Origin()
+        let folio = origin.folio(in: origin.origin)
+        let attributes = origin.origin.path + "/Store/.gitattributes"
+        // Not UTF-8: uninstall used to read it as nothing and delete the file.
+        let latin1 = Data([0x2A, 0x2E, 0x74, 0x78, 0x74, 0x20, 0x23, 0x20, 0xE9, 0x0A])
+        try latin1.write(to: URL(fileURLWithPath: attributes))
+        for command in ["uninstall", "install"] {
+            let run = try folio("git", command)
+            #expect(run.status == 65, "\(command): \(run.errors)")
+            #expect(run.errors.contains("is not UTF-8 text, so Folio leaves it alone"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: attributes)) == latin1)
+        }
+        // A link in its place is refused, and what it points at is left alone.
+        let outside = origin.origin.path + "/outside-attributes"
+        try "keep me\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: attributes)
+        try FileManager.default.createSymbolicLink(atPath: attributes, withDestinationPath: "../outside-attributes")
+        for command in ["install", "uninstall"] {
+            let run = try folio("git", command)
+            #expect(run.status == 65, "\(command): \(run.errors)")
+            #expect(try String(contentsOfFile: outside, encoding: .utf8) == "keep me\n")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: attributes) == "../outside-attributes")
+        }
+    }
+
     @Test func theDriverFallsBackToGitsLineMergeWhenADocumentDoesNotParse() throws {
         let folder = try TemporaryDirectory()
         let base = try folder.create("base", contents: Array("{\n  \"a\": 1\n}\n".utf8))
@@ -115,8 +141,9 @@ extension GitCommandTests {
         let run = try FolioTool(folder: folder.path)("merge-driver", base, ours, theirs, "Timer/2026/11/01/\(first).json")
         #expect(run.status == 1)
         #expect(run.errors.contains("git paired two different documents"))
-        let merged = try String(contentsOfFile: ours, encoding: .utf8)
-        #expect(merged.contains(first) && merged.contains(second) && merged.contains("<<<<<<< ours"))
+        #expect(run.errors.contains("not merged"))
+        // Ours is left exactly as it was: no blend of the two, no line merge with markers.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: ours)) == Data(document(first, "Walk")))
     }
 }
 

@@ -60,20 +60,20 @@ extension FolioCommand {
             return lines
         }
 
-        static func write(_ lines: [String], to file: String) throws(FolioError) {
-            do {
-                if lines.isEmpty {
-                    if FileManager.default.fileExists(atPath: file) { try FileManager.default.removeItem(atPath: file) }
-                } else {
-                    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
-                }
-            } catch {
-                throw .fileSystem(path: file, operation: "write", reason: error.localizedDescription)
-            }
+        /// Writes the store's `.gitattributes` with these lines, or removes it when there are none.
+        static func writeAttributes(_ lines: [String], in store: DocumentStore) throws(FolioError) {
+            try store.writeOwnFile(".gitattributes", bytes: lines.isEmpty ? nil : Array((lines.joined(separator: "\n") + "\n").utf8))
         }
 
-        static func existingAttributes(at file: String) -> String {
-            (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        /// The store's `.gitattributes`, or "" when it has none. One that cannot be read (not
+        /// UTF-8, a link, no permission) is an error: it is the user's, and is never rewritten
+        /// or deleted unread.
+        static func existingAttributes(in store: DocumentStore) throws(FolioError) -> String {
+            guard let bytes = try store.readOwnFile(".gitattributes") else { return "" }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw .invalidDocument(path: ".gitattributes", reason: "is not UTF-8 text, so Folio leaves it alone; fix it or add Folio's lines by hand (folio git install --help lists them)")
+            }
+            return text
         }
 
         /// `folio git install`.
@@ -93,12 +93,12 @@ extension FolioCommand {
 
             func run() throws {
                 try Failure.reporting {
-                    let root = try store.open().root
-                    let git = Git(folder: root)
+                    let opened = try store.open()
+                    let git = Git(folder: opened.root)
                     _ = try git.topLevel()
-                    let file = root + "/.gitattributes"
-                    let kept = GitSetup.attributesWithoutBlock(GitSetup.existingAttributes(at: file))
-                    try GitSetup.write((kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, to: file)
+                    let file = opened.root + "/.gitattributes"
+                    let kept = GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened))
+                    try GitSetup.writeAttributes((kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, in: opened)
                     for (key, value) in GitSetup.configuration(executable: Git.executable) {
                         try git.checked("config", "--local", key, value)
                     }
@@ -122,11 +122,10 @@ extension FolioCommand {
 
             func run() throws {
                 try Failure.reporting {
-                    let root = try store.open().root
-                    let git = Git(folder: root)
+                    let opened = try store.open()
+                    let git = Git(folder: opened.root)
                     _ = try git.topLevel()
-                    let file = root + "/.gitattributes"
-                    try GitSetup.write(GitSetup.attributesWithoutBlock(GitSetup.existingAttributes(at: file)), to: file)
+                    try GitSetup.writeAttributes(GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened)), in: opened)
                     for section in ["merge.folio", "diff.folio"] {
                         // Exit 128 says the section is not there: nothing to remove.
                         let run = try git.run(["config", "--local", "--remove-section", section])
@@ -141,7 +140,7 @@ extension FolioCommand {
                             throw FolioError.invalidArgument("git config --unset \(key) failed: \(run.errors)")
                         }
                     }
-                    Terminal.print("Uninstalled: Folio's lines in \(file) and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config")
+                    Terminal.print("Uninstalled: Folio's lines in \(opened.root)/.gitattributes and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config")
                 }
             }
         }

@@ -17,7 +17,9 @@ extension FolioCommand {
                 with the later updatedAt/modifiedAt, "keep-both" (the default) keeps our value and
                 records both in "$conflicts" for `folio check` and `folio resolve`. The result is
                 written canonically into <ours>; exit 0 when clean, 1 when conflicts remain. A file
-                that does not parse falls back to git's line merge with conflict markers.
+                that does not parse falls back to git's line merge with conflict markers. Two
+                documents of different identities (paired by git's rename detection) are never
+                merged: ours is left as it was, in conflict.
 
                 Example:
                   git config merge.folio.driver "folio merge-driver %O %A %B %P"
@@ -47,9 +49,13 @@ extension FolioCommand {
                 }
                 let identities = [parsed.ours, parsed.theirs].map { $0["id"] ?? $0["$id"] }
                 if identities[0] != identities[1] {
-                    // Git paired two different documents (rename detection): merging them would make one of two.
-                    Terminal.printError("folio merge-driver: \(shownPath): git paired two different documents (\(identities.map { $0?.stringValue ?? "no identity" }.joined(separator: " and "))), likely by rename detection; merged by line instead, both kept")
-                    try Self.lineMerge(base: base, ours: ours, theirs: theirs)
+                    // Git paired two different documents (rename detection: a purged one and a new
+                    // look-alike). Blending them, by property or by line, would make one document of
+                    // two, so nothing is merged: ours stays as it is and git records a conflict; their
+                    // document is still git's stage 3 (`git checkout --theirs`).
+                    let names = identities.map { $0?.stringValue ?? "no identity" }.joined(separator: " and ")
+                    Terminal.printError(
+                        "folio merge-driver: \(shownPath): git paired two different documents (\(names)), likely by rename detection; not merged: ours is kept as it was and the file is left in conflict. Keep ours with `git add`, or take theirs with `git checkout --theirs`; `folio git install` turns rename detection off so this does not recur")
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
                 let manifest = path.flatMap(Self.manifest(near:))
