@@ -57,6 +57,20 @@ struct CheckAndBadInputTests {
         #expect(output.contains("\(moved): error: the file is in the folder of 2026-11-09, but its \"createdAt\" falls on 2026-11-01; move it to TodoItem/2026/11/01/"))
     }
 
+    @Test func checkFlagsADollarIDThatNamesAnotherDocument() throws {
+        let store = try TimerStore()
+        let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
+        let path = try store.path(of: workout)
+        // What a line merge of two paired documents can leave: the file's own "id", another's "$id".
+        let other = "33333333-3333-3333-3333-333333333333"
+        let text = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8)
+            .replacingOccurrences(of: "\"$version\"", with: "\"$id\": \"\(other)\",\n  \"$version\"")
+        try text.write(toFile: store.root + "/" + path, atomically: true, encoding: .utf8)
+        let check = try store.folio("check")
+        #expect(check.status == 1)
+        #expect(check.output.contains("error: \"$id\" is \"\(other)\", but the file is named \(workout); they must agree"), "\(check.output)")
+    }
+
     @Test func unknownEntitiesAndPropertiesGetASuggestion() throws {
         let store = try TimerStore()
         let entity = try store.folio("query", "Timr")

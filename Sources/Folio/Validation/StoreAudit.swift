@@ -86,6 +86,10 @@ struct StoreAudit {
         } else if content[identityKey] == nil {
             found.append((nil, .error, "\"\(identityKey)\" is missing; it should be \"\(path.id.uuidString)\", the file's name"))
         }
+        // A model with its own `id` does not write "$id"; one there (a merge, a hand edit) must still name this file.
+        if identityKey != "$id", let other = content["$id"], other != .string(path.id.uuidString) {
+            found.append(("$id", .error, "\"$id\" is \(other), but the file is named \(path.id.uuidString); they must agree"))
+        }
         for (name, property) in entity.properties {
             let value = content[name]
             switch property {
