@@ -72,4 +72,28 @@ struct CarelessInputTests {
         #expect(reindex.output.hasPrefix("Read 1 file in"), "\(reindex.output)")
         #expect(try folio("info").output.contains("in 1 document\n"))
     }
+
+    @Test func keysTheSchemaDoesNotKnowSurviveAnExportAndImport() throws {
+        let store = try TimerStore()
+        let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
+        let path = try store.path(of: workout)
+        // A key a newer app version (or a person) added: a save keeps it, and so must a round trip.
+        let text = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8)
+            .replacingOccurrences(of: "\n}", with: ",\n  \"mood\": \"calm\"\n}")
+        try text.write(toFile: store.root + "/" + path, atomically: true, encoding: .utf8)
+        let exported = try store.folio("export", "Timer")
+        #expect(exported.status == 0)
+        #expect(exported.output.contains("\"mood\""))
+        _ = try store.folder.create("timers.ndjson", contents: Array(exported.output.utf8))
+        try FileManager.default.removeItem(atPath: store.root + "/" + path)
+        let imported = try store.folio("import", "Timer", "../timers.ndjson")
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.errors.contains("kept keys Timer's schema does not know, as a save keeps them: mood"))
+        let back = try store.folio("get", workout)
+        #expect(back.output.contains("\"mood\": \"calm\""), "\(back.output)")
+        #expect(back.output.contains("\"name\": \"Workout\""))
+        // A typed property still gets its type checked.
+        _ = try store.folder.create("bad.ndjson", contents: Array(#"{"name": "Bad", "durationInSeconds": "long", "createdAt": "2026-11-01T10:00:00Z", "mood": 1}"#.utf8))
+        #expect(try store.folio("import", "Timer", "../bad.ndjson").status == 65)
+    }
 }

@@ -12,6 +12,8 @@ extension FolioCommand {
                 Each record is checked against the schema; the first bad one stops the import with
                 its line number, and nothing is written. A record whose identity ("id", or "$id" for
                 models without one) the store holds updates that document; others are added.
+                Keys of an NDJSON record that the schema does not know are kept, as a save keeps
+                them, so an export imports back whole; a CSV column must name a property.
 
                 Example:
                   folio import FocusSession sessions.ndjson
@@ -40,16 +42,30 @@ extension FolioCommand {
                 let records = try format == .csv ? Self.csvRecords(text, entity: entity, in: store) : Self.ndjsonRecords(text)
                 let progress = Progress("import", total: records.count)
                 var written: [(document: Document, old: StoredDocument?)] = []
+                // Keys the schema does not know are kept, as a save keeps them, so an export
+                // imports back whole; CSV refuses them at its header instead.
+                let known = Set(store.describedProperties(of: entity).compactMap { $0["name"]?.stringValue })
+                var unknownKeys = Set<String>()
                 for (line, record) in records {
                     do throws(FolioError) {
                         let identity = (record["id"] ?? record["$id"])?.stringValue.flatMap(UUID.init(uuidString:))
-                        if let identity, let existing = store.document(entity: entity, id: identity) {
-                            written.append((try store.document(existing, setting: Self.properties(of: record)), existing))
+                        let properties = Self.properties(of: record)
+                        let values = JSONObject(properties.filter { known.contains($0.key) }.map { ($0.key, $0.value) })
+                        let unknown = properties.filter { !known.contains($0.key) }
+                        var document: Document
+                        let existing = identity.flatMap { store.document(entity: entity, id: $0) }
+                        if let existing {
+                            document = try store.document(existing, setting: values)
                         } else {
-                            var values = Self.properties(of: record)
+                            var values = values
                             if let identity, values["id"] == nil { values["id"] = .string(identity.uuidString) }
-                            written.append((try store.newDocument(entity: entity, values: values), nil))
+                            document = try store.newDocument(entity: entity, values: values)
                         }
+                        for member in unknown {
+                            document.content[member.key] = member.value
+                            unknownKeys.insert(member.key)
+                        }
+                        written.append((document, existing))
                     } catch {
                         throw FolioError.invalidArgument("\(file):\(line): \(error.reason)")
                     }
@@ -58,6 +74,9 @@ extension FolioCommand {
                 progress.finish()
                 let summary = try store.commit(store.changes(putting: written))
                 Terminal.print("\(counted(records.count, "record")): \(summary.written) written, \(summary.unchanged) unchanged")
+                if !unknownKeys.isEmpty {
+                    Terminal.printError("note: kept keys \(entity)'s schema does not know, as a save keeps them: \(unknownKeys.sorted().joined(separator: ", ")) (folio check lists them)")
+                }
             }
         }
 
