@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -73,6 +74,43 @@ struct WritingCommandTests {
         #expect(try store.folio("purge").output == "3 documents purged\n")
         #expect(!FileManager.default.fileExists(atPath: store.root + "/" + path))
         #expect(try store.folio("count", "TodoItem", "--include-deleted").output == "0\n")
+    }
+
+    @Test func purgeRemovesTheReferencesOtherDocumentsKeepToWhatItRemoves() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.create(
+            "schema.json",
+            contents: Array("""
+                {"entities": {
+                  "Session": {"properties": [{"name": "title", "type": "String"}]},
+                  "Device": {"properties": [
+                    {"name": "name", "type": "String"},
+                    {"name": "sessions", "destination": "Session", "toMany": true, "deleteRule": "nullify"},
+                    {"name": "current", "destination": "Session", "toMany": false, "deleteRule": "nullify", "optional": true}
+                  ]}
+                }}
+                """.utf8))
+        #expect(try FolioTool(folder: folder.path)("init", "Store", "--time-zone", "UTC", "--schema", "schema.json").status == 0)
+        let folio = FolioTool(folder: folder("Store"))
+        for title in ["Morning", "Evening"] { #expect(try folio("insert", "Session", "title=\(title)").status == 0) }
+        let ids = try folio("query", "Session", "--fields", "id", "--format", "csv").output.split(separator: "\n").dropFirst().map(String.init)
+        #expect(ids.count == 2)
+        let morningRows = try folio("query", "Session", "title == \"Morning\"", "--fields", "id", "--format", "csv").output.split(separator: "\n")
+        let morning = String(morningRows.last ?? "")
+        let evening = ids.first { $0 != morning } ?? ""
+        #expect(try folio("insert", "Device", "name=PM5", "sessions:=[\"\(morning)\", \"\(evening)\"]", "current=\(morning)").status == 0)
+
+        #expect(try folio("delete", morning).status == 0)
+        // Soft-deleted, the session is still referred to, so a restore would bring it back whole.
+        #expect(try folio("query", "Device", "--format", "ndjson").output.contains(morning))
+        let purged = try folio("purge")
+        #expect(purged.output == "1 document purged; references to them removed from 1 document\n", "\(purged.output)")
+        let device = try folio("query", "Device", "--format", "ndjson").output
+        #expect(!device.contains(morning))
+        #expect(device.contains("\"sessions\":[\"\(evening)\"]") || device.contains("\"sessions\": [\"\(evening)\"]"), "\(device)")
+        #expect(device.contains("\"current\":null") || device.contains("\"current\": null"), "\(device)")
+        let check = try folio("check")
+        #expect(check.status == 0, "\(check.output)")
     }
 
     @Test func deleteOfAnEntityWithoutAQueryAsksForOne() throws {

@@ -54,14 +54,49 @@ extension DocumentStore {
         return changes
     }
 
-    /// Removes for good the documents soft-deleted before a moment (their files and blobs).
+    /// Removes for good the documents soft-deleted before a moment (their files and blobs),
+    /// and, in the same transaction, the references other documents keep to them.
+    ///
+    /// A soft-deleted document stays in the relationships that point at it, so a restore
+    /// brings it back whole. Once it is purged nothing could restore it, and a reference to
+    /// it would point at a file the store no longer holds: as a hard delete's `nullify` rule,
+    /// a to-one reference becomes `null` and a to-many one loses the identity.
     public func purging(deletedBefore moment: Date) -> [DocumentChange] {
-        documentCounts.keys.sorted().flatMap { entity in
-            documents(entity: entity).compactMap { document -> DocumentChange? in
-                guard let stamp = document.content["$deleted"], let deletedAt = try? Date(json: stamp), deletedAt < moment else { return nil }
-                return .delete(document.version)
+        var changes: [DocumentChange] = []
+        var purged: [String: Set<UUID>] = [:]
+        for entity in documentCounts.keys.sorted() {
+            for document in documents(entity: entity) {
+                guard let stamp = document.content["$deleted"], let deletedAt = try? Date(json: stamp), deletedAt < moment else { continue }
+                changes.append(.delete(document.version))
+                purged[entity, default: []].insert(document.id)
             }
         }
+        guard !purged.isEmpty else { return changes }
+        for (entity, description) in QuerySchema(manifest.schema).entities.sorted(by: { $0.key < $1.key }) {
+            // The relationships whose identities this entity's documents keep, into an entity that loses documents.
+            let holders = description.properties.compactMap { name, property -> (name: String, gone: Set<UUID>)? in
+                guard case .relationship(let destination, _, nil) = property, let gone = purged[destination] else { return nil }
+                return (name, gone)
+            }
+            guard !holders.isEmpty else { continue }
+            for document in documents(entity: entity) where purged[entity]?.contains(document.id) != true {
+                var content = document.content
+                for (name, gone) in holders {
+                    guard let value = content[name] else { continue }
+                    func isGone(_ reference: JSONValue) -> Bool { reference.stringValue.flatMap(UUIDText.parse).map(gone.contains) ?? false }
+                    if case .array(let references) = value {
+                        let kept = references.filter { !isGone($0) }
+                        if kept.count != references.count { content[name] = .array(kept) }
+                    } else if isGone(value) {
+                        content[name] = .null
+                    }
+                }
+                if content != document.content {
+                    changes.append(.put(Document(entity: entity, id: document.id, content: content), basedOn: document.version))
+                }
+            }
+        }
+        return changes
     }
 }
 

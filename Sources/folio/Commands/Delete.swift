@@ -85,7 +85,9 @@ extension FolioCommand {
                 }
                 let changes = store.purging(deletedBefore: moment)
                 let summary = try store.commit(changes)
-                Terminal.print("\(counted(summary.deleted, "document")) purged")
+                Terminal.print(
+                    "\(counted(summary.deleted, "document")) purged"
+                        + (summary.written > 0 ? "; references to them removed from \(counted(summary.written, "document"))" : ""))
             }
         }
     }
