@@ -218,4 +218,30 @@ struct ModelValueTests {
             #expect(reread.deletedAt == nil && reread.tiny == -8)
         }
     }
+
+    @Test func aSoftDeletedModelFetchedAgainInItsContextIsTheSameObject() throws {
+        let folder = try TemporaryDirectory()
+        let container = try container(folder)
+        let specimen = Specimen()
+        let context = ModelContext(container)
+        context.insert(specimen)
+        try context.save()
+        context.delete(specimen)
+        try context.save()
+        var withDeleted = FetchDescriptor<Specimen>()
+        withDeleted.includeDeleted = true
+        let fetched = try #require(try context.fetch(withDeleted).first)
+        // One identity is one model per context: a second copy made a restore through it and
+        // a later save of the first conflict with each other.
+        #expect(fetched === specimen)
+        #expect(specimen.isDeleted && specimen.deletedAt != nil)
+        #expect(try context.fetch(FetchDescriptor<Specimen>()).isEmpty)
+        context.restore(fetched)
+        try context.save()
+        #expect(!specimen.isDeleted)
+        specimen.tiny = 5
+        try context.save()
+        let reread = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)
+        #expect(reread.tiny == 5 && reread.deletedAt == nil)
+    }
 }

@@ -70,10 +70,12 @@ extension ModelContext {
             data.deletedAt = deletedAt
             data.clearChanges()
         }
-        for identifier in doomed {
+        // A soft-deleted model stays registered, stamped: a fetch that includes deleted models
+        // finds this same object (one identity, one model per context), and `restore` works on it.
+        for identifier in doomed where !soft {
             guard let data = registered[identifier]?.persistentBackingData else { continue }
             data.context = nil
-            if !soft { data.document = nil }
+            data.document = nil
             registered[identifier] = nil
         }
         inserted = []
