@@ -17,6 +17,7 @@ extension ModelContext {
         let schema = container.schema
         let doomed = try applyDeleteRules()
         let doomedSet = Set(doomed)
+        try checkModelCounts(except: doomedSet)
         let soft = container.configuration.deletion == .soft
         let now = Date()
 
@@ -121,6 +122,40 @@ extension ModelContext {
         }
         deleted = doomed
         return doomed
+    }
+
+    /// Throws when an inserted or changed model holds fewer models in a to-many relationship
+    /// than its `minimumModelCount`, or more than its `maximumModelCount` (0 is no limit),
+    /// as SwiftData's save does; models being deleted do not count.
+    private func checkModelCounts(except doomed: Set<PersistentIdentifier>) throws(FolioError) {
+        var owners = inserted + changed.sorted()
+        // A model joins a to-many by setting its side (`rower.scull = boat`): the owner it names is checked too.
+        for identifier in owners {
+            for (relationship, related) in relatedModels(of: identifier) where !relationship.isToMany {
+                guard let inverseName = relationship.inverseName,
+                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(named: inverseName),
+                    inverse.isToMany, (inverse.minimumModelCount ?? 0) > 0 || (inverse.maximumModelCount ?? 0) > 0
+                else { continue }
+                owners += related.map(\.persistentModelID)
+            }
+        }
+        var checked = Set<PersistentIdentifier>()
+        for identifier in owners where !doomed.contains(identifier) && checked.insert(identifier).inserted {
+            guard let model = registered[identifier], let entity = container.schema.entity(named: identifier.entityName) else { continue }
+            for relationship in entity.relationships where relationship.isToMany {
+                let (minimum, maximum) = (relationship.minimumModelCount ?? 0, relationship.maximumModelCount ?? 0)
+                // A relationship a fetched model never read holds what is stored, which was checked when saved.
+                guard minimum > 0 || maximum > 0, let access = relationship.access.value,
+                    let value = model.persistentBackingData.currentValue(forKey: relationship.name)
+                else { continue }
+                let count = access.models(value).filter { !doomed.contains($0.persistentModelID) }.count
+                let limits = maximum > 0 ? "\(minimum) to \(maximum)" : "at least \(minimum)"
+                if count < minimum || (maximum > 0 && count > maximum) {
+                    throw .invalidArgument(
+                        "\(identifier): \(relationship.name) holds \(count) \(relationship.destination) models, but its @Relationship allows \(limits) (minimumModelCount, maximumModelCount); nothing was saved")
+                }
+            }
+        }
     }
 
     /// Each relationship of a registered model with the models it holds now.

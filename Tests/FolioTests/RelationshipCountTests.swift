@@ -1,0 +1,64 @@
+import Folio
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// A boat that needs one or two rowers, as `@Relationship(minimumModelCount:maximumModelCount:)` says.
+@Model
+final class Scull {
+    var name: String
+    @Relationship(deleteRule: .nullify, minimumModelCount: 1, maximumModelCount: 2, inverse: \Rower.scull) var rowers: [Rower] = []
+
+    init(name: String) { self.name = name }
+}
+
+@Model
+final class Rower {
+    var name: String
+    var scull: Scull?
+
+    init(name: String) { self.name = name }
+}
+
+/// SwiftData's save fails when a to-many relationship holds fewer or more models than its
+/// declared counts; Folio's does too, and writes nothing.
+struct RelationshipCountTests {
+    func context(_ folder: TemporaryDirectory) throws -> ModelContext {
+        ModelContext(try ModelContainer(for: Scull.self, Rower.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+    }
+
+    func files(in folder: TemporaryDirectory) -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".folio") }
+    }
+
+    @Test func aSaveBelowTheMinimumOrAboveTheMaximumFailsAndWritesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let context = try context(folder)
+        let empty = Scull(name: "Empty")
+        context.insert(empty)
+        do {
+            try context.save()
+            Issue.record("a scull with no rower was saved")
+        } catch {
+            #expect(error.description.contains("rowers holds 0 Rower models, but its @Relationship allows 1 to 2"), "\(error.description)")
+        }
+        #expect(files(in: folder) == ["folio.json"])
+
+        empty.rowers = [Rower(name: "A"), Rower(name: "B"), Rower(name: "C")]
+        #expect(throws: FolioError.self) { try context.save() }
+        #expect(files(in: folder) == ["folio.json"])
+
+        empty.rowers.removeLast()
+        try context.save()
+        // The scull, its two rowers, and the third, saved without a scull.
+        #expect(files(in: folder).count == 5)
+
+        // A change that breaks the limit later fails too; deleting the extra rower in the same save counts.
+        let extra = Rower(name: "D")
+        empty.rowers.append(extra)
+        #expect(throws: FolioError.self) { try context.save() }
+        context.delete(extra)
+        try context.save()
+        #expect(empty.rowers.count == 2)
+    }
+}
