@@ -69,7 +69,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 311
+// README.md, line 321
 func sample_README_md_4() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -83,7 +83,7 @@ func sample_README_md_4() throws {
     // }
 }
 
-// README.md, line 327
+// README.md, line 337
 func sample_README_md_5() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -96,7 +96,7 @@ func sample_README_md_5() throws {
     }
 }
 
-// README.md, line 382
+// README.md, line 392
 func sample_README_md_6() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -107,7 +107,7 @@ func sample_README_md_6() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 399
+// README.md, line 409
 func sample_README_md_7() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -223,7 +223,7 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 203
+// docs/models.md, line 210
 func sample_docs_models_md_3() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
