@@ -96,4 +96,25 @@ struct CarelessInputTests {
         _ = try store.folder.create("bad.ndjson", contents: Array(#"{"name": "Bad", "durationInSeconds": "long", "createdAt": "2026-11-01T10:00:00Z", "mood": 1}"#.utf8))
         #expect(try store.folio("import", "Timer", "../bad.ndjson").status == 65)
     }
+
+    @Test func answersThatLeaveOutAnUnreadableDocumentSaySoAndExitOne() throws {
+        let store = try TimerStore()
+        let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
+        let path = try store.path(of: workout)
+        let broken = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8).replacingOccurrences(of: "\"name\":", with: "\"name\"")
+        try broken.write(toFile: store.root + "/" + path, atomically: true, encoding: .utf8)
+        for arguments in [["count", "Timer"], ["query", "Timer"], ["aggregate", "Timer", "count"], ["export", "Timer"]] {
+            let run = try store.folio.run(arguments)
+            #expect(run.status == 1, "\(arguments): \(run.status)")
+            #expect(run.errors.contains("left out of the answer, since it cannot be read: \(path):"), "\(arguments): \(run.errors)")
+        }
+        #expect(try store.folio("count", "Timer").output == "1\n")
+        // Another entity's answers do not depend on it.
+        #expect(try store.folio("count", "TodoItem").status == 0)
+        // Asked for by its identity, the document shows why it cannot be read.
+        let get = try store.folio("get", workout)
+        #expect(get.status == 65)
+        #expect(get.errors.hasPrefix("\(path):"), "\(get.errors)")
+        #expect(get.errors.contains("error: expected ':'"))
+    }
 }

@@ -227,7 +227,7 @@ struct TimerAppStoreTests {
         #expect(error.description.contains("durationInSeconds"))
     }
 
-    @Test func aMalformedFileIsReportedByPathAndTheRestStaysUsable() throws {
+    @Test func aMalformedFileFailsTheFetchByPathOrIsSkippedAndListed() throws {
         let folder = try TemporaryDirectory()
         do {
             let context = ModelContext(try container(at: folder))
@@ -238,7 +238,14 @@ struct TimerAppStoreTests {
         let file = try #require(try documentFiles(in: folder).first)
         let broken = try String(contentsOfFile: folder(file), encoding: .utf8).replacingOccurrences(of: "\"name\":", with: "\"name\"")
         try broken.write(toFile: folder(file), atomically: false, encoding: .utf8)
-        let container = try container(at: folder)
+        // By default a fetch whose answer depends on it says so, with its line and column.
+        let failingContext = ModelContext(try container(at: folder))
+        let failing = try #require(throws: FolioError.self) { try failingContext.fetch(FetchDescriptor<Timer>()) }
+        #expect(failing.description.hasPrefix(file + ":5:10: error: expected ':'"), "\(failing.description)")
+        // Asked to, it leaves the file out, and lists it.
+        var configuration = ModelConfiguration(url: folder.url, durability: .none)
+        configuration.unreadableDocuments = .skip
+        let container = try ModelContainer(for: Timer.self, configurations: configuration)
         #expect(try ModelContext(container).fetch(FetchDescriptor<Timer>()).count == 1)
         let issue = try #require(container.issues.first)
         #expect(issue.path == file)

@@ -26,6 +26,19 @@ public struct ModelConfiguration: Sendable, Hashable {
         case overwrite
     }
 
+    /// What a fetch does when its entity holds a document it cannot use: a file that is not
+    /// valid JSON (or is a link, or cannot be read), or one whose values do not fit the model.
+    /// Folio's: a SwiftData store is written only by SwiftData, a Folio store by people too.
+    public enum UnreadableDocuments: Sendable, Hashable {
+        /// The fetch (`fetch`, `fetchCount`, `fetchIdentifiers`, `enumerate`, `aggregate`)
+        /// throws the document's error, naming its file, line and column, or its property:
+        /// no answer leaves a document out without a word.
+        case fail
+        /// The fetch leaves such documents out; each is logged once (`Folio.documents`,
+        /// through swift-log) and listed in `ModelContainer.issues` or `ModelContext.issues`.
+        case skip
+    }
+
     /// The CloudKit database a SwiftData app syncs with. Accepted so such code compiles;
     /// Folio syncs through git instead, so every value does the same: nothing.
     public enum CloudKitDatabase: Sendable, Hashable {
@@ -51,6 +64,8 @@ public struct ModelConfiguration: Sendable, Hashable {
     public var deletion: Deletion
     /// What a save does about files changed on disk since they were read (Folio's).
     public var conflicts: ConflictPolicy
+    /// What a fetch does about documents it cannot use (Folio's): `.fail` by default.
+    public var unreadableDocuments: UnreadableDocuments = .fail
     /// The time zone whose days name the partition folders of a store this configuration
     /// creates; `nil` takes the machine's zone (`TimeZone.current`). Folio's. A store keeps
     /// the zone it was created with (its manifest records it), so this applies only when

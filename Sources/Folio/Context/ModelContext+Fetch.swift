@@ -24,9 +24,9 @@ extension ModelContext {
         models.reserveCapacity(result.matches.count)
         let layout = container.layout(of: query.entity)
         for match in result.matches {
-            if let model = try model(for: match, entity: query.entity, layout: layout, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
-                as? Model
-            {
+            if let model = try unlessSkipped({ () throws(FolioError) in
+                try model(for: match, entity: query.entity, layout: layout, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
+            }) as? Model {
                 models.append(model)
             }
         }
@@ -87,7 +87,8 @@ extension ModelContext {
             for match in batch {
                 let identifier = PersistentIdentifier(entityName: query.entity, id: match.id)
                 let isNew = registered[identifier] == nil
-                guard let model = try model(for: match, entity: query.entity, layout: layout, decodedRows: &decodedRows) as? Model else { continue }
+                guard let model = try unlessSkipped({ () throws(FolioError) in try model(for: match, entity: query.entity, layout: layout, decodedRows: &decodedRows) }) as? Model
+                else { continue }
                 if isNew { made.append(identifier) }
                 try block(model)
             }
@@ -149,6 +150,7 @@ extension ModelContext {
 
     func fetchPlan<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError) -> FetchPlan {
         let entity = try entity(of: Model.self)
+        try checkReadable(entity.name)
         var query = DocumentQuery(
             entity: entity.name, offset: max(descriptor.fetchOffset ?? 0, 0), limit: descriptor.fetchLimit,
             includeDeleted: descriptor.includeDeleted)
@@ -156,7 +158,8 @@ extension ModelContext {
             switch PredicateTranslation.query(for: predicate, entity: entity, schema: container.schema) {
             case .success(let filter): query.filter = filter
             case .failure(let reason):
-                QueryFallbackLog.note(entity: entity.name, shape: String(describing: type(of: predicate.expression)), reason: reason.description)
+                let shape = String(describing: type(of: predicate.expression))
+                OnceLog.query.notice(entity.name + "|" + shape, "A predicate on \(entity.name) runs on models, not on documents: \(reason.description)")
                 return FetchPlan(fallback: reason.description)
             }
         }
@@ -167,6 +170,29 @@ extension ModelContext {
             query.sort.append(key)
         }
         return FetchPlan(query: query, overlay: descriptor.includePendingChanges ? try pendingContent() : [])
+    }
+
+    /// Under `.fail` (the default), throws the error of the entity's first file the store
+    /// could not read: any answer about the entity could depend on it. Under `.skip`, logs
+    /// each such file once and goes on without it.
+    private func checkReadable(_ entity: String) throws(FolioError) {
+        let unreadable = container.store.issues.filter { $0.path.hasPrefix(entity + "/") && $0.path.hasSuffix(".json") }
+        guard let first = unreadable.first else { return }
+        guard container.configuration.unreadableDocuments == .skip else { throw first.error }
+        for issue in unreadable {
+            OnceLog.documents.notice(issue.path, "A fetch of \(entity) leaves out \(issue.path), which cannot be read: \(issue.error.description)")
+        }
+    }
+
+    /// What `make` returns; under `.skip`, `nil` instead of its error when a document does not
+    /// fit the model (logged once, and kept in `issues`).
+    private func unlessSkipped(_ make: () throws(FolioError) -> (any PersistentModel)?) throws(FolioError) -> (any PersistentModel)? {
+        do { return try make() } catch {
+            guard container.configuration.unreadableDocuments == .skip else { throw error }
+            OnceLog.documents.notice(error.path ?? error.description, "A fetch leaves out a document that does not fit its model: \(error.description)")
+            issues.append(error)
+            return nil
+        }
     }
 
     /// A sort descriptor on a stored attribute of a type whose order the engine shares.
@@ -236,7 +262,7 @@ extension ModelContext {
         var seen = Set<ObjectIdentifier>()
         for stored in container.store.documents(entity: entity.name) {
             guard descriptor.includeDeleted || stored.content[ModelDocument.deletedKey] == nil,
-                let model = try materialize(stored) as? Model,
+                let model = try unlessSkipped({ () throws(FolioError) in try materialize(stored) }) as? Model,
                 !(descriptor.includePendingChanges && isPendingDeletion(model.persistentBackingData)),
                 seen.insert(ObjectIdentifier(model)).inserted
             else { continue }

@@ -22,8 +22,10 @@ public final class ModelContext {
     /// The error of the last autosave that failed, if any (an autosave has no caller to throw to).
     public private(set) var autosaveError: FolioError?
     /// Documents this context could not make models of when a relationship or
-    /// `model(for:)` reached them (a fetch throws instead), each with its path and why.
-    public private(set) var issues: [FolioError] = []
+    /// `model(for:)` reached them, or a fetch left out under
+    /// `ModelConfiguration.UnreadableDocuments.skip` (under `.fail`, the fetch throws), each
+    /// with its path and why.
+    public internal(set) var issues: [FolioError] = []
 
     /// Every model this context has handed out or been given, by identity.
     var registered: [PersistentIdentifier: any PersistentModel] = [:]

@@ -57,6 +57,7 @@ extension FolioCommand {
                     rows: rows.map { row in
                         row.group.map(\.json) + (function == .count ? [.integer(Int64(row.count))] : [row.value.json, .integer(Int64(row.count))])
                     })
+                try LeftOutDocuments.report(entity, in: store)
             }
         }
     }

@@ -36,6 +36,7 @@ extension FolioCommand {
                     .filter { $0["toMany"] != .bool(true) }.compactMap { $0["name"]?.stringValue }
                 let columns = properties.contains("id") ? properties : ["id"] + properties
                 try RecordPrinter(format: format, rawCSV: rawCSV).print(documents: documents, columns: columns)
+                try LeftOutDocuments.report(query.entity, in: store)
             }
         }
     }

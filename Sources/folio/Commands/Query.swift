@@ -82,6 +82,7 @@ extension FolioCommand {
                 if explain {
                     Terminal.printError(Terminal.colour("plan:", 36, onError: true) + " " + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))
                 }
+                try LeftOutDocuments.report(query.entity, in: store)
             }
         }
     }

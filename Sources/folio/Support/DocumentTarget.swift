@@ -42,6 +42,9 @@ struct DocumentTarget: ParsableArguments {
             for entity in store.documentCounts.keys.sorted() {
                 if let document = store.document(entity: entity, id: id) { return document }
             }
+            // A file of that name the store could not read says why, with its line and column.
+            let name = "/" + id.uuidString + ".JSON"
+            if let issue = store.issues.first(where: { $0.path.uppercased().hasSuffix(name) }) { throw issue.error }
             throw .invalidArgument("no document in the store at \(store.root) has the identity \(text)")
         }
         guard text.hasSuffix(".json") else { return nil }
