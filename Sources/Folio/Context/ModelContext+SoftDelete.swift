@@ -28,29 +28,49 @@ extension ModelContext {
 
     /// Removes the files of models soft-deleted before a moment, in one transaction;
     /// returns how many. Folio's: SwiftData has no soft deletes.
+    ///
+    /// The same transaction removes the references other documents keep to them, as
+    /// `.nullify` would (`DocumentStore.purging(deletedBefore:)`); models of this context
+    /// holding such references take the new documents, unsaved changes kept.
     @discardableResult
     public func purge(deletedBefore moment: Date) throws(FolioError) -> Int {
         guard container.configuration.allowsSave else {
             throw .invalidArgument("this container's configuration has allowsSave: false, so it cannot purge")
         }
-        var changes: [DocumentChange] = []
-        for entity in container.schema.entities {
-            for stored in container.store.documents(entity: entity.name) {
-                guard let stamp = stored.content[ModelDocument.deletedKey] else { continue }
-                let deletedAt: Date
-                do { deletedAt = try Date(json: stamp) } catch {
-                    throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(ModelDocument.deletedKey)\" is not a time: \(error.message)")
-                }
-                guard deletedAt < moment else { continue }
-                changes.append(.delete(stored.version))
-                if let model = registered.removeValue(forKey: PersistentIdentifier(entityName: entity.name, id: stored.id)) {
+        let changes = container.store.purging(deletedBefore: moment)
+        try container.store.commit(changes)
+        let purged = Set(changes.compactMap { change -> PersistentIdentifier? in
+            guard case .delete(let version) = change else { return nil }
+            return PersistentIdentifier(entityName: version.path.entity, id: version.path.id)
+        })
+        for change in changes {
+            switch change {
+            case .delete(let version):
+                if let model = registered.removeValue(forKey: PersistentIdentifier(entityName: version.path.entity, id: version.path.id)) {
                     model.persistentBackingData.context = nil
                     model.persistentBackingData.document = nil
                 }
+            case .put(let document, _):
+                let identifier = PersistentIdentifier(entityName: document.entity, id: document.id)
+                guard let model = registered[identifier], let stored = container.store.document(entity: document.entity, id: document.id),
+                    let layout = container.layout(of: document.entity)
+                else { continue }
+                let data = model.persistentBackingData
+                if changed.contains(identifier) {
+                    // Its unsaved changes stay, without the purged models; its next save builds on the new document.
+                    data.document = stored
+                    for relationship in layout.entity.relationships {
+                        guard let access = relationship.access.value, let value = data.currentValue(forKey: relationship.name) else { continue }
+                        let held = access.models(value)
+                        let kept = held.filter { !purged.contains($0.persistentModelID) }
+                        if kept.count != held.count { access.assign(model, access.value(kept)) }
+                    }
+                } else {
+                    recordingIssue { () throws(FolioError) in try ModelDocument.fill(data, from: stored, layout: layout, context: self) }
+                }
             }
         }
-        try container.store.commit(changes)
-        return changes.count
+        return purged.count
     }
 
     /// The models a relationship of a model holds, soft-deleted ones included.

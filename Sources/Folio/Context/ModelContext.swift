@@ -197,7 +197,7 @@ public final class ModelContext {
 
     /// Runs a step whose failure has no caller to go to, keeping the error in `issues`.
     @discardableResult
-    private func recordingIssue<Value>(_ step: () throws(FolioError) -> Value) -> Value? {
+    func recordingIssue<Value>(_ step: () throws(FolioError) -> Value) -> Value? {
         do { return try step() } catch {
             issues.append(error)
             return nil
