@@ -33,16 +33,22 @@ struct PurgeReferenceTests {
         return device.outings.map(\.title).sorted()
     }
 
-    @Test func aPurgedModelLeavesNoReferenceBehindAndHoldersSaveWithoutConflict() throws {
-        let folder = try TemporaryDirectory()
+    /// A saved device holding two outings, the morning one soft-deleted.
+    func deviceWithADeletedOuting(in folder: TemporaryDirectory) throws -> (ModelContext, Ergometer) {
         let context = try context(folder)
         let device = Ergometer(name: "PM5")
-        let (morning, evening) = (Outing(title: "Morning"), Outing(title: "Evening"))
+        let morning = Outing(title: "Morning")
         context.insert(device)
-        device.outings = [morning, evening]
+        device.outings = [morning, Outing(title: "Evening")]
         try context.save()
         context.delete(morning)
         try context.save()
+        return (context, device)
+    }
+
+    @Test func aPurgedModelLeavesNoReferenceBehindAndHoldersSaveWithoutConflict() throws {
+        let folder = try TemporaryDirectory()
+        let (context, device) = try deviceWithADeletedOuting(in: folder)
         // Soft-deleted, the outing is still held, so a restore brings it back whole.
         #expect(try context.fetch(FetchDescriptor<Ergometer>()).first?.outings.count == 2)
 
@@ -57,14 +63,7 @@ struct PurgeReferenceTests {
 
     @Test func aHolderWithUnsavedChangesKeepsThemAndLosesThePurgedModel() throws {
         let folder = try TemporaryDirectory()
-        let context = try context(folder)
-        let device = Ergometer(name: "PM5")
-        let (morning, evening) = (Outing(title: "Morning"), Outing(title: "Evening"))
-        context.insert(device)
-        device.outings = [morning, evening]
-        try context.save()
-        context.delete(morning)
-        try context.save()
+        let (context, device) = try deviceWithADeletedOuting(in: folder)
         device.label = "edited before the purge"
         #expect(try context.purge(deletedBefore: Date().addingTimeInterval(1)) == 1)
         try context.save()
