@@ -56,6 +56,12 @@ struct QueryParserTests {
         #expect(try parse("t < @2026-11-01T10:30:00Z") == .compare(.property("t"), .less, .value(.date(Date(timeIntervalSince1970: 1_793_529_000)))))
         #expect(try parse("t < @2026-11-01T12:30:00+02:00") == parse("t < @2026-11-01T10:30:00Z"))
         #expect(throws: FolioError.self) { try parse("t < @2026-02-30") }
+        // Days and times that do not exist are errors at their column, never rolled over into another day.
+        for text in ["t < @2026-13-01", "t < @2026-00-10", "t < @2026-04-31", "t < @2026-13-01T00:00:00Z", "t < @2026-11-01T25:00:00Z", "t < @2026-11-01T10:61:00Z"] {
+            #expect(throws: FolioError.invalidQuery(query: text, column: 5, message: "@\(text.dropFirst(5)) is not a date; write @2026-11-01, or @2026-11-01T09:30:00Z with a time")) {
+                try parse(text)
+            }
+        }
     }
 
     @Test func printingThenReadingGivesTheSameTree() throws {
@@ -208,5 +214,60 @@ struct QueryParserTests {
         #expect(throws: FolioError.self) { try context.container.store.query(DocumentQuery(entity: "Errand", filter: deep)) }
         #expect(throws: FolioError.self) { try context.container.store.query(DocumentQuery(entity: "Errand", sort: [.init(deep)])) }
         #expect(throws: FolioError.self) { try context.container.store.aggregate(DocumentQuery(entity: "Errand"), QueryAggregate(.count), groupedBy: [deep]) }
+    }
+
+    // Found by Fuzz/query-fuzzer (parse, print, parse again must give the same tree), and
+    // by reading the printer against the lexer.
+    @Test func everyPrintedQueryReadsBackAsTheSameTree() throws {
+        let printed = [
+            "(-5).count == 1": "(-5).count == 1",
+            "(-1.5).x": "(-1.5).x",
+            "--5 < -(5)": "--5 < -(5)",
+            #"-"a" == -true"#: #"-"a" == -true"#,
+            "@2026-11-01T09:30:00.5+02:00 .count": "@2026-11-01T07:30:00.5Z .count",
+            "$0.nil == $0.self && $0.true != $0.null": "$0.nil == $0.self && $0.true != $0.null",
+            "a.any($0.false && self.nil)": "a.any($0.false && self.nil)",
+            #""\u{301}" == x"#: #""\u{301}" == x"#,
+            #"x == "a\u{600}" || x == "\u{600}\"\u{301}""#: #"x == "a\u{600}" || x == "\u{600}\"\u{301}""#,
+            "x == \"e\u{301}\"": "x == \"e\u{301}\"",
+            "a ? b ? 1 : 2 : 3": "a ? b ? 1 : 2 : 3",
+            "!x.isEmpty && (x ~= \"a\").count > 0": "!x.isEmpty && x.matches(\"a\").count > 0",
+        ]
+        for (text, expected) in printed {
+            let tree = try parse(text)
+            #expect(tree.queryText == expected, "\(text)")
+            #expect(try parse(tree.queryText) == tree, "\(text) printed as \(tree.queryText)")
+        }
+        // Printing adds no nesting the parser would refuse, however deep the tree is.
+        let deep = [
+            "x" + String(repeating: ".isEmpty", count: 120),
+            "x" + String(repeating: #".matches("a")"#, count: 150),
+            String(repeating: "a ? ", count: 60) + "1" + String(repeating: " : 2", count: 60),
+            String(repeating: "!", count: 98) + #"-"a""#,
+            String(repeating: "!", count: 97) + "--5",
+            String(repeating: "!", count: 98) + "@2026-11-01 .x",
+        ]
+        for text in deep {
+            let tree = try parse(text)
+            #expect(try parse(tree.queryText) == tree, "\(text.prefix(40))...")
+        }
+    }
+
+    @Test func constantsNoQueryCouldWriteBackAreRefused() throws {
+        func message(_ text: String) -> String {
+            do {
+                return "parsed as \(try parse(text).queryText)"
+            } catch { return error.description }
+        }
+        #expect(message("1e400 > x").hasPrefix("error: 1e400 is too large for a 64-bit floating-point number (column 1)"))
+        #expect(message("x > @0000-01-01T00:00:00+01:00").contains("outside the years 0000 to 9999 (in UTC), the dates a query can write (column 5)"))
+        #expect(message("x > @10000-1-01").contains("outside the years 0000 to 9999"))
+        for text in ["@NaN", "@Infinity", "@0000-01-01T00:00:00ZA", "@2026-11-01T09:30:00+0200", "@2-1-1T9:3:0.12596666666666666666666663685477580"] {
+            #expect(message(text).hasPrefix("error: \(text) is not a date"), "\(text)")
+        }
+        #expect(message("x > @0000-01-01T00:00:00Z && x < @9999-12-31T23:59:59.5Z && y == @2026-11-01T12:30:00+02:00").hasPrefix("parsed"))
+        // `matches(...)` is the tree `~=` makes, and checks its pattern the same way.
+        #expect(message(#"x.matches("(")"#).contains("is not a regular expression"))
+        #expect(message(#"x.matches("(")"#).contains("(column 11)"))
     }
 }

@@ -76,6 +76,8 @@ struct QueryLexer {
                 }
                 if isDouble {
                     guard let value = Double(text) else { throw Failure(column: column, message: "\(text) is not a number") }
+                    // Double reads 1e400 as infinity, which no query could write back.
+                    guard value.isFinite else { throw Failure(column: column, message: "\(text) is too large for a 64-bit floating-point number") }
                     tokens.append(Token(kind: .double(value), column: column))
                 } else {
                     guard let value = Int64(text) else { throw Failure(column: column, message: "\(text) does not fit a 64-bit integer") }

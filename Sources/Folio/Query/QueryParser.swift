@@ -120,9 +120,7 @@ struct QueryParser {
             position += 1
             let column = current.column
             let pattern = try coalesce()
-            if case .value(.string(let text)) = pattern {
-                do { _ = try Regex(text) } catch { throw failure("\"\(text)\" is not a regular expression: \(error)", at: column) }
-            }
+            try checkRegularExpression(pattern, column: column)
             return .text(.matches, lhs, pattern)
         }
         guard let op = QueryExpression.ComparisonOperator(rawValue: symbol) else { return lhs }
@@ -257,10 +255,15 @@ struct QueryParser {
             return (.text(.startsWith, base, argument), .value)
         }
         if closures.contains(name) { return (try closure(name, on: base, shape: shape), name == "filter" ? shape : .value) }
+        let argumentColumn = current.column
         let argument = try expression()
         try expect(")", "to close \(name)(")
         if name == "contains" { return (.contains(base, argument), .value) }
-        if let op = textTests[name] { return (.text(op, base, argument), .value) }
+        if let op = textTests[name] {
+            // `matches(...)` is the same tree as `~=`, so it checks its pattern as `~=` does.
+            if op == .matches { try checkRegularExpression(argument, column: argumentColumn) }
+            return (.text(op, base, argument), .value)
+        }
         let known = (["contains", "contains(where:)", "starts(with:)"] + closures + textTests.keys.sorted()).joined(separator: ", ")
         throw failure("\(name) is not a method of the query language; it has \(known)", at: column)
     }
@@ -302,25 +305,44 @@ struct QueryParser {
         }
     }
 
-    /// `@2026-11-01` (midnight in the store's time zone) or a full ISO 8601 time.
+    /// A constant pattern of `~=` or `matches(...)` must be a regular expression.
+    private func checkRegularExpression(_ pattern: QueryExpression, column: Int) throws(FolioError) {
+        guard case .value(.string(let text)) = pattern else { return }
+        do { _ = try Regex(text) } catch { throw failure("\"\(text)\" is not a regular expression: \(error)", at: column) }
+    }
+
+    /// `@2026-11-01` (midnight in the store's time zone) or a full ISO 8601 time as Folio
+    /// stores dates (`2026-11-01T09:30:00.5Z`, or with an offset such as `+02:00`), within
+    /// the years a query can write back (`QueryValue.queryText` writes ISO 8601 text in UTC).
     private func date(_ text: String, column: Int) throws(FolioError) -> Date {
+        // `@NaN` and `@Infinity` read as stored dates do, but no one means them in a query.
+        guard let date = Self.date(text, timeZone: timeZone), date.timeIntervalSinceReferenceDate.isFinite else {
+            throw failure("@\(text) is not a date; write @2026-11-01, or @2026-11-01T09:30:00Z with a time", at: column)
+        }
+        guard case .string = ISO8601Timestamp.jsonValue(for: date) else {
+            throw failure("@\(text) is outside the years 0000 to 9999 (in UTC), the dates a query can write", at: column)
+        }
+        return date
+    }
+
+    private static func date(_ text: String, timeZone: TimeZone) -> Date? {
         if let date = try? ISO8601Timestamp.date(from: .string(text)) { return date }
         let parts = text.split(separator: "-").compactMap { Int($0) }
         if parts.count == 3, text.count == 10 {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone
+            // The calendar rolls a day that does not exist over (2026-13-01 into 2027-01-01,
+            // 2026-02-30 into March): only a date that reads back as written is one.
             if let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
-                calendar.component(.day, from: date) == parts[2]
+                calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: parts[0], month: parts[1], day: parts[2])
             {
                 return date
             }
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        throw failure("@\(text) is not a date; write @2026-11-01, or @2026-11-01T09:30:00Z with a time", at: column)
+        // Not ISO8601DateFormatter: it took trailing text (`@2026-11-01T09:30:00ZA`) and years
+        // of five digits, and a long fraction crashed it with SIGFPE in ICU
+        // (`@2-1-1T9:3:0.12596666666666666666666663685477580`).
+        return nil
     }
 }
 
