@@ -120,6 +120,21 @@ struct DocumentStoreTests {
         let found: Set<UUID> = Set(reopened.documents(entity: "Timer").map(\.id))
         #expect(found == Set(documents.map(\.id)))
     }
+
+    @Test func aMalformedOffsetTimeZoneIsAnUnknownTimeZoneNotATrap() throws {
+        // Found by Fuzz/manifest-fuzzer: Foundation trapped reading "GMT+05:s0".
+        func manifest(_ zone: String) -> JSONValue {
+            ["format": "folio-store", "formatVersion": 1, "schemaVersion": "1.0.0", "timeZone": .string(zone)]
+        }
+        for zone in ["GMT+05:s0", "UTC-1.x5", "GMT+05:\u{E9}0", "GMT+"] {
+            #expect(throws: FolioError.invalidStore(path: "folio.json", reason: "unknown time zone \"\(zone)\" in the manifest")) {
+                try StoreManifest(json: manifest(zone), path: "folio.json")
+            }
+        }
+        for zone in ["GMT+5", "GMT-05", "GMT+0530", "UTC+5:30", "GMT+05.30", "GMT", "Europe/Berlin"] {
+            #expect(try StoreManifest(json: manifest(zone), path: "folio.json").timeZone == TimeZone(identifier: zone), "\(zone)")
+        }
+    }
 }
 
 struct DocumentPathTests {

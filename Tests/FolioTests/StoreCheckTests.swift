@@ -95,6 +95,22 @@ struct StoreCheckTests {
         #expect(finding.description == "Note/2026/11/22/X.json:4:3: error: what")
         #expect(StoreFinding(.note, path: "a.json", message: "m").description == "a.json: note: m")
     }
+
+    @Test func aUniqueListNamingNoPropertyConstrainsNothing() throws {
+        // Found by Fuzz/manifest-fuzzer: an empty list among an entity's "unique" lists made
+        // every document a duplicate of the first, and `check()` trapped naming its property.
+        let folder = try TemporaryDirectory()
+        let schema: JSONValue = [
+            "entities": ["Memo": ["properties": [["name": "title", "type": "String"]], "unique": [[], [1], ["title"]], "indices": [[]]]]
+        ]
+        let store = try DocumentStore.create(at: folder("memos"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: schema), durability: .none)
+        try store.commit([
+            .put(try store.newDocument(entity: "Memo", values: ["title": "Tea"]), basedOn: nil),
+            .put(try store.newDocument(entity: "Memo", values: ["title": "Coffee"]), basedOn: nil),
+        ])
+        #expect(store.check().isEmpty)
+        #expect(try store.query(DocumentQuery(entity: "Memo", filter: store.parseQuery(#"title == "Tea""#, entity: "Memo"))).total == 1)
+    }
 }
 
 /// Rules the manifest records beyond the schema, such as OneThing's one entry per day.

@@ -57,8 +57,10 @@ struct QuerySchema: Sendable {
                 let typeName = property["type"]?.stringValue ?? ""
                 return (name, .attribute(QueryValue.ValueKind(typeName: typeName), typeName: typeName, isOptional: property["optional"] == .bool(true)))
             }
+            // A list naming no property constrains and indexes nothing (and `check` reports a
+            // duplicate by the first property of its constraint), so it is left out.
             func lists(_ key: String) -> [[String]] {
-                (member.value[key]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) }
+                (member.value[key]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) }.filter { !$0.isEmpty }
             }
             entities[member.key] = Entity(
                 name: member.key, properties: properties, uniquenessConstraints: lists("unique"), indices: lists("indices"))

@@ -69,13 +69,24 @@ public struct StoreManifest: Sendable, Equatable {
         formatVersion = version
         schemaVersion = try field("schemaVersion", \.stringValue)
         let zone = try field("timeZone", \.stringValue)
-        guard let timeZone = TimeZone(identifier: zone) else {
+        guard let timeZone = Self.timeZone(identifier: zone) else {
             throw .invalidStore(path: path, reason: "unknown time zone \"\(zone)\" in the manifest")
         }
         self.timeZone = timeZone
         schema = json["schema"] ?? [:]
         merge = try json["merge"].map { value throws(FolioError) in try MergePolicy(json: value, path: path) } ?? MergePolicy()
         rules = try json["rules"].map { value throws(FolioError) in try StoreRules(json: value, path: path) } ?? StoreRules()
+    }
+
+    /// The time zone an identifier names, or `nil`. Foundation traps on some malformed
+    /// offset names (`GMT+05:s0`: Swift 6.3.1's `TimeZone.tryParseGMTName` reads the
+    /// character after `:` as a digit), so a name that starts as an offset does (`GMT+`,
+    /// `UTC-`) is read only when it is one: `GMT+5`, `GMT+05`, `GMT+0530`, `UTC-5:30`, `GMT+05.30`.
+    package static func timeZone(identifier: String) -> TimeZone? {
+        if identifier.hasPrefix("GMT") || identifier.hasPrefix("UTC"), let sign = identifier.dropFirst(3).first, sign == "+" || sign == "-" {
+            guard identifier.dropFirst(4).wholeMatch(of: /[0-9]{1,2}([:.]?[0-9]{2})?/) != nil else { return nil }
+        }
+        return TimeZone(identifier: identifier)
     }
 
     /// The Gregorian calendar in the store's time zone, which files documents under days.

@@ -32,7 +32,7 @@ extension FolioCommand {
             try Failure.reporting {
                 var manifest = StoreManifest()
                 if let timeZone {
-                    guard let zone = TimeZone(identifier: timeZone) else {
+                    guard let zone = StoreManifest.timeZone(identifier: timeZone) else {
                         throw FolioError.invalidArgument("\(timeZone) is not a time zone; use a name such as Europe/Berlin or UTC")
                     }
                     manifest.timeZone = zone
