@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FolioJSON
+import FuzzSupport
 
 /// libFuzzer's entry point: runs one input through the reader and checks the oracle.
 ///
@@ -18,7 +14,7 @@ import FolioJSON
 /// A violation prints what went wrong and calls `abort()`, which libFuzzer reports
 /// as a crash and saves the input for.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
     do {
         let value = try JSONReader().read(input)
@@ -29,30 +25,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's one-time setup hook: makes sure crashes reach libFuzzer.
-///
-/// On Linux the Swift runtime's backtracer is on by default and installs its own
-/// handlers for `SIGABRT`, `SIGILL`, `SIGSEGV` and the like when the program loads.
-/// libFuzzer leaves a handler that is already installed in place, so a Swift trap
-/// or an oracle's `abort()` would print a Swift backtrace and end the process
-/// without libFuzzer saving the input (and the backtracer can be left hanging).
-/// Unless `SWIFT_BACKTRACE` already turns it off, the program therefore runs itself
-/// again, with the same arguments, with the backtracer off.
+/// The program: libFuzzer, fuzzing `fuzz` (see `Harness.runLibFuzzer`).
+@main
+enum JSONReaderFuzzer {
+    static func main() { harness.runLibFuzzer(fuzz) }
+}
+
+/// libFuzzer's one-time setup hook: makes sure crashes reach libFuzzer (see `Harness.initialize`).
 @_cdecl("LLVMFuzzerInitialize")
 public func initialize(
     _ argc: UnsafeMutablePointer<CInt>,
     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
 ) -> CInt {
-    #if os(Linux)
-    let setting = getenv("SWIFT_BACKTRACE").map { String(cString: $0) } ?? ""
-    if !setting.contains("enable=no") {
-        setenv("SWIFT_BACKTRACE", "enable=no", 1)
-        execv("/proc/self/exe", argv.pointee)
-        perror("json-reader-fuzzer: cannot re-run with SWIFT_BACKTRACE=enable=no; set it yourself")
-    }
-    #endif
+    harness.initialize(argv)
     return 0
 }
+
+let harness = Harness("json-reader-fuzzer")
 
 /// The properties every input must have, and the report made when one does not.
 enum RoundTripOracle {
@@ -62,7 +51,7 @@ enum RoundTripOracle {
         do {
             written = try JSONWriter().write(value)
         } catch {
-            fail("the writer refused a value the reader accepted", input: input, details: [
+            harness.fail("the writer refused a value the reader accepted", input: input, details: [
                 ("error", error.description),
                 ("value", "\(value)"),
             ])
@@ -72,16 +61,16 @@ enum RoundTripOracle {
         do {
             reread = try JSONReader().read(written)
         } catch {
-            fail("the reader rejected the writer's output", input: input, details: [
+            harness.fail("the reader rejected the writer's output", input: input, details: [
                 ("error", error.description),
-                ("written", escaped(written)),
+                ("written", Harness.escaped(written)),
             ])
         }
         guard reread == value else {
-            fail("reading the written bytes gave a different value", input: input, details: [
+            harness.fail("reading the written bytes gave a different value", input: input, details: [
                 ("value", "\(value)"),
                 ("reread", "\(reread)"),
-                ("written", escaped(written)),
+                ("written", Harness.escaped(written)),
             ])
         }
 
@@ -89,15 +78,15 @@ enum RoundTripOracle {
         do {
             rewritten = try JSONWriter().write(reread)
         } catch {
-            fail("the writer refused the re-read value", input: input, details: [
+            harness.fail("the writer refused the re-read value", input: input, details: [
                 ("error", error.description),
-                ("written", escaped(written)),
+                ("written", Harness.escaped(written)),
             ])
         }
         guard rewritten == written else {
-            fail("writing the re-read value gave different bytes (canonical text is not idempotent)", input: input, details: [
-                ("written", escaped(written)),
-                ("rewritten", escaped(rewritten)),
+            harness.fail("writing the re-read value gave different bytes (canonical text is not idempotent)", input: input, details: [
+                ("written", Harness.escaped(written)),
+                ("rewritten", Harness.escaped(rewritten)),
             ])
         }
     }
@@ -105,41 +94,13 @@ enum RoundTripOracle {
     /// Checks that a rejection points at a real place in the input.
     static func check(_ error: JSONError, rejecting input: UnsafeBufferPointer<UInt8>) {
         guard let location = error.location else {
-            fail("the reader's error has no location", input: input, details: [("error", error.description)])
+            harness.fail("the reader's error has no location", input: input, details: [("error", error.description)])
         }
         guard location.line >= 1, location.column >= 1, location.offset >= 0, location.offset <= input.count else {
-            fail("the reader's error location is out of range", input: input, details: [
+            harness.fail("the reader's error location is out of range", input: input, details: [
                 ("location", "line \(location.line), column \(location.column), offset \(location.offset) of \(input.count) bytes"),
                 ("error", error.description),
             ])
         }
-    }
-
-    /// Reports a violation on standard error and aborts, so libFuzzer records the input.
-    private static func fail(_ problem: String, input: UnsafeBufferPointer<UInt8>, details: [(String, String)]) -> Never {
-        var report = "\n==== json-reader-fuzzer: oracle violation: \(problem)\n"
-        report += "input (\(input.count) bytes): \(escaped(input))\n"
-        for (label, text) in details { report += "\(label): \(text)\n" }
-        report.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        abort()
-    }
-
-    /// Bytes as a Swift-like string literal: printable ASCII as is, the rest as `\xNN`,
-    /// cut off after `limit` bytes so a report stays readable.
-    static func escaped(_ bytes: some Collection<UInt8>, limit: Int = 2048) -> String {
-        let hexDigits = Array("0123456789abcdef")
-        var text = "\""
-        for byte in bytes.prefix(limit) {
-            switch byte {
-            case UInt8(ascii: "\""): text += "\\\""
-            case UInt8(ascii: "\\"): text += "\\\\"
-            case UInt8(ascii: "\n"): text += "\\n"
-            case 0x20...0x7E: text.unicodeScalars.append(Unicode.Scalar(byte))
-            default: text += "\\x" + String(hexDigits[Int(byte >> 4)]) + String(hexDigits[Int(byte & 0xF)])
-            }
-        }
-        text += "\""
-        if bytes.count > limit { text += "… (\(bytes.count - limit) more bytes)" }
-        return text
     }
 }
