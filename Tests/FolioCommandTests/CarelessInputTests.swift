@@ -117,4 +117,13 @@ struct CarelessInputTests {
         #expect(get.errors.hasPrefix("\(path):"), "\(get.errors)")
         #expect(get.errors.contains("error: expected ':'"))
     }
+
+    @Test func aDateComparedWithTextIsBadInputNotZero() throws {
+        let store = try TimerStore()
+        let run = try store.folio("count", "Timer", #"createdAt > "2026-10-01""#)
+        #expect(run.status == 65)
+        #expect(run.output.isEmpty)
+        #expect(run.errors.contains("write the date as @2026-10-01"), "\(run.errors)")
+        #expect(try store.folio("count", "Timer", "createdAt > @2026-10-01").output == "2\n")
+    }
 }

@@ -270,4 +270,28 @@ struct QueryParserTests {
         #expect(message(#"x.matches("(")"#).contains("is not a regular expression"))
         #expect(message(#"x.matches("(")"#).contains("(column 11)"))
     }
+
+    @Test func comparingAPropertyWithAConstantOfAnotherKindIsAnErrorWithTheFix() throws {
+        let folder = try TemporaryDirectory()
+        let context = ModelContext(
+            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+        let store = context.container.store
+        func message(_ text: String, _ entity: String = "Errand") -> String {
+            do {
+                _ = try store.parseQuery(text, entity: entity)
+                return "parsed"
+            } catch { return error.description }
+        }
+        // A date against text answered 0 without a word.
+        #expect(message(#"due > "2026-10-01""#).contains("due holds a date (Date), which text such as \"2026-10-01\" never equals or orders against; write the date as @2026-10-01 (column 7)"))
+        #expect(message(#"priority >= "2""#).contains("write the number without quotes: 2"))
+        #expect(message("title == 3").contains("put text in quotes"))
+        #expect(message("done == 1").contains("done holds true or false (Bool)"))
+        #expect(message(#""2026-10-01" < due"#).contains("(column 1)"))
+        #expect(message("household.errands.any(priority == \"high\")", "Errand").contains("priority holds a number"))
+        // What does mix: numbers of either form, nil, a UUID as text, dates against dates.
+        for text in ["priority > 1.5", "estimate == 2", "note == nil", "due == nil", #"id == "0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B""#, "due >= @2026-10-01", #"tags.contains("x")"#] {
+            #expect(message(text) == "parsed", "\(text): \(message(text))")
+        }
+    }
 }

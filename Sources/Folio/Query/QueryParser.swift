@@ -114,6 +114,7 @@ struct QueryParser {
     }
 
     private mutating func comparison() throws(FolioError) -> QueryExpression {
+        let lhsColumn = current.column
         let lhs = try coalesce()
         guard case .symbol(let symbol) = current.kind else { return lhs }
         if symbol == "~=" {
@@ -125,11 +126,40 @@ struct QueryParser {
         }
         guard let op = QueryExpression.ComparisonOperator(rawValue: symbol) else { return lhs }
         position += 1
+        let rhsColumn = current.column
         let rhs = try coalesce()
         if case .symbol(let next) = current.kind, QueryExpression.ComparisonOperator(rawValue: next) != nil || next == "~=" {
             throw failure("comparisons do not chain; join them with && instead")
         }
+        try checkComparable(lhs, rhs, constantAt: rhsColumn)
+        try checkComparable(rhs, lhs, constantAt: lhsColumn)
         return .compare(lhs, op, rhs)
+    }
+
+    /// Throws when `constant` is a value a property of `property`'s type can never equal or
+    /// be ordered against: such a comparison is false for every document (a date against
+    /// text answers 0 without a word), so it is a mistake to point out, with the fix.
+    /// `docs/queries.md` lists the comparisons that are allowed.
+    private func checkComparable(_ property: QueryExpression, _ constant: QueryExpression, constantAt column: Int) throws(FolioError) {
+        guard case .member(.variable(let variable), let name) = property, case .value(let value) = constant, !value.isNull,
+            let scope = scopes.last(where: { $0.variable == variable }), case .document(let entityName) = scope.shape,
+            case .attribute(_, let typeName, _)? = schema?.entities[entityName]?.property(named: name),
+            let expected = StoredType(typeName).comparableKind
+        else { return }
+        let found: StoredType.ComparableKind? =
+            switch value {
+            case .string: .text
+            case .integer, .double: .number
+            case .bool: .bool
+            case .date: .date
+            default: nil
+            }
+        guard let found, found != expected, !(expected == .uuid && found == .text) else { return }
+        var hint = ""
+        if expected == .date, case .string(let text) = value { hint = "; write the date as @\(text.isEmpty ? "2026-11-01" : text)" }
+        if expected == .number, case .string(let text) = value, Double(text) != nil { hint = "; write the number without quotes: \(text)" }
+        if expected == .text, found == .number || found == .bool { hint = "; put text in quotes: \"\(value.queryText)\"" }
+        throw failure("\(name) holds \(expected.description) (\(typeName)), which \(found.description) such as \(value.queryText) never equals or orders against\(hint)", at: column)
     }
 
     private mutating func coalesce() throws(FolioError) -> QueryExpression {

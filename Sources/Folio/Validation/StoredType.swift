@@ -86,3 +86,36 @@ indirect enum StoredType {
         }
     }
 }
+
+extension StoredType {
+    /// What a query may compare a value of a type with: the kinds of constant it can equal
+    /// or be ordered against.
+    enum ComparableKind: Equatable, CustomStringConvertible {
+        case text, number, bool, date, uuid
+
+        var description: String {
+            switch self {
+            case .text: "text"
+            case .number: "a number"
+            case .bool: "true or false"
+            case .date: "a date"
+            case .uuid: "a UUID"
+            }
+        }
+    }
+
+    /// The kind of a scalar type whose stored form the query language knows; `nil` for the
+    /// rest (arrays, the app's enums and `Codable` values, `Data`, `URL`, `Decimal`), which
+    /// any constant may be compared with.
+    var comparableKind: ComparableKind? {
+        guard case .scalar(let type) = self else { return nil }
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): return .text
+        case ObjectIdentifier(Bool.self): return .bool
+        case ObjectIdentifier(Date.self): return .date
+        case ObjectIdentifier(UUID.self): return .uuid
+        case ObjectIdentifier(Decimal.self), ObjectIdentifier(URL.self), ObjectIdentifier(Data.self): return nil
+        default: return .number
+        }
+    }
+}
