@@ -176,7 +176,7 @@ extension ModelContext {
     /// could not read: any answer about the entity could depend on it. Under `.skip`, logs
     /// each such file once and goes on without it.
     private func checkReadable(_ entity: String) throws(FolioError) {
-        let unreadable = container.store.issues.filter { $0.path.hasPrefix(entity + "/") && $0.path.hasSuffix(".json") }
+        let unreadable = container.store.unreadableDocuments(of: entity)
         guard let first = unreadable.first else { return }
         guard container.configuration.unreadableDocuments == .skip else { throw first.error }
         for issue in unreadable {

@@ -145,6 +145,14 @@ public final class DocumentStore: Sendable {
     /// Files the store could not use, as of the last walk: each with its path and why.
     public var issues: [StoreIssue] { state.withLock { $0.catalog.issues } }
 
+    /// The issues that are an entity's documents: files in its folders named as documents
+    /// are, which the store could not read (malformed JSON, a link, no permission). Any
+    /// answer about the entity would have to leave them out.
+    public func unreadableDocuments(of entity: String) -> [StoreIssue] {
+        let folder = entity + "/"
+        return issues.filter { $0.path.hasPrefix(folder) && $0.path.hasSuffix(".json") }
+    }
+
     /// A transaction that was committed but could not be finished (an immutable or
     /// unwritable file, a full disk), or `nil`. Reads see the part of it already in place;
     /// the next commit, or the next open, finishes it once the cause is fixed, and a commit

@@ -44,7 +44,7 @@ extension FolioCommand {
                 var written: [(document: Document, old: StoredDocument?)] = []
                 // Keys the schema does not know are kept, as a save keeps them, so an export
                 // imports back whole; CSV refuses them at its header instead.
-                let known = Set(store.describedProperties(of: entity).compactMap { $0["name"]?.stringValue })
+                let known = Set(store.propertyNames(of: entity))
                 var unknownKeys = Set<String>()
                 for (line, record) in records {
                     do throws(FolioError) {
@@ -118,7 +118,7 @@ extension FolioCommand {
             guard let header = rows.first?.fields else { return [] }
             // The first line is the header: a file without one would import its first record
             // as column names, and the rest as nothing.
-            let known = Set(store.describedProperties(of: entity).compactMap { $0["name"]?.stringValue })
+            let known = Set(store.propertyNames(of: entity))
             if let unknown = header.first(where: { !known.contains($0) && $0 != "id" && $0 != "$id" }) {
                 let names = known.sorted().joined(separator: ", ")
                 throw FolioError.invalidArgument(

@@ -91,7 +91,7 @@ extension FolioCommand {
 extension RecordPrinter {
     /// Throws for a field that is neither a property of the entity nor id, path or day.
     static func checkFields(_ fields: [String], entity: String, in store: DocumentStore) throws(FolioError) {
-        let properties = store.describedProperties(of: entity).compactMap { $0["name"]?.stringValue }
+        let properties = store.propertyNames(of: entity)
         let known = properties + ["id", "path", "day"]
         for field in fields where !known.contains(field) && !field.hasPrefix("$") {
             let hint = Spelling.nearest(to: field, among: known).map { "did you mean \($0)? " } ?? ""

@@ -9,7 +9,7 @@ import Folio
 enum LeftOutDocuments {
     /// Names each unreadable document of `entity` on standard error, then exits 1 if there was any.
     static func report(_ entity: String, in store: DocumentStore) throws {
-        let unreadable = store.issues.filter { $0.path.hasPrefix(entity + "/") && $0.path.hasSuffix(".json") }
+        let unreadable = store.unreadableDocuments(of: entity)
         guard !unreadable.isEmpty else { return }
         for issue in unreadable {
             let why = issue.error.description.split(separator: "\n").first.map(String.init) ?? issue.path

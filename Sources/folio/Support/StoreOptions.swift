@@ -53,4 +53,9 @@ extension DocumentStore {
     func describedProperties(of entity: String) -> [JSONValue] {
         manifest.schema["entities"]?[entity]?["properties"]?.arrayValue ?? []
     }
+
+    /// The names of an entity's properties, in declaration order.
+    func propertyNames(of entity: String) -> [String] {
+        describedProperties(of: entity).compactMap { $0["name"]?.stringValue }
+    }
 }
