@@ -11,9 +11,8 @@ import Foundation
 /// scratch folder.
 ///
 /// Each harness keeps one as a global, `let harness = Harness("query-fuzzer")`, calls
-/// `harness.runLibFuzzer(fuzz)` from its `@main` type, `harness.initialize(argv)` first
-/// thing in its `LLVMFuzzerInitialize`, and `harness.fail(...)` when an input breaks
-/// its oracle.
+/// `harness.runLibFuzzer(fuzz)` from its `@main` type, and `harness.fail(...)` when an
+/// input breaks its oracle.
 public struct Harness: Sendable {
     /// The executable's name, which starts every report.
     public let name: String
@@ -23,19 +22,22 @@ public struct Harness: Sendable {
     }
 
     /// Runs libFuzzer on `test` (the harness's `LLVMFuzzerTestOneInput`) with the
-    /// program's arguments, and exits with its status.
+    /// program's arguments, after `setUp` (work the first input should not be timed for),
+    /// and exits with its status.
     ///
     /// SwiftPM compiles an executable's entry point (its `@main` type) as `<module>_main`
     /// and links the program with `main` pointing at it (`--defsym`), so libFuzzer's own
     /// `main`, linked too, is never called: this hands over to libFuzzer as that `main` would.
-    public func runLibFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+    public func runLibFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt, setUp: () -> Void = {}) -> Never {
+        letCrashesReachLibFuzzer()
+        setUp()
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv, test))
     }
 
-    /// Makes sure crashes reach libFuzzer; call it first in `LLVMFuzzerInitialize`, and
-    /// do any other setup after it (or lazily), since the first run never gets past it.
+    /// Makes sure crashes reach libFuzzer, before anything else runs (the first run of the
+    /// program never gets past it).
     ///
     /// On Linux the Swift runtime's backtracer is on by default and installs its own
     /// handlers for `SIGABRT`, `SIGILL`, `SIGSEGV` and the like when the program loads.
@@ -45,12 +47,12 @@ public struct Harness: Sendable {
     /// Unless `SWIFT_BACKTRACE` already turns it off, the program therefore runs itself
     /// again, with the same arguments, with the backtracer off; only that second run
     /// returns from here.
-    public func initialize(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) {
+    private func letCrashesReachLibFuzzer() {
         #if os(Linux)
         let setting = getenv("SWIFT_BACKTRACE").map { String(cString: $0) } ?? ""
         if !setting.contains("enable=no") {
             setenv("SWIFT_BACKTRACE", "enable=no", 1)
-            execv("/proc/self/exe", argv.pointee)
+            execv("/proc/self/exe", CommandLine.unsafeArgv)
             perror("\(name): cannot re-run with SWIFT_BACKTRACE=enable=no; set it yourself")
         }
         #endif

@@ -31,15 +31,6 @@ enum JSONReaderFuzzer {
     static func main() { harness.runLibFuzzer(fuzz) }
 }
 
-/// libFuzzer's one-time setup hook: makes sure crashes reach libFuzzer (see `Harness.initialize`).
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
-) -> CInt {
-    harness.initialize(argv)
-    return 0
-}
 
 let harness = Harness("json-reader-fuzzer")
 

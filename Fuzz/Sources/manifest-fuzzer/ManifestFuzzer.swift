@@ -47,15 +47,6 @@ enum ManifestFuzzer {
     static func main() { harness.runLibFuzzer(fuzz) }
 }
 
-/// libFuzzer's one-time setup hook: makes sure crashes reach libFuzzer (see `Harness.initialize`).
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
-) -> CInt {
-    harness.initialize(argv)
-    return 0
-}
 
 let harness = Harness("manifest-fuzzer")
 /// The store every input's manifest is written into: a private copy of the Timer example store.

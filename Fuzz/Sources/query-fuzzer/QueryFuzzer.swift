@@ -35,15 +35,6 @@ enum QueryFuzzer {
     static func main() { harness.runLibFuzzer(fuzz) }
 }
 
-/// libFuzzer's one-time setup hook: makes sure crashes reach libFuzzer (see `Harness.initialize`).
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
-) -> CInt {
-    harness.initialize(argv)
-    return 0
-}
 
 let harness = Harness("query-fuzzer")
 /// Days such as `@2026-11-01` are midnight in this zone.

@@ -48,19 +48,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// The program: libFuzzer, fuzzing `fuzz` (see `Harness.runLibFuzzer`).
 @main
 enum StageFuzzer {
-    static func main() { harness.runLibFuzzer(fuzz) }
+    // The store is opened before the first input, which libFuzzer times.
+    static func main() { harness.runLibFuzzer(fuzz, setUp: { _ = timer }) }
 }
 
-/// libFuzzer's one-time setup hook: makes sure crashes reach libFuzzer (see `Harness.initialize`).
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
-) -> CInt {
-    harness.initialize(argv)
-    _ = timer  // Opened here rather than during the first input, which libFuzzer times.
-    return 0
-}
 
 let harness = Harness("stage-fuzzer")
 /// The store every stage runs on, and what it holds before any of them.
