@@ -194,8 +194,8 @@ struct ModelValueTests {
         }
     }
 
-    @Test func aSoftDeletedDocumentKeepsItsDeletionInEveryFetch() throws {
-        let folder = try TemporaryDirectory()
+    /// A specimen saved, then soft-deleted and saved again, in a context of its own.
+    func softDeletedSpecimen(in folder: TemporaryDirectory) throws -> (ModelContainer, ModelContext, Specimen) {
         let container = try container(folder)
         let specimen = Specimen()
         let context = ModelContext(container)
@@ -203,8 +203,20 @@ struct ModelValueTests {
         try context.save()
         context.delete(specimen)
         try context.save()
-        var withDeleted = FetchDescriptor<Specimen>()
-        withDeleted.includeDeleted = true
+        return (container, context, specimen)
+    }
+
+    /// Fetches that include soft-deleted models.
+    static var withDeleted: FetchDescriptor<Specimen> {
+        var descriptor = FetchDescriptor<Specimen>()
+        descriptor.includeDeleted = true
+        return descriptor
+    }
+
+    @Test func aSoftDeletedDocumentKeepsItsDeletionInEveryFetch() throws {
+        let folder = try TemporaryDirectory()
+        let (container, _, _) = try softDeletedSpecimen(in: folder)
+        let withDeleted = Self.withDeleted
         for _ in 0..<3 {
             let reread = try #require(try ModelContext(container).fetch(withDeleted).first)
             #expect(reread.deletedAt != nil && reread.tiny == -8)
@@ -221,15 +233,8 @@ struct ModelValueTests {
 
     @Test func aSoftDeletedModelFetchedAgainInItsContextIsTheSameObject() throws {
         let folder = try TemporaryDirectory()
-        let container = try container(folder)
-        let specimen = Specimen()
-        let context = ModelContext(container)
-        context.insert(specimen)
-        try context.save()
-        context.delete(specimen)
-        try context.save()
-        var withDeleted = FetchDescriptor<Specimen>()
-        withDeleted.includeDeleted = true
+        let (container, context, specimen) = try softDeletedSpecimen(in: folder)
+        let withDeleted = Self.withDeleted
         let fetched = try #require(try context.fetch(withDeleted).first)
         // One identity is one model per context: a second copy made a restore through it and
         // a later save of the first conflict with each other.
