@@ -62,3 +62,33 @@ struct RelationshipCountTests {
         #expect(empty.rowers.count == 2)
     }
 }
+
+/// `folio.json` records the counts, so `check` (and the tool, which never sees the models)
+/// finds a store whose documents break them: a hand edit, a merge, an older app.
+struct RelationshipCountCheckTests {
+    @Test func theManifestRecordsTheCountsAndCheckReportsDocumentsThatBreakThem() throws {
+        let folder = try TemporaryDirectory()
+        let container = try ModelContainer(for: Scull.self, Rower.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let context = ModelContext(container)
+        let pair = Scull(name: "Pair")
+        pair.rowers = [Rower(name: "A"), Rower(name: "B")]
+        context.insert(pair)
+        try context.save()
+
+        let store = try DocumentStore.open(at: folder.path, durability: .none)
+        let rowers = store.manifest.schema["entities"]?["Scull"]?["properties"]?.arrayValue?.first { $0["name"] == "rowers" }
+        #expect(rowers?["minimumModelCount"] == 1)
+        #expect(rowers?["maximumModelCount"] == 2)
+        #expect(store.check().filter { $0.severity == .error }.isEmpty)
+
+        // A third rower names the pair by hand: three, where two is the most.
+        let third = try store.newDocument(entity: "Rower", values: ["name": "C", "scull": .string(pair.persistentModelID.id.uuidString)])
+        try store.commit(store.changes(putting: third, over: nil))
+        let tooMany = store.check().filter { $0.severity == .error }.map(\.message)
+        #expect(tooMany == [#""rowers" holds 3 Rower documents, but its @Relationship allows 1 to 2 (minimumModelCount, maximumModelCount); add or remove Rower documents, or the app's next save of it fails"#])
+
+        // Soft-deleting all three leaves none, where one is the least.
+        try store.commit(store.softDeletion(of: store.documents(entity: "Rower")))
+        #expect(store.check().filter { $0.severity == .error }.map(\.message).first?.hasPrefix(#""rowers" holds 0 Rower documents"#) == true)
+    }
+}

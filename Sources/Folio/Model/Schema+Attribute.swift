@@ -1,3 +1,5 @@
+import FolioJSON
+
 extension Schema {
     /// A stored value property of a model: its name, type, optionality and options.
     public struct Attribute: Sendable, Hashable {
@@ -44,6 +46,9 @@ extension Schema {
         var keyPath: RuntimeOnly<AnyKeyPath?>
         /// The declaration's initial value, for a document written before the property existed.
         var defaultValue: RuntimeOnly<(() -> Any)?> = RuntimeOnly(nil)
+        /// The stored forms of the cases the value (or each element of it) may take, for a
+        /// `CaseIterable` enum; `nil` when any value of the type is allowed.
+        var cases: [JSONValue]?
 
         public init(name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option]) {
             self.init(name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: hasDefaultValue, options: options, coding: nil, keyPath: nil)

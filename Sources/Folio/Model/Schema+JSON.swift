@@ -38,11 +38,14 @@ extension Schema.Property {
             }
             if !flags.isEmpty { object["options"] = .array(flags) }
             if let originalName = attribute.originalName { object["originalName"] = .string(originalName) }
+            if let cases = attribute.cases { object["cases"] = .array(cases) }
         case .relationship(let relationship):
             object["destination"] = .string(relationship.destination)
             object["toMany"] = .bool(relationship.isToMany)
             object["deleteRule"] = .string("\(relationship.deleteRule)")
             if let inverse = relationship.inverseName { object["inverse"] = .string(inverse) }
+            if let minimum = relationship.minimumModelCount, minimum > 0 { object["minimumModelCount"] = .integer(Int64(minimum)) }
+            if let maximum = relationship.maximumModelCount, maximum > 0 { object["maximumModelCount"] = .integer(Int64(maximum)) }
             if let originalName = relationship.originalName { object["originalName"] = .string(originalName) }
         }
         return .object(object)

@@ -143,9 +143,13 @@ struct QueryParser {
     private func checkComparable(_ property: QueryExpression, _ constant: QueryExpression, constantAt column: Int) throws(FolioError) {
         guard case .member(.variable(let variable), let name) = property, case .value(let value) = constant, !value.isNull,
             let scope = scopes.last(where: { $0.variable == variable }), case .document(let entityName) = scope.shape,
-            case .attribute(_, let typeName, _)? = schema?.entities[entityName]?.property(named: name),
-            let expected = StoredType(typeName).comparableKind
+            let entity = schema?.entities[entityName], case .attribute(_, let typeName, _)? = entity.property(named: name)
         else { return }
+        if case .enumeration(let cases) = entity.storedType(of: name, typeName: typeName), !cases.map({ QueryValue($0, type: .other) }).contains(value) {
+            let listed = cases.map(\.description).joined(separator: ", ")
+            throw failure("\(value.queryText) is not a case of \(typeName), the type of \(name); its cases are \(listed) (`folio check` finds documents that hold another value)", at: column)
+        }
+        guard let expected = StoredType(typeName).comparableKind else { return }
         let found: StoredType.ComparableKind? =
             switch value {
             case .string: .text

@@ -18,8 +18,17 @@ struct QuerySchema: Sendable {
         var properties: [(name: String, property: Property)]
         var uniquenessConstraints: [[String]]
         var indices: [[String]]
+        /// The stored forms of the cases an enum attribute may hold, by property name, as
+        /// `folio.json` records them for `CaseIterable` enums.
+        var cases: [String: [JSONValue]] = [:]
+        /// How many models a to-many relationship may hold, by name, as
+        /// `@Relationship(minimumModelCount:maximumModelCount:)` declares it; 0 is no limit.
+        var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
 
         func property(named name: String) -> Property? { properties.first { $0.name == name }?.property }
+
+        /// The type an attribute's stored values must have, its enum's cases included.
+        func storedType(of name: String, typeName: String) -> StoredType { StoredType(typeName, cases: cases[name]) }
 
         /// The first required `Date` attribute: the one whose day names a document's folder.
         var partitionProperty: String? {
@@ -62,8 +71,19 @@ struct QuerySchema: Sendable {
             func lists(_ key: String) -> [[String]] {
                 (member.value[key]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) }.filter { !$0.isEmpty }
             }
+            var cases: [String: [JSONValue]] = [:]
+            var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
+            for property in member.value["properties"]?.arrayValue ?? [] {
+                guard let name = property["name"]?.stringValue else { continue }
+                if let listed = property["cases"]?.arrayValue { cases[name] = listed }
+                func count(_ key: String) -> Int { if case .integer(let count)? = property[key], count > 0 { Int(clamping: count) } else { 0 } }
+                if property["toMany"] == .bool(true), count("minimumModelCount") > 0 || count("maximumModelCount") > 0 {
+                    modelCounts[name] = (count("minimumModelCount"), count("maximumModelCount"))
+                }
+            }
             entities[member.key] = Entity(
-                name: member.key, properties: properties, uniquenessConstraints: lists("unique"), indices: lists("indices"))
+                name: member.key, properties: properties, uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases,
+                modelCounts: modelCounts)
         }
         // A to-many is kept by its documents unless its inverse is a to-one.
         for (name, entity) in entities {

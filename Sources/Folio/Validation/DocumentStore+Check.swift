@@ -23,12 +23,36 @@ extension DocumentStore {
         for entity in manifest.entityNames where !DocumentPath.isIdentifier(entity) {
             audit.findings.append(StoreFinding(.error, path: StoreManifest.fileName, message: "the schema names an entity \"\(entity)\", which is not an identifier (letters, digits and _, not starting with a digit), so it can have no folder; rename it"))
         }
+        audit.findings += manifest.schemaFindings
         var documentsByEntity: [String: [StoredDocument]] = [:]
         for entity in documentCounts.keys.sorted() {
             documentsByEntity[entity] = documents(entity: entity)
         }
         audit.run(documentsByEntity, root: folder, progress: progress)
         return audit.findings.sorted { ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message) }
+    }
+}
+
+extension StoreManifest {
+    /// What in the schema's description of properties Folio cannot use: cases that are
+    /// not a list, counts that are not whole numbers. Such an entry is ignored, so values are
+    /// not checked against it.
+    var schemaFindings: [StoreFinding] {
+        var findings: [StoreFinding] = []
+        for entity in entityNames {
+            for property in schema["entities"]?[entity]?["properties"]?.arrayValue ?? [] {
+                let name = "\(entity).\(property["name"]?.stringValue ?? "?")"
+                if let cases = property["cases"], cases.arrayValue == nil {
+                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema's \"cases\" of \(name) is \(cases), not a list of the enum's raw values; fix it, or let the app's next open write it again"))
+                }
+                for key in ["minimumModelCount", "maximumModelCount"] {
+                    guard let count = property[key] else { continue }
+                    if case .integer(let whole) = count, whole >= 0 { continue }
+                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema's \"\(key)\" of \(name) is \(count), not a count of models; fix it, or let the app's next open write it again"))
+                }
+            }
+        }
+        return findings
     }
 }
 

@@ -50,6 +50,7 @@ struct StoreAudit {
                 if checked % 256 == 0 || checked == total { progress(checked, total) }
             }
             duplicates(in: stored, entity: entity, lines: &lines)
+            modelCounts(in: stored, entity: entity, all: documents, lines: &lines)
         }
     }
 
@@ -100,7 +101,7 @@ struct StoreAudit {
                 }
                 if value == .null {
                     if !isOptional { found.append((name, .error, "\"\(name)\" is null, but \(typeName) is required")) }
-                } else if let problem = StoredType(typeName).problem(with: value) {
+                } else if let problem = entity.storedType(of: name, typeName: typeName).problem(with: value) {
                     found.append((name, .error, "\"\(name)\" is not a valid \(typeName): \(problem)"))
                 }
             case .relationship(let destination, let isToMany, let storedInverse):
@@ -165,6 +166,37 @@ struct StoreAudit {
         let text = JSONValue.string(id.uuidString)
         if isToMany ? back.arrayValue?.contains(text) == true : back == text { return nil }
         return "does not point back (\(back == .null ? "it is null" : "it holds \(back)"))"
+    }
+
+    /// Documents whose to-many relationship holds fewer or more models than its
+    /// `minimumModelCount` and `maximumModelCount` allow, counting what the models would
+    /// see: related documents the store holds and has not soft-deleted.
+    private mutating func modelCounts(in documents: [StoredDocument], entity: QuerySchema.Entity, all: [String: [StoredDocument]], lines: inout DocumentLines) {
+        for (name, limits) in entity.modelCounts.sorted(by: { $0.key < $1.key }) {
+            guard case .relationship(let destination, true, let storedInverse)? = entity.property(named: name) else { continue }
+            let related = (all[destination] ?? []).filter { $0.content["$deleted"] == nil }
+            let live = Set(related.map(\.id))
+            // A to-many the documents do not keep is the set of related documents whose inverse names the owner.
+            var pointingBack: [JSONValue: Int] = [:]
+            if let storedInverse {
+                for document in related { pointingBack[document.content[storedInverse] ?? .null, default: 0] += 1 }
+            }
+            for document in documents where document.content["$deleted"] == nil {
+                let count =
+                    if storedInverse != nil {
+                        pointingBack[.string(document.id.uuidString)] ?? 0
+                    } else {
+                        (document.content[name]?.arrayValue ?? []).filter { $0.stringValue.flatMap(UUID.init(uuidString:)).map(live.contains) == true }.count
+                    }
+                guard count < limits.minimum || (limits.maximum > 0 && count > limits.maximum) else { continue }
+                let allowed = limits.maximum > 0 ? "\(limits.minimum) to \(limits.maximum)" : "at least \(limits.minimum)"
+                let path = document.path.relativePath
+                findings.append(
+                    StoreFinding(
+                        .error, path: path, line: storedInverse == nil ? lines.line(of: name, in: path) : nil, column: storedInverse == nil ? 3 : nil,
+                        message: "\"\(name)\" holds \(count) \(destination) document\(count == 1 ? "" : "s"), but its @Relationship allows \(allowed) (minimumModelCount, maximumModelCount); add or remove \(destination) documents, or the app's next save of it fails"))
+            }
+        }
     }
 
     /// Documents that share a value a `.unique` attribute or a `#Unique` constraint keeps single.

@@ -4,29 +4,34 @@ import FolioJSON
 /// A stored attribute's type as the manifest names it (`"Int"`, `"Array<Date>"`), checked
 /// against a document's value without the Swift model at hand.
 ///
-/// Types the manifest cannot describe further (a model's own enums and `Codable` values)
-/// accept any value: only the app knows their shape.
+/// A model's own enums are checked against the cases the manifest records for them; types
+/// it cannot describe further (other enums, `Codable` values) accept any value: only the
+/// app knows their shape.
 indirect enum StoredType {
     case scalar(any JSONRepresentable.Type)
     case array(StoredType)
     case dictionary(StoredType)
     case optional(StoredType)
+    /// An enum's stored cases, as `folio.json` lists them.
+    case enumeration([JSONValue])
     case opaque
 
-    /// The type a manifest names.
-    init(_ name: String) {
+    /// The type a manifest names; `cases` are those it records for the enum inside it.
+    init(_ name: String, cases: [JSONValue]? = nil) {
         func inner(_ prefix: String) -> String? {
             guard name.hasPrefix(prefix + "<"), name.hasSuffix(">") else { return nil }
             return String(name.dropFirst(prefix.count + 1).dropLast())
         }
         if let element = inner("Array") {
-            self = .array(StoredType(element))
+            self = .array(StoredType(element, cases: cases))
         } else if let wrapped = inner("Optional") {
-            self = .optional(StoredType(wrapped))
+            self = .optional(StoredType(wrapped, cases: cases))
         } else if let pair = inner("Dictionary"), pair.hasPrefix("String, ") {
-            self = .dictionary(StoredType(String(pair.dropFirst("String, ".count))))
+            self = .dictionary(StoredType(String(pair.dropFirst("String, ".count)), cases: cases))
         } else if let scalar = Self.scalar(named: name) {
             self = .scalar(scalar)
+        } else if let cases {
+            self = .enumeration(cases)
         } else {
             self = .opaque
         }
@@ -62,6 +67,10 @@ indirect enum StoredType {
         switch self {
         case .opaque:
             return nil
+        case .enumeration(let cases):
+            guard !cases.contains(value) else { return nil }
+            let listed = cases.map(\.description).joined(separator: ", ")
+            return cases.isEmpty ? "the enum has no cases" : "\(value) is not one of its cases: \(listed)"
         case .optional(let wrapped):
             return value == .null ? nil : wrapped.problem(with: value)
         case .scalar(let type):
