@@ -223,7 +223,7 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 233
+// docs/models.md, line 247
 func sample_docs_models_md_3() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")

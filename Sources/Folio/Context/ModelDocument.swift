@@ -147,15 +147,22 @@ enum ModelDocument {
     }
 
     /// A member's value, decoded from the document a model was made from when the model
-    /// left it to be decoded on first read; `nil` only if decoding fails, which it did not
-    /// when a model was first made from the same document.
-    static func member(atSlot slot: Int, of stored: StoredDocument, layout: EntityLayout) -> Any? {
+    /// left it to be decoded on first read; `nil` for a slot that is not a member. Decoding
+    /// did not fail when a model was first made from the same document with the same
+    /// layout, so an error here means a value's own decoding changed its mind (a `Codable`
+    /// type reading global state): the caller records it rather than trapping.
+    static func member(atSlot slot: Int, of stored: StoredDocument, layout: EntityLayout) -> Result<Any, FolioError>? {
         guard let reader = layout.memberReaderOfSlot[slot] else { return nil }
-        if let position = stored.content.index(forKey: layout.memberReaders[reader].name) {
-            return try? layout.memberReaders[reader].decode(stored.content[position].value)
+        let member = layout.memberReaders[reader]
+        if let position = stored.content.index(forKey: member.name) {
+            do {
+                return .success(try member.decode(stored.content[position].value))
+            } catch {
+                return .failure(.invalidDocument(path: stored.path.relativePath, reason: "\"\(member.name)\" (\(member.valueType)): \(error.message)"))
+            }
         }
         guard case .member(let attribute, let coding) = layout.slots[slot] else { return nil }
-        return try? absentValue(of: attribute, coding: coding, stored)
+        return Result { () throws(FolioError) in try absentValue(of: attribute, coding: coding, stored) }
     }
 
     /// The value of an attribute the document lacks (written before the property was

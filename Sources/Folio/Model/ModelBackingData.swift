@@ -67,7 +67,9 @@ public final class ModelBackingData {
     /// left unset is `nil`, as Swift has it.
     public func value<Value>(forKey key: String) -> Value {
         guard let value = currentValue(forKey: key) as? Value ?? (Value.self as? any OptionalValue.Type)?.noValue as? Value else {
-            preconditionFailure("\(key) was read before it was given a value of type \(Value.self)")
+            // Reached only when a required member without a default fails to decode on first read, which
+            // `ModelDocument.member` explains and the context's `issues` records; a getter has no error to throw.
+            preconditionFailure("\(key) has no value of type \(Value.self): \(context?.issues.last?.description ?? "it was read before it was set")")
         }
         return value
     }
@@ -128,9 +130,14 @@ public final class ModelBackingData {
             // first decoded), read without decoding or storing it, which would copy the slots.
             if position == layout.identitySlot, let persistentIdentifier { return persistentIdentifier.id }
             // Not bound with `if let`, which copied the document (retaining its parts) per read.
-            if document != nil, let value = ModelDocument.member(atSlot: position, of: document!, layout: layout) {
-                slotValues[position] = value
-                return value
+            if document != nil, let decoded = ModelDocument.member(atSlot: position, of: document!, layout: layout) {
+                switch decoded {
+                case .success(let value):
+                    slotValues[position] = value
+                    return value
+                case .failure(let error):
+                    return undecodableMember(key, at: position, layout: layout, error)
+                }
             }
         } else if let value = values[key] {
             return value
@@ -138,6 +145,18 @@ public final class ModelBackingData {
         guard let load = faults.removeValue(forKey: key) else { return nil }
         let value = load()
         store(value, forKey: key)
+        return value
+    }
+
+    /// What a member reads as when its document no longer decodes on first read (see
+    /// `ModelDocument.member`): the declaration's initial value, else nothing (an optional
+    /// reads `nil`). Never silent: the error goes to the context's `issues` and is logged once.
+    private func undecodableMember(_ key: String, at position: Int, layout: EntityLayout, _ error: FolioError) -> Any? {
+        context?.issues.append(error)
+        OnceLog.documents.notice(error.path ?? key, "A model's \(key) could not be decoded when first read: \(error.description)")
+        guard case .member(let attribute, _) = layout.slots[position], let makeDefault = attribute.defaultValue.value else { return nil }
+        let value = makeDefault()
+        slotValues[position] = value
         return value
     }
 
