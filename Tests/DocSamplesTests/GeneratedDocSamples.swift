@@ -69,8 +69,21 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 321
-func sample_README_md_4() throws {
+// README.md, line 323
+
+func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
+    habit.name = name
+    do {
+        try context.save()
+    } catch {
+        // The file changed on disk since it was read: start again from what is there now.
+        if error.kind == .conflict { context.rollback() }
+        throw error
+    }
+}
+
+// README.md, line 345
+func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
     let value = try JSONReader().read(text)
@@ -83,8 +96,8 @@ func sample_README_md_4() throws {
     // }
 }
 
-// README.md, line 337
-func sample_README_md_5() throws {
+// README.md, line 361
+func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
     } catch {
@@ -96,8 +109,8 @@ func sample_README_md_5() throws {
     }
 }
 
-// README.md, line 392
-func sample_README_md_6() throws {
+// README.md, line 416
+func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
     let stored = started.json                      // "2026-11-22T09:30:00.25Z"
@@ -107,8 +120,8 @@ func sample_README_md_6() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 409
-func sample_README_md_7() throws {
+// README.md, line 433
+func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
     let manifest = StoreManifest(timeZone: TimeZone(identifier: "Europe/Berlin")!, schema: ["entities": ["Note": [:]]])
@@ -126,9 +139,8 @@ func sample_README_md_7() throws {
         try store.commit([.put(edited, basedOn: stored.version)])
     } catch {
         // A conflict: someone changed the file since we read it, and nothing was written.
-        // Read it again and retry. Any other error is reported as it is.
-        guard case .conflict(let path, _) = error else { throw error }
-        print("\(path) changed on disk")
+        // Read it again and retry. Any other error is thrown on as it is.
+        guard error.kind == .conflict else { throw error }
         try store.refresh()
     }
     try store.close()  // writes the cache, so the next open reads nothing unchanged
@@ -301,5 +313,5 @@ func sample_docs_queries_md_2() throws {
 
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_4", sample_README_md_4), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_docs_concurrency_md_1", sample_docs_concurrency_md_1), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_README_md_8", sample_README_md_8), ("sample_docs_concurrency_md_1", sample_docs_concurrency_md_1), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
 }

@@ -14,6 +14,17 @@ struct CarelessInputTests {
         #expect(try store.folio("get", workout).output.contains("\"name\": \"Workout\""))
     }
 
+    @Test func anEditorThatCannotStartIsAProgramFailureNotBadInput() throws {
+        let store = try TimerStore()
+        let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
+        var folio = store.folio
+        folio.environment = ["EDITOR": store.folder("no-such-editor"), "VISUAL": ""]
+        let run = try folio("edit", workout)
+        #expect(run.status == 69, "\(run.errors)")
+        #expect(run.errors.contains("error: the editor \(store.folder("no-such-editor")) exited with status 127; nothing saved"), "\(run.errors)")
+        #expect(try folio("help", "edit").output.contains("69 git or the"))
+    }
+
     @Test func aDocumentNamedWithALowerCaseUUIDIsReportedWithItsRightName() throws {
         let store = try TimerStore()
         let id = UUID()

@@ -19,8 +19,8 @@ struct ConflictTests {
         let error = try #require(throws: FolioError.self) {
             try store.commit([.put(other, basedOn: nil), .put(changed, basedOn: stored.version)])
         }
-        guard case .conflict(let conflictPath, _) = error else { Issue.record("\(error)"); return }
-        #expect(conflictPath == stored.path.relativePath)
+        #expect(error.kind == .conflict, "\(error)")
+        #expect(error.path == stored.path.relativePath)
         #expect(try text(at: path) == edited, "the person's edit is left as it was")
         #expect(store.document(entity: "Timer", id: other.id) == nil, "nothing of the transaction was written")
         #expect(!FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(other.id.uuidString).json")))

@@ -149,8 +149,8 @@ struct QueryParserTests {
                 _ = try parse(text)
                 return nil
             } catch {
-                guard case .invalidQuery(_, let column, let message) = error, message.contains("nests more than") else { return -1 }
-                return column
+                guard error.kind == .invalidQuery, error.reason.contains("nests more than") else { return -1 }
+                return error.location?.column ?? -1
             }
         }
         let depth = QueryParser.maximumNesting

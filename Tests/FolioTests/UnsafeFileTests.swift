@@ -16,8 +16,8 @@ struct UnsafeFileTests {
         try store.refresh()
         let issue = try #require(store.issues.first)
         #expect(issue.path == badPath)
-        guard case .unreadableJSON(let json) = issue.error else { Issue.record("\(issue)"); return }
-        #expect(json.location?.line == 3 && json.location?.column == 16)
+        #expect(issue.error.kind == .unreadableJSON)
+        #expect(issue.error.location?.line == 3 && issue.error.location?.column == 16)
         #expect(issue.description.hasPrefix(badPath + ":3:16: error: comma after the last member"))
         #expect(store.document(entity: "Timer", id: good.id) != nil)
         #expect(try text(at: directory("store/" + badPath)) == broken, "left untouched")

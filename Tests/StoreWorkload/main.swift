@@ -107,8 +107,12 @@ func counterWriter(store path: String, name: String, count: Int) throws {
                 pair(a), pair(b),
             ])
             sequence += 1
-        } catch .conflict {
+        } catch FolioError.Kind.conflict {
             conflicts += 1  // another writer got there first: read again and retry
+        } catch {
+            // Rethrown here, not left to the function: Swift 6.3.1's compiler crashes on a
+            // `catch` pattern of a typed throw that lets other errors through, in a loop.
+            throw error
         }
     }
     print("conflicts \(conflicts)")

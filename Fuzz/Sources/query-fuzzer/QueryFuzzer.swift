@@ -10,7 +10,7 @@ import FuzzSupport
 /// - **Accepted** by the parser: the tree is at most `QueryExpression.maximumDepth`
 ///   deep, its `queryText` parses again, to an equal tree ("parse, print, parse again:
 ///   same tree"), and printing that tree gives the same text again.
-/// - **Refused**: the error is `FolioError.invalidQuery` with a column inside the query
+/// - **Refused**: the error is a `FolioError` of kind `.invalidQuery` with a column inside the query
 ///   or just past its end (`1...count + 1`, in `Character`s as the lexer counts them)
 ///   and a message.
 ///
@@ -85,9 +85,10 @@ enum QueryOracle {
 
     /// Checks that a refusal is an `invalidQuery` that points into the query and says why.
     static func check(_ error: FolioError, refusing text: String, input: UnsafeBufferPointer<UInt8>) {
-        guard case .invalidQuery(let query, let column, let message) = error else {
-            harness.fail("the parser threw something other than FolioError.invalidQuery", input: input, details: [("error", error.description)])
+        guard error.kind == .invalidQuery, let query = error.query, let column = error.location?.column else {
+            harness.fail("the parser threw something other than FolioError.invalidQuery with the query and its column", input: input, details: [("error", error.description)])
         }
+        let message = error.reason
         guard query == text else {
             harness.fail("the error quotes a different query", input: input, details: [("quoted", Harness.escaped(query))])
         }

@@ -55,7 +55,7 @@ public final class ModelContainer: Sendable {
     /// stages first, in one transaction with the manifest.
     public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]) throws(FolioError) {
         guard configurations.count <= 1 else {
-            throw .invalidArgument("Folio keeps a container's models in one store; pass one ModelConfiguration, not \(configurations.count)")
+            throw .misuse("Folio keeps a container's models in one store; pass one ModelConfiguration, not \(configurations.count)")
         }
         let configuration = configurations.first ?? ModelConfiguration(schema: schema)
         let schema = configuration.schema ?? schema
@@ -169,7 +169,7 @@ public final class ModelContainer: Sendable {
         let dryRun = try store.migrate(steps, dryRun: true)
         let removed = steps.flatMap(\.operations).compactMap { if case .removeEntity(let name) = $0 { name } else { nil } }
         for name in removed where (dryRun.entities[name]?.deleted ?? 0) > 0 {
-            throw .invalidArgument(
+            throw .misuse(
                 "migrating to \(schema.version) would delete the \(dryRun.entities[name]!.deleted) documents of \(name), which the new schema lacks; if the model was renamed, migrate with a plan file's renameEntity, else remove them with removeEntity")
         }
         try store.migrate(steps)
@@ -179,18 +179,18 @@ public final class ModelContainer: Sendable {
     private static func check(_ schema: Schema) throws(FolioError) {
         for entity in schema.entities {
             guard DocumentPath.isIdentifier(entity.name) else {
-                throw .invalidArgument("the model \(entity.name) cannot name a folder; give it a name made of letters, digits and _")
+                throw .misuse("the model \(entity.name) cannot name a folder; give it a name made of letters, digits and _")
             }
             for attribute in entity.attributes where attribute.coding.value == nil {
-                throw .invalidArgument(
+                throw .misuse(
                     "\(entity.name).\(attribute.name) has type \(attribute.valueType), which Folio cannot store; make the type Codable, or mark the property @Transient")
             }
             for attribute in entity.attributes where attribute.isExternalStorage && attribute.valueType != "Data" {
-                throw .invalidArgument(
+                throw .misuse(
                     "\(entity.name).\(attribute.name) is \(attribute.valueType); .externalStorage keeps Data (or Data?) in a file of its own, so declare it as Data or drop the option")
             }
             for relationship in entity.relationships where schema.entity(named: relationship.destination) == nil {
-                throw .invalidArgument("\(entity.name).\(relationship.name) refers to \(relationship.destination), which is not a model")
+                throw .misuse("\(entity.name).\(relationship.name) refers to \(relationship.destination), which is not a model")
             }
         }
     }

@@ -19,7 +19,7 @@ extension ModelContext {
         (plain.sortBy, plain.fetchLimit, plain.fetchOffset) = ([], nil, nil)
         let plan = try fetchPlan(for: plain)
         guard var query = plan.query else {
-            throw FolioError.invalidArgument("aggregate needs a predicate that runs on documents: \(plan.fallback ?? "")")
+            throw FolioError.misuse("aggregate needs a predicate that runs on documents: \(plan.fallback ?? "")")
         }
         query.sort = []
         let value = try aggregation.keyPath.map { keyPath throws(FolioError) in try propertyExpression(keyPath, in: entity) }
@@ -36,7 +36,7 @@ extension ModelContext {
             default: continue
             }
         }
-        throw .invalidArgument("\(keyPath) is not a stored property of \(entity.name)")
+        throw .misuse("\(keyPath) is not a stored property of \(entity.name)")
     }
 }
 

@@ -94,7 +94,7 @@ extension ModelContext {
             }
             rememberReadable(decodedRows, of: result, entity: query.entity)
             if !allowEscapingMutations, (inserted, deleted, changed) != unsaved {
-                throw FolioError.invalidArgument(
+                throw FolioError.misuse(
                     "enumerate's block left unsaved changes to \(Model.self) models; save them inside the block, or pass allowEscapingMutations: true")
             }
             letGo(made)
@@ -283,7 +283,7 @@ extension ModelContext {
     func entity(of type: any PersistentModel.Type) throws(FolioError) -> Schema.Entity {
         let name = ModelEntities.entity(of: type).name
         guard let entity = container.schema.entity(named: name) else {
-            throw .invalidArgument("\(name) is not one of this container's models; add it to the container's schema")
+            throw .misuse("\(name) is not one of this container's models; add it to the container's schema")
         }
         return entity
     }

@@ -12,7 +12,7 @@ extension ModelContext {
     public func save() throws(FolioError) {
         guard hasChanges else { return }
         guard container.configuration.allowsSave else {
-            throw .invalidArgument("this container's configuration has allowsSave: false, so it cannot save; make another configuration to write")
+            throw .misuse("this container's configuration has allowsSave: false, so it cannot save; make another configuration to write")
         }
         let schema = container.schema
         let doomed = try applyDeleteRules()
@@ -39,7 +39,7 @@ extension ModelContext {
             guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
             let data = model.persistentBackingData
             if layout.hasOwnIdentity, let own = data.ownIdentity, own != identifier.id {
-                throw .invalidArgument(
+                throw .misuse(
                     "\(identifier): its id was changed to \(own.uuidString), but a saved model's id names its file; insert a new model with that id instead")
             }
             let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: data.deletedAt)
@@ -151,7 +151,7 @@ extension ModelContext {
                 let count = access.models(value).filter { !doomed.contains($0.persistentModelID) }.count
                 let limits = maximum > 0 ? "\(minimum) to \(maximum)" : "at least \(minimum)"
                 if count < minimum || (maximum > 0 && count > maximum) {
-                    throw .invalidArgument(
+                    throw .constraint(
                         "\(identifier): \(relationship.name) holds \(count) \(relationship.destination) models, but its @Relationship allows \(limits) (minimumModelCount, maximumModelCount); nothing was saved")
                 }
             }
@@ -211,10 +211,12 @@ extension ModelContext {
     private func commit(_ changes: [DocumentChange]) throws(FolioError) -> CommitSummary {
         do {
             return try container.store.commit(changes)
-        } catch .conflict(_, _) where container.configuration.conflicts == .overwrite {
+        } catch FolioError.Kind.conflict where container.configuration.conflicts == .overwrite {
             _ = try container.store.refresh()
             return try container.store.commit(changes.compactMap(rebased))
-        } catch .conflict(let path, let reason) {
+        } catch let error where error.kind == .conflict {
+            let path = error.path ?? ""
+            let reason = error.reason
             let fileName = path.split(separator: "/").last.map(String.init) ?? path
             let model = registered.keys.first { fileName == $0.id.uuidString + ".json" }
             // The store's reason already says what happened to the file ("changed on disk since it was read ...").

@@ -35,7 +35,7 @@ extension ModelContext {
     @discardableResult
     public func purge(deletedBefore moment: Date) throws(FolioError) -> Int {
         guard container.configuration.allowsSave else {
-            throw .invalidArgument("this container's configuration has allowsSave: false, so it cannot purge")
+            throw .misuse("this container's configuration has allowsSave: false, so it cannot purge")
         }
         let changes = container.store.purging(deletedBefore: moment)
         try container.store.commit(changes)

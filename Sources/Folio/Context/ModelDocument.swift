@@ -43,7 +43,7 @@ enum ModelDocument {
                 do {
                     content[attribute.name] = try coding.encode(value as Any)
                 } catch {
-                    throw .invalidArgument("\(identifier): \(attribute.name) cannot be stored: \(error.message)")
+                    throw .invalidValue("\(identifier): \(attribute.name) cannot be stored: \(error.message)")
                 }
             case .blob(let attribute, _):
                 // The blob is its own file: written when new or changed, else left alone.

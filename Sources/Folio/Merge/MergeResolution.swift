@@ -20,11 +20,11 @@ extension MergeConflict {
     public static func resolving(_ content: JSONObject, choice: MergeChoice?, values: JSONObject, path: String) throws(FolioError) -> JSONObject {
         let conflicts = recorded(in: content)
         guard !conflicts.isEmpty else {
-            throw .invalidArgument("\(path) records no merge conflicts (no \"\(key)\"); change values with `folio set`")
+            throw .invalidInput("\(path) records no merge conflicts (no \"\(key)\"); change values with `folio set`")
         }
         let conflicting = Set(conflicts.map(\.property))
         for name in values.keys where !conflicting.contains(name) {
-            throw .invalidArgument("\(path): \"\(name)\" is not in conflict (the conflicts are \(conflicts.map(\.property).joined(separator: ", "))); change it with `folio set`")
+            throw .invalidInput("\(path): \"\(name)\" is not in conflict (the conflicts are \(conflicts.map(\.property).joined(separator: ", "))); change it with `folio set`")
         }
         var result = content
         var remaining: [MergeConflict] = []

@@ -15,14 +15,14 @@ extension DocumentStore {
     @discardableResult
     public func migrate(_ steps: [MigrationStep], dryRun: Bool = false, progress: ReadProgress? = nil) throws(FolioError) -> MigrationReport {
         let steps = steps.sorted { $0.fromVersion < $1.fromVersion }
-        guard let target = steps.last?.toVersion else { throw .invalidArgument("the migration has no steps") }
+        guard let target = steps.last?.toVersion else { throw .migration("the migration has no steps") }
         for step in steps where step.toVersion <= step.fromVersion {
-            throw .invalidArgument("a migration step goes from \(step.fromVersion) to \(step.toVersion); each must go to a later version")
+            throw .migration("a migration step goes from \(step.fromVersion) to \(step.toVersion); each must go to a later version")
         }
         let (manifest, calendar) = state.withLock { ($0.manifest, $0.manifest.calendar) }
         let storeVersion = Schema.Version(manifest.schemaVersion) ?? Schema.Version(0, 0, 0)
         guard storeVersion <= target else {
-            throw .invalidArgument(
+            throw .migration(
                 "the store is at schema \(storeVersion), newer than \(target), where this migration ends; a migration never lowers a store's version, so nothing was written (run the plan that ends at \(storeVersion) or later)")
         }
         var report = MigrationReport(fromVersion: manifest.schemaVersion, toVersion: target)

@@ -38,13 +38,13 @@ extension MigrationStep {
                 if oldName != name { operations.append(.renameProperty(entity: entity.name, from: oldName, to: name)) }
                 guard case .attribute(let attribute) = property else { continue }
                 if let oldType = oldProperty["type"]?.stringValue, oldType != attribute.valueType {
-                    throw .invalidArgument(
+                    throw .migration(
                         "\(entity.name).\(name) changes type from \(oldType) to \(attribute.valueType); a lightweight stage cannot convert values, so use a custom stage or a plan file with convertType")
                 }
                 if oldProperty["optional"] == .bool(true), !attribute.isOptional, stored {
                     let value = try initialValue(of: property, in: entity)
                     guard value != .null else {
-                        throw .invalidArgument("\(entity.name).\(name) becomes required without a default; give it one, or use a custom stage")
+                        throw .migration("\(entity.name).\(name) becomes required without a default; give it one, or use a custom stage")
                     }
                     operations.append(.setValue(entity: entity.name, name: name, value: .constant(value), where: .compare(.property(name), .equal, .value(.null))))
                 }
@@ -65,7 +65,7 @@ extension MigrationStep {
                 return json
             }
             if attribute.isOptional { return .null }
-            throw .invalidArgument(
+            throw .migration(
                 "\(entity.name).\(attribute.name) is new and required, without an initial value; give it a default (var \(attribute.name): \(attribute.valueType) = ...), make it optional, or use a custom stage")
         }
     }

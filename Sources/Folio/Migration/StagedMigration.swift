@@ -72,7 +72,7 @@ struct StagedMigration {
         } catch let error as FolioError {
             throw error
         } catch {
-            throw .invalidArgument("the custom migration stage's \(stage) to \(version.versionIdentifier) failed: \(error); the store is unchanged")
+            throw .migration("the custom migration stage's \(stage) to \(version.versionIdentifier) failed: \(error); the store is unchanged")
         }
     }
 

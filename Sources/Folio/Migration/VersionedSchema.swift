@@ -58,7 +58,7 @@ public enum MigrationStage {
         }
         let step = try MigrationStep(contentsOf: url, timeZone: timeZone)
         guard step.fromVersion == from.versionIdentifier, step.toVersion == to.versionIdentifier else {
-            throw .invalidArgument(
+            throw .migration(
                 "\(url.path) migrates \(step.fromVersion) to \(step.toVersion), but the plan's stage goes from \(from.versionIdentifier) to \(to.versionIdentifier)")
         }
         return step

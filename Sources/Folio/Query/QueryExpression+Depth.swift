@@ -39,7 +39,7 @@ extension QueryExpression {
     func checkDepth() throws(FolioError) {
         let depth = depth
         guard depth > Self.maximumDepth else { return }
-        throw .invalidArgument("the query is \(depth) levels deep, more than the \(Self.maximumDepth) Folio evaluates; split it or shorten its chains")
+        throw FolioError(.invalidQuery, "the query is \(depth) levels deep, more than the \(Self.maximumDepth) Folio evaluates; split it or shorten its chains")
     }
 
     /// `&&` or `||`: the operators whose chains may be grouped any way without changing

@@ -33,7 +33,7 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     /// A document's path; throws for an entity name that is not an identifier.
     public init(entity: String, day: Day, id: UUID) throws(FolioError) {
         guard Self.isIdentifier(entity) else {
-            throw .invalidArgument("entity name \"\(entity)\" is not an identifier (letters, digits and _, not starting with a digit)")
+            throw .invalidInput("entity name \"\(entity)\" is not an identifier (letters, digits and _, not starting with a digit)")
         }
         self.entity = entity
         self.day = day
@@ -42,7 +42,7 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// The path of the blob that holds one property of this document.
     public func blob(_ property: String) throws(FolioError) -> DocumentPath {
-        guard Self.isIdentifier(property) else { throw .invalidArgument("property name \"\(property)\" is not an identifier") }
+        guard Self.isIdentifier(property) else { throw .invalidInput("property name \"\(property)\" is not an identifier") }
         var path = self
         path.blobProperty = property
         return path

@@ -26,9 +26,9 @@ extension DocumentStore {
             let recovered: (finished: Int, discarded: Int)
             do throws(FolioError) {
                 recovered = try Journal.recover(in: folder, durability: durability)
-            } catch .unfinishedCommit(let cause) {
-                state.withLock { $0.unfinishedTransaction = .unfinishedCommit(cause) }
-                throw .unfinishedCommit(cause)
+            } catch let error where error.kind == .unfinishedCommit {
+                state.withLock { $0.unfinishedTransaction = error }
+                throw error
             }
             sweepStagedFiles()
             let transaction = try state.withLock { state throws(FolioError) in
@@ -99,7 +99,7 @@ extension DocumentStore {
             switch change {
             case .put(let document, let basedOn):
                 guard identities.insert(.init(entity: document.entity, id: document.id)).inserted else {
-                    throw .invalidArgument("\(document.entity) \(document.id) appears twice in one transaction")
+                    throw .misuse("\(document.entity) \(document.id) appears twice in one transaction")
                 }
                 let plan = try plan(document, basedOn: basedOn, calendar: calendar, catalog: state.catalog, folders: &folders)
                 if plan.previous?.path == plan.target, plan.previous?.contentHash == plan.contentHash, document.blobs.isEmpty {
@@ -111,7 +111,7 @@ extension DocumentStore {
                 }
             case .delete(let version):
                 guard identities.insert(.init(entity: version.path.entity, id: version.path.id)).inserted else {
-                    throw .invalidArgument("\(version.path.entity) \(version.path.id) appears twice in one transaction")
+                    throw .misuse("\(version.path.entity) \(version.path.id) appears twice in one transaction")
                 }
                 try verifyUnchanged(version)
                 deletes.append(version)
@@ -143,8 +143,8 @@ extension DocumentStore {
         do throws(FolioError) {
             stamps = try journal.stage(writes.bytes)
             try journal.commit(durability: durability)
-        } catch .unfinishedCommit(let cause) {
-            throw .unfinishedCommit(cause)  // past the commit point: the journal stays, to be finished
+        } catch let error where error.kind == .unfinishedCommit {
+            throw error  // past the commit point: the journal stays, to be finished
         } catch {
             // Before the commit point: the transaction never happened. Whatever cannot be
             // removed now is hidden and removed by the next recovery; the error that matters
@@ -200,10 +200,10 @@ extension DocumentStore {
         switch content["$entity"] {
         case nil: content.insert(.string(document.entity), forKey: "$entity", at: 0)
         case .string(document.entity)?: break
-        case let other?: throw .invalidArgument("document \(document.id) says \"$entity\": \(other) but is written as a \(document.entity)")
+        case let other?: throw .misuse("document \(document.id) says \"$entity\": \(other) but is written as a \(document.entity)")
         }
         if let basedOn, basedOn.path.entity != document.entity || basedOn.path.id != document.id {
-            throw .invalidArgument("the version passed for \(document.entity) \(document.id) is that of \(basedOn.path)")
+            throw .misuse("the version passed for \(document.entity) \(document.id) is that of \(basedOn.path)")
         }
         let day = document.partitionDate.map { Day($0, in: calendar) } ?? basedOn?.path.day ?? Day(Date(), in: calendar)
         let target = try DocumentPath(entity: document.entity, day: day, id: document.id)

@@ -48,7 +48,7 @@ extension DocumentStore {
         let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
         guard let entity = schema.entities[query.entity] else {
             let known = schema.entities.keys.sorted().joined(separator: ", ")
-            throw .invalidArgument("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
+            throw .notFound("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
         }
         // A tree built in code may be deeper than the parser lets text be; evaluating it would recurse past the stack.
         try query.filter?.checkDepth()

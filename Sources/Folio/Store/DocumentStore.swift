@@ -71,7 +71,7 @@ public final class DocumentStore: Sendable {
             try FileSystem.makeFolders(atPath: root)
         }
         for entity in manifest.entityNames {
-            guard DocumentPath.isIdentifier(entity) else { throw .invalidArgument("entity name \"\(entity)\" is not an identifier") }
+            guard DocumentPath.isIdentifier(entity) else { throw .invalidInput("entity name \"\(entity)\" is not an identifier") }
         }
         let folder = try OpenFolder(root: root)
         try folder.makeFolders(".folio")
@@ -99,9 +99,9 @@ public final class DocumentStore: Sendable {
         }
         do {
             try folder.makeFolders(".folio")
-        } catch .fileSystem(let path, let operation, let reason) {
+        } catch let error where error.kind == .fileSystem {
             // A read-only store without `.folio/` can still be read (without a lock).
-            guard folder.whyNotWritable() != nil else { throw .fileSystem(path: path, operation: operation, reason: reason) }
+            guard folder.whyNotWritable() != nil else { throw error }
         }
         // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
         let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
@@ -297,13 +297,13 @@ public final class DocumentStore: Sendable {
                 $0.statistics.transactionsDiscarded += recovered.discarded
                 $0.unfinishedTransaction = nil
             }
-        } catch .unfinishedCommit(let cause) {
-            state.withLock { $0.unfinishedTransaction = .unfinishedCommit(cause) }
-        } catch .fileSystem(let path, let operation, let reason) where lock.unlockedReason != nil {
+        } catch let error where error.kind == .unfinishedCommit {
+            state.withLock { $0.unfinishedTransaction = error }
+        } catch let error where error.kind == .fileSystem && lock.unlockedReason != nil {
             // Read-only: an uncommitted journal only left hidden staged files, which reads pass over.
             let committed = try journals.list().contains { Journal.isJournalName($0) && (try? journals.status(of: $0 + "/" + Journal.recordName)) != nil }
             if committed {
-                state.withLock { $0.unfinishedTransaction = .unfinishedCommit(.fileSystem(path: path, operation: operation, reason: reason)) }
+                state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
             }
         }
     }

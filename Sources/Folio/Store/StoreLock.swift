@@ -70,11 +70,11 @@ final class StoreLock: Sendable {
         var reason: String?
         do {
             descriptor = try root.openFile(relative, flags: O_RDWR | O_CREAT, mode: 0o644)
-        } catch .fileSystem(let lockPath, let operation, let cause) {
+        } catch let error where error.kind == .fileSystem {
             // A read-only store can still be read: with the lock file opened for reading when
             // it is there (flock works on it), and without any file lock when it is not.
             let localState = try? root.folder(at: ".folio")
-            guard let whyReadOnly = localState?.whyNotWritable() ?? root.whyNotWritable() else { throw .fileSystem(path: lockPath, operation: operation, reason: cause) }
+            guard let whyReadOnly = localState?.whyNotWritable() ?? root.whyNotWritable() else { throw error }
             if let readable = try? root.openFile(relative, flags: O_RDONLY) {
                 descriptor = readable
             } else {

@@ -16,7 +16,7 @@ extension DocumentStore {
     public func check(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> [StoreFinding] {
         var audit = StoreAudit(manifest)
         for issue in issues {
-            let location = issue.error.jsonLocation
+            let location = issue.error.location
             audit.findings.append(StoreFinding(.error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
         }
         audit.findings += localStateFindings()
@@ -53,24 +53,5 @@ extension StoreManifest {
             }
         }
         return findings
-    }
-}
-
-extension FolioError {
-    /// Where in a JSON text the error is, when it is about one.
-    var jsonLocation: SourceLocation? {
-        if case .unreadableJSON(let error) = self { error.location } else { nil }
-    }
-
-    /// The error without its place in front and its hint after, for a message that
-    /// names the place itself (a finding, a line of an import).
-    public var reason: String {
-        switch self {
-        case .unreadableJSON(let error): error.message
-        case .invalidDocument(_, let reason), .conflict(_, let reason), .invalidStore(_, let reason), .unsafePath(_, let reason): reason
-        case .invalidArgument(let reason): reason
-        case .invalidQuery(_, let column, let message): "\(message) (column \(column))"
-        default: description
-        }
     }
 }

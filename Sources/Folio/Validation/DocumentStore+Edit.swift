@@ -20,7 +20,7 @@ extension DocumentStore {
         let id: UUID
         if entity.hasOwnIdentity, let given = values["id"] {
             guard let text = given.stringValue, let parsed = UUID(uuidString: text) else {
-                throw .invalidArgument("\(name).id must be a UUID like \"\(UUID().uuidString)\", not \(given)")
+                throw .invalidValue("\(name).id must be a UUID like \"\(UUID().uuidString)\", not \(given)")
             }
             id = parsed
         } else {
@@ -83,7 +83,7 @@ extension DocumentStore {
         let errors = findings(for: content, at: path, inverses: false).filter { $0.severity == .error }
         if let first = errors.first {
             let reasons = errors.count == 1 ? first.message : errors.map(\.message).joined(separator: "; ")
-            throw .invalidArgument("\(entity.name) \(id) would not fit the schema, so nothing was written: \(reasons)")
+            throw .invalidValue("\(entity.name) \(id) would not fit the schema, so nothing was written: \(reasons)")
         }
         return Document(entity: entity.name, id: id, partitionDate: partitionDate, content: content)
     }
@@ -95,7 +95,7 @@ extension QuerySchema {
         guard let entity = entities[name] else {
             let names = entities.keys.sorted()
             let hint = Spelling.nearest(to: name, among: names).map { "did you mean \($0)? " } ?? ""
-            throw .invalidArgument("\(name) is not an entity of the store at \(root); \(hint)it has: \(names.joined(separator: ", "))")
+            throw .notFound("\(name) is not an entity of the store at \(root); \(hint)it has: \(names.joined(separator: ", "))")
         }
         return entity
     }
@@ -107,7 +107,7 @@ extension QuerySchema.Entity {
         let known = properties.map(\.name)
         for name in names where !known.contains(name) {
             let hint = Spelling.nearest(to: name, among: known).map { "did you mean \($0)? " } ?? ""
-            throw .invalidArgument("\(self.name) has no property \(name); \(hint)its properties are \(known.joined(separator: ", "))")
+            throw .notFound("\(self.name) has no property \(name); \(hint)its properties are \(known.joined(separator: ", "))")
         }
     }
 }

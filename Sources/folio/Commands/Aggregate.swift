@@ -43,7 +43,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 if function != .count, of == nil {
-                    throw FolioError.invalidArgument("\(function) needs a value: add --of <property or expression>")
+                    throw FolioError.invalidInput("\(function) needs a value: add --of <property or expression>")
                 }
                 let value = try of.map { text throws(FolioError) in try store.parseQuery(text, entity: entity) }
                 let filter = try filter.map { text throws(FolioError) in try store.parseQuery(text, entity: entity) }

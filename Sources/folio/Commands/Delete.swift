@@ -79,7 +79,7 @@ extension FolioCommand {
                 var moment = Date()
                 if let before {
                     guard case .value(.date(let date)) = try QueryExpression(parsing: "@" + before, timeZone: store.manifest.timeZone) else {
-                        throw FolioError.invalidArgument("--before \(before) is not a day like 2026-10-01")
+                        throw FolioError.invalidInput("--before \(before) is not a day like 2026-10-01")
                     }
                     moment = date
                 }

@@ -33,7 +33,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 guard let stored = try DocumentTarget.document(document, in: store) else {
-                    throw FolioError.invalidArgument("\(document) is neither a UUID nor a document path")
+                    throw FolioError.invalidInput("\(document) is neither a UUID nor a document path")
                 }
                 try condition.check(stored, in: store)
                 // The copy being edited is the user's data: it lives in a folder only this user can
@@ -74,7 +74,7 @@ extension FolioCommand {
                         Terminal.print(summary.written == 0 ? "No change; nothing saved." : "Saved \(summary.versions.keys.map(\.relativePath).sorted().joined(separator: ", "))")
                         return
                     } catch let error as FolioError {
-                        if case .conflict = error { throw error }
+                        if error.kind == .conflict { throw error }
                         Terminal.printError("error: \(error.description)")
                         let lines = error.description.split(separator: "\n").map { "// " + $0 }
                         // Bytes that are not UTF-8 come back as U+FFFD, so the editor shows where they were.
@@ -114,16 +114,16 @@ extension FolioCommand {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "\(editor) \"$1\"", editor, path]
             do { try process.run() } catch {
-                throw .invalidArgument("could not start the editor \(editor): \(error.localizedDescription); set EDITOR")
+                throw .externalProgram("could not start the editor \(editor): \(error.localizedDescription); set EDITOR")
             }
             InterruptCleanup.ignoreTerminalInterrupts(true)
             process.waitUntilExit()
             InterruptCleanup.ignoreTerminalInterrupts(false)
             if process.terminationReason == .uncaughtSignal {
-                throw .invalidArgument("the editor \(editor) was stopped by signal \(process.terminationStatus); nothing saved")
+                throw .externalProgram("the editor \(editor) was stopped by signal \(process.terminationStatus); nothing saved")
             }
             guard process.terminationStatus == 0 else {
-                throw .invalidArgument("the editor \(editor) exited with status \(process.terminationStatus); nothing saved")
+                throw .externalProgram("the editor \(editor) exited with status \(process.terminationStatus); nothing saved")
             }
         }
     }

@@ -29,7 +29,7 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                guard format == .ndjson || format == .csv else { throw FolioError.invalidArgument("export writes ndjson or csv, not \(format.rawValue)") }
+                guard format == .ndjson || format == .csv else { throw FolioError.invalidInput("export writes ndjson or csv, not \(format.rawValue)") }
                 let store = try store.open()
                 let documents = try store.query(try query.documentQuery(in: store)).matches.compactMap(\.stored)
                 let properties = store.describedProperties(of: query.entity)

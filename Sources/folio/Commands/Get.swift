@@ -31,7 +31,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 guard let found = try DocumentTarget.document(document, in: store) else {
-                    throw FolioError.invalidArgument("\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
+                    throw FolioError.invalidInput("\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
                 }
                 if revision {
                     Terminal.print(try store.revision(of: found))

@@ -130,14 +130,14 @@ extension FolioCommand {
                         // Exit 128 says the section is not there: nothing to remove.
                         let run = try git.run(["config", "--local", "--remove-section", section])
                         guard run.succeeded || run.status == 128 else {
-                            throw FolioError.invalidArgument("git config --remove-section \(section) failed: \(run.errors)")
+                            throw FolioError.externalProgram("git config --remove-section \(section) failed: \(run.errors)")
                         }
                     }
                     for key in ["merge.renames", "merge.directoryRenames"] {
                         // Exit 5 says the key is not set.
                         let run = try git.run(["config", "--local", "--unset", key])
                         guard run.succeeded || run.status == 5 else {
-                            throw FolioError.invalidArgument("git config --unset \(key) failed: \(run.errors)")
+                            throw FolioError.externalProgram("git config --unset \(key) failed: \(run.errors)")
                         }
                     }
                     Terminal.print("Uninstalled: Folio's lines in \(opened.root)/.gitattributes and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config")

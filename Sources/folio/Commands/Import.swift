@@ -67,7 +67,7 @@ extension FolioCommand {
                         }
                         written.append((document, existing))
                     } catch {
-                        throw FolioError.invalidArgument("\(file):\(line): \(error.reason)")
+                        throw FolioError(error.kind, "\(file):\(line): \(error.reason)")
                     }
                     progress.advance()
                 }
@@ -98,7 +98,7 @@ extension FolioCommand {
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 do {
                     guard let object = try JSONReader().read(String(line), file: "line \(index + 1)").objectValue else {
-                        throw FolioError.invalidArgument("line \(index + 1) is not a JSON object")
+                        throw FolioError.invalidInput("line \(index + 1) is not a JSON object")
                     }
                     records.append((index + 1, object))
                 } catch let error as JSONError {
@@ -106,7 +106,7 @@ extension FolioCommand {
                 } catch let error as FolioError {
                     throw error
                 } catch {
-                    throw FolioError.invalidArgument("line \(index + 1): \(error)")
+                    throw FolioError.invalidInput("line \(index + 1): \(error)")
                 }
             }
             return records
@@ -121,12 +121,12 @@ extension FolioCommand {
             let known = Set(store.propertyNames(of: entity))
             if let unknown = header.first(where: { !known.contains($0) && $0 != "id" && $0 != "$id" }) {
                 let names = known.sorted().joined(separator: ", ")
-                throw FolioError.invalidArgument(
+                throw FolioError.invalidInput(
                     "line 1 of a CSV file is its header, naming a property of \(entity) in each column, but \"\(unknown)\" is not one (they are \(names)); add the header line, or rename the column")
             }
             return try rows.dropFirst().map { row throws(FolioError) in
                 guard row.fields.count == header.count else {
-                    throw FolioError.invalidArgument("line \(row.line) has \(row.fields.count) fields, but the header has \(header.count)")
+                    throw FolioError.invalidInput("line \(row.line) has \(row.fields.count) fields, but the header has \(header.count)")
                 }
                 var record = JSONObject()
                 for (name, field) in zip(header, row.fields) where !field.isEmpty {

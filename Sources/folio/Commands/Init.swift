@@ -33,7 +33,7 @@ extension FolioCommand {
                 var manifest = StoreManifest()
                 if let timeZone {
                     guard let zone = StoreManifest.timeZone(identifier: timeZone) else {
-                        throw FolioError.invalidArgument("\(timeZone) is not a time zone; use a name such as Europe/Berlin or UTC")
+                        throw FolioError.invalidInput("\(timeZone) is not a time zone; use a name such as Europe/Berlin or UTC")
                     }
                     manifest.timeZone = zone
                 }
@@ -54,7 +54,7 @@ extension FolioCommand {
                 let present = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
                 if !present.isEmpty {
                     let shown = present.prefix(3).joined(separator: ", ") + (present.count > 3 ? ", …" : "")
-                    throw FolioError.invalidArgument("\(root) is not empty (it holds \(shown)); create the store in an empty or new folder")
+                    throw FolioError.invalidInput("\(root) is not empty (it holds \(shown)); create the store in an empty or new folder")
                 }
                 let store = try DocumentStore.create(at: root, manifest: manifest)
                 try store.close()

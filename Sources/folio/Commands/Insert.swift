@@ -32,7 +32,7 @@ extension FolioCommand {
                 _ = try store.parseQuery("true", entity: entity)
                 let document = try store.newDocument(entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
                 if store.document(entity: entity, id: document.id) != nil {
-                    throw FolioError.invalidArgument(
+                    throw FolioError.invalidInput(
                         "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one")
                 }
                 let summary = try store.commit(store.changes(putting: document, over: nil))
@@ -75,14 +75,14 @@ extension FolioCommand {
                 let isDocument = try DocumentTarget.document(target, in: store) != nil
                 let query = !isDocument && rest.first.map(Assignment.isAssignment) == false ? rest.first : nil
                 let assignments = Array(rest.dropFirst(query == nil ? 0 : 1))
-                guard !assignments.isEmpty else { throw FolioError.invalidArgument("nothing to set: add property=value") }
+                guard !assignments.isEmpty else { throw FolioError.invalidInput("nothing to set: add property=value") }
                 guard isDocument || query != nil else {
-                    throw FolioError.invalidArgument("\(target) is an entity: give a query for the documents to change (e.g. 'name == \"Tea\"', or 'true' for all of them) before the values")
+                    throw FolioError.invalidInput("\(target) is an entity: give a query for the documents to change (e.g. 'name == \"Tea\"', or 'true' for all of them) before the values")
                 }
                 let documents = try DocumentTarget.resolve(target, query: query, in: store)
                 if condition.revision != nil {
                     guard isDocument, let document = documents.first else {
-                        throw FolioError.invalidArgument("--if-unchanged compares one document's revision: name the document by its UUID or path, not by a query")
+                        throw FolioError.invalidInput("--if-unchanged compares one document's revision: name the document by its UUID or path, not by a query")
                     }
                     try condition.check(document, in: store)
                 }

@@ -60,7 +60,7 @@ extension FolioCommand {
         static func day(_ text: String) throws(FolioError) -> Day {
             let parts = text.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 3, let day = Day(year: parts[0], month: parts[1], day: parts[2]) else {
-                throw .invalidArgument("\(text) is not a day; write it as 2026-11-22")
+                throw .invalidInput("\(text) is not a day; write it as 2026-11-22")
             }
             return day
         }

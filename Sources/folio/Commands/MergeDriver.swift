@@ -104,7 +104,7 @@ extension FolioCommand {
             let run = try Git(folder: folder).run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs])
             // merge-file exits with the number of conflicts, or 255 when it could not merge at all.
             guard run.status < 255 else {
-                throw .invalidArgument("git merge-file could not merge \(ours): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines)); both versions are left as git gave them")
+                throw .externalProgram("git merge-file could not merge \(ours): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines)); both versions are left as git gave them")
             }
         }
 

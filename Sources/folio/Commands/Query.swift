@@ -95,7 +95,7 @@ extension RecordPrinter {
         let known = properties + ["id", "path", "day"]
         for field in fields where !known.contains(field) && !field.hasPrefix("$") {
             let hint = Spelling.nearest(to: field, among: known).map { "did you mean \($0)? " } ?? ""
-            throw .invalidArgument("--fields: \(entity) has no property \(field); \(hint)its properties are \(properties.joined(separator: ", "))")
+            throw .notFound("--fields: \(entity) has no property \(field); \(hint)its properties are \(properties.joined(separator: ", "))")
         }
     }
 }

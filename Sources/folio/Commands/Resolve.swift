@@ -40,7 +40,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 guard let stored = try DocumentTarget.document(document, in: store) else {
-                    throw FolioError.invalidArgument("\(document) is neither a UUID nor a document path")
+                    throw FolioError.invalidInput("\(document) is neither a UUID nor a document path")
                 }
                 let values = try Assignment.values(assignments, entity: stored.entity, in: store)
                 let path = stored.path.relativePath

@@ -31,7 +31,7 @@ extension FolioCommand {
                 let git = Git(folder: root)
                 let top = try git.topLevel()
                 guard (try? git.checked("config", "--get", "merge.folio.driver"))?.isEmpty == false else {
-                    throw FolioError.invalidArgument("this clone has no Folio merge driver, so git would merge documents line by line; run `folio git install` first")
+                    throw FolioError.invalidInput("this clone has no Folio merge driver, so git would merge documents line by line; run `folio git install` first")
                 }
                 let branch = try git.checked("rev-parse", "--abbrev-ref", "HEAD")
                 let target = remote.map { [$0, branch] } ?? []
@@ -53,7 +53,7 @@ extension FolioCommand {
                 if !pull.succeeded {
                     let unmerged = try git.checked("diff", "--name-only", "--diff-filter=U")
                     guard !unmerged.isEmpty else {
-                        throw FolioError.invalidArgument("git pull failed, nothing was pushed: \(pull.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
+                        throw FolioError.externalProgram("git pull failed, nothing was pushed: \(pull.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
                     }
                     let files = unmerged.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
                     Terminal.printError("""
@@ -76,7 +76,7 @@ extension FolioCommand {
 
                 let push = try git.run(["push"] + target)
                 guard push.succeeded else {
-                    throw FolioError.invalidArgument("git push failed: \(push.errors.trimmingCharacters(in: .whitespacesAndNewlines)); the merge is committed locally, run `folio sync` again")
+                    throw FolioError.externalProgram("git push failed: \(push.errors.trimmingCharacters(in: .whitespacesAndNewlines)); the merge is committed locally, run `folio sync` again")
                 }
                 Terminal.print("Pushed; the store is in sync")
             }

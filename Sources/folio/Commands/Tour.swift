@@ -52,7 +52,7 @@ extension FolioCommand {
                 if parent.path == folder.path { break }
                 folder = parent
             }
-            throw .invalidArgument("found no \(name)/ with the example stores here or above; pass --data PATH")
+            throw .notFound("found no \(name)/ with the example stores here or above; pass --data PATH")
         }
     }
 }

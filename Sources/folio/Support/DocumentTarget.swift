@@ -19,7 +19,7 @@ struct DocumentTarget: ParsableArguments {
     func documents(in store: DocumentStore, includeDeleted: Bool) throws(FolioError) -> [StoredDocument] {
         let named = try Self.document(target, in: store)
         guard query != nil || all || named != nil else {
-            throw .invalidArgument("\(target) is an entity: give a query for the documents (e.g. 'name == \"Tea\"'), or --all for every one")
+            throw .invalidInput("\(target) is an entity: give a query for the documents (e.g. 'name == \"Tea\"'), or --all for every one")
         }
         return try Self.resolve(target, query: query, includeDeleted: includeDeleted, in: store)
     }
@@ -27,7 +27,7 @@ struct DocumentTarget: ParsableArguments {
     /// The document a UUID or path names, or the documents of an entity a query matches (all without one).
     static func resolve(_ target: String, query: String?, includeDeleted: Bool = false, in store: DocumentStore) throws(FolioError) -> [StoredDocument] {
         if let document = try Self.document(target, in: store) {
-            guard query == nil else { throw .invalidArgument("a query follows an entity name, not a document (\(target))") }
+            guard query == nil else { throw .invalidInput("a query follows an entity name, not a document (\(target))") }
             return [document]
         }
         let filter = try query.map { text throws(FolioError) in try store.parseQuery(text, entity: target) }
@@ -45,17 +45,17 @@ struct DocumentTarget: ParsableArguments {
             // A file of that name the store could not read says why, with its line and column.
             let name = "/" + id.uuidString + ".JSON"
             if let issue = store.issues.first(where: { $0.path.uppercased().hasSuffix(name) }) { throw issue.error }
-            throw .invalidArgument("no document in the store at \(store.root) has the identity \(text)")
+            throw .notFound("no document in the store at \(store.root) has the identity \(text)")
         }
         guard text.hasSuffix(".json") else { return nil }
         let relative = text.hasPrefix(store.root + "/") ? String(text.dropFirst(store.root.count + 1)) : text
         guard let path = DocumentPath(relativePath: relative) else {
-            throw .invalidArgument("\(text) is not a document path like Timer/2026/11/22/<UUID>.json")
+            throw .invalidInput("\(text) is not a document path like Timer/2026/11/22/<UUID>.json")
         }
         guard let document = store.document(entity: path.entity, id: path.id) else {
             // A file that is there but unreadable says why, with its line and column.
             if let issue = store.issues.first(where: { $0.path == relative }) { throw issue.error }
-            throw .invalidArgument("the store at \(store.root) holds no document at \(relative)")
+            throw .notFound("the store at \(store.root) holds no document at \(relative)")
         }
         return document
     }
@@ -79,7 +79,7 @@ enum Assignment {
         var values = JSONObject()
         for assignment in assignments {
             guard let equals = assignment.firstIndex(of: "=") else {
-                throw .invalidArgument("\(assignment) is not an assignment; write property=value (or property:=json)")
+                throw .invalidInput("\(assignment) is not an assignment; write property=value (or property:=json)")
             }
             var name = String(assignment[..<equals])
             let text = String(assignment[assignment.index(after: equals)...])
@@ -88,7 +88,7 @@ enum Assignment {
                 do {
                     values[name] = try JSONReader().read(text)
                 } catch {
-                    throw .invalidArgument("\(name):=\(text): the value is not JSON: \(error.message)")
+                    throw .invalidValue("\(name):=\(text): the value is not JSON: \(error.message)")
                 }
                 continue
             }

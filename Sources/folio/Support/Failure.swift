@@ -14,6 +14,8 @@ enum Failure {
         case data = 65
         /// The store is missing, or the folder is not a store.
         case noStore = 66
+        /// A program the command runs (git, the editor) could not be started or failed.
+        case unavailable = 69
         /// Reading or writing a file failed (a full disk, permissions).
         case io = 74
         /// The store is locked by another process, or a file changed under the command; try again.
@@ -23,8 +25,8 @@ enum Failure {
     /// The exit-code table for `--help`.
     static let helpText = """
         Exit codes: 0 success; 1 problems found or nothing found; 64 bad usage; 65 bad input
-        (query, document, names, a link in the store); 66 not a store; 74 file system error;
-        75 store locked or a file changed meanwhile (try again).
+        (query, document, names, a link in the store); 66 not a store; 69 git or the editor
+        failed; 74 file system error; 75 store locked or a file changed meanwhile (try again).
         """
 
     /// Runs a command's work, turning Folio's errors into a message and an exit code.
@@ -40,11 +42,13 @@ enum Failure {
     }
 
     static func code(for error: FolioError) -> Code {
-        switch error {
+        switch error.kind {
         case .invalidStore: .noStore
         case .fileSystem, .unfinishedCommit: .io
         case .locked, .conflict: .busy
-        case .unreadableJSON, .invalidDocument, .unsafePath, .deleteDenied, .invalidQuery, .invalidArgument: .data
+        case .externalProgram: .unavailable
+        // Bad input of every other kind, and kinds added later.
+        default: .data
         }
     }
 }

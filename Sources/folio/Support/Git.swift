@@ -40,7 +40,7 @@ struct Git {
                 output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
                 errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
         } catch {
-            throw .invalidArgument("could not run git in \(folder): \(error.localizedDescription); is git installed?")
+            throw .externalProgram("could not run git in \(folder): \(error.localizedDescription); is git installed?")
         }
     }
 
@@ -49,7 +49,7 @@ struct Git {
     func checked(_ arguments: String...) throws(FolioError) -> String {
         let run = try run(arguments)
         guard run.succeeded else {
-            throw .invalidArgument("git \(arguments.joined(separator: " ")) failed (exit \(run.status)): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw .externalProgram("git \(arguments.joined(separator: " ")) failed (exit \(run.status)): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -58,7 +58,7 @@ struct Git {
     func topLevel() throws(FolioError) -> String {
         let run = try run(["rev-parse", "--show-toplevel"])
         guard run.succeeded else {
-            throw .invalidArgument("\(folder) is not inside a git repository; run `git init` there (or clone one) first")
+            throw .invalidInput("\(folder) is not inside a git repository; run `git init` there (or clone one) first")
         }
         return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -62,7 +62,7 @@ struct TourScript {
         process.standardOutput = pipe
         process.standardError = pipe
         do { try process.run() } catch {
-            throw .invalidArgument("could not run \(Self.executable): \(error.localizedDescription)")
+            throw .externalProgram("could not run \(Self.executable): \(error.localizedDescription)")
         }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -80,7 +80,7 @@ struct TourScript {
     /// written as text. Returns its path.
     private func handEdit() throws(FolioError) -> String {
         let store = try DocumentStore.open(at: folder + "/Data/OneThing")
-        guard let document = store.documents(entity: "DayEntry").first else { throw .invalidArgument("Data/OneThing holds no DayEntry") }
+        guard let document = store.documents(entity: "DayEntry").first else { throw .notFound("Data/OneThing holds no DayEntry") }
         let path = "Data/OneThing/" + document.path.relativePath
         let file = folder + "/" + path
         do {

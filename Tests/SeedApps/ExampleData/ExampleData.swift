@@ -18,7 +18,8 @@ public enum ExampleData {
     /// (`scripts/make-example-data.sh` does).
     public static func write(to folder: URL) throws {
         for name in storeNames where FileManager.default.fileExists(atPath: folder.appending(path: name).path) {
-            throw FolioError.invalidArgument(
+            throw FolioError(
+                .invalidInput,
                 "\(folder.appending(path: name).path) already exists; the example stores are written from scratch, so remove it first")
         }
         try TimerAppExample.write(to: folder.appending(path: "TimerApp", directoryHint: .isDirectory))
