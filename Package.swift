@@ -97,6 +97,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CompatibilityTests",
+            dependencies: ["Folio", "FolioTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "DocSamplesTests",
             dependencies: ["Folio"],
             swiftSettings: strict

@@ -58,7 +58,7 @@ public final class ModelContainer: Sendable {
             throw .misuse("Folio keeps a container's models in one store; pass one ModelConfiguration, not \(configurations.count)")
         }
         let configuration = configurations.first ?? ModelConfiguration(schema: schema)
-        let schema = configuration.schema ?? schema
+        let schema = try Self.versioned(configuration.schema ?? schema, by: migrationPlan)
         try Self.check(schema)
         self.schema = schema
         layouts = RuntimeOnly(Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityLayout($0, in: schema)) }))
@@ -139,8 +139,13 @@ public final class ModelContainer: Sendable {
                 path: root,
                 reason: "the store's schema version is \(recorded), newer than this program's \(schema.version); it was written by a newer version of the program")
         }
-        if let migrationPlan, writable, let recorded = Schema.Version(manifest.schemaVersion), recorded < schema.version {
-            try migrate(store, from: recorded, to: schema, plan: migrationPlan)
+        if writable, let recorded = Schema.Version(manifest.schemaVersion), recorded < schema.version {
+            // Without a plan, as SwiftData does, the change is migrated as a lightweight stage would.
+            if let migrationPlan {
+                try migrate(store, from: recorded, to: schema, plan: migrationPlan)
+            } else {
+                try migrate(store, steps: [MigrationStep.lightweight(from: manifest.schema, to: schema, fromVersion: recorded)], to: schema)
+            }
             manifest = store.manifest
         }
         manifest.schemaVersion = schema.version.description
@@ -155,6 +160,20 @@ public final class ModelContainer: Sendable {
     private static func migrate(_ store: DocumentStore, from recorded: Schema.Version, to schema: Schema, plan: any SchemaMigrationPlan.Type) throws(FolioError) {
         let stages = plan.stages.filter { $0.versions.to.versionIdentifier > recorded && $0.versions.to.versionIdentifier <= schema.version }
             .sorted { $0.versions.to.versionIdentifier < $1.versions.to.versionIdentifier }
+        // The stages must lead from the store's version to the models' without a gap: a
+        // version skipped would be recorded without its change made to the documents.
+        var reached = recorded
+        for stage in stages {
+            guard stage.versions.from.versionIdentifier == reached else {
+                throw .migration(
+                    "the store is at \(reached), but \(plan)'s next stage goes from \(stage.versions.from.versionIdentifier) to \(stage.versions.to.versionIdentifier); add a stage from \(reached), and nothing was changed")
+            }
+            reached = stage.versions.to.versionIdentifier
+        }
+        guard reached == schema.version else {
+            throw .migration(
+                "\(plan) has no stages from the store's version \(reached) to the models' \(schema.version); add them, and nothing was changed")
+        }
         if stages.contains(where: { if case .custom = $0 { true } else { false } }) {
             return try StagedMigration(store: store, stages: stages).run()
         }
@@ -165,6 +184,11 @@ public final class ModelContainer: Sendable {
             schemaJSON = stage.versions.to.schema.json
             steps.append(step)
         }
+        try migrate(store, steps: steps, to: schema)
+    }
+
+    /// Runs migration steps as one transaction, refusing to delete the documents of an entity the new schema lacks.
+    private static func migrate(_ store: DocumentStore, steps: [MigrationStep], to schema: Schema) throws(FolioError) {
         guard !steps.isEmpty else { return }
         let dryRun = try store.migrate(steps, dryRun: true)
         let removed = steps.flatMap(\.operations).compactMap { if case .removeEntity(let name) = $0 { name } else { nil } }
@@ -173,6 +197,23 @@ public final class ModelContainer: Sendable {
                 "migrating to \(schema.version) would delete the \(dryRun.entities[name]!.deleted) documents of \(name), which the new schema lacks; if the model was renamed, migrate with a plan file's renameEntity, else remove them with removeEntity")
         }
         try store.migrate(steps)
+    }
+
+    /// The schema at the version a migration plan gives its models. Apps pass the current
+    /// models' types with the plan (`ModelContainer(for: Email.self, migrationPlan: Plan.self)`),
+    /// whose schema says nothing of versions: it is the plan's latest `VersionedSchema` that
+    /// holds all those types, with every model of that version. A schema at a later version
+    /// than that is taken as it is.
+    static func versioned(_ schema: Schema, by plan: (any SchemaMigrationPlan.Type)?) throws(FolioError) -> Schema {
+        guard let plan else { return schema }
+        func types(of schema: Schema) -> Set<ObjectIdentifier> { Set(schema.entities.compactMap { $0.modelType.value.map(ObjectIdentifier.init) }) }
+        let wanted = types(of: schema)
+        let holding = plan.schemas.map(Schema.init(versionedSchema:)).filter { wanted.isSubset(of: types(of: $0)) }
+        guard let latest = holding.max(by: { $0.version < $1.version }) else {
+            throw .misuse(
+                "none of \(plan)'s schemas holds \(schema.entities.map(\.name).joined(separator: ", ")) (the classes themselves, as VersionedSchema.models lists them); pass the models of one of its versions")
+        }
+        return schema.version > latest.version ? schema : latest
     }
 
     /// Refuses a schema Folio cannot store, naming the property and what to do.
