@@ -4,7 +4,6 @@ import SwiftDiagnostics
 enum ModelDiagnostic: String, DiagnosticMessage {
     case notAClass
     case letProperty
-    case missingType
     case transientWithoutValue
     case unsupportedType
     case modelActorNotAnActor
@@ -14,9 +13,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
         case .notAClass:
             "@Model applies to a class: a model has an identity that every reference shares"
         case .letProperty:
-            "a stored 'let' in a @Model cannot be tracked or loaded from a document; declare it with 'var'"
-        case .missingType:
-            "a stored property of a @Model needs a type annotation, which its schema is built from"
+            "a stored 'let' with an initial value cannot take its stored value when a model is fetched; declare it with 'var', or set it in init"
         case .transientWithoutValue:
             "a @Transient property needs an initial value: models loaded from documents are made without running init"
         case .unsupportedType:

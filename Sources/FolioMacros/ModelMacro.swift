@@ -45,7 +45,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             """,
             """
             public required init(backingData: Folio.ModelBackingData) {
-                _$backingData = backingData\(raw: persisted.filter { !$0.isImplicitlyNil }.map { "\n    _\($0.name) = Folio.PersistedValueSlot()" }.joined())
+                _$backingData = backingData\(raw: persisted.map(initialization).joined())
             }
             """,
             "private let _$observationRegistrar = Observation.ObservationRegistrar()",
@@ -72,7 +72,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         guard let model = declaration.as(ClassDeclSyntax.self), problems(in: StoredProperty.all(in: model.memberBlock.members)).isEmpty,
             let variable = member.as(VariableDeclSyntax.self),
             let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first,
-            !property.isLet, !property.isTransient, property.type != nil, variable.attribute(named: "_PersistedProperty") == nil
+            !property.isLet, !property.isTransient, variable.attribute(named: "_PersistedProperty") == nil
         else { return [] }
         return ["@_PersistedProperty"]
     }
@@ -93,6 +93,13 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             }
         }
         return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
+    }
+
+    /// What `init(backingData:)` does for a property: a `let` takes its stored value (it
+    /// has no accessors to read it later), a tracked `var` gets its empty peer.
+    private static func initialization(of property: StoredProperty) -> String {
+        if property.isLet { return "\n    self.\(property.name) = backingData.value(forKey: \"\(property.name)\")" }
+        return property.isImplicitlyNil ? "" : "\n    _\(property.name) = Folio.PersistedValueSlot()"
     }
 
     // MARK: - The schema
@@ -177,7 +184,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     /// What `@Model` cannot persist among the properties, as diagnostics.
     private static func problems(in properties: [StoredProperty]) -> [Diagnostic] {
         properties.compactMap { property in
-            if property.isLet && !property.isTransient {
+            if property.isLet && !property.isTransient && property.hasInitialValue {
                 let keyword = property.declaration.bindingSpecifier
                 return Diagnostic(
                     node: keyword, message: ModelDiagnostic.letProperty,
@@ -186,9 +193,6 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                             message: ModelFixIt(message: "use 'var'"),
                             changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var))))])
                     ])
-            }
-            if property.type == nil && !property.isTransient {
-                return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.missingType)
             }
             if !property.isTransient, let type = property.binding.typeAnnotation?.type, !isStorable(type) {
                 var fixIts: [FixIt] = []

@@ -216,7 +216,7 @@ enum TravelMode: String, Codable {
     case train, bike, walk
 }
 
-// docs/models.md, line 77
+// docs/models.md, line 79
 func sample_docs_models_md_2() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
@@ -235,7 +235,7 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 247
+// docs/models.md, line 250
 func sample_docs_models_md_3() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
@@ -248,7 +248,7 @@ func sample_docs_models_md_3() throws {
     try context.save()                                   // the file stays, stamped "$deleted"
     var everything = FetchDescriptor<Trip>()
     everything.includeDeleted = true
-    let deleted = try context.fetch(everything).filter(\.isDeleted)
+    let deleted = try context.fetch(everything).filter { $0.deletedAt != nil }
     context.restore(deleted[0])
     try context.save()                                   // back, without the stamp
     let remaining = try context.fetchCount(FetchDescriptor<Trip>())

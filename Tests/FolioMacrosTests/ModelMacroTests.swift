@@ -281,51 +281,30 @@ struct ModelMacroTests {
                 """)
     }
 
-    @Test func aLetGetsAnErrorAndAFixIt() {
+    @Test func aLetWithAnInitialValueGetsAnErrorAndAFixIt() {
         expectExpansion(
             """
             @Model
             final class Note {
-                let text: String
-                init(text: String) { self.text = text }
+                let text: String = "x"
             }
             """,
             expandsTo: """
                 final class Note {
-                    let text: String
-                    init(text: String) { self.text = text }
+                    let text: String = "x"
                 }
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "a stored 'let' in a @Model cannot be tracked or loaded from a document; declare it with 'var'", line: 3,
-                    column: 5, fixIts: [FixItSpec(message: "use 'var'")])
+                    message: "a stored 'let' with an initial value cannot take its stored value when a model is fetched; declare it with 'var', or set it in init",
+                    line: 3, column: 5, fixIts: [FixItSpec(message: "use 'var'")])
             ],
             fixedSource: """
                 @Model
                 final class Note {
-                    var text: String
-                    init(text: String) { self.text = text }
+                    var text: String = "x"
                 }
                 """)
-    }
-
-    @Test func aPropertyWithoutATypeGetsAnError() {
-        expectExpansion(
-            """
-            @Model
-            final class Note {
-                var text = ""
-            }
-            """,
-            expandsTo: """
-                final class Note {
-                    var text = ""
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(message: "a stored property of a @Model needs a type annotation, which its schema is built from", line: 3, column: 9)
-            ])
     }
 
     @Test func aTransientWithoutAValueGetsAnError() {

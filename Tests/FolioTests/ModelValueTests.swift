@@ -239,11 +239,11 @@ struct ModelValueTests {
         // One identity is one model per context: a second copy made a restore through it and
         // a later save of the first conflict with each other.
         #expect(fetched === specimen)
-        #expect(specimen.isDeleted && specimen.deletedAt != nil)
+        #expect(!specimen.isDeleted && specimen.deletedAt != nil, "saved: SwiftData's isDeleted is false again, deletedAt tells")
         #expect(try context.fetch(FetchDescriptor<Specimen>()).isEmpty)
         context.restore(fetched)
         try context.save()
-        #expect(!specimen.isDeleted)
+        #expect(!specimen.isDeleted && specimen.deletedAt == nil)
         specimen.tiny = 5
         try context.save()
         let reread = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)

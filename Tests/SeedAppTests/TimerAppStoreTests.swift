@@ -140,7 +140,7 @@ struct TimerAppStoreTests {
         var all = FetchDescriptor<Timer>()
         all.includeDeleted = true
         let tombstone = try #require(try ModelContext(try container(at: folder)).fetch(all).first)
-        #expect(tombstone.name == "Tea" && tombstone.isDeleted && tombstone.deletedAt != nil)
+        #expect(tombstone.name == "Tea" && !tombstone.isDeleted && tombstone.deletedAt != nil)
     }
 
     @Test func restoringASoftDeletedTimerBringsItsTodoItemsBackAndPurgeRemovesFiles() throws {

@@ -53,6 +53,7 @@ public final class ModelContext {
     func insert(_ model: any PersistentModel) {
         let data = model.persistentBackingData
         guard data.context == nil else { return }
+        model.recordConstants()
         let identifier = model.persistentModelID
         data.context = self
         registered[identifier] = model

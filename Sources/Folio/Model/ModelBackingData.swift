@@ -81,11 +81,20 @@ public final class ModelBackingData {
     /// and not for a to-many that documents do not keep (its other side records them).
     ///
     /// Setting a relationship also updates the other side of every model it gains or
-    /// loses, and registers newly related models in this model's context.
+    /// loses, and registers newly related models in this model's context. A to-many holds
+    /// each model once, as SwiftData's does: `event.yard = yard` already put the event in
+    /// `yard.events`, so a following `yard.events.append(event)` leaves it there once.
     public func setValue<Value, Model: PersistentModel>(_ value: Value, forKey key: String, of model: Model) {
         let info = ModelEntities.info(of: Model.self)
         let relationship = info.entity.relationship(named: key)
         let previous = relationship == nil ? nil : currentValue(forKey: key)
+        var value: Any = value
+        if let relationship, relationship.isToMany, let access = relationship.access.value {
+            let models = access.models(value)
+            var seen = Set<ObjectIdentifier>()
+            let once = models.filter { seen.insert(ObjectIdentifier($0)).inserted }
+            if once.count != models.count { value = access.value(once) }
+        }
         store(value, forKey: key)
         let changesDocument = !info.backReferences.contains(key)
         if changesDocument, context != nil || document != nil { changedProperties.insert(key) }

@@ -13,6 +13,8 @@ enum ModelEntities {
         /// The to-many relationships whose inverse is a to-one: documents do not keep them,
         /// so changing one changes the other side's documents, not this one's.
         let backReferences: Set<String>
+        /// The `let` attributes, whose values only the class's own storage holds until copied.
+        let constants: [Schema.Attribute]
     }
 
     private static let infos = Mutex<[ObjectIdentifier: Info]>([:])
@@ -24,7 +26,8 @@ enum ModelEntities {
             for entity in schema.entities {
                 guard let modelType = entity.modelType.value else { continue }
                 let backReferences = entity.relationships.filter { !$0.isStored(in: schema) }.map(\.name)
-                infos[ObjectIdentifier(modelType)] = Info(entity: entity, backReferences: Set(backReferences))
+                let constants = entity.attributes.filter(\.isConstant)
+                infos[ObjectIdentifier(modelType)] = Info(entity: entity, backReferences: Set(backReferences), constants: constants)
             }
             return infos[ObjectIdentifier(type)]!
         }

@@ -21,9 +21,20 @@ extension PersistentModel {
     public var persistentModelID: PersistentIdentifier {
         let data = persistentBackingData
         if let identifier = data.persistentIdentifier { return identifier }
+        recordConstants()  // a `let id` names the model
         let identifier = PersistentIdentifier(entityName: ModelEntities.entity(of: Self.self).name, id: data.ownIdentity ?? AssignedIdentity.next())
         data.persistentIdentifier = identifier
         return identifier
+    }
+
+    /// Copies the values of the model's `let` properties into its backing data, where
+    /// saves read them; a model made from a document has them there already.
+    func recordConstants() {
+        let data = persistentBackingData
+        guard data.document == nil else { return }
+        for constant in ModelEntities.info(of: Self.self).constants where data.currentValue(forKey: constant.name) == nil {
+            if let keyPath = constant.keyPath.value, let value = self[keyPath: keyPath] { data.setInitialValue(value, forKey: constant.name) }
+        }
     }
 
     /// The context the model is registered in, if any.
@@ -32,14 +43,16 @@ extension PersistentModel {
     /// Whether the model has unsaved changes to its stored properties.
     public var hasChanges: Bool { !persistentBackingData.changedProperties.isEmpty }
 
-    /// Whether the model was deleted: by `delete` in its context (until the save that
-    /// removes it), or soft-deleted in its store.
+    /// Whether the model is deleted in its context and the save that removes it has not
+    /// run yet; false again after that save, as in SwiftData. A model soft-deleted in its
+    /// store (fetched with `includeDeleted`) has a `deletedAt` instead.
     public var isDeleted: Bool {
         let data = persistentBackingData
-        return data.deletedAt != nil || (data.context.map { $0.isPendingDeletion(data) } ?? false)
+        return data.context.map { $0.isPendingDeletion(data) } ?? false
     }
 
-    /// When the model was soft-deleted, or `nil`. Folio's: SwiftData has no soft deletes.
+    /// When the model was soft-deleted, or `nil`: set by the save of a `delete` under soft
+    /// deletion, and for a model fetched with `includeDeleted`. Folio's: SwiftData has no soft deletes.
     public var deletedAt: Date? { persistentBackingData.deletedAt }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }

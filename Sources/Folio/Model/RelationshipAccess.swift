@@ -30,4 +30,15 @@ struct RelationshipAccess {
             value: { models in models.map { $0 as! Related } as Any },
             assign: { owner, value in (owner as! Owner)[keyPath: keyPath] = value as! [Related] })
     }
+
+    /// An optional to-many (`[Item]? = []`, the shape CloudKit asks for): `nil` holds no models.
+    static func optionalToMany<Owner: PersistentModel, Related: PersistentModel>(
+        _ keyPath: ReferenceWritableKeyPath<Owner, [Related]?>
+    ) -> RelationshipAccess {
+        RelationshipAccess(
+            destination: Related.self,
+            models: { value in (value as? [Related]) ?? [] },
+            value: { models in models.map { $0 as! Related } as [Related]? as Any },
+            assign: { owner, value in (owner as! Owner)[keyPath: keyPath] = value as? [Related] })
+    }
 }

@@ -49,6 +49,9 @@ extension Schema {
         /// The stored forms of the cases the value (or each element of it) may take, for a
         /// `CaseIterable` enum; `nil` when any value of the type is allowed.
         var cases: [JSONValue]?
+        /// Whether the property is a `let`: its value is copied into the backing data when the
+        /// model gets its identity or is inserted, and set by `init(backingData:)` on a fetch.
+        var isConstant = false
 
         public init(name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option]) {
             self.init(name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: hasDefaultValue, options: options, coding: nil, keyPath: nil)

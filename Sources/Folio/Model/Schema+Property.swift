@@ -15,6 +15,20 @@ extension Schema.Property {
         return .attribute(attribute)
     }
 
+    /// A `let` attribute, which SwiftData persists too: written when the model is inserted,
+    /// read when it is fetched, never changed.
+    public static func describe<Model: PersistentModel, Value>(
+        _ name: String, _ keyPath: KeyPath<Model, Value>, defaultValue: (() -> Value)?, options: [Schema.Attribute.Option] = []
+    ) -> Self {
+        let (valueType, isOptional) = unwrapped(Value.self)
+        var attribute = Schema.Attribute(
+            name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil, options: options,
+            coding: ValueCoding.of(Value.self), keyPath: keyPath)
+        attribute.cases = Schema.Attribute.cases(of: Value.self)
+        attribute.isConstant = true
+        return .attribute(attribute)
+    }
+
     /// A to-one relationship inferred from the type, as SwiftData infers it.
     public static func describe<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related?>, defaultValue: (() -> Related?)?,
@@ -26,6 +40,14 @@ extension Schema.Property {
     /// A to-many relationship inferred from the type.
     public static func describe<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>, defaultValue: (() -> [Related])?,
+        options: [Schema.Attribute.Option] = []
+    ) -> Self {
+        relationship(name, keyPath, deleteRule: .nullify)
+    }
+
+    /// An optional to-many relationship inferred from the type (`[Item]? = []`).
+    public static func describe<Model: PersistentModel, Related: PersistentModel>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]?>, defaultValue: (() -> [Related]?)?,
         options: [Schema.Attribute.Option] = []
     ) -> Self {
         relationship(name, keyPath, deleteRule: .nullify)
@@ -53,6 +75,18 @@ extension Schema.Property {
                 name: name, destination: String(describing: Related.self), isToMany: true, isOptional: false, deleteRule: deleteRule,
                 inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
             access: .toMany(keyPath), keyPath: keyPath)
+    }
+
+    /// An optional to-many relationship declared with `@Relationship`.
+    public static func relationship<Model: PersistentModel, Related: PersistentModel>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]?>, deleteRule: Schema.Relationship.DeleteRule,
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
+    ) -> Self {
+        relationship(
+            Schema.Relationship(
+                name: name, destination: String(describing: Related.self), isToMany: true, isOptional: true, deleteRule: deleteRule,
+                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
+            access: .optionalToMany(keyPath), keyPath: keyPath)
     }
 
     private static func relationship(_ declared: Schema.Relationship, access: RelationshipAccess, keyPath: AnyKeyPath) -> Self {
