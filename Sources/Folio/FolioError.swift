@@ -85,6 +85,8 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     public let query: String?
     /// The JSON reader's error, which formats its own excerpt and hint.
     let json: JSONError?
+    /// For a pattern such as `SwiftDataError.loadIssueModelContainer`, the kinds of error it matches.
+    let matchedKinds: Set<Kind>
     /// Why a committed transaction could not be finished: none or one. An array holds the
     /// error inside this one; an `indirect enum` would too, but a non-exhaustive `catch` of
     /// a typed `throws(FolioError)` in another module then crashes Swift 6.3.1's compiler.
@@ -98,8 +100,9 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
 
     private init(
         kind: Kind, path: String? = nil, location: SourceLocation? = nil, reason: String, hint: String? = nil, query: String? = nil,
-        json: JSONError? = nil, cause: FolioError? = nil
+        json: JSONError? = nil, cause: FolioError? = nil, matching: Set<Kind> = []
     ) {
+        self.matchedKinds = matching
         self.kind = kind
         self.path = path
         self.location = location
@@ -108,6 +111,24 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         self.query = query
         self.json = json
         self.causes = cause.map { [$0] } ?? []
+    }
+
+    /// SwiftData's name for an error kind, as a pattern matching Folio's errors of the
+    /// kinds it stands for: `catch SwiftDataError.loadIssueModelContainer`.
+    package static func pattern(_ name: String, matching kinds: Set<Kind>) -> FolioError {
+        FolioError(kind: Kind(rawValue: name), reason: name, matching: kinds)
+    }
+
+    /// Whether an error is of the kind a pattern stands for: its own kind, or for one of
+    /// SwiftData's names, one of the kinds that name covers.
+    public static func ~= (pattern: FolioError, error: any Error) -> Bool {
+        guard let error = error as? FolioError else { return false }
+        return pattern ~= error
+    }
+
+    /// As above, where a typed `throws(FolioError)` is caught or a `FolioError` switched over.
+    public static func ~= (pattern: FolioError, error: FolioError) -> Bool {
+        pattern.kind == error.kind || pattern.matchedKinds.contains(error.kind)
     }
 
     /// For `.unfinishedCommit`, the error that kept the transaction from being finished.

@@ -6,7 +6,11 @@ import Foundation
 /// var recent = FetchDescriptor<Timer>(predicate: #Predicate { $0.durationInSeconds > 60 }, sortBy: [SortDescriptor(\.name)])
 /// recent.fetchLimit = 10
 /// ```
-public struct FetchDescriptor<Model: PersistentModel> {
+public struct FetchDescriptor<T: PersistentModel> {
+    /// The fetched model type. The generic parameter is named `T`, as in SwiftData, so
+    /// that apps' `extension FetchDescriptor where T == Trip` compiles.
+    public typealias Model = T
+
     /// Which models to fetch; all of them when `nil`.
     public var predicate: Predicate<Model>?
     /// The order of the results; without one, the order of the store (day, then identity).

@@ -39,4 +39,10 @@ public protocol ModelActor: Actor {
 extension ModelActor {
     /// The actor's own context.
     public var modelContext: ModelContext { modelExecutor.modelContext }
+
+    /// The model with this identity, from the actor's context or its store, if it is
+    /// there and of this type: `self[id, as: Trip.self]`, as in SwiftData.
+    public subscript<Model: PersistentModel>(id: PersistentIdentifier, as type: Model.Type) -> Model? {
+        modelContext.existingModel(for: id) as? Model
+    }
 }

@@ -47,6 +47,14 @@ public struct ModelConfiguration: Sendable, Hashable {
         case `private`(String)
     }
 
+    /// The app group a SwiftData app shares its store with. Accepted so such code compiles;
+    /// a Folio store is the folder its `url` names, whatever the value.
+    public enum GroupContainer: Sendable, Hashable {
+        case automatic
+        case none
+        case identifier(String)
+    }
+
     /// The configuration's name, which names the default store folder.
     public var name: String
     /// The models this configuration stores; `nil` takes the container's schema.
@@ -66,6 +74,10 @@ public struct ModelConfiguration: Sendable, Hashable {
     public var conflicts: ConflictPolicy
     /// What a fetch does about documents it cannot use (Folio's): `.fail` by default.
     public var unreadableDocuments: UnreadableDocuments = .fail
+    /// The CloudKit database given (Folio syncs through git, so it changes nothing).
+    public var cloudKitDatabase: CloudKitDatabase = .none
+    /// The app group given (the store is the `url` folder whatever it is).
+    public var groupContainer: GroupContainer = .automatic
     /// The time zone whose days name the partition folders of a store this configuration
     /// creates; `nil` takes the machine's zone (`TimeZone.current`). Folio's. A store keeps
     /// the zone it was created with (its manifest records it), so this applies only when
@@ -77,8 +89,8 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// (`$XDG_DATA_HOME`, else `~/.local/share`), in a folder named after the program.
     public init(
         _ name: String? = nil, schema: Schema? = nil, url: URL? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
-        cloudKitDatabase: CloudKitDatabase = .none, durability: Durability = .full, deletion: Deletion? = nil,
-        conflicts: ConflictPolicy = .fail, timeZone: TimeZone? = nil
+        groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .none, durability: Durability = .full,
+        deletion: Deletion? = nil, conflicts: ConflictPolicy = .fail, timeZone: TimeZone? = nil
     ) {
         self.name = name ?? "default"
         self.schema = schema
@@ -89,6 +101,20 @@ public struct ModelConfiguration: Sendable, Hashable {
         self.deletion = deletion ?? (isStoredInMemoryOnly ? .hard : .soft)
         self.conflicts = conflicts
         self.timeZone = timeZone
+        self.groupContainer = groupContainer
+        self.cloudKitDatabase = cloudKitDatabase
+    }
+
+    /// A configuration for these model types (and those their relationships reach), as
+    /// SwiftData's `ModelConfiguration(for:isStoredInMemoryOnly:)`.
+    /// At least one type is required, so that `ModelConfiguration(isStoredInMemoryOnly: true)` stays the other initializer.
+    public init(
+        _ name: String? = nil, for type: any PersistentModel.Type, _ more: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false,
+        allowsSave: Bool = true, groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .none
+    ) {
+        self.init(
+            name, schema: Schema([type] + more), isStoredInMemoryOnly: isStoredInMemoryOnly, allowsSave: allowsSave, groupContainer: groupContainer,
+            cloudKitDatabase: cloudKitDatabase)
     }
 
     /// A configuration for a store in this folder, as SwiftData's `ModelConfiguration(url:)`.

@@ -16,6 +16,9 @@ public final class ModelContainer: Sendable {
     public let schema: Schema
     /// The container's configuration (Folio keeps a container's models in one store).
     public let configurations: [ModelConfiguration]
+    /// The plan the container was opened with, which migrated its store if it was older.
+    public var migrationPlan: (any SchemaMigrationPlan.Type)? { plan.value }
+    private let plan: RuntimeOnly<(any SchemaMigrationPlan.Type)?>
     let store: DocumentStore
     /// Each entity's layout, by entity name.
     private let layouts: RuntimeOnly<[String: EntityLayout]>
@@ -63,6 +66,7 @@ public final class ModelContainer: Sendable {
         self.schema = schema
         layouts = RuntimeOnly(Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityLayout($0, in: schema)) }))
         self.configurations = [configuration]
+        plan = RuntimeOnly(migrationPlan)
         var folder = configuration.url
         if configuration.isStoredInMemoryOnly {
             let scratch = try ScratchFolder(purpose: "in-memory")
@@ -73,7 +77,8 @@ public final class ModelContainer: Sendable {
         }
         let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
         store = try Self.openStore(
-            at: folder.path(percentEncoded: false), schema: schema, durability: durability, writable: configuration.allowsSave,
+            // An in-memory store is private scratch that starts empty: made even when saving is not allowed.
+            at: folder.path(percentEncoded: false), schema: schema, durability: durability, writable: configuration.allowsSave || configuration.isStoredInMemoryOnly,
             timeZone: configuration.timeZone ?? .current, migrationPlan: migrationPlan)
     }
 
@@ -135,9 +140,10 @@ public final class ModelContainer: Sendable {
         let store = try DocumentStore.open(at: root, durability: durability)
         var manifest = store.manifest
         if let recorded = Schema.Version(manifest.schemaVersion), recorded > schema.version {
-            throw .invalidStore(
-                path: root,
-                reason: "the store's schema version is \(recorded), newer than this program's \(schema.version); it was written by a newer version of the program")
+            throw FolioError(
+                .migration,
+                "the store's schema version is \(recorded), newer than this program's \(schema.version); it was written by a newer version of the program, so update this one",
+                path: root)
         }
         if writable, let recorded = Schema.Version(manifest.schemaVersion), recorded < schema.version {
             // Without a plan, as SwiftData does, the change is migrated as a lightweight stage would.

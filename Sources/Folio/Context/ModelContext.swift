@@ -105,9 +105,23 @@ public final class ModelContext {
         registered[identifier] as? Model
     }
 
-    /// The model with this identity: the registered one, else read from the store;
-    /// `nil` when the store has no such model (SwiftData returns a placeholder instead).
-    public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+    /// The model with this identity: the registered one, else read from the store. As in
+    /// SwiftData, an identity the store does not hold (or cannot read) gives a placeholder
+    /// of the entity's class, not registered, whose properties must not be read: check with
+    /// `registeredModel(for:)` or a fetch when the model may be gone.
+    public func model(for identifier: PersistentIdentifier) -> any PersistentModel {
+        if let model = existingModel(for: identifier) { return model }
+        guard let type = container.layout(of: identifier.entityName)?.entity.modelType.value else {
+            preconditionFailure("\(identifier.entityName) is not one of this container's models; add it to the container's schema")
+        }
+        let data = ModelBackingData()
+        data.persistentIdentifier = identifier
+        return type.init(backingData: data)
+    }
+
+    /// The model with this identity, registered or read from the store; `nil` when the
+    /// store holds no such model.
+    func existingModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         if let model = registered[identifier] { return model }
         guard let stored = container.store.document(entity: identifier.entityName, id: identifier.id) else { return nil }
         return recordingIssue { () throws(FolioError) in try materialize(stored) }

@@ -132,7 +132,7 @@ enum ModelDocument {
                 let destination = relationship.destination
                 faults[relationship.name] = { [weak context] in
                     let resolver = context ?? ModelContext(container)
-                    return access.value(identities.compactMap { resolver.model(for: PersistentIdentifier(entityName: destination, id: $0)) })
+                    return access.value(identities.compactMap { resolver.existingModel(for: PersistentIdentifier(entityName: destination, id: $0)) })
                 }
             }
         }

@@ -1,0 +1,51 @@
+/// The models a descriptor selects, made a batch at a time as they are read: what
+/// `fetch(_:batchSize:)` returns, as SwiftData's `FetchResultsCollection`.
+///
+/// The documents are selected when the fetch runs; each model is made the first time
+/// its batch is reached, and the collection keeps the batches it made. A document deleted
+/// after the fetch reads as a placeholder (see `ModelContext.model(for:)`).
+public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollection {
+    /// The selected models' identities, in the fetch's order.
+    let identifiers: [PersistentIdentifier]
+    /// How many models each trip to the store makes.
+    public let batchSize: Int
+    private let batches: Batches
+
+    /// The models made so far, by batch; a class so that reading through a `let` collection fills it.
+    private final class Batches {
+        let context: ModelContext
+        var made: [Int: [Model]] = [:]
+        init(context: ModelContext) { self.context = context }
+    }
+
+    init(identifiers: [PersistentIdentifier], batchSize: Int, context: ModelContext) {
+        self.identifiers = identifiers
+        self.batchSize = Swift.max(batchSize, 1)
+        batches = Batches(context: context)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { identifiers.count }
+
+    public subscript(position: Int) -> Model {
+        precondition(identifiers.indices.contains(position), "index \(position) is outside the \(identifiers.count) fetched models")
+        let batch = position / batchSize
+        if let models = batches.made[batch] { return models[position - batch * batchSize] }
+        let range = (batch * batchSize)..<Swift.min((batch + 1) * batchSize, identifiers.count)
+        let context = batches.context
+        let models = identifiers[range].map { identifier in
+            context.existingModel(for: identifier) as? Model ?? context.model(for: identifier) as! Model
+        }
+        batches.made[batch] = models
+        return models[position - range.lowerBound]
+    }
+}
+
+extension ModelContext {
+    /// The models a descriptor selects, made `batchSize` at a time as the collection is
+    /// read, as SwiftData's `fetch(_:batchSize:)`: for going through many models without
+    /// making them all at once. See also `enumerate(_:batchSize:block:)`.
+    public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>, batchSize: Int) throws -> FetchResultsCollection<Model> {
+        FetchResultsCollection(identifiers: try fetchIdentifiers(descriptor), batchSize: batchSize, context: self)
+    }
+}

@@ -1,0 +1,27 @@
+import Logging
+
+extension ModelContainer {
+    /// Removes every document of the store, soft-deleted ones and external-storage files
+    /// included, in one transaction, as SwiftData's `erase()`. `folio.json` stays, so the
+    /// folder is still the same, empty store; git keeps what was there.
+    ///
+    /// Models contexts hold keep their values; saving one of them then is a conflict
+    /// (its document was deleted since it was read), so make new contexts afterwards.
+    public func erase() throws(FolioError) {
+        _ = try store.refresh()
+        let changes = store.manifest.entityNames.flatMap { store.documents(entity: $0) }.map { DocumentChange.delete($0.version) }
+        guard !changes.isEmpty else { return }
+        try store.commit(changes)
+    }
+
+    /// `erase()` for code that cannot handle its error, as SwiftData's `deleteAllData()`:
+    /// a failure (a read-only folder, a full disk) is logged as an error (`Folio.container`),
+    /// and the store is then as it was.
+    public func deleteAllData() {
+        do {
+            try erase()
+        } catch {
+            Logger(label: "Folio.container").error("deleteAllData() deleted nothing: \(error.description)")
+        }
+    }
+}
