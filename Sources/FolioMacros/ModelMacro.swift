@@ -25,6 +25,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let described = persisted.map { describe($0, in: name) }.joined(separator: ",\n")
         let unique = constraints(named: "Unique", in: model.memberBlock.members)
         let indices = constraints(named: "Index", in: model.memberBlock.members)
+        if StoredProperty.anyConditional(in: model.memberBlock.members) {
+            return conditionalMembers(of: model, name: name, unique: unique, indices: indices)
+        }
         return [
             // Made on first use rather than by a default value: a default would be made in
             // `init(backingData:)` too, and thrown away, once for every model fetched.
@@ -48,6 +51,42 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 _$backingData = backingData\(raw: persisted.map(initialization).joined())
             }
             """,
+        ] + observation(of: name)
+    }
+
+    /// The members for a class with stored properties inside `#if`: the schema and
+    /// `init(backingData:)` are built statement by statement, with the same `#if` clauses,
+    /// so each build describes and loads exactly the properties it compiles.
+    private static func conditionalMembers(of model: ClassDeclSyntax, name: String, unique: String, indices: String) -> [DeclSyntax] {
+        let members = model.memberBlock.members
+        let described = StoredProperty.statements(in: members) { $0.isTransient ? nil : "properties.append(\(describe($0, in: name)))" }
+        let initialized = StoredProperty.statements(in: members) { $0.isTransient ? nil : initialization(of: $0).trimmingPrefix("\n    ").description }
+        return [
+            "private var _$backingData: Folio.ModelBackingData?",
+            """
+            public var persistentBackingData: Folio.ModelBackingData {
+                Folio.ModelBackingData.ensured(&_$backingData)
+            }
+            """,
+            """
+            public static var schemaEntity: Folio.Schema.Entity {
+                var properties: [Folio.Schema.Property] = []
+            \(raw: described.joined(separator: "\n"))
+                return Folio.Schema.Entity(name: \(literal: name), properties: properties, uniquenessConstraints: \(raw: unique), indices: \(raw: indices))
+            }
+            """,
+            """
+            public required init(backingData: Folio.ModelBackingData) {
+                _$backingData = backingData
+            \(raw: initialized.filter { !$0.isEmpty }.joined(separator: "\n"))
+            }
+            """,
+        ] + observation(of: name)
+    }
+
+    /// The observation registrar and the two functions the tracked accessors call.
+    private static func observation(of name: String) -> [DeclSyntax] {
+        [
             "private let _$observationRegistrar = Observation.ObservationRegistrar()",
             """
             internal nonisolated func access<_Member>(keyPath: KeyPath<\(raw: name), _Member>) {

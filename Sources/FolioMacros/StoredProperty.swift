@@ -21,9 +21,15 @@ struct StoredProperty {
     var attribute: AttributeSyntax? { declaration.attribute(named: "Attribute") }
     var relationship: AttributeSyntax? { declaration.attribute(named: "Relationship") }
 
-    /// The stored properties of a class body: not static, not computed, not the macro's own (`_$`).
+    /// The stored properties of a class body: not static, not computed, not the macro's own
+    /// (`_$`), including those in every clause of an `#if`.
     static func all(in members: MemberBlockItemListSyntax) -> [StoredProperty] {
         members.flatMap { member -> [StoredProperty] in
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                return conditional.clauses.flatMap { clause -> [StoredProperty] in
+                    if case .decls(let inner)? = clause.elements { all(in: inner) } else { [] }
+                }
+            }
             guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic else { return [] }
             return variable.bindings.compactMap { binding in
                 guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self),
@@ -34,6 +40,32 @@ struct StoredProperty {
                     type: binding.typeAnnotation?.type.trimmed)
             }
         }
+    }
+}
+
+extension StoredProperty {
+    /// Whether any stored property of the class body sits inside an `#if`.
+    static func anyConditional(in members: MemberBlockItemListSyntax) -> Bool {
+        members.contains { $0.decl.is(IfConfigDeclSyntax.self) && !all(in: [$0]).isEmpty }
+    }
+
+    /// One statement per stored property, in declaration order, with the class body's
+    /// `#if` clauses around those inside them: so code about the properties (the schema,
+    /// `init(backingData:)`) compiles exactly the properties the class does.
+    static func statements(in members: MemberBlockItemListSyntax, _ statement: (StoredProperty) -> String?) -> [String] {
+        var lines: [String] = []
+        for member in members {
+            guard let conditional = member.decl.as(IfConfigDeclSyntax.self) else {
+                lines += all(in: [member]).compactMap(statement)
+                continue
+            }
+            for clause in conditional.clauses {
+                lines.append(clause.poundKeyword.text + (clause.condition.map { " " + $0.trimmedDescription } ?? ""))
+                if case .decls(let inner)? = clause.elements { lines += statements(in: inner, statement) }
+            }
+            lines.append("#endif")
+        }
+        return lines
     }
 }
 

@@ -129,3 +129,38 @@ struct ConstantPropertyTests {
         #expect(try ModelContext(container).fetch(FetchDescriptor<Badge>()).map(\.label) == ["Silver"])
     }
 }
+
+@Model
+final class Gadget {
+    var name: String
+    #if os(Linux)
+    var platformNote: String = "linux"
+    var serial: Int?
+    #else
+    var platformNote: Int = 0
+    #endif
+    #if FOLIO_NEVER_DEFINED
+    var ghost: String = ""
+    #endif
+    var price: Double = 0
+    init(name: String) { self.name = name }
+}
+
+struct ConditionalPropertyTests {
+    @Test func propertiesInsideIfConfigAreStoredAsTheBuildCompilesThem() throws {
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(url: folder.url, durability: .none)
+        do {
+            let context = ModelContext(try ModelContainer(for: Gadget.self, configurations: configuration))
+            let gadget = Gadget(name: "Lamp")
+            gadget.serial = 42
+            gadget.price = 9.5
+            context.insert(gadget)
+            try context.save()
+        }
+        let container = try ModelContainer(for: Gadget.self, configurations: configuration)
+        #expect(container.schema.entity(named: "Gadget")?.properties.map(\.name) == ["name", "platformNote", "serial", "price"])
+        let gadget = try #require(try ModelContext(container).fetch(FetchDescriptor<Gadget>()).first)
+        #expect(gadget.name == "Lamp" && gadget.platformNote == "linux" && gadget.serial == 42 && gadget.price == 9.5)
+    }
+}
