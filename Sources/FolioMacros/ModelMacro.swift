@@ -158,6 +158,8 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             for label in ["minimumModelCount", "maximumModelCount", "originalName"] {
                 if let value = given.first(where: { $0.label?.text == label }) { arguments.append("\(label): \(value.expression.trimmedDescription)") }
             }
+            let options = given.filter { $0.label == nil }.map(\.expression.trimmedDescription)
+            if !options.isEmpty { arguments.append("options: [" + options.joined(separator: ", ") + "]") }
             return ".relationship(" + arguments.joined(separator: ", ") + ")"
         }
         var options: [String] = []
@@ -181,9 +183,17 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             .filter { $0.macroName.text == macro }
             .flatMap { expansion in
                 expansion.arguments.compactMap { argument -> String? in
-                    guard let array = argument.expression.as(ArrayExprSyntax.self) else { return nil }
-                    let names = array.elements.compactMap { element -> String? in
-                        guard let component = element.expression.as(KeyPathExprSyntax.self)?.components.last?.component
+                    // `[\.a, \.b]`, or by kind: `.binary(\.a, \.b)`, `.rtree(\.x)`.
+                    let keyPaths: [ExprSyntax]
+                    if let array = argument.expression.as(ArrayExprSyntax.self) {
+                        keyPaths = array.elements.map(\.expression)
+                    } else if let call = argument.expression.as(FunctionCallExprSyntax.self) {
+                        keyPaths = call.arguments.map(\.expression)
+                    } else {
+                        return nil
+                    }
+                    let names = keyPaths.compactMap { expression -> String? in
+                        guard let component = expression.as(KeyPathExprSyntax.self)?.components.last?.component
                             .as(KeyPathPropertyComponentSyntax.self)
                         else { return nil }
                         return "\"\(component.declName.baseName.text)\""

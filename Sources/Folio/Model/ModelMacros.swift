@@ -36,7 +36,7 @@ public macro Attribute(_ options: Schema.Attribute.Option..., originalName: Stri
 /// how many models it may hold, a previous name for migrations.
 @attached(peer)
 public macro Relationship(
-    deleteRule: Schema.Relationship.DeleteRule = .nullify, minimumModelCount: Int? = 0, maximumModelCount: Int? = 0,
+    _ options: Schema.Relationship.Option..., deleteRule: Schema.Relationship.DeleteRule = .nullify, minimumModelCount: Int? = 0, maximumModelCount: Int? = 0,
     originalName: String? = nil, inverse: AnyKeyPath? = nil, hashModifier: String? = nil
 ) = #externalMacro(module: "FolioMacros", type: "SchemaMarkerMacro")
 
@@ -53,6 +53,11 @@ public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) = #externa
 /// Declares indexes on these properties (each array one index), for faster queries.
 @freestanding(declaration)
 public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) = #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
+
+/// Declares indexes by kind, as SwiftData's `#Index<Trip>(.binary(\.name), .rtree(\.latitude, \.longitude))`.
+/// Folio keeps every kind as the same sorted index, which answers ranges and equality alike.
+@freestanding(declaration)
+public macro Index<Model>(_ indices: Schema.Index.Types<Model>...) = #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
 
 /// Gives an actor a model context of its own over a container (`init(modelContainer:)`)
 /// and the `ModelActor` conformance, as SwiftData's `@ModelActor` does.

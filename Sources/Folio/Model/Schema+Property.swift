@@ -56,41 +56,47 @@ extension Schema.Property {
     /// A to-one relationship declared with `@Relationship`.
     public static func relationship<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related?>, deleteRule: Schema.Relationship.DeleteRule,
-        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
+        options: [Schema.Relationship.Option] = []
     ) -> Self {
         relationship(
             Schema.Relationship(
                 name: name, destination: String(describing: Related.self), isToMany: false, isOptional: true, deleteRule: deleteRule,
                 inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
-            access: .toOne(keyPath), keyPath: keyPath)
+            access: .toOne(keyPath), keyPath: keyPath, options: options)
     }
 
     /// A to-many relationship declared with `@Relationship`.
     public static func relationship<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>, deleteRule: Schema.Relationship.DeleteRule,
-        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
+        options: [Schema.Relationship.Option] = []
     ) -> Self {
         relationship(
             Schema.Relationship(
                 name: name, destination: String(describing: Related.self), isToMany: true, isOptional: false, deleteRule: deleteRule,
                 inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
-            access: .toMany(keyPath), keyPath: keyPath)
+            access: .toMany(keyPath), keyPath: keyPath, options: options)
     }
 
     /// An optional to-many relationship declared with `@Relationship`.
     public static func relationship<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]?>, deleteRule: Schema.Relationship.DeleteRule,
-        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
+        options: [Schema.Relationship.Option] = []
     ) -> Self {
         relationship(
             Schema.Relationship(
                 name: name, destination: String(describing: Related.self), isToMany: true, isOptional: true, deleteRule: deleteRule,
                 inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
-            access: .optionalToMany(keyPath), keyPath: keyPath)
+            access: .optionalToMany(keyPath), keyPath: keyPath, options: options)
     }
 
-    private static func relationship(_ declared: Schema.Relationship, access: RelationshipAccess, keyPath: AnyKeyPath) -> Self {
+    private static func relationship(
+        _ declared: Schema.Relationship, access: RelationshipAccess, keyPath: AnyKeyPath, options: [Schema.Relationship.Option] = []
+    ) -> Self {
         var relationship = declared
+        relationship.isUnique = options.contains(.unique)
         relationship.access = RuntimeOnly(access)
         relationship.keyPath = RuntimeOnly(keyPath)
         return .relationship(relationship)

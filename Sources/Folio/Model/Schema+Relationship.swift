@@ -24,6 +24,8 @@ extension Schema {
         public var minimumModelCount: Int?
         public var maximumModelCount: Int?
         public var originalName: String?
+        /// Whether no two models may hold the same related model (`@Relationship(.unique)`).
+        public var isUnique = false
         /// How Folio reads and writes the value; `nil` for a relationship described by hand.
         var access: RuntimeOnly<RelationshipAccess?> = RuntimeOnly(nil)
         /// The model's key path to the property.

@@ -42,7 +42,9 @@ public struct Schema: Sendable, Hashable {
             self.properties = properties
             self.uniquenessConstraints = []
             self.indices = []
+            // A unique to-one is a constraint on the related model's identity, which its documents store.
             self.uniquenessConstraints = uniquenessConstraints + attributes.filter(\.isUnique).map { [$0.name] }
+                + relationships.filter { $0.isUnique && !$0.isToMany }.map { [$0.name] }
             self.indices = indices + attributes.filter(\.isIndexed).map { [$0.name] }
         }
 
