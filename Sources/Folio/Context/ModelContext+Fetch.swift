@@ -195,16 +195,12 @@ extension ModelContext {
         }
     }
 
-    /// A sort descriptor on a stored attribute of a type whose order the engine shares.
+    /// A sort descriptor on a value the engine orders as Swift does (see `SortTranslation`).
     private func sortKey<Model>(_ descriptor: SortDescriptor<Model>, in entity: Schema.Entity) -> DocumentQuery.SortKey? {
-        let orderable: Set<String> = [
-            "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float", "Date",
-        ]
         guard let keyPath = descriptor.keyPath,
-            let attribute = entity.attributes.first(where: { $0.keyPath.value == keyPath as AnyKeyPath }),
-            orderable.contains(attribute.valueType), attribute.isStored, !attribute.isExternalStorage
+            let expression = SortTranslation.expression(for: keyPath, in: entity, schema: container.schema)
         else { return nil }
-        return DocumentQuery.SortKey(.property(attribute.name), ascending: descriptor.order == .forward, comparator: descriptor.stringComparator)
+        return DocumentQuery.SortKey(expression, ascending: descriptor.order == .forward, comparator: descriptor.stringComparator)
     }
 
     /// Unsaved content: inserted and changed models as the documents a save would

@@ -104,10 +104,22 @@ struct PredicateTranslation {
             if case .value(let type) = base.shape, let raw = type as? any RawRepresentable.Type, raw.rawValueKeyPath == keyPath {
                 return Translated(expression: base.expression, shape: .value(raw.rawValueType))
             }
+            // A stored property of a `Codable` value the document keeps as a JSON object: its key there.
+            if case .value(let type) = base.shape, let nested = Self.nestedCodable(type), let key = CodingKeyProbe.key(of: keyPath, in: nested) {
+                return Translated(expression: .member(base.expression, key), shape: .value(outputType))
+            }
             let path = type(of: keyPath)
             throw Unsupported(
-                description: "a key path from \(path.rootType) to \(path.valueType) (a computed property such as first or last) has no query translation; count and isEmpty do")
+                description: "a key path from \(path.rootType) to \(path.valueType) has no query translation: not a stored property Folio can find in the stored JSON (a computed property, or a member that is a Bool or an enum); count, isEmpty and rawValue do")
         }
+    }
+
+    /// The type, without optionality, when the document keeps its values as nested JSON
+    /// objects: a `Codable` struct or class, not a scalar, an enum or a collection.
+    static func nestedCodable(_ type: Any.Type) -> (any Decodable.Type)? {
+        let unwrapped = (type as? any OptionalValue.Type)?.wrappedType ?? type
+        guard !(unwrapped is any JSONRepresentable.Type), !(unwrapped is any RawRepresentable.Type), !(unwrapped is any Collection.Type) else { return nil }
+        return unwrapped as? any Decodable.Type
     }
 
     /// A type's name without its module, for messages.
