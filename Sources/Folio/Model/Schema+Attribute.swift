@@ -8,6 +8,20 @@ extension Schema {
             enum Kind: Hashable {
                 case unique, externalStorage, ephemeral, preserveValueOnDeletion, spotlight, allowsCloudEncryption, indexed
                 case originalName(String)
+                case transformable(Transformer)
+            }
+
+            /// The transformer `.transformable(by:)` names: its class, or the name it is registered under.
+            struct Transformer: Hashable {
+                let name: String
+                let type: RuntimeOnly<ValueTransformer.Type?>
+
+                /// The transformer to use now: a new instance of the class, or the one registered
+                /// under the name (looked up on use, as apps register transformers at launch).
+                func make() -> ValueTransformer? {
+                    if let type = type.value { return type.init() }
+                    return ValueTransformer.valueTransformer(forName: NSValueTransformerName(name))
+                }
             }
 
             let kind: Kind
@@ -29,6 +43,19 @@ extension Schema {
 
             /// The name this property had in an earlier version of the schema, for migrations.
             public static func originalName(_ name: String) -> Option { Option(kind: .originalName(name)) }
+
+            /// Stored as the `Data` this transformer makes of the value (base64 in the
+            /// document), and read back through its reverse transformation: for a type that
+            /// is not `Codable`.
+            public static func transformable(by transformerType: ValueTransformer.Type) -> Option {
+                Option(kind: .transformable(Transformer(name: String(describing: transformerType), type: RuntimeOnly(transformerType))))
+            }
+
+            /// As `transformable(by:)`, with the transformer registered under this name
+            /// (`ValueTransformer.setValueTransformer(_:forName:)`).
+            public static func transformable(by transformerName: String) -> Option {
+                Option(kind: .transformable(Transformer(name: transformerName, type: RuntimeOnly(nil))))
+            }
         }
 
         /// The property's name in Swift, which is also its key in the document.
@@ -75,6 +102,12 @@ extension Schema {
         /// Whether the value is written to the document at all.
         public var isStored: Bool { !options.contains(.ephemeral) }
         public var isExternalStorage: Bool { options.contains(.externalStorage) }
+
+        /// The transformer `.transformable(by:)` gave, if any.
+        var transformer: Option.Transformer? {
+            for option in options { if case .transformable(let transformer) = option.kind { return transformer } }
+            return nil
+        }
 
         /// The name in the previous schema version, when `.originalName` gave one.
         public var originalName: String? {

@@ -33,12 +33,13 @@ extension Schema.Property {
                 case .ephemeral: "ephemeral"
                 case .preserveValueOnDeletion: "preserveValueOnDeletion"
                 case .indexed: "indexed"
-                case .spotlight, .allowsCloudEncryption, .originalName: nil
+                case .spotlight, .allowsCloudEncryption, .originalName, .transformable: nil
                 }
             }
             if !flags.isEmpty { object["options"] = .array(flags) }
             if let originalName = attribute.originalName { object["originalName"] = .string(originalName) }
             if let cases = attribute.cases { object["cases"] = .array(cases) }
+            if let transformer = attribute.transformer { object["transformer"] = .string(transformer.name) }
         case .relationship(let relationship):
             object["destination"] = .string(relationship.destination)
             object["toMany"] = .bool(relationship.isToMany)

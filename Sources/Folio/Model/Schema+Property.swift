@@ -9,7 +9,7 @@ extension Schema.Property {
         let (valueType, isOptional) = unwrapped(Value.self)
         var attribute = Schema.Attribute(
             name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil, options: options,
-            coding: ValueCoding.of(Value.self), keyPath: keyPath)
+            coding: ValueCoding.of(Value.self, options: options), keyPath: keyPath)
         attribute.defaultValue = RuntimeOnly(defaultValue.map { make in { make() as Any } })
         attribute.cases = Schema.Attribute.cases(of: Value.self)
         return .attribute(attribute)
@@ -23,7 +23,7 @@ extension Schema.Property {
         let (valueType, isOptional) = unwrapped(Value.self)
         var attribute = Schema.Attribute(
             name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil, options: options,
-            coding: ValueCoding.of(Value.self), keyPath: keyPath)
+            coding: ValueCoding.of(Value.self, options: options), keyPath: keyPath)
         attribute.cases = Schema.Attribute.cases(of: Value.self)
         attribute.isConstant = true
         return .attribute(attribute)
