@@ -127,6 +127,11 @@ public final class ModelContext {
         return recordingIssue { () throws(FolioError) in try materialize(stored) }
     }
 
+    /// SwiftData's step that brings inverses and delete rules up to date before a fetch.
+    /// Folio keeps inverses current as each property is set and applies delete rules at the
+    /// save, so there is nothing left to process: it does nothing, and code calling it compiles.
+    public func processPendingChanges() {}
+
     /// Throws away unsaved changes: inserted models are forgotten, deleted ones kept,
     /// changed ones read back from their documents.
     public func rollback() {

@@ -101,6 +101,9 @@ public struct Schema: Sendable, Hashable {
     /// The entity with this name.
     public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
 
+    /// The entities by name, as SwiftData's `entitiesByName`.
+    public var entitiesByName: [String: Entity] { Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+
     private static func linkingInverses(_ entities: [Entity]) -> [Entity] {
         func pointing(from entity: String, to destination: String) -> [Relationship] {
             entities.first { $0.name == entity }?.relationships.filter { $0.destination == destination } ?? []
