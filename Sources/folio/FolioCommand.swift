@@ -8,8 +8,8 @@ struct FolioCommand: ParsableCommand {
         commandName: "folio",
         abstract: "Inspect, query and maintain Folio stores: git-friendly trees of JSON documents.",
         discussion: """
-            A Folio store is a directory of one JSON document per model instance, laid out as
-            <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json beside a folio.json manifest. Commands find the
+            A Folio store is a directory of one JSON document per model instance, laid out as \
+            <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json beside a folio.json manifest. Commands find the \
             store in --store PATH, else in the nearest folder upward holding folio.json.
 
             Example:

@@ -146,4 +146,32 @@ struct CheckAndBadInputTests {
             #expect(help.output.contains("Exit codes:"), "\(command)")
         }
     }
+
+    @Test func everyCommandsHelpFitsEightyColumnsInWholeParagraphs() throws {
+        var folio = FolioTool(folder: FileManager.default.temporaryDirectory.path)
+        folio.environment = ["COLUMNS": "80"]
+        let commands = [[], ["init"], ["info"], ["ls"], ["get"], ["query"], ["count"], ["aggregate"], ["insert"], ["set"], ["delete"],
+                        ["restore"], ["purge"], ["edit"], ["check"], ["migrate"], ["export"], ["import"], ["reindex"], ["tour"], ["git"],
+                        ["git", "install"], ["git", "uninstall"], ["merge-driver"], ["textconv"], ["resolve"], ["sync"]]
+        for command in commands {
+            let help = try folio.run(["help"] + command)
+            #expect(help.status == 0, "\(command)")
+            let lines = help.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (index, line) in lines.enumerated() {
+                // Usage lines are argument-parser's own, one line by design.
+                if !line.hasPrefix("USAGE:") { #expect(line.count <= 80, "\(command): \(line)") }
+                // An example is one line: a wrapped one leaves its end at the margin.
+                if line.hasPrefix("  folio "), index + 1 < lines.count {
+                    let next = lines[index + 1]
+                    #expect(next.isEmpty || next.hasPrefix("  "), "\(command): \(line) / \(next)")
+                }
+            }
+            // Prose paragraphs are filled: no short line inside one, as hand wraps re-wrapped leave.
+            for paragraph in help.output.components(separatedBy: "\n\n") {
+                let prose = paragraph.split(separator: "\n").map(String.init)
+                guard prose.count > 1, prose.allSatisfy({ !$0.hasPrefix(" ") && !$0.hasSuffix(":") && !$0.hasPrefix("USAGE") }) else { continue }
+                for line in prose.dropLast() { #expect(line.count >= 50, "\(command): a ragged line: \(line)") }
+            }
+        }
+    }
 }

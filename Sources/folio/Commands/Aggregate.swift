@@ -13,7 +13,7 @@ extension FolioCommand {
             discussion: """
                 Example:
                   folio aggregate FocusSession count --group-by state
-                  folio aggregate FocusSession sum --of 'duration / 60' --where 'state == "completed"'
+                  folio aggregate FocusSession sum --of 'duration / 60' --where 'duration > 0'
 
                 \(Failure.helpText)
                 """)

@@ -8,11 +8,11 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check every document against the manifest's schema; exit 1 when anything is wrong.",
             discussion: """
-                Reports files that do not parse (with line:column), wrong types, missing required
-                properties, duplicates of unique values, relationships that point at nothing or
-                that only one side records, files in the wrong day folder, merge conflicts a git merge
-                recorded in "$conflicts" (with both values; `folio resolve` settles them), documents
-                written by a newer schema, and, as notes, documents written by an older schema and
+                Reports files that do not parse (with line:column), wrong types, missing required \
+                properties, duplicates of unique values, relationships that point at nothing or \
+                that only one side records, files in the wrong day folder, merge conflicts a git merge \
+                recorded in "$conflicts" (with both values; `folio resolve` settles them), documents \
+                written by a newer schema, and, as notes, documents written by an older schema and \
                 keys the schema does not know.
 
                 Example:

@@ -8,7 +8,7 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Soft-delete documents (and what their cascade rules reach); restore brings them back.",
             discussion: """
-                The files stay, marked with "$deleted"; queries and apps no longer see them.
+                The files stay, marked with "$deleted"; queries and apps no longer see them. \
                 `folio purge` removes them for good. A deny rule with related documents refuses.
 
                 Example:

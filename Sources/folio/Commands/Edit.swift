@@ -9,11 +9,11 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Open a document in $EDITOR; save it only when it parses and fits the schema.",
             discussion: """
-                An edit that does not parse or breaks the schema is never saved: the editor
-                opens again with the error at the top, as // lines. Save the file unchanged
-                (or empty it) to give up. If the document changed on disk meanwhile, the save
-                is refused as a conflict; with --if-unchanged, so is a document whose revision
-                is no longer the one given. The copy being edited is kept in a folder only you
+                An edit that does not parse or breaks the schema is never saved: the editor \
+                opens again with the error at the top, as // lines. Save the file unchanged \
+                (or empty it) to give up. If the document changed on disk meanwhile, the save \
+                is refused as a conflict; with --if-unchanged, so is a document whose revision \
+                is no longer the one given. The copy being edited is kept in a folder only you \
                 can read, and removed when the tool ends.
 
                 Example:

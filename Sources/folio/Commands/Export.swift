@@ -8,7 +8,7 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write an entity's documents (or those a query matches) as NDJSON or CSV.",
             discussion: """
-                NDJSON keeps every document whole, metadata included, so `folio import` reads it
+                NDJSON keeps every document whole, metadata included, so `folio import` reads it \
                 back as it was; CSV has a column per property (values that are not text as JSON).
 
                 Example:

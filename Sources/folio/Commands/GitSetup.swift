@@ -9,10 +9,10 @@ extension FolioCommand {
             commandName: "git",
             abstract: "Install or remove Folio's merge driver and diff filter in this clone of the store's repository.",
             discussion: """
-                Git never takes driver commands from a pull, so every clone installs them once. It also
-                sets merge.renames and merge.directoryRenames to false in the repository: a document's
-                identity is its file name, and git's rename detection would pair a removed document with
-                a similar new one. (Git 2.39's default "ort" strategy ignores merge.renames; `folio sync`
+                Git never takes driver commands from a pull, so every clone installs them once. It also \
+                sets merge.renames and merge.directoryRenames to false in the repository: a document's \
+                identity is its file name, and git's rename detection would pair a removed document with \
+                a similar new one. (Git 2.39's default "ort" strategy ignores merge.renames; `folio sync` \
                 therefore merges with `-s recursive -X no-renames`, and so should a hand-run `git pull`.)
 
                 Example:

@@ -9,10 +9,10 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add or update an entity's documents from an NDJSON or CSV file, all or nothing.",
             discussion: """
-                Each record is checked against the schema; the first bad one stops the import with
-                its line number, and nothing is written. A record whose identity ("id", or "$id" for
-                models without one) the store holds updates that document; others are added.
-                Keys of an NDJSON record that the schema does not know are kept, as a save keeps
+                Each record is checked against the schema; the first bad one stops the import with \
+                its line number, and nothing is written. A record whose identity ("id", or "$id" for \
+                models without one) the store holds updates that document; others are added. \
+                Keys of an NDJSON record that the schema does not know are kept, as a save keeps \
                 them, so an export imports back whole; a CSV column must name a property.
 
                 Example:

@@ -9,8 +9,8 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an empty store in a folder.",
             discussion: """
-                The schema comes from the first app that opens the store, or from --schema: a
-                folio.json of another store (its schema, version, merge policy and rules), or the
+                The schema comes from the first app that opens the store, or from --schema: a \
+                folio.json of another store (its schema, version, merge policy and rules), or the \
                 schema object such a manifest holds.
 
                 Example:

@@ -8,8 +8,8 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a document, checked against the schema, and print its path.",
             discussion: """
-                Values are read by the property's type: text for a String, else JSON
-                (count=3, done=true), else text (a date such as 2026-11-22T09:30:00Z).
+                Values are read by the property's type: text for a String, else JSON \
+                (count=3, done=true), else text (a date such as 2026-11-22T09:30:00Z). \
                 Write name:=json to give JSON outright. Optional properties left out are null.
 
                 Example:
@@ -50,10 +50,10 @@ extension FolioCommand {
                 Example:
                   folio set 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B name='Morning run'
                   folio set FocusSession 'state == "active"' state=abandoned
-                  folio set 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --if-unchanged 3b18e51 count:=4
+                  folio set 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B count=4 --if-unchanged 3b18e51
 
-                With --if-unchanged, the document is changed only if its revision is still the
-                one given (read it first with `folio get --revision`, then the document); else
+                With --if-unchanged, the document is changed only if its revision is still the \
+                one given (read it first with `folio get --revision`, then the document); else \
                 the command exits 75, and a script reads both again and retries.
 
                 \(Failure.helpText)

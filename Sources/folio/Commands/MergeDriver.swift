@@ -10,15 +10,15 @@ extension FolioCommand {
             commandName: "merge-driver",
             abstract: "Merge one document three ways by property, for git (installed by `folio git install`).",
             discussion: """
-                Git runs this with the common ancestor, our version, their version and the file's
-                path (%O %A %B %P). Changes to different properties merge; the same change on both
-                sides is taken once; a soft delete against an edit keeps both. A property both sides
-                changed differently goes by the manifest's "merge" policy: "newest" takes the side
-                with the later updatedAt/modifiedAt, "keep-both" (the default) keeps our value and
-                records both in "$conflicts" for `folio check` and `folio resolve`. The result is
-                written canonically into <ours>; exit 0 when clean, 1 when conflicts remain. A file
-                that does not parse falls back to git's line merge with conflict markers. Two
-                documents of different identities (paired by git's rename detection) are never
+                Git runs this with the common ancestor, our version, their version and the file's \
+                path (%O %A %B %P). Changes to different properties merge; the same change on both \
+                sides is taken once; a soft delete against an edit keeps both. A property both sides \
+                changed differently goes by the manifest's "merge" policy: "newest" takes the side \
+                with the later updatedAt/modifiedAt, "keep-both" (the default) keeps our value and \
+                records both in "$conflicts" for `folio check` and `folio resolve`. The result is \
+                written canonically into <ours>; exit 0 when clean, 1 when conflicts remain. A file \
+                that does not parse falls back to git's line merge with conflict markers. Two \
+                documents of different identities (paired by git's rename detection) are never \
                 merged: ours is left as it was, in conflict.
 
                 Example:

@@ -8,10 +8,10 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Migrate a store with a plan from Migrations/<Store>/, or dry-run it as a diff.",
             discussion: """
-                A dry run writes nothing and prints every change as `git diff` would show it after
-                applying (paths relative to the store, as `git diff --relative` run in the store's
-                folder after `git add --intent-to-add --ignore-removal .`), then, on standard error,
-                a summary per entity and every document that would fail. Applying is one
+                A dry run writes nothing and prints every change as `git diff` would show it after \
+                applying (paths relative to the store, as `git diff --relative` run in the store's \
+                folder after `git add --intent-to-add --ignore-removal .`), then, on standard error, \
+                a summary per entity and every document that would fail. Applying is one \
                 transaction: all documents and the manifest move together, or nothing does.
 
                 Example:

@@ -35,14 +35,14 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the documents of an entity that match a query.",
             discussion: """
-                The query language reads like Swift: == != < <= > >= && || !, + - * / %, ?? for
-                a default, "text", numbers, true/false/nil, @2026-11-01 for a day, and
-                relationships with .name, .count, .any(done), .all(done); inside, bare names are the element's.
+                The query language reads like Swift: == != < <= > >= && || !, + - * / %, ?? for \
+                a default, "text", numbers, true/false/nil, @2026-11-01 for a day, and \
+                relationships with .name, .count, .any(done), .all(done); inside, bare names are the element's. \
                 See docs/queries.md.
 
                 Example:
-                  folio query FocusSession 'state == "completed" && startTime >= @2026-06-01' --sort -startTime --limit 5
-                  folio query Timer 'todoItems.any(!isCompleted)' --fields name,durationInSeconds --explain
+                  folio query FocusSession 'startTime >= @2026-06-01' --sort -startTime
+                  folio query Timer 'todoItems.any(!isCompleted)' --fields name --explain
 
                 \(Failure.helpText)
                 """)

@@ -8,8 +8,8 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read every file again and rebuild the store's cache and indexes in .folio/.",
             discussion: """
-                Opening a store trusts the cache for files whose size, time and inode have not
-                changed. Run this after a tool rewrote files while keeping those (rare), or to
+                Opening a store trusts the cache for files whose size, time and inode have not \
+                changed. Run this after a tool rewrote files while keeping those (rare), or to \
                 measure a cold open.
 
                 Example:

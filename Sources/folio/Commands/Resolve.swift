@@ -8,12 +8,12 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Settle a document's merge conflicts (\"$conflicts\"): take ours, theirs, the base, or given values.",
             discussion: """
-                `folio check` lists the conflicts with both values. Values given as property=value
-                settle those properties; --ours, --theirs or --base settles every other one. Without
+                `folio check` lists the conflicts with both values. Values given as property=value \
+                settle those properties; --ours, --theirs or --base settles every other one. Without \
                 a side, conflicts not named stay recorded. Then `git add` the file and commit.
 
                 Example:
-                  folio resolve Timer/2026/11/01/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json --theirs
+                  folio resolve 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --theirs
                   folio resolve 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B name=Workout --ours
 
                 \(Failure.helpText)

@@ -8,8 +8,8 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Commit the store's changes, pull (merging documents by property), check the store, and push.",
             discussion: """
-                The commit message counts what changed per entity ("folio sync: Timer +2 ~1 -0").
-                The pull is a merge (--no-rebase, -s recursive -X no-renames: a document's identity is
+                The commit message counts what changed per entity ("folio sync: Timer +2 ~1 -0"). \
+                The pull is a merge (--no-rebase, -s recursive -X no-renames: a document's identity is \
                 its file name) with Folio's merge driver, which `folio git install` sets up once per clone. The first step that fails stops the sync and says what to do:
                 conflicts to settle with `folio resolve`, `folio check` errors to fix, a push refused.
 

@@ -8,9 +8,9 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what Folio does, command by command, on a temporary copy of Data/.",
             discussion: """
-                Copies the example stores to a temporary folder (the committed ones are never
+                Copies the example stores to a temporary folder (the committed ones are never \
                 touched), then runs real commands on the copy and prints each with its output:
-                info, queries with --explain, an aggregate, a soft delete and its restore, a hand
+                info, queries with --explain, an aggregate, a soft delete and its restore, a hand \
                 edit caught by check, and the Timer app's migration as a dry-run diff, then applied.
 
                 Example:

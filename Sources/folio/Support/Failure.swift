@@ -24,8 +24,8 @@ enum Failure {
 
     /// The exit-code table for `--help`.
     static let helpText = """
-        Exit codes: 0 success; 1 problems found or nothing found; 64 bad usage; 65 bad input
-        (query, document, names, a link in the store); 66 not a store; 69 git or the editor
+        Exit codes: 0 success; 1 problems found or nothing found; 64 bad usage; 65 bad input \
+        (query, document, names, a link in the store); 66 not a store; 69 git or the editor \
         failed; 74 file system error; 75 store locked or a file changed meanwhile (try again).
         """
 
