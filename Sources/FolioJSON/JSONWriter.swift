@@ -36,10 +36,24 @@ public struct JSONWriter: Sendable {
         String(decoding: try write(value), as: UTF8.self)
     }
 
-    /// The value on one line, for NDJSON: the canonical text without its line breaks and
-    /// indents. Strings never hold a raw line break (JSON escapes it), so only layout goes.
+    /// The value on one line, for NDJSON, as `jq -c` writes it: the canonical text without
+    /// the whitespace of its layout (`{"a":1,"b":[2,3]}`). Only whitespace outside strings
+    /// goes; a string keeps its spaces, and never holds a raw line break (JSON escapes it).
     public func line(for value: JSONValue) throws(JSONError) -> String {
-        try string(for: value).split(separator: "\n").map { $0.drop { $0 == " " } }.joined()
+        var compact: [UInt8] = []
+        var inString = false
+        var escaped = false
+        for byte in try write(value) {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
+                continue
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            }
+            compact.append(byte)
+        }
+        return String(decoding: compact, as: UTF8.self)
     }
 }
 

@@ -2,6 +2,13 @@ import Testing
 @testable import FolioJSON
 
 struct WriterTests {
+    @Test func aLineIsCompactAsJqWritesItAndReadsBackTheSame() throws {
+        let value: JSONValue = ["name": "Tea  time", "quote": "say \"hi\", then: go", "n": 1.5, "list": [1, [true, nil]], "empty": [:]]
+        let line = try JSONWriter().line(for: value)
+        #expect(line == #"{"name":"Tea  time","quote":"say \"hi\", then: go","n":1.5,"list":[1,[true,null]],"empty":{}}"#)
+        #expect(try JSONReader().read(Array(line.utf8)) == value)
+    }
+
     @Test func documentIsWrittenInCanonicalLayout() throws {
         let value: JSONValue = [
             "$entity": "Timer", "$version": 1, "name": "Tea", "minutes": 4.5,
