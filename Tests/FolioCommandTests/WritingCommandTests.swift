@@ -160,4 +160,19 @@ struct WritingCommandTests {
         #expect(run.errors.contains("Gave up; nothing saved."))
         #expect(try String(contentsOfFile: store.root + "/" + path, encoding: .utf8) == before)
     }
+
+    @Test func datesAreTypedAsPeopleWriteThemInTheStoresTimeZone() throws {
+        let store = try TimerStore()
+        let local = try store.folio("insert", "Timer", "name=Local", "durationInSeconds=1", "createdAt=2026-11-05 09:30")
+        #expect(local.status == 0, "\(local.errors)")
+        #expect(try store.folio("get", String(local.output.split(separator: "/").last!.prefix(36))).output.contains(#""createdAt": "2026-11-05T08:30:00Z""#))
+        let day = try store.folio("insert", "Timer", "name=Day", "durationInSeconds=1", "createdAt=2026-11-06")
+        #expect(try store.folio("get", String(day.output.split(separator: "/").last!.prefix(36))).output.contains(#""createdAt": "2026-11-05T23:00:00Z""#))
+        #expect(try store.folio("insert", "Timer", "name=Now", "durationInSeconds=1", "createdAt=now").status == 0)
+        #expect(try store.folio("insert", "Timer", "name=Today", "durationInSeconds=1", "createdAt=today").status == 0)
+        #expect(try store.folio("count", "Timer", "createdAt >= @today").output.hasPrefix("2"))
+        let impossible = try store.folio("insert", "Timer", "name=Never", "durationInSeconds=1", "createdAt=2026-02-30")
+        #expect(impossible.status == 65)
+        #expect(try store.folio("count", "Timer", "name == \"Never\"").output.hasPrefix("0"))
+    }
 }

@@ -56,9 +56,23 @@ struct QueryParserTests {
         #expect(try parse("t < @2026-11-01T10:30:00Z") == .compare(.property("t"), .less, .value(.date(Date(timeIntervalSince1970: 1_793_529_000)))))
         #expect(try parse("t < @2026-11-01T12:30:00+02:00") == parse("t < @2026-11-01T10:30:00Z"))
         #expect(throws: FolioError.self) { try parse("t < @2026-02-30") }
+        // A local time is read in the store's time zone; today is its midnight.
+        let morning = try QueryExpression(parsing: "t > @2026-03-01T09:30", timeZone: lisbon)
+        #expect(morning == .compare(.property("t"), .greater, .value(.date(Date(timeIntervalSince1970: 1_772_290_800 + 9.5 * 3600)))))
+        guard case .compare(_, _, .value(.date(let today))) = try QueryExpression(parsing: "t >= @today", timeZone: lisbon) else {
+            Issue.record("@today is not a date")
+            return
+        }
+        var tokyo = Calendar(identifier: .gregorian)
+        tokyo.timeZone = lisbon
+        #expect(today == tokyo.startOfDay(for: Date()) || today == tokyo.startOfDay(for: Date().addingTimeInterval(-60)))
         // Days and times that do not exist are errors at their column, never rolled over into another day.
-        for text in ["t < @2026-13-01", "t < @2026-00-10", "t < @2026-04-31", "t < @2026-13-01T00:00:00Z", "t < @2026-11-01T25:00:00Z", "t < @2026-11-01T10:61:00Z"] {
-            #expect(throws: FolioError.invalidQuery(query: text, column: 5, message: "@\(text.dropFirst(5)) is not a date; write @2026-11-01, or @2026-11-01T09:30:00Z with a time")) {
+        for text in [
+            "t < @2026-13-01", "t < @2026-00-10", "t < @2026-04-31", "t < @2026-13-01T00:00:00Z", "t < @2026-11-01T25:00:00Z", "t < @2026-11-01T10:61:00Z",
+            "t < @2026-11-01T24:00", "t < @tomorrow",
+        ] {
+            let message = "@\(text.dropFirst(5)) is not a date; write @2026-11-01, @2026-11-01T09:30 (the store's time zone), @2026-11-01T09:30:00Z, @today or @now"
+            #expect(throws: FolioError.invalidQuery(query: text, column: 5, message: message)) {
                 try parse(text)
             }
         }

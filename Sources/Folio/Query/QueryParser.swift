@@ -345,38 +345,18 @@ struct QueryParser {
         do { _ = try Regex(text) } catch { throw failure("\"\(text)\" is not a regular expression: \(error)", at: column) }
     }
 
-    /// `@2026-11-01` (midnight in the store's time zone) or a full ISO 8601 time as Folio
-    /// stores dates (`2026-11-01T09:30:00.5Z`, or with an offset such as `+02:00`), within
-    /// the years a query can write back (`QueryValue.queryText` writes ISO 8601 text in UTC).
+    /// A date as `DateInput` reads it (`@2026-11-01` is midnight in the store's time zone,
+    /// `@2026-11-01T09:30:00.5Z` an instant, `@today`, `@now`), within the years a query can
+    /// write back (`QueryValue.queryText` writes ISO 8601 text in UTC).
     private func date(_ text: String, column: Int) throws(FolioError) -> Date {
         // `@NaN` and `@Infinity` read as stored dates do, but no one means them in a query.
-        guard let date = Self.date(text, timeZone: timeZone), date.timeIntervalSinceReferenceDate.isFinite else {
-            throw failure("@\(text) is not a date; write @2026-11-01, or @2026-11-01T09:30:00Z with a time", at: column)
+        guard let date = DateInput.date(text, timeZone: timeZone), date.timeIntervalSinceReferenceDate.isFinite else {
+            throw failure("@\(text) is not a date; write @2026-11-01, @2026-11-01T09:30 (the store's time zone), @2026-11-01T09:30:00Z, @today or @now", at: column)
         }
         guard case .string = ISO8601Timestamp.jsonValue(for: date) else {
             throw failure("@\(text) is outside the years 0000 to 9999 (in UTC), the dates a query can write", at: column)
         }
         return date
-    }
-
-    private static func date(_ text: String, timeZone: TimeZone) -> Date? {
-        if let date = try? ISO8601Timestamp.date(from: .string(text)) { return date }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        if parts.count == 3, text.count == 10 {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            // The calendar rolls a day that does not exist over (2026-13-01 into 2027-01-01,
-            // 2026-02-30 into March): only a date that reads back as written is one.
-            if let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
-                calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: parts[0], month: parts[1], day: parts[2])
-            {
-                return date
-            }
-        }
-        // Not ISO8601DateFormatter: it took trailing text (`@2026-11-01T09:30:00ZA`) and years
-        // of five digits, and a long fraction crashed it with SIGFPE in ICU
-        // (`@2-1-1T9:3:0.12596666666666666666666663685477580`).
-        return nil
     }
 }
 

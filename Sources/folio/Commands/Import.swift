@@ -130,7 +130,7 @@ extension FolioCommand {
                 }
                 var record = JSONObject()
                 for (name, field) in zip(header, row.fields) where !field.isEmpty {
-                    record[name] = Assignment.value(field, type: Assignment.type(of: name, entity: entity, in: store))
+                    record[name] = Assignment.value(field, type: Assignment.type(of: name, entity: entity, in: store), timeZone: store.manifest.timeZone)
                 }
                 return (row.line, record)
             }

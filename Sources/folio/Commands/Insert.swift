@@ -8,9 +8,10 @@ extension FolioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a document, checked against the schema, and print its path.",
             discussion: """
-                Values are read by the property's type: text for a String, else JSON \
-                (count=3, done=true), else text (a date such as 2026-11-22T09:30:00Z). \
-                Write name:=json to give JSON outright. Optional properties left out are null.
+                Values are read by the property's type: text for a String; for a Date, now, \
+                today, 2026-11-22 or '2026-11-22 09:30' (in the store's time zone) or \
+                2026-11-22T09:30:00Z; else JSON (count=3, done=true), else text. Write \
+                name:=json to give JSON outright. Optional properties left out are null.
 
                 Example:
                   folio insert TodoItem text='Buy tea' isCompleted=false timer=<timer UUID>

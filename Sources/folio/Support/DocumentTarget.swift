@@ -62,8 +62,9 @@ struct DocumentTarget: ParsableArguments {
 }
 
 /// `name=value` assignments, read by the property's type in the manifest: text for a
-/// `String` property, else JSON (`count=3`, `done=true`, `tags=["a"]`), else text
-/// (a date such as `2026-11-22T09:30:00Z`). `name:=json` always reads JSON.
+/// `String` property, a date for a `Date` one (`now`, `today`, `2026-11-22`,
+/// `2026-11-22 09:30` in the store's time zone, or `2026-11-22T09:30:00Z`), else JSON
+/// (`count=3`, `done=true`, `tags=["a"]`), else text. `name:=json` always reads JSON.
 enum Assignment {
     /// Whether an argument is `property=value` or `property:=json`: a name, then `=` (not
     /// a query's `==`) or `:=`. Anything else after an entity is its query, whatever
@@ -92,14 +93,16 @@ enum Assignment {
                 }
                 continue
             }
-            values[name] = value(text, type: type(of: name, entity: entity, in: store))
+            values[name] = value(text, type: type(of: name, entity: entity, in: store), timeZone: store.manifest.timeZone)
         }
         return values
     }
 
-    /// A field's text as the value its type wants: CSV import uses this too.
-    static func value(_ text: String, type: String?) -> JSONValue {
+    /// A field's text as the value its type wants: CSV import uses this too. A date that
+    /// `DateInput` cannot read stays text, which the schema check then refuses with its form.
+    static func value(_ text: String, type: String?, timeZone: TimeZone) -> JSONValue {
         if type == "String" || type == "Optional<String>" { return .string(text) }
+        if type == "Date" || type == "Optional<Date>", let date = DateInput.date(text, timeZone: timeZone) { return date.json }
         if let json = try? JSONReader().read(text) { return json }
         return .string(text)
     }
