@@ -6,7 +6,8 @@ import Foundation
 /// doubles, ...) are written in that form wherever they appear, so a `Date` inside a
 /// `Codable` struct reads in a document exactly as a `Date` property does. Object members
 /// keep the order the type encodes them in, which for synthesized conformances is the
-/// order of declaration.
+/// order of declaration; dictionaries and sets, which encode in an order that changes from
+/// run to run, are sorted (by key, by element), so the same value always gives the same bytes.
 public struct JSONValueEncoder: Sendable {
     public init() {}
 
@@ -53,6 +54,25 @@ private final class EncodingNode {
             content = .value(representable.json)
         } else {
             try value.encode(to: ValueEncoder(node: self, codingPath: codingPath))
+            if let unordered = value as? any UnorderedEncodable { sort(pairedElements: type(of: unordered).encodesPairs) }
+        }
+    }
+
+    /// Puts an unordered collection's encoding in a fixed order: an object's members by key
+    /// (as numbers when every key is one), an array's elements by their JSON text, or, for a
+    /// dictionary whose keys are neither strings nor integers (`[key, value, key, value]`), its pairs by key.
+    private func sort(pairedElements: Bool) {
+        switch content {
+        case .object(let members):
+            let numeric = members.allSatisfy { Int($0.key) != nil }
+            content = .object(members.sorted { numeric ? Int($0.key)! < Int($1.key)! : $0.key < $1.key })
+        case .array(let elements) where pairedElements && elements.count % 2 == 0:
+            let pairs = stride(from: 0, to: elements.count, by: 2).map { (key: elements[$0].value.description, pair: elements[$0...$0 + 1]) }
+            content = .array(pairs.sorted { $0.key < $1.key }.flatMap(\.pair))
+        case .array(let elements):
+            content = .array(elements.map { ($0.value.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1))
+        default:
+            break
         }
     }
 
@@ -170,4 +190,18 @@ struct IndexKey: CodingKey {
     init(_ index: Int) { intValue = index }
     init?(stringValue: String) { return nil }
     init?(intValue: Int) { self.intValue = intValue }
+}
+
+/// The standard library's collections whose `encode(to:)` follows their hash order.
+protocol UnorderedEncodable {
+    /// Whether an unkeyed encoding alternates keys and values (a dictionary), rather than holding elements (a set).
+    static var encodesPairs: Bool { get }
+}
+
+extension Dictionary: UnorderedEncodable {
+    static var encodesPairs: Bool { true }
+}
+
+extension Set: UnorderedEncodable {
+    static var encodesPairs: Bool { false }
 }

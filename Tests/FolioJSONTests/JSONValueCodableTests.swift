@@ -6,6 +6,35 @@ import Testing
 /// `Codable` values as nested JSON: Folio's stored forms at the leaves, declaration
 /// order for members, and errors that say where.
 struct JSONValueCodableTests {
+    struct Shelf: Codable, Hashable {
+        var label: String
+        var bins: [String: Bin]
+        var tags: Set<Bin>
+        var slots: [Int: String]
+    }
+
+    struct Bin: Codable, Hashable {
+        var size: Int
+    }
+
+    @Test func dictionariesAndSetsOfCodableValuesEncodeInOneOrder() throws {
+        // The same contents, built in different orders and capacities: their iteration orders differ.
+        var bins: [String: Bin] = [:]
+        for size in 0..<40 { bins["bin\(size)"] = Bin(size: size) }
+        var reversed: [String: Bin] = Dictionary(minimumCapacity: 400)
+        for size in (0..<40).reversed() { reversed["bin\(size)"] = Bin(size: size) }
+        let one = Shelf(label: "A", bins: bins, tags: Set((0..<30).map(Bin.init)), slots: [10: "x", 2: "y", 33: "z"])
+        var other = Shelf(label: "A", bins: reversed, tags: [], slots: [:])
+        other.tags.reserveCapacity(500)
+        for size in (0..<30).reversed() { other.tags.insert(Bin(size: size)) }
+        other.slots = [33: "z", 10: "x", 2: "y"]
+        let encoded = try JSONValueEncoder().encode(one)
+        #expect(try JSONValueEncoder().encode(other) == encoded)
+        #expect(encoded["bins"]?.objectValue?.keys == (0..<40).map { "bin\($0)" }.sorted())
+        #expect(encoded["slots"]?.objectValue?.keys == ["2", "10", "33"])
+        #expect(try JSONValueDecoder().decode(Shelf.self, from: encoded) == one)
+    }
+
     struct Route: Codable, Equatable {
         enum Surface: String, Codable { case water, land }
         struct Leg: Codable, Equatable {
