@@ -144,3 +144,27 @@ struct StoreRulesTests {
         }
     }
 }
+
+@Model
+final class Visit {
+    @Attribute(.ephemeral) var openedAt: Date = Date(timeIntervalSince1970: 0)
+    var start: Date
+    init(start: Date) { self.start = start }
+}
+
+/// The tool and `check` file a document under the day the model layer files it under.
+struct PartitionAgreementTests {
+    @Test func anEphemeralDateDoesNotNameTheFolderForTheModelsOrForCheck() throws {
+        let folder = try TemporaryDirectory()
+        var configuration = ModelConfiguration(url: folder.url, durability: .none)
+        configuration.timeZone = TimeZone(identifier: "UTC")
+        let context = ModelContext(try ModelContainer(for: Visit.self, configurations: configuration))
+        context.insert(Visit(start: Date(timeIntervalSince1970: 1_793_529_000)))  // 2026-11-01
+        try context.save()
+        let store = try DocumentStore.open(at: folder.path, durability: .none)
+        #expect(store.documents(entity: "Visit").map(\.path.day.description) == ["2026-11-01"])
+        #expect(store.check().filter { $0.severity == .error }.isEmpty, "\(store.check())")
+        let inserted = try store.newDocument(entity: "Visit", values: ["start": "2026-12-24T10:00:00Z", "openedAt": "2020-01-01T00:00:00Z"])
+        #expect(inserted.partitionDate == Date(timeIntervalSince1970: 1_798_106_400))
+    }
+}

@@ -24,16 +24,20 @@ struct QuerySchema: Sendable {
         /// How many models a to-many relationship may hold, by name, as
         /// `@Relationship(minimumModelCount:maximumModelCount:)` declares it; 0 is no limit.
         var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
+        /// The attributes documents do not hold (`.ephemeral`, `.externalStorage`).
+        var unstored: Set<String> = []
 
         func property(named name: String) -> Property? { properties.first { $0.name == name }?.property }
 
         /// The type an attribute's stored values must have, its enum's cases included.
         func storedType(of name: String, typeName: String) -> StoredType { StoredType(typeName, cases: cases[name]) }
 
-        /// The first required `Date` attribute: the one whose day names a document's folder.
+        /// The first required `Date` attribute the documents hold: the one whose day names a
+        /// document's folder, as the model layer picks it (`ModelDocument.document(for:)`).
         var partitionProperty: String? {
             properties.first {
-                if case .attribute(.date, let typeName, false) = $0.property { typeName == "Date" } else { false }
+                guard !unstored.contains($0.name), case .attribute(.date, let typeName, false) = $0.property else { return false }
+                return typeName == "Date"
             }?.name
         }
 
@@ -73,8 +77,11 @@ struct QuerySchema: Sendable {
             }
             var cases: [String: [JSONValue]] = [:]
             var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
+            var unstored: Set<String> = []
             for property in member.value["properties"]?.arrayValue ?? [] {
                 guard let name = property["name"]?.stringValue else { continue }
+                let options = property["options"]?.arrayValue ?? []
+                if options.contains("ephemeral") || options.contains("externalStorage") { unstored.insert(name) }
                 if let listed = property["cases"]?.arrayValue { cases[name] = listed }
                 func count(_ key: String) -> Int { if case .integer(let count)? = property[key], count > 0 { Int(clamping: count) } else { 0 } }
                 if property["toMany"] == .bool(true), count("minimumModelCount") > 0 || count("maximumModelCount") > 0 {
@@ -83,7 +90,7 @@ struct QuerySchema: Sendable {
             }
             entities[member.key] = Entity(
                 name: member.key, properties: properties, uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases,
-                modelCounts: modelCounts)
+                modelCounts: modelCounts, unstored: unstored)
         }
         // A to-many is kept by its documents unless its inverse is a to-one.
         for (name, entity) in entities {

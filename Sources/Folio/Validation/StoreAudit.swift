@@ -95,6 +95,8 @@ struct StoreAudit {
             let value = content[name]
             switch property {
             case .attribute(_, let typeName, let isOptional):
+                // An ephemeral value is never written, and external storage is its own file.
+                guard !entity.unstored.contains(name) else { continue }
                 guard let value else {
                     if !isOptional { found.append((nil, .error, "required property \"\(name)\" (\(typeName)) is missing")) }
                     continue
