@@ -41,6 +41,17 @@ struct UnsafeFileTests {
         #expect(store.issues.allSatisfy { $0.description.contains("symbolic link") })
     }
 
+    @Test func aManifestReadByItselfIsNeverFollowedThroughALink() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let real = try #require(try StoreManifest.read(inFolder: store.root))
+        #expect(real == store.manifest)
+        try FileManager.default.createDirectory(atPath: directory("linked"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory("linked/folio.json"), withDestinationPath: store.root + "/folio.json")
+        #expect(throws: FolioError.self) { _ = try StoreManifest.read(inFolder: directory("linked")) }
+        #expect(try StoreManifest.read(inFolder: directory.path) == nil)
+    }
+
     @Test func filesOutsideTheLayoutAreReported() throws {
         let directory = try TemporaryDirectory()
         let store = try makeStore(in: directory)

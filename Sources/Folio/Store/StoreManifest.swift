@@ -78,6 +78,24 @@ public struct StoreManifest: Sendable, Equatable {
         rules = try json["rules"].map { value throws(FolioError) in try StoreRules(json: value, path: path) } ?? StoreRules()
     }
 
+    /// The manifest in a folder, read as a store reads it: a link in its place is refused,
+    /// never followed. `nil` when the folder holds no `folio.json`.
+    package static func read(inFolder path: String) throws(FolioError) -> StoreManifest? {
+        let folder = try OpenFolder(root: path)
+        guard try folder.status(of: fileName) != nil else { return nil }
+        let bytes = try folder.readFile(fileName, limit: JSONReader.defaultMaximumSize).bytes
+        let file = folder.pathOf(fileName)
+        do {
+            return try StoreManifest(json: try JSONReader().read(bytes, file: file), path: file)
+        } catch let error as JSONError {
+            throw .unreadableJSON(error)
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw .invalidStore(path: file, reason: "\(error)")
+        }
+    }
+
     /// The time zone an identifier names, or `nil`. Foundation traps on some malformed
     /// offset names (`GMT+05:s0`: Swift 6.3.1's `TimeZone.tryParseGMTName` reads the
     /// character after `:` as a digit), so a name that starts as an offset does (`GMT+`,

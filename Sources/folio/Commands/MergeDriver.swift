@@ -112,9 +112,11 @@ extension FolioCommand {
         static func manifest(near path: String) -> StoreManifest? {
             var folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL
             for _ in 0..<8 {
-                let file = folder.appendingPathComponent(StoreManifest.fileName).path
-                if FileManager.default.fileExists(atPath: file), let json = try? JSONReader().read(contentsOfFile: file) {
-                    return try? StoreManifest(json: json, path: file)
+                // Read as a store reads it: a link in folio.json's place is not followed.
+                do {
+                    if let manifest = try StoreManifest.read(inFolder: folder.path) { return manifest }
+                } catch {
+                    return nil
                 }
                 folder = folder.deletingLastPathComponent()
             }
