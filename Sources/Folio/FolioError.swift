@@ -7,13 +7,16 @@ import FolioJSON
 /// ```swift
 /// do {
 ///     try context.save()
-/// } catch let error as FolioError where error.kind == .conflict {
+/// } catch {
+///     guard error.kind == .conflict else { throw error }
 ///     // Another process changed a document: fetch again and redo the change.
 /// }
 /// ```
 ///
-/// or write the kind as a `catch` pattern: `catch FolioError.Kind.conflict`. Later versions
-/// may add kinds, so a `switch` over `kind` needs a `default`. `description` is the
+/// or write the kind as a `catch` pattern: `catch FolioError.Kind.conflict` (ending with a
+/// plain `catch`: Swift 6.3.1's compiler crashes on some `do` blocks of a typed throw whose
+/// only `catch` has a pattern). Later versions may add kinds, so a `switch` over `kind`
+/// needs a `default`. `description` is the
 /// message for a terminal: the place, the problem and a hint, as `folio` prints it.
 public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed, for callers to match on; new kinds may be added, as with an open enum.

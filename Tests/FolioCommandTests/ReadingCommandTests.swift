@@ -54,7 +54,7 @@ struct ReadingCommandTests {
         let limited = try store.folio("query", "Timer", "--sort", "name", "--limit", "1", "--offset", "1", "--fields", "name", "--format", "csv")
         #expect(limited.output == "name\nWorkout\n")
         let related = try store.folio("query", "Timer", "todoItems.any(!isCompleted)", "--fields", "name", "--format", "ndjson")
-        #expect(related.output == "{\"name\": \"Workout\"}\n")
+        #expect(related.output == "{\"name\":\"Workout\"}\n")
         let json = try store.folio("query", "TodoItem", "timer.name == \"Workout\"", "--sort", "text", "--format", "json")
         let documents = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(documents.map { $0["text"] as? String } == ["Run", "Stretch"])

@@ -5,8 +5,8 @@ extension ModelContext {
     /// Writes every inserted, changed and deleted model in one store transaction.
     ///
     /// Delete rules apply first: `.cascade` deletes the related models too, `.nullify`
-    /// removes the deleted model from the other side, and `.deny` makes the save throw
-    /// `deleteDenied` before anything is written. An unchanged save writes nothing; a
+    /// removes the deleted model from the other side, and `.deny` makes the save throw a
+    /// `FolioError` of kind `.constraint` before anything is written. An unchanged save writes nothing; a
     /// model whose document changed on disk since it was read fails the whole save with
     /// `conflict`, naming the model and the file.
     public func save() throws(FolioError) {

@@ -3,8 +3,9 @@ import FolioJSON
 
 /// The in-memory indexes over a store's documents, built per entity from the catalog's
 /// values (the `.folio/cache` content, never re-read files) the first time a query
-/// needs them, and rebuilt when the entity's documents change (a save, a refresh that
-/// found an external edit).
+/// needs them, then brought up to date with the documents that changed (a save, a refresh
+/// that found an external edit; see `QueryIndexes+Changes.swift`), and built anew only
+/// after many changes at once.
 ///
 /// Each entity's documents sit in one table in store order (day, then identity); the
 /// indexes hold positions in it, so a lookup reads the documents it names and nothing
