@@ -12,7 +12,8 @@ struct ReadingCommandTests {
         let timer = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("Timer ") })
         #expect(timer.split(separator: " ", omittingEmptySubsequences: true).prefix(3) == ["Timer", "2", "0"])
         let json = try store.folio("info", "--format", "json")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let info = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let rows = try #require(info["entities"] as? [[String: Any]])
         #expect(rows.map { $0["entity"] as? String } == ["Timer", "TodoItem"])
         #expect(rows.map { $0["documents"] as? Int } == [2, 2])
     }
@@ -108,5 +109,24 @@ struct ReadingCommandTests {
             #expect(!run.errors.contains("\u{1B}["))
             #expect(!(try folio("check").output.contains("\u{1B}[")))
         }
+    }
+
+    @Test func infoInJSONKeepsTheStoresOwnFactsAndCommandsOfferOnlyTheFormatsTheyWrite() throws {
+        let store = try TimerStore()
+        let info = try store.folio("info", "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any])
+        #expect(object["timeZone"] as? String == "Europe/Berlin" && object["schemaVersion"] as? String == "1.0.0")
+        #expect(object["documents"] as? Int == 4)
+        let bytes = try #require(object["bytes"] as? Int)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: store.root).filter { $0.hasSuffix(".json") && $0.contains("/") && !$0.hasPrefix(".") }
+        let onDisk = try files.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: store.root + "/" + $1)[.size] as? Int) ?? 0) }
+        #expect(bytes == onDisk, "the documents' bytes, not the folders' or folio.json's")
+        #expect((object["entities"] as? [[String: Any]])?.map { $0["entity"] as? String } == ["Timer", "TodoItem"])
+
+        #expect(try store.folio("get", try store.id(of: "Timer", where: "name == \"Workout\""), "--format", "table").status == 64)
+        #expect(try store.folio("export", "Timer", "--format", "json").status == 64)
+        #expect(try store.folio("ls", "Timer").output.hasPrefix("path\n"))
+        #expect(try store.folio("ls", "Timer", "--include-deleted").output.hasPrefix("path"))
+        #expect(try store.folio("ls", "Timer", "--include-deleted").output.split(separator: "\n").first?.contains("deleted") == true)
     }
 }

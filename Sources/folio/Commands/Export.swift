@@ -22,20 +22,19 @@ extension FolioCommand {
         @OptionGroup var query: QueryOptions
 
         @Option(help: "ndjson or csv.")
-        var format: OutputFormat = .ndjson
+        var format: ExportFormat = .ndjson
 
         @Flag(help: "In CSV, write text that starts with = + - @, a tab or a carriage return as it is, not behind a ' that keeps spreadsheets from running it as a formula.")
         var rawCSV = false
 
         func run() throws {
             try Failure.reporting {
-                guard format == .ndjson || format == .csv else { throw FolioError.invalidInput("export writes ndjson or csv, not \(format.rawValue)") }
                 let store = try store.open()
                 let documents = try store.query(try query.documentQuery(in: store)).matches.compactMap(\.stored)
                 let properties = store.describedProperties(of: query.entity)
                     .filter { $0["toMany"] != .bool(true) }.compactMap { $0["name"]?.stringValue }
                 let columns = properties.contains("id") ? properties : ["id"] + properties
-                try RecordPrinter(format: format, rawCSV: rawCSV).print(documents: documents, columns: columns)
+                try RecordPrinter(format: format.output, rawCSV: rawCSV).print(documents: documents, columns: columns)
                 try LeftOutDocuments.report(query.entity, in: store)
             }
         }

@@ -22,7 +22,7 @@ extension FolioCommand {
         var document: String
 
         @Option(help: "json (as on disk) or ndjson (one line).")
-        var format: OutputFormat = .json
+        var format: DocumentFormat = .json
 
         @Flag(help: "Print the document's revision instead: the git blob id of its file, for `folio set --if-unchanged`.")
         var revision = false

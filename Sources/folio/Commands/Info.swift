@@ -31,27 +31,45 @@ extension FolioCommand {
                     let span = days.first.map { "\($0) … \(days.last!)" } ?? ""
                     return [.string(entity), .integer(Int64(documents.count - deleted)), .integer(Int64(deleted)), .string(span)]
                 }
-                if output.format == .table {
+                let columns = ["entity", "documents", "deleted", "days"]
+                let bytes = Self.documentBytes(in: store.root, entities: entities)
+                let total = counts.values.reduce(0, +)
+                switch output.format {
+                case .table:
                     Terminal.print("Store        \(store.root)")
                     Terminal.print("Schema       \(manifest.schemaVersion) (format \(manifest.formatVersion))")
                     Terminal.print("Time zone    \(manifest.timeZone.identifier)")
-                    Terminal.print("Size         \(Self.size(of: store.root)) in \(counted(counts.values.reduce(0, +), "document"))")
+                    Terminal.print("Size         \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)) in \(counted(total, "document")) (their files and external-storage files)")
                     if !store.issues.isEmpty { Terminal.print("Unreadable   \(counted(store.issues.count, "file")) (run folio check)") }
                     Terminal.print("")
+                    try output.print(columns: columns, rows: rows)
+                case .json, .ndjson:
+                    // The store's own facts beside its entities, as the table shows them.
+                    let info: JSONValue = .object([
+                        "store": .string(store.root), "schemaVersion": .string(manifest.schemaVersion),
+                        "formatVersion": .integer(Int64(manifest.formatVersion)), "timeZone": .string(manifest.timeZone.identifier),
+                        "documents": .integer(Int64(total)), "bytes": .integer(bytes), "unreadableFiles": .integer(Int64(store.issues.count)),
+                        "entities": .array(rows.map { .object(JSONObject(zip(columns, $0).map { ($0, $1) })) }),
+                    ])
+                    Terminal.print(output.format == .json ? try RecordPrinter.text(info) : try RecordPrinter.line(info))
+                case .csv:
+                    try output.print(columns: columns, rows: rows)
                 }
-                try output.print(columns: ["entity", "documents", "deleted", "days"], rows: rows)
             }
         }
 
-        /// The bytes the store's files take, without `.folio/`, as "1.2 MB".
-        static func size(of root: String) -> String {
+        /// The bytes of the store's documents and their external-storage files: the regular
+        /// files in the entities' folders, not the folders themselves, `.folio/` or `.git/`.
+        static func documentBytes(in root: String, entities: [String]) -> Int64 {
             var total: Int64 = 0
-            let enumerator = FileManager.default.enumerator(atPath: root)
-            while let path = enumerator?.nextObject() as? String {
-                if path == ".folio" { enumerator?.skipDescendants(); continue }
-                total += Int64((enumerator?.fileAttributes?[.size] as? NSNumber)?.intValue ?? 0)
+            for entity in entities {
+                let enumerator = FileManager.default.enumerator(atPath: root + "/" + entity)
+                while enumerator?.nextObject() != nil {
+                    guard let attributes = enumerator?.fileAttributes, attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+                    total += Int64((attributes[.size] as? NSNumber)?.intValue ?? 0)
+                }
             }
-            return ByteCountFormatter.string(fromByteCount: total, countStyle: .file)
+            return total
         }
     }
 }

@@ -51,9 +51,10 @@ extension FolioCommand {
                 }
                 _ = try store.parseQuery("true", entity: entity)
                 let documents = store.documents(entity: entity).filter { inRange($0.path.day) && (includeDeleted || $0.content["$deleted"] == nil) }
+                // The deleted column only where it can hold something: with --include-deleted.
                 try output.print(
-                    columns: ["path", "deleted"],
-                    rows: documents.map { [.string($0.path.relativePath), $0.content["$deleted"] ?? .null] })
+                    columns: includeDeleted ? ["path", "deleted"] : ["path"],
+                    rows: documents.map { includeDeleted ? [.string($0.path.relativePath), $0.content["$deleted"] ?? .null] : [.string($0.path.relativePath)] })
             }
         }
 

@@ -3,6 +3,18 @@ import Folio
 import FolioJSON
 
 /// The forms the tool prints records in.
+/// The formats one document prints in (`get`): as on disk, or on one line.
+enum DocumentFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, ndjson
+}
+
+/// The formats `export` writes, which `import` reads back.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case ndjson, csv
+
+    var output: OutputFormat { self == .csv ? .csv : .ndjson }
+}
+
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// Aligned columns for reading on a terminal.
     case table
