@@ -37,8 +37,11 @@ struct LocalizedTextTests {
         let folder = try TemporaryDirectory()
         let context = try context(folder)
         let same = ComparisonResult.orderedSame
-        let bob = try context.fetch(FetchDescriptor(predicate: #Predicate<Contact> { $0.name.caseInsensitiveCompare("BOB") == same }))
-        #expect(bob.map(\.name) == ["Bob"])
+        let caseless = FetchDescriptor(predicate: #Predicate<Contact> { $0.name.caseInsensitiveCompare("BOB") == same })
+        #expect(try context.fetch(caseless).map(\.name) == ["Bob"])
+        #expect(try context.explain(caseless).fallback == nil, "runs on documents as a case-insensitive equality")
+        let others = FetchDescriptor(predicate: #Predicate<Contact> { $0.name.caseInsensitiveCompare("BOB") != same })
+        #expect(try context.fetchCount(others) == 3)
         let before = ComparisonResult.orderedAscending
         let early = try context.fetch(FetchDescriptor(predicate: #Predicate<Contact> { $0.name.localizedCompare("C") == before }))
         #expect(early.map(\.name) == ["Bob"])

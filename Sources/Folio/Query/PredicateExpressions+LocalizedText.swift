@@ -90,6 +90,11 @@ extension PredicateExpressions.StringLocalizedCompare: Sendable where Root: Send
 extension PredicateExpressions.StringLocalizedCompare: StandardPredicateExpression
 where Root: StandardPredicateExpression, Compared: StandardPredicateExpression {}
 
+extension PredicateExpressions.StringCaseInsensitiveCompare: CaseInsensitiveComparison {
+    var comparedText: Any { root }
+    var otherText: Any { compared }
+}
+
 extension PredicateExpressions.StringLocalizedStandardContains: QueryTranslatable {
     func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
         PredicateTranslation.Translated(

@@ -53,14 +53,34 @@ extension PredicateExpressions.Negation: QueryTranslatable {
 
 extension PredicateExpressions.Equal: QueryTranslatable {
     func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
+        if let same = try caseInsensitiveEquality(lhs, rhs, into: &translation) { return boolean(same) }
         return boolean(.compare(try translation.translate(lhs).expression, .equal, try translation.translate(rhs).expression))
     }
 }
 
 extension PredicateExpressions.NotEqual: QueryTranslatable {
     func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
+        if let same = try caseInsensitiveEquality(lhs, rhs, into: &translation) { return boolean(.not(same)) }
         return boolean(.compare(try translation.translate(lhs).expression, .notEqual, try translation.translate(rhs).expression))
     }
+}
+
+/// `a.caseInsensitiveCompare(b) == .orderedSame` (either way round) as the engine's
+/// case-insensitive equality; `nil` for any other comparison.
+private func caseInsensitiveEquality(_ lhs: Any, _ rhs: Any, into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> QueryExpression? {
+    for (comparison, result) in [(lhs, rhs), (rhs, lhs)] {
+        guard let comparison = comparison as? any CaseInsensitiveComparison,
+            (result as? PredicateExpressions.Value<ComparisonResult>)?.value == .orderedSame
+        else { continue }
+        return .text(.equalsIgnoringCase, try translation.translate(comparison.comparedText).expression, try translation.translate(comparison.otherText).expression)
+    }
+    return nil
+}
+
+/// A `caseInsensitiveCompare(_:)` expression, seen without its generic parameters.
+protocol CaseInsensitiveComparison {
+    var comparedText: Any { get }
+    var otherText: Any { get }
 }
 
 extension PredicateExpressions.Comparison: QueryTranslatable {
