@@ -129,4 +129,12 @@ struct ReadingCommandTests {
         #expect(try store.folio("ls", "Timer", "--include-deleted").output.hasPrefix("path"))
         #expect(try store.folio("ls", "Timer", "--include-deleted").output.split(separator: "\n").first?.contains("deleted") == true)
     }
+
+    @Test func tablesShowDatesInTheStoresTimeZoneAndOtherFormatsKeepTheStoredText() throws {
+        let store = try TimerStore()
+        let table = try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "name,createdAt")
+        #expect(table.output == "name     createdAt\nWorkout  2026-11-01T11:00:00+01:00\n", "\(table.output)")
+        let csv = try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "createdAt", "--format", "csv")
+        #expect(csv.output == "createdAt\n2026-11-01T10:00:00Z\n")
+    }
 }

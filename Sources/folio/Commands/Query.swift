@@ -75,9 +75,11 @@ extension FolioCommand {
                 if let fields {
                     let columns = fields.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     try RecordPrinter.checkFields(columns, entity: query.entity, in: store)
-                    try output.print(columns: columns, rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } })
+                    try output.print(
+                        columns: columns, rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } },
+                        localDates: LocalDates(entity: query.entity, in: store))
                 } else {
-                    try output.print(documents: documents, columns: Field.defaults(for: query.entity, in: store))
+                    try output.print(documents: documents, columns: Field.defaults(for: query.entity, in: store), localDates: LocalDates(entity: query.entity, in: store))
                 }
                 if explain {
                     Terminal.printError(Terminal.colour("plan:", 36, onError: true) + " " + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))

@@ -2,7 +2,6 @@ import ArgumentParser
 import Folio
 import FolioJSON
 
-/// The forms the tool prints records in.
 /// The formats one document prints in (`get`): as on disk, or on one line.
 enum DocumentFormat: String, ExpressibleByArgument, CaseIterable {
     case json, ndjson
@@ -15,6 +14,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     var output: OutputFormat { self == .csv ? .csv : .ndjson }
 }
 
+/// The forms the tool prints records in.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// Aligned columns for reading on a terminal.
     case table
@@ -35,13 +35,13 @@ struct OutputOptions: ParsableArguments {
     var rawCSV = false
 
     /// Prints records: `columns` name what each row holds, in order.
-    func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
-        try RecordPrinter(format: format, rawCSV: rawCSV).print(columns: columns, rows: rows)
+    func print(columns: [String], rows: [[JSONValue]], localDates: LocalDates? = nil) throws(FolioError) {
+        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates).print(columns: columns, rows: rows)
     }
 
     /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
-    func print(documents: [StoredDocument], columns: [String]) throws(FolioError) {
-        try RecordPrinter(format: format, rawCSV: rawCSV).print(documents: documents, columns: columns)
+    func print(documents: [StoredDocument], columns: [String], localDates: LocalDates? = nil) throws(FolioError) {
+        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates).print(documents: documents, columns: columns)
     }
 }
 
@@ -50,12 +50,17 @@ struct RecordPrinter {
     var format: OutputFormat
     /// Whether CSV text cells are written as they are, formulas included.
     var rawCSV = false
+    /// The date columns a table shows in the store's time zone.
+    var localDates: LocalDates?
 
     /// Prints records: `columns` name what each row holds, in order.
     func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
         switch format {
         case .table:
-            for line in Table(columns: columns, rows: rows.map { $0.map(Table.cell) }).lines(maximumCellWidth: Terminal.width == nil ? nil : 40) {
+            let cells = rows.map { row in
+                zip(columns, row).map { column, value in localDates?.text(of: value, in: column) ?? Table.cell(value) }
+            }
+            for line in Table(columns: columns, rows: cells).lines(maximumCellWidth: Terminal.width == nil ? nil : 40) {
                 Terminal.print(line)
             }
         case .csv:
