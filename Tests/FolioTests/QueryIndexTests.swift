@@ -242,6 +242,7 @@ struct QueryIndexTests {
         #expect(byDone.map(\.group) == [[.bool(false)], [.bool(true)]])
         #expect(byDone.map(\.count) == [26, 14])
         #expect(byDone.map(\.value) == [.integer(52), .integer(28)])
+        #expect(byDone.map(\.description) == ["false: 26 documents, 52", "true: 14 documents, 28"], "rows print readably")
         #expect(try fresh.aggregate(Aggregation<Errand>.count) == [QueryAggregate.Row(group: [], count: 40, value: .integer(40))])
         let latest = try fresh.aggregate(.max(\Errand.due), of: FetchDescriptor(predicate: #Predicate { $0.priority == 0 }))
         #expect(latest.first?.value == .date(Self.start.addingTimeInterval(35 * Self.day)))

@@ -108,3 +108,12 @@ extension DocumentStore {
         }
     }
 }
+
+extension QueryAggregate.Row: CustomStringConvertible {
+    /// The row as the text language writes its values, for a print or a log:
+    /// `"completed", 3: 4 documents, 1500`, or `12 documents, 7200.5` without groups.
+    public var description: String {
+        let documents = "\(count) document\(count == 1 ? "" : "s"), \(value.queryText)"
+        return group.isEmpty ? documents : group.map(\.queryText).joined(separator: ", ") + ": " + documents
+    }
+}
