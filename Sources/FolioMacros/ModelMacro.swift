@@ -174,7 +174,48 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         // property (written before it was added). A stored property's initializer cannot
         // refer to the instance, so the expression means the same in a static context.
         let defaultValue = property.binding.initializer.map { "{ \($0.value.trimmedDescription) }" } ?? "nil"
-        return ".describe(\"\(property.name)\", \(keyPath), defaultValue: \(defaultValue), options: [\(options.joined(separator: ", "))])"
+        let initial = property.binding.initializer.flatMap { initialKind(of: $0.value) }.map { ", initial: \($0)" } ?? ""
+        return ".describe(\"\(property.name)\", \(keyPath), defaultValue: \(defaultValue), options: [\(options.joined(separator: ", "))]\(initial))"
+    }
+
+    /// What an initial value is, for `folio.json` (`Schema.Attribute.InitialValue`): a
+    /// constant (a literal, an enum case, a collection of them), the moment (`Date()`,
+    /// `Date.now`, `.now`), a new `UUID()`; `nil` for anything computed otherwise.
+    static func initialKind(of expression: ExprSyntax) -> String? {
+        let text = expression.trimmedDescription
+        if ["Date()", "Date.now", ".now", "Date.init()"].contains(text) { return ".now" }
+        if ["UUID()", "UUID.init()"].contains(text) { return ".newUUID" }
+        return isConstant(expression) ? ".constant" : nil
+    }
+
+    /// Whether an expression means the same value every time it runs.
+    private static func isConstant(_ expression: ExprSyntax) -> Bool {
+        if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+            || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
+        {
+            return true
+        }
+        if let string = expression.as(StringLiteralExprSyntax.self) {
+            return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return prefix.expression.is(IntegerLiteralExprSyntax.self) || prefix.expression.is(FloatLiteralExprSyntax.self)
+        }
+        if let array = expression.as(ArrayExprSyntax.self) { return array.elements.allSatisfy { isConstant($0.expression) } }
+        if let dictionary = expression.as(DictionaryExprSyntax.self) {
+            guard case .elements(let elements) = dictionary.content else { return true }
+            return elements.allSatisfy { isConstant($0.key) && isConstant($0.value) }
+        }
+        // An enum case: `.short`, or `Pool.short` (a type's name starts with a capital).
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.argumentNames == nil {
+            guard let base = member.base else { return true }
+            return base.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase == true
+        }
+        // `[String]()`, `[Animal]()`: an empty collection.
+        if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil {
+            return call.calledExpression.is(ArrayExprSyntax.self) || call.calledExpression.is(DictionaryExprSyntax.self)
+        }
+        return false
     }
 
     /// The property names of each `#Unique` or `#Index` in the class body, as array literal text.

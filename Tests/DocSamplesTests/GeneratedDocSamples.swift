@@ -69,7 +69,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 326
+// README.md, line 328
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -82,7 +82,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 348
+// README.md, line 350
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -96,7 +96,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 364
+// README.md, line 366
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -109,7 +109,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 420
+// README.md, line 422
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -120,7 +120,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 437
+// README.md, line 439
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -216,7 +216,7 @@ enum TravelMode: String, Codable {
     case train, bike, walk
 }
 
-// docs/models.md, line 96
+// docs/models.md, line 101
 func sample_docs_models_md_2() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
@@ -235,7 +235,7 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 284
+// docs/models.md, line 289
 func sample_docs_models_md_3() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")

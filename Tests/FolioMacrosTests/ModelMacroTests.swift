@@ -88,7 +88,7 @@ struct ModelMacroTests {
                                 .describe("id", \\Note.id, defaultValue: nil, options: [.unique]),
                                 .describe("text", \\Note.text, defaultValue: {
                                         ""
-                                    }, options: []),
+                                    }, options: [], initial: .constant),
                                 .describe("pinned", \\Note.pinned, defaultValue: nil, options: [])
                             ],
                             uniquenessConstraints: [],

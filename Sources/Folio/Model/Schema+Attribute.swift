@@ -76,6 +76,20 @@ extension Schema {
         /// The stored forms of the cases the value (or each element of it) may take, for a
         /// `CaseIterable` enum; `nil` when any value of the type is allowed.
         var cases: [JSONValue]?
+        /// What the declaration's initial value is, as the `@Model` macro reads it.
+        public enum InitialValue: Sendable, Hashable {
+            /// No initial value, or one the macro cannot classify.
+            case none
+            /// A literal or an enum case: the same every time, recorded in `folio.json` as `"default"`.
+            case constant
+            /// `Date()` or `Date.now`: the moment the model is made, recorded as `"generated": "now"`.
+            case now
+            /// `UUID()`: a new identity, recorded as `"generated": "uuid"`.
+            case newUUID
+        }
+
+        /// The declaration's initial value, as `folio.json` records it for tools that add documents.
+        var initialValue = InitialValue.none
         /// Whether the property is a `let`: its value is copied into the backing data when the
         /// model gets its identity or is inserted, and set by `init(backingData:)` on a fetch.
         var isConstant = false

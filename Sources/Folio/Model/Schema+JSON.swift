@@ -40,6 +40,15 @@ extension Schema.Property {
             if let originalName = attribute.originalName { object["originalName"] = .string(originalName) }
             if let cases = attribute.cases { object["cases"] = .array(cases) }
             if let transformer = attribute.transformer { object["transformer"] = .string(transformer.name) }
+            switch attribute.initialValue {
+            case .constant:
+                if let make = attribute.defaultValue.value, let coding = attribute.coding.value, let json = try? coding.encode(make()) {
+                    object["default"] = json
+                }
+            case .now: object["generated"] = "now"
+            case .newUUID: object["generated"] = "uuid"
+            case .none: break
+            }
         case .relationship(let relationship):
             object["destination"] = .string(relationship.destination)
             object["toMany"] = .bool(relationship.isToMany)

@@ -4,7 +4,7 @@ extension Schema.Property {
     /// property; which overload applies is settled by the property's type at compile time.
     public static func describe<Model: PersistentModel, Value>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>, defaultValue: (() -> Value)?,
-        options: [Schema.Attribute.Option] = []
+        options: [Schema.Attribute.Option] = [], initial: Schema.Attribute.InitialValue = .none
     ) -> Self {
         let (valueType, isOptional) = unwrapped(Value.self)
         var attribute = Schema.Attribute(
@@ -12,13 +12,15 @@ extension Schema.Property {
             coding: ValueCoding.of(Value.self, options: options), keyPath: keyPath)
         attribute.defaultValue = RuntimeOnly(defaultValue.map { make in { make() as Any } })
         attribute.cases = Schema.Attribute.cases(of: Value.self)
+        attribute.initialValue = initial
         return .attribute(attribute)
     }
 
     /// A `let` attribute, which SwiftData persists too: written when the model is inserted,
     /// read when it is fetched, never changed.
     public static func describe<Model: PersistentModel, Value>(
-        _ name: String, _ keyPath: KeyPath<Model, Value>, defaultValue: (() -> Value)?, options: [Schema.Attribute.Option] = []
+        _ name: String, _ keyPath: KeyPath<Model, Value>, defaultValue: (() -> Value)?, options: [Schema.Attribute.Option] = [],
+        initial: Schema.Attribute.InitialValue = .none
     ) -> Self {
         let (valueType, isOptional) = unwrapped(Value.self)
         var attribute = Schema.Attribute(
@@ -32,7 +34,7 @@ extension Schema.Property {
     /// A to-one relationship inferred from the type, as SwiftData infers it.
     public static func describe<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related?>, defaultValue: (() -> Related?)?,
-        options: [Schema.Attribute.Option] = []
+        options: [Schema.Attribute.Option] = [], initial: Schema.Attribute.InitialValue = .none
     ) -> Self {
         relationship(name, keyPath, deleteRule: .nullify)
     }
@@ -40,7 +42,7 @@ extension Schema.Property {
     /// A to-many relationship inferred from the type.
     public static func describe<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>, defaultValue: (() -> [Related])?,
-        options: [Schema.Attribute.Option] = []
+        options: [Schema.Attribute.Option] = [], initial: Schema.Attribute.InitialValue = .none
     ) -> Self {
         relationship(name, keyPath, deleteRule: .nullify)
     }
@@ -48,7 +50,7 @@ extension Schema.Property {
     /// An optional to-many relationship inferred from the type (`[Item]? = []`).
     public static func describe<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]?>, defaultValue: (() -> [Related]?)?,
-        options: [Schema.Attribute.Option] = []
+        options: [Schema.Attribute.Option] = [], initial: Schema.Attribute.InitialValue = .none
     ) -> Self {
         relationship(name, keyPath, deleteRule: .nullify)
     }

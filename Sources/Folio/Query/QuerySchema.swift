@@ -1,3 +1,4 @@
+import Foundation
 import FolioJSON
 
 /// The shape of a store's documents as queries need it, read from the schema as data
@@ -26,6 +27,25 @@ struct QuerySchema: Sendable {
         var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
         /// The attributes documents do not hold (`.ephemeral`, `.externalStorage`).
         var unstored: Set<String> = []
+        /// What a new document gets for an attribute left out, as `folio.json` records the
+        /// declarations' initial values: a constant's JSON, or one made when it is needed
+        /// (`"now"`, a new `"uuid"`).
+        var initialValues: [String: InitialValue] = [:]
+
+        enum InitialValue: Sendable {
+            case constant(JSONValue)
+            case now
+            case newUUID
+
+            /// The value for a document made now.
+            var json: JSONValue {
+                switch self {
+                case .constant(let value): value
+                case .now: Date().json
+                case .newUUID: .string(UUID().uuidString)
+                }
+            }
+        }
 
         func property(named name: String) -> Property? { properties.first { $0.name == name }?.property }
 
@@ -78,10 +98,17 @@ struct QuerySchema: Sendable {
             var cases: [String: [JSONValue]] = [:]
             var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
             var unstored: Set<String> = []
+            var initialValues: [String: Entity.InitialValue] = [:]
             for property in member.value["properties"]?.arrayValue ?? [] {
                 guard let name = property["name"]?.stringValue else { continue }
                 let options = property["options"]?.arrayValue ?? []
                 if options.contains("ephemeral") || options.contains("externalStorage") { unstored.insert(name) }
+                switch (property["default"], property["generated"]) {
+                case (let value?, _): initialValues[name] = .constant(value)
+                case (nil, "now"): initialValues[name] = .now
+                case (nil, "uuid"): initialValues[name] = .newUUID
+                default: break
+                }
                 if let listed = property["cases"]?.arrayValue { cases[name] = listed }
                 func count(_ key: String) -> Int { if case .integer(let count)? = property[key], count > 0 { Int(clamping: count) } else { 0 } }
                 if property["toMany"] == .bool(true), count("minimumModelCount") > 0 || count("maximumModelCount") > 0 {
@@ -90,7 +117,7 @@ struct QuerySchema: Sendable {
             }
             entities[member.key] = Entity(
                 name: member.key, properties: properties, uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases,
-                modelCounts: modelCounts, unstored: unstored)
+                modelCounts: modelCounts, unstored: unstored, initialValues: initialValues)
         }
         // A to-many is kept by its documents unless its inverse is a to-one.
         for (name, entity) in entities {

@@ -7,8 +7,9 @@ import FolioJSON
 /// These build the next version of a document; `commit` writes it. Nothing here writes.
 extension DocumentStore {
     /// A new document of an entity from property values: metadata first, then the
-    /// properties in declaration order (optional ones left out become `null`, required
-    /// ones left out are an error).
+    /// properties in declaration order. A property left out takes the initial value its
+    /// declaration gives, as `folio.json` records it (a constant, the moment, a new UUID);
+    /// else an optional one is `null`, and a required one is an error.
     ///
     /// Throws when a name is not a property of the entity (suggesting the nearest), or
     /// when the document would break the schema (a missing required property, a wrong type,
@@ -37,6 +38,8 @@ extension DocumentStore {
                 continue  // kept by the documents on the other side
             } else if case .relationship(_, true, nil) = kind {
                 content[property] = .array([])
+            } else if let initial = entity.initialValues[property] {
+                content[property] = initial.json
             } else if case .attribute(_, _, true) = kind {
                 content[property] = .null
             }
