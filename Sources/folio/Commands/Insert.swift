@@ -14,7 +14,8 @@ extension FolioCommand {
                 name:=json to give JSON outright. Optional properties left out are null.
 
                 Example:
-                  folio insert TodoItem text='Buy tea' isCompleted=false timer=<timer UUID>
+                  folio insert TodoItem text='Buy tea' isCompleted=false sortOrder=0 \\
+                    createdAt=now updatedAt=now timer=<timer UUID>
 
                 \(Failure.helpText)
                 """)
