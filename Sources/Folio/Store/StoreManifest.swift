@@ -83,17 +83,7 @@ public struct StoreManifest: Sendable, Equatable {
     package static func read(inFolder path: String) throws(FolioError) -> StoreManifest? {
         let folder = try OpenFolder(root: path)
         guard try folder.status(of: fileName) != nil else { return nil }
-        let bytes = try folder.readFile(fileName, limit: JSONReader.defaultMaximumSize).bytes
-        let file = folder.pathOf(fileName)
-        do {
-            return try StoreManifest(json: try JSONReader().read(bytes, file: file), path: file)
-        } catch let error as JSONError {
-            throw .unreadableJSON(error)
-        } catch let error as FolioError {
-            throw error
-        } catch {
-            throw .invalidStore(path: file, reason: "\(error)")
-        }
+        return try DocumentStore.readManifest(in: folder)
     }
 
     /// The time zone an identifier names, or `nil`. Foundation traps on some malformed
