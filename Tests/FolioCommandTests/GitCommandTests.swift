@@ -42,6 +42,23 @@ struct GitCommandTests {
         #expect(try origin.origin.run("config", "--get", "merge.renames").status == 1)
     }
 
+    @Test func installRecordsTheFolioOnPathAndWarnsAboutABuildFolder() throws {
+        let origin = try Origin()
+        var folio = origin.folio(in: origin.origin)
+        // Run from the build folder with no folio on PATH: installed, with the warning.
+        folio.environment = ["PATH": "/usr/bin:/bin"]
+        let fromBuild = try folio("git", "install")
+        #expect(fromBuild.status == 0)
+        #expect(fromBuild.errors.contains("is in a build folder"), "\(fromBuild.errors)")
+        // A copy of this folio on PATH is what the configuration names, a place that stays.
+        let bin = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: FolioTool.path, toPath: bin("folio"))
+        folio.environment = ["PATH": bin.path + ":/usr/bin:/bin"]
+        let fromPath = try folio("git", "install")
+        #expect(fromPath.status == 0 && !fromPath.errors.contains("build folder"), "\(fromPath.errors)")
+        #expect(try origin.origin.git("config", "--get", "merge.folio.driver").hasPrefix("'\(bin("folio"))' merge-driver"))
+    }
+
     @Test func attributesThatCannotBeReadAreNeverRewrittenOrDeleted() throws {
         let origin = try Origin()
         let folio = origin.folio(in: origin.origin)

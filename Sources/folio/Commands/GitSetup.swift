@@ -99,10 +99,12 @@ extension FolioCommand {
                     let file = opened.root + "/.gitattributes"
                     let kept = GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened))
                     try GitSetup.writeAttributes((kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, in: opened)
-                    for (key, value) in GitSetup.configuration(executable: Git.executable) {
+                    let tool = Git.installable
+                    for (key, value) in GitSetup.configuration(executable: tool.path) {
                         try git.checked("config", "--local", key, value)
                     }
-                    Terminal.print("Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(Git.executable)")
+                    Terminal.print("Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool.path)")
+                    if let warning = tool.warning { Terminal.printError(warning) }
                 }
             }
         }

@@ -68,6 +68,22 @@ struct Git {
         URL(fileURLWithPath: Bundle.main.executableURL?.path ?? CommandLine.arguments[0]).resolvingSymlinksInPath().path
     }
 
+    /// The `folio` a clone's configuration should run: the one on `PATH` when it is this
+    /// same program (a place that stays), else this binary, with a warning when it sits in a
+    /// build folder, which a clean or a rebuild in another mode takes away.
+    static var installable: (path: String, warning: String?) {
+        let running = executable
+        let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").lazy
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("folio").resolvingSymlinksInPath().path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        if let onPath, onPath == running || FileManager.default.contentsEqual(atPath: onPath, andPath: running) { return (onPath, nil) }
+        guard running.contains("/.build/") else { return (running, nil) }
+        return (
+            running,
+            "warning: \(running) is in a build folder, which `swift package clean` or a rebuild removes, and git would then find no merge driver; copy a release build onto your PATH (install -m 755 .build/release/folio /usr/local/bin/) and run `folio git install` again"
+        )
+    }
+
     /// A word quoted for the shell git runs drivers with.
     static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
