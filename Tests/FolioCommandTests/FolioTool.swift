@@ -26,6 +26,7 @@ struct FolioTool {
     func run(_ arguments: [String], input: String? = nil) throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil
+        environment["COLUMNS"] = nil  // tables and help as a pipe gets them, unless a test sets a width
         environment.merge(self.environment) { $1 }
         return try ProcessRun(Self.path, arguments, in: folder, environment: environment, input: input)
     }

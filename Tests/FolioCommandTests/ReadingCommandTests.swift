@@ -137,4 +137,16 @@ struct ReadingCommandTests {
         let csv = try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "createdAt", "--format", "csv")
         #expect(csv.output == "createdAt\n2026-11-01T10:00:00Z\n")
     }
+
+    @Test func aTableKeepsTheColumnsThatFitTheWidthAndSaysHowToSeeTheRest() throws {
+        let store = try TimerStore()
+        var narrow = store.folio
+        narrow.environment = ["COLUMNS": "30"]
+        let run = try narrow("query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt")
+        #expect(run.output == "name     durationInSeconds\nWorkout  1500\n", "\(run.output)")
+        #expect(run.errors.contains("(1 more column did not fit in 30 columns; choose them with --fields, or see all with --format json)"), "\(run.errors)")
+        // A pipe without COLUMNS gets every column; other formats are never cut.
+        #expect(try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt").output.contains("createdAt"))
+        #expect(try narrow("query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt", "--format", "csv").output.contains("createdAt"))
+    }
 }

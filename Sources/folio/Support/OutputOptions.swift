@@ -60,8 +60,12 @@ struct RecordPrinter {
             let cells = rows.map { row in
                 zip(columns, row).map { column, value in localDates?.text(of: value, in: column) ?? Table.cell(value) }
             }
-            for line in Table(columns: columns, rows: cells).lines(maximumCellWidth: Terminal.width == nil ? nil : 40) {
-                Terminal.print(line)
+            let width = Terminal.width
+            let table = Table(columns: columns, rows: cells).lines(maximumCellWidth: width == nil ? nil : 40, width: width)
+            for line in table.lines { Terminal.print(line) }
+            if table.hiddenColumns > 0 {
+                Terminal.printError(
+                    "(\(counted(table.hiddenColumns, "more column")) did not fit in \(width ?? 0) columns; choose them with --fields, or see all with --format json)")
             }
         case .csv:
             Terminal.print(columns.map(CSV.field).joined(separator: ","))

@@ -38,17 +38,28 @@ struct Table {
     }
 
     /// The lines: a header, then a row each; cells longer than `maximumCellWidth` end in "…".
-    func lines(maximumCellWidth: Int?) -> [String] {
+    /// The table's lines; within `width`, as many leading columns as fit whole (at least
+    /// one), and how many did not.
+    func lines(maximumCellWidth: Int?, width: Int? = nil) -> (lines: [String], hiddenColumns: Int) {
         func fit(_ text: String) -> String {
             let flat = Self.visible(text)
             guard let maximumCellWidth, flat.count > maximumCellWidth else { return flat }
             return String(flat.prefix(maximumCellWidth - 1)) + "…"
         }
         let cells = [columns.map(fit)] + rows.map { $0.map(fit) }
-        let widths = columns.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
-        return cells.map { row in
+        var widths = columns.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        if let width {
+            var used = 0
+            let shown = widths.prefix { column in
+                defer { used += column + 2 }
+                return used + column <= width
+            }.count
+            widths = Array(widths.prefix(max(shown, 1)))
+        }
+        let lines = cells.map { row in
             zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
                 .replacing(/\s+$/, with: "")
         }
+        return (lines, columns.count - widths.count)
     }
 }
