@@ -184,6 +184,14 @@ public final class DocumentStore: Sendable {
         state.withLock { $0.catalog.counts.filter { $0.value > 0 } }
     }
 
+    /// The bytes of the documents' files and their external-storage files, as the last
+    /// walk stamped them: no file is read or listed again.
+    public var documentBytes: Int64 {
+        state.withLock { state in
+            state.catalog.entries.values.reduce(0) { $0 + $1.stamp.size } + state.catalog.blobs.values.reduce(0) { $0 + $1.size }
+        }
+    }
+
     private static func stored(at path: DocumentPath, in catalog: inout Catalog) -> StoredDocument? {
         guard let entry = catalog.entry(at: path), let content = catalog.content(at: path) else { return nil }
         return StoredDocument(version: entry.version, content: content)

@@ -32,7 +32,7 @@ extension FolioCommand {
                     return [.string(entity), .integer(Int64(documents.count - deleted)), .integer(Int64(deleted)), .string(span)]
                 }
                 let columns = ["entity", "documents", "deleted", "days"]
-                let bytes = Self.documentBytes(in: store.root, entities: entities)
+                let bytes = store.documentBytes
                 let total = counts.values.reduce(0, +)
                 switch output.format {
                 case .table:
@@ -56,20 +56,6 @@ extension FolioCommand {
                     try output.print(columns: columns, rows: rows)
                 }
             }
-        }
-
-        /// The bytes of the store's documents and their external-storage files: the regular
-        /// files in the entities' folders, not the folders themselves, `.folio/` or `.git/`.
-        static func documentBytes(in root: String, entities: [String]) -> Int64 {
-            var total: Int64 = 0
-            for entity in entities {
-                let enumerator = FileManager.default.enumerator(atPath: root + "/" + entity)
-                while enumerator?.nextObject() != nil {
-                    guard let attributes = enumerator?.fileAttributes, attributes[.type] as? FileAttributeType == .typeRegular else { continue }
-                    total += Int64((attributes[.size] as? NSNumber)?.intValue ?? 0)
-                }
-            }
-            return total
         }
     }
 }
