@@ -13,11 +13,18 @@ import Synchronization
 /// predicate then runs on models: never a guess.
 enum CodingKeyProbe {
     private static let found = Mutex<[Pair: String?]>([:])
+    private static let named = Mutex<[ObjectIdentifier: [String: Member]]>([:])
 
     /// `@unchecked Sendable`: a key path is immutable, although Swift cannot see that of `AnyKeyPath`.
     private struct Pair: Hashable, @unchecked Sendable {
         let type: ObjectIdentifier
         let keyPath: AnyKeyPath
+    }
+
+    /// A stored property's coding key and type. `@unchecked Sendable`: a metatype is immutable.
+    struct Member: @unchecked Sendable {
+        let key: String
+        let type: Any.Type
     }
 
     /// The coding key of the property `keyPath` names in `type`, or `nil` when it cannot be told.
@@ -30,22 +37,31 @@ enum CodingKeyProbe {
     }
 
     private static func probe(_ keyPath: AnyKeyPath, in type: any Decodable.Type) -> String? {
-        let markers = Markers()
-        guard let value = try? type.init(from: MarkingDecoder(markers: markers, codingPath: [])),
-            let member = value[keyPath: keyPath]
-        else { return nil }
+        guard let (value, markers) = marked(type), let member = value[keyPath: keyPath] else { return nil }
         return markers.path(of: member)?.first
     }
 
     /// The coding key of the stored property with this name in `type`, and the property's
     /// type; for a key path known only by its printed form (a sort's `\Trip.location.name`).
-    static func key(ofPropertyNamed name: String, in type: any Decodable.Type) -> (key: String, type: Any.Type)? {
+    static func key(ofPropertyNamed name: String, in type: any Decodable.Type) -> Member? {
+        let identity = ObjectIdentifier(type)
+        if let members = named.withLock({ $0[identity] }) { return members[name] }
+        var members: [String: Member] = [:]
+        if let (value, markers) = marked(type) {
+            for child in Mirror(reflecting: value).children {
+                guard let label = child.label, let key = markers.path(of: child.value)?.first else { continue }
+                members[label] = Member(key: key, type: Swift.type(of: child.value))
+            }
+        }
+        named.withLock { $0[identity] = members }
+        return members[name]
+    }
+
+    /// A value of the type whose every member holds a marker, with the markers handed out.
+    private static func marked(_ type: any Decodable.Type) -> (Any, Markers)? {
         let markers = Markers()
-        guard let value = try? type.init(from: MarkingDecoder(markers: markers, codingPath: [])),
-            let child = Mirror(reflecting: value).children.first(where: { $0.label == name }),
-            let key = markers.path(of: child.value)?.first
-        else { return nil }
-        return (key, Swift.type(of: child.value))
+        guard let value = try? type.init(from: MarkingDecoder(markers: markers, codingPath: [])) else { return nil }
+        return (value, markers)
     }
 
     /// The markers handed out, each with the path of keys it was decoded under.

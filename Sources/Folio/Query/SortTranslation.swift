@@ -22,6 +22,11 @@ enum SortTranslation {
     /// itself confirms (`CodingKeyProbe`). A step that resolves to nothing, a subscript, or a
     /// computed property makes no expression rather than a wrong one.
     static func expression(for keyPath: AnyKeyPath, in entity: Schema.Entity, schema: Schema) -> QueryExpression? {
+        // The common sort, on one of the model's own attributes, needs no printed form.
+        if let attribute = entity.attributes.first(where: { $0.keyPath.value == keyPath }) {
+            guard attribute.isStored, !attribute.isExternalStorage, isOrderable(type(of: keyPath).valueType, insideValue: false) else { return nil }
+            return .member(.root, attribute.name)
+        }
         guard let steps = steps(of: keyPath) else { return nil }
         var expression = QueryExpression.root
         var model: Schema.Entity? = entity
@@ -54,11 +59,16 @@ enum SortTranslation {
                 return nil
             }
         }
-        guard let leaf = value else { return nil }
-        let unwrapped = (leaf as? any OptionalValue.Type)?.wrappedType ?? leaf
+        guard let leaf = value, isOrderable(leaf, insideValue: insideValue) else { return nil }
+        return expression
+    }
+
+    /// Whether the engine orders values of a type (or its optional) as Swift does.
+    private static func isOrderable(_ type: Any.Type, insideValue: Bool) -> Bool {
+        let unwrapped = (type as? any OptionalValue.Type)?.wrappedType ?? type
         // Inside a `Codable` value a date is the text its encoder wrote, which does not sort as dates do.
-        guard !(insideValue && unwrapped == Date.self) else { return nil }
-        return orderable.contains(ObjectIdentifier(unwrapped)) ? expression : nil
+        guard !(insideValue && unwrapped == Date.self) else { return false }
+        return orderable.contains(ObjectIdentifier(unwrapped))
     }
 
     /// The steps of a key path as it prints, without the root and without `?` and `!`:
