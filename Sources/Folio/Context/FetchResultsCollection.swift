@@ -33,9 +33,8 @@ public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollec
         if let models = batches.made[batch] { return models[position - batch * batchSize] }
         let range = (batch * batchSize)..<Swift.min((batch + 1) * batchSize, identifiers.count)
         let context = batches.context
-        let models = identifiers[range].map { identifier in
-            context.existingModel(for: identifier) as? Model ?? context.model(for: identifier) as! Model
-        }
+        // `model(for:)` gives the registered or stored model, or a placeholder of the entity's class.
+        let models = identifiers[range].map { context.model(for: $0) as! Model }
         batches.made[batch] = models
         return models[position - range.lowerBound]
     }

@@ -114,9 +114,13 @@ public final class ModelContext {
         guard let type = container.layout(of: identifier.entityName)?.entity.modelType.value else {
             preconditionFailure("\(identifier.entityName) is not one of this container's models; add it to the container's schema")
         }
+        // A `let` takes its stored value in `init(backingData:)`, and a placeholder has none to give.
+        precondition(
+            ModelEntities.info(of: type).constants.isEmpty,
+            "\(identifier) is not in the store, and \(identifier.entityName) has let properties, so no placeholder can be made; look it up with registeredModel(for:) or a fetch when it may be gone")
         let data = ModelBackingData()
         data.persistentIdentifier = identifier
-        return type.init(backingData: data)
+        return ModelLoading.loading(type) { type.init(backingData: data) }
     }
 
     /// The model with this identity, registered or read from the store; `nil` when the
