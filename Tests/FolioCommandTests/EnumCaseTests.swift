@@ -70,11 +70,8 @@ struct EnumCaseTests {
 
     @Test func anEditToAnUnknownCaseReopensAndCheckReportsAHandEdit() throws {
         let store = try WorkoutStore()
-        let folio = try store.folder.create(
-            "editor.sh",
-            contents: Array(
-                """
-                #!/bin/sh
+        let editing = try store.folio.editing(
+            with: """
                 log="$(dirname "$0")/editor.log"
                 echo run >> "$log"
                 if [ "$(wc -l < "$log")" -eq 1 ]; then
@@ -82,11 +79,7 @@ struct EnumCaseTests {
                 else
                   grep -v '^//' "$1" | sed 's/"swim"/"row"/' > "$1.new" && mv "$1.new" "$1"
                 fi
-
-                """.utf8))
-        chmod(folio, 0o755)
-        var editing = store.folio
-        editing.environment = ["EDITOR": folio, "VISUAL": ""]
+                """, in: store.folder)
         let edit = try editing("edit", store.id)
         #expect(edit.status == 0, "\(edit.errors)")
         #expect(edit.errors.contains(#""swim" is not one of its cases"#), "\(edit.errors)")

@@ -23,6 +23,15 @@ struct FolioTool {
         try run(arguments, input: input)
     }
 
+    /// The tool with `$EDITOR` set to a shell script written into `folder` as `editor.sh`.
+    func editing(with script: String, in folder: TemporaryDirectory) throws -> FolioTool {
+        let path = try folder.create("editor.sh", contents: Array(("#!/bin/sh\n" + script + "\n").utf8))
+        chmod(path, 0o755)
+        var tool = self
+        tool.environment = ["EDITOR": path, "VISUAL": ""]
+        return tool
+    }
+
     func run(_ arguments: [String], input: String? = nil) throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil

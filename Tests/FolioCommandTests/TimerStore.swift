@@ -62,11 +62,7 @@ struct TimerStore {
 
     /// The tool with `$EDITOR` set to a shell script written into the test's folder.
     func folio(editor script: String) throws -> FolioTool {
-        let path = try folder.create("editor.sh", contents: Array(("#!/bin/sh\n" + script + "\n").utf8))
-        chmod(path, 0o755)
-        var tool = folio
-        tool.environment = ["EDITOR": path, "VISUAL": ""]
-        return tool
+        try folio.editing(with: script, in: folder)
     }
 
     private func expectSuccess(_ run: FolioTool.Run) throws {
