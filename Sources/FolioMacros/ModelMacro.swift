@@ -25,62 +25,135 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let described = persisted.map { describe($0, in: name) }.joined(separator: ",\n")
         let unique = constraints(named: "Unique", in: model.memberBlock.members)
         let indices = constraints(named: "Index", in: model.memberBlock.members)
+        let superclass = superclass(of: model, conformingTo: protocols)
         if StoredProperty.anyConditional(in: model.memberBlock.members) {
-            return conditionalMembers(of: model, name: name, unique: unique, indices: indices)
+            return conditionalMembers(of: model, name: name, superclass: superclass, unique: unique, indices: indices)
         }
-        return [
-            // Made on first use rather than by a default value: a default would be made in
-            // `init(backingData:)` too, and thrown away, once for every model fetched.
-            "private var _$backingData: Folio.ModelBackingData?",
+        let inheriting = superclass.map { "\n        inheritingFrom: \($0).self, keyPaths: \($0)._$keyPaths(rootedAt: \(name).self)," } ?? ""
+        let initialized = persisted.map(initialization).joined()
+        let keyPathsListed = persisted.map { "\n    keyPaths[\"\($0.name)\"] = \\_Root.\($0.name)" }.joined()
+        return storageMembers(superclass: superclass) + keyPaths(of: model, superclass: superclass, listed: keyPathsListed) + [
             """
-            public var persistentBackingData: Folio.ModelBackingData {
-                Folio.ModelBackingData.ensured(&_$backingData)
-            }
-            """,
-            """
-            public static var schemaEntity: Folio.Schema.Entity {
+            \(raw: classMemberPrefix(model, superclass)) schemaEntity: Folio.Schema.Entity {
                 Folio.Schema.Entity(
-                    name: \(literal: name),
+                    name: \(literal: name),\(raw: inheriting)
                     properties: [\(raw: described.isEmpty ? "" : "\n" + described + "\n")],
                     uniquenessConstraints: \(raw: unique),
                     indices: \(raw: indices))
             }
             """,
-            """
-            public required init(backingData: Folio.ModelBackingData) {
-                _$backingData = backingData\(raw: persisted.map(initialization).joined())
-            }
-            """,
+            superclass == nil
+                ? """
+                public required init(backingData: Folio.ModelBackingData) {
+                    _$backingData = backingData\(raw: initialized)
+                }
+                """
+                // A subclass sets its own stored properties first, as Swift requires before
+                // `super.init`, and drops the initial values Swift gave its properties: the
+                // document's win, and adopting them later would overwrite those.
+                : """
+                public required init(backingData: Folio.ModelBackingData) {
+                    _$backingData = nil\(raw: initialized)
+                    super.init(backingData: backingData)
+                }
+                """,
         ] + observation(of: name)
+    }
+
+    /// The superclass a `@Model` class inherits from, when it is itself a model
+    /// (`@Model class BusinessTrip: Trip`), else `nil`.
+    ///
+    /// Syntax alone cannot tell a superclass from a protocol, but the compiler can: it
+    /// asks for the conformances the class does not have yet, and a subclass of a model
+    /// already conforms to `PersistentModel` through its superclass. A class that names
+    /// `PersistentModel` itself is not a subclass either.
+    private static func superclass(of model: ClassDeclSyntax, conformingTo protocols: [TypeSyntax]) -> String? {
+        guard !protocols.contains(where: { $0.trimmedDescription.hasSuffix("PersistentModel") }),
+            let first = model.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription, !first.hasSuffix("PersistentModel")
+        else { return nil }
+        return first
+    }
+
+    /// For a class that is not `final`, the key paths of its stored properties and those
+    /// it inherits, from a class that inherits from it: the key paths a subclass's entity
+    /// reads them with, which equal those its predicates and sorts name
+    /// (`\BusinessTrip.name`, which is not `\Trip.name`).
+    private static func keyPaths(of model: ClassDeclSyntax, superclass: String?, listed: String) -> [DeclSyntax] {
+        guard !model.isFinal else { return [] }
+        let start = superclass.map { "\($0)._$keyPaths(rootedAt: root)" } ?? "[:]"
+        return [
+            """
+            public static func _$keyPaths<_Root: \(raw: model.name.trimmedDescription)>(rootedAt root: _Root.Type) -> [String: Swift.AnyKeyPath] {
+                var keyPaths: [String: Swift.AnyKeyPath] = \(raw: start)\(raw: listed)
+                return keyPaths
+            }
+            """
+        ]
+    }
+
+    /// How `schemaEntity` is declared: a class property unless the class is `final`, so
+    /// a subclass can override it.
+    private static func classMemberPrefix(_ model: ClassDeclSyntax, _ superclass: String?) -> String {
+        if superclass != nil { return "public override class var" }
+        return model.isFinal ? "public static var" : "public class var"
+    }
+
+    /// Where the model keeps its backing data. A subclass's init accessors run before
+    /// `super.init` and cannot reach its superclass's storage: they keep their values in
+    /// the subclass's own, which the superclass's backing data takes in on first use.
+    private static func storageMembers(superclass: String?) -> [DeclSyntax] {
+        [
+            // Made on first use rather than by a default value: a default would be made in
+            // `init(backingData:)` too, and thrown away, once for every model fetched.
+            "private var _$backingData: Folio.ModelBackingData?",
+            superclass == nil
+                ? """
+                public var persistentBackingData: Folio.ModelBackingData {
+                    Folio.ModelBackingData.ensured(&_$backingData)
+                }
+                """
+                : """
+                public override var persistentBackingData: Folio.ModelBackingData {
+                    Folio.ModelBackingData.adopting(&_$backingData, into: super.persistentBackingData)
+                }
+                """,
+        ]
     }
 
     /// The members for a class with stored properties inside `#if`: the schema and
     /// `init(backingData:)` are built statement by statement, with the same `#if` clauses,
     /// so each build describes and loads exactly the properties it compiles.
-    private static func conditionalMembers(of model: ClassDeclSyntax, name: String, unique: String, indices: String) -> [DeclSyntax] {
+    private static func conditionalMembers(
+        of model: ClassDeclSyntax, name: String, superclass: String?, unique: String, indices: String
+    ) -> [DeclSyntax] {
         let members = model.memberBlock.members
         let described = StoredProperty.statements(in: members) { $0.isTransient ? nil : "properties.append(\(describe($0, in: name)))" }
         let initialized = StoredProperty.statements(in: members) { $0.isTransient ? nil : initialization(of: $0).trimmingPrefix("\n    ").description }
-        return [
-            "private var _$backingData: Folio.ModelBackingData?",
+            .filter { !$0.isEmpty }.joined(separator: "\n")
+        let inheriting = superclass.map { "inheritingFrom: \($0).self, keyPaths: \($0)._$keyPaths(rootedAt: \(name).self), " } ?? ""
+        let keyPathsListed = StoredProperty.statements(in: members) { $0.isTransient ? nil : "keyPaths[\"\($0.name)\"] = \\_Root.\($0.name)" }
+        return storageMembers(superclass: superclass) + keyPaths(of: model, superclass: superclass, listed: "\n" + keyPathsListed.joined(separator: "\n")) + [
             """
-            public var persistentBackingData: Folio.ModelBackingData {
-                Folio.ModelBackingData.ensured(&_$backingData)
-            }
-            """,
-            """
-            public static var schemaEntity: Folio.Schema.Entity {
+            \(raw: classMemberPrefix(model, superclass)) schemaEntity: Folio.Schema.Entity {
                 var properties: [Folio.Schema.Property] = []
             \(raw: described.joined(separator: "\n"))
-                return Folio.Schema.Entity(name: \(literal: name), properties: properties, uniquenessConstraints: \(raw: unique), indices: \(raw: indices))
+                return Folio.Schema.Entity(name: \(literal: name), \(raw: inheriting)properties: properties, uniquenessConstraints: \(raw: unique), indices: \(raw: indices))
             }
             """,
-            """
-            public required init(backingData: Folio.ModelBackingData) {
-                _$backingData = backingData
-            \(raw: initialized.filter { !$0.isEmpty }.joined(separator: "\n"))
-            }
-            """,
+            superclass == nil
+                ? """
+                public required init(backingData: Folio.ModelBackingData) {
+                    _$backingData = backingData
+                \(raw: initialized)
+                }
+                """
+                : """
+                public required init(backingData: Folio.ModelBackingData) {
+                    _$backingData = nil
+                \(raw: initialized)
+                    super.init(backingData: backingData)
+                }
+                """,
         ] + observation(of: name)
     }
 
@@ -302,4 +375,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             return nil
         }
     }
+}
+
+extension ClassDeclSyntax {
+    /// Whether the class is declared `final`, so that no class can inherit from it.
+    var isFinal: Bool { modifiers.contains { $0.name.tokenKind == .keyword(.final) } }
 }

@@ -1,4 +1,5 @@
 import FolioMacros
+import struct SwiftSyntax.TypeSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
@@ -16,13 +17,17 @@ let folioMacros: [String: MacroSpec] = [
 ]
 
 /// Expands `source` with Folio's macros and records a test issue where the expansion,
-/// the diagnostics or the fixed source differ from what is expected.
+/// the diagnostics or the fixed source differ from what is expected. `conformances`, when
+/// given, are those `@Model` is asked for: the compiler asks a subclass of a model for none,
+/// as it has them through its superclass.
 func expectExpansion(
     _ source: String, expandsTo expected: String, diagnostics: [DiagnosticSpec] = [], fixedSource: String? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    conformances: [TypeSyntax]? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) {
+    var macros = folioMacros
+    if let conformances { macros["Model"] = MacroSpec(type: ModelMacro.self, conformances: conformances) }
     assertMacroExpansion(
-        source, expandedSource: expected, diagnostics: diagnostics, macroSpecs: folioMacros,
+        source, expandedSource: expected, diagnostics: diagnostics, macroSpecs: macros,
         fixedSource: fixedSource,
         failureHandler: { failure in Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation) })
 }

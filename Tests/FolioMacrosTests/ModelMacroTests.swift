@@ -216,7 +216,16 @@ struct ModelMacroTests {
                         Folio.ModelBackingData.ensured(&_$backingData)
                     }
 
-                    public static var schemaEntity: Folio.Schema.Entity {
+                    public static func _$keyPaths<_Root: Timer>(rootedAt root: _Root.Type) -> [String: Swift.AnyKeyPath] {
+                        var keyPaths: [String: Swift.AnyKeyPath] = [:]
+                        keyPaths["name"] = \\_Root.name
+                        keyPaths["createdAt"] = \\_Root.createdAt
+                        keyPaths["color"] = \\_Root.color
+                        keyPaths["todoItems"] = \\_Root.todoItems
+                        return keyPaths
+                    }
+
+                    public class var schemaEntity: Folio.Schema.Entity {
                         Folio.Schema.Entity(
                             name: "Timer",
                             properties: [
@@ -253,6 +262,78 @@ struct ModelMacroTests {
                 extension Timer: Folio.PersistentModel, Observation.Observable {
                 }
                 """)
+    }
+
+    @Test func aSubclassOfAModelOverridesItsSuperclassMembersAndCallsSuperInit() {
+        expectExpansion(
+            """
+            @Model
+            final class BusinessTrip: Trip {
+                var perDiem: Double = 0
+                init(name: String) { super.init(name: name) }
+            }
+            """,
+            expandsTo: """
+                final class BusinessTrip: Trip {
+                    var perDiem: Double {
+                        @storageRestrictions(initializes: _perDiem, accesses: _$backingData)
+                        init(initialValue) {
+                            Folio.ModelBackingData.setInitialValue(initialValue, forKey: "perDiem", in: &_$backingData, of: Self.self)
+                            _perDiem = Folio.PersistedValueSlot()
+                        }
+                        get {
+                            access(keyPath: \\.perDiem)
+                            return persistentBackingData.value(forKey: "perDiem")
+                        }
+                        set {
+                            withMutation(keyPath: \\.perDiem) {
+                                persistentBackingData.setValue(newValue, forKey: "perDiem", of: self)
+                            }
+                        }
+                    }
+
+                    private var _perDiem: Folio.PersistedValueSlot
+                    init(name: String) { super.init(name: name) }
+
+                    private var _$backingData: Folio.ModelBackingData?
+
+                    public override var persistentBackingData: Folio.ModelBackingData {
+                        Folio.ModelBackingData.adopting(&_$backingData, into: super.persistentBackingData)
+                    }
+
+                    public override class var schemaEntity: Folio.Schema.Entity {
+                        Folio.Schema.Entity(
+                            name: "BusinessTrip",
+                            inheritingFrom: Trip.self, keyPaths: Trip._$keyPaths(rootedAt: BusinessTrip.self),
+                            properties: [
+                                .describe("perDiem", \\BusinessTrip.perDiem, defaultValue: {
+                                        0
+                                    }, options: [], initial: .constant)
+                            ],
+                            uniquenessConstraints: [],
+                            indices: [])
+                    }
+
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = nil
+                        _perDiem = Folio.PersistedValueSlot()
+                        super.init(backingData: backingData)
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<_Member>(keyPath: KeyPath<BusinessTrip, _Member>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<_Member, _Result>(
+                        keyPath: KeyPath<BusinessTrip, _Member>, _ mutation: () throws -> _Result
+                    ) rethrows -> _Result {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+                """,
+            conformances: [])
     }
 
     @Test func aStructGetsAnErrorAndAFixIt() {

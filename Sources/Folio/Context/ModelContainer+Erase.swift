@@ -9,7 +9,7 @@ extension ModelContainer {
     /// (its document was deleted since it was read), so make new contexts afterwards.
     public func erase() throws(FolioError) {
         _ = try store.refresh()
-        let changes = store.manifest.entityNames.flatMap { store.documents(entity: $0) }.map { DocumentChange.delete($0.version) }
+        let changes = store.manifest.folderNames.flatMap { store.documents(entity: $0) }.map { DocumentChange.delete($0.version) }
         guard !changes.isEmpty else { return }
         try store.commit(changes)
     }

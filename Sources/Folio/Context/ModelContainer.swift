@@ -120,6 +120,19 @@ public final class ModelContainer: Sendable {
     /// The layout of an entity of the schema.
     func layout(of entityName: String) -> EntityLayout? { layouts.value[entityName] }
 
+    /// The layout of a model's own class, which may inherit from its identity's entity.
+    func layout(of model: any PersistentModel) -> EntityLayout? { layouts.value[ModelEntities.entity(of: type(of: model)).name] }
+
+    /// The layout for a stored document: its `"$entity"`'s, which is the folder's entity
+    /// or one inheriting from it. `given`, the layout a fetch looked up once, is used when
+    /// it is that entity's, sparing a lookup per document.
+    func layout(of stored: StoredDocument, given: EntityLayout? = nil) -> EntityLayout? {
+        guard case .string(let name)? = stored.content[ModelDocument.entityKey] else { return given ?? layout(of: stored.entity) }
+        if let given, given.entity.name == name { return given }
+        guard let layout = layouts.value[name], layout.entity.storageName == stored.entity else { return nil }
+        return layout
+    }
+
     /// The configuration in effect.
     var configuration: ModelConfiguration { configurations[0] }
 

@@ -23,14 +23,15 @@ extension ModelContext {
         var models: [Model] = []
         models.reserveCapacity(result.matches.count)
         let layout = container.layout(of: query.entity)
+        let folder = container.schema.storageName(of: query.entity)
         for match in result.matches {
             if let model = try unlessSkipped({ () throws(FolioError) in
-                try model(for: match, entity: query.entity, layout: layout, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
+                try model(for: match, entity: folder, layout: layout, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
             }) as? Model {
                 models.append(model)
             }
         }
-        rememberReadable(decodedRows, of: result, entity: query.entity)
+        rememberReadable(decodedRows, of: result, entity: folder)
         return models
     }
 
@@ -48,8 +49,9 @@ extension ModelContext {
     public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [PersistentIdentifier] {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else { return try fetchOnModels(descriptor).map(\.persistentModelID) }
+        let folder = container.schema.storageName(of: query.entity)
         return try container.store.run(query, overlay: plan.overlay).matches.map {
-            PersistentIdentifier(entityName: query.entity, id: $0.id)
+            PersistentIdentifier(entityName: folder, id: $0.id)
         }
     }
 
@@ -78,6 +80,7 @@ extension ModelContext {
         let matches = result.matches
         let unsaved = (inserted, deleted, changed)
         let layout = container.layout(of: query.entity)
+        let folder = container.schema.storageName(of: query.entity)
         var start = matches.startIndex
         while start < matches.endIndex {
             let batch = matches[start..<min(start + max(batchSize, 1), matches.endIndex)]
@@ -85,14 +88,14 @@ extension ModelContext {
             var made: [PersistentIdentifier] = []
             var decodedRows: [Int] = []
             for match in batch {
-                let identifier = PersistentIdentifier(entityName: query.entity, id: match.id)
+                let identifier = PersistentIdentifier(entityName: folder, id: match.id)
                 let isNew = registered[identifier] == nil
-                guard let model = try unlessSkipped({ () throws(FolioError) in try model(for: match, entity: query.entity, layout: layout, decodedRows: &decodedRows) }) as? Model
+                guard let model = try unlessSkipped({ () throws(FolioError) in try model(for: match, entity: folder, layout: layout, decodedRows: &decodedRows) }) as? Model
                 else { continue }
                 if isNew { made.append(identifier) }
                 try block(model)
             }
-            rememberReadable(decodedRows, of: result, entity: query.entity)
+            rememberReadable(decodedRows, of: result, entity: folder)
             if !allowEscapingMutations, (inserted, deleted, changed) != unsaved {
                 throw FolioError.misuse(
                     "enumerate's block left unsaved changes to \(Model.self) models; save them inside the block, or pass allowEscapingMutations: true")
@@ -132,7 +135,7 @@ extension ModelContext {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else {
             let entity = try entity(of: Model.self)
-            let total = container.store.documentCounts[entity.name] ?? 0
+            let total = container.store.documentCounts[entity.storageName] ?? 0
             let matched = try fetchOnModels(descriptor).count
             return QueryExplanation(
                 entity: entity.name, access: .scan, documents: total, examined: total, matched: matched, fallback: plan.fallback)
@@ -150,7 +153,7 @@ extension ModelContext {
 
     func fetchPlan<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError) -> FetchPlan {
         let entity = try entity(of: Model.self)
-        try checkReadable(entity.name)
+        try checkReadable(entity.storageName)
         var query = DocumentQuery(
             entity: entity.name, offset: max(descriptor.fetchOffset ?? 0, 0), limit: descriptor.fetchLimit,
             includeDeleted: descriptor.includeDeleted)
@@ -209,7 +212,7 @@ extension ModelContext {
         var overlay: [(Catalog.Identity, JSONObject?)] = []
         let edited = changed.subtracting(inserted).sorted { $0.id.uuidString < $1.id.uuidString }
         for identifier in inserted + edited where !deleted.contains(identifier) {
-            guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
+            guard let model = registered[identifier], let layout = container.layout(of: model) else { continue }
             let document = try ModelDocument.document(
                 for: model, layout: layout, version: container.schema.version, deletedAt: model.persistentBackingData.deletedAt)
             overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), document.content))
@@ -256,7 +259,7 @@ extension ModelContext {
         let entity = try entity(of: Model.self)
         var models: [Model] = []
         var seen = Set<ObjectIdentifier>()
-        for stored in container.store.documents(entity: entity.name) {
+        for stored in container.store.documents(entity: entity.storageName) {
             guard descriptor.includeDeleted || stored.content[ModelDocument.deletedKey] == nil,
                 let model = try unlessSkipped({ () throws(FolioError) in try materialize(stored) }) as? Model,
                 !(descriptor.includePendingChanges && isPendingDeletion(model.persistentBackingData)),
@@ -265,7 +268,7 @@ extension ModelContext {
             models.append(model)
         }
         if descriptor.includePendingChanges {
-            for identifier in inserted where identifier.entityName == entity.name {
+            for identifier in inserted where identifier.entityName == entity.storageName {
                 guard let model = registered[identifier] as? Model, !isPendingDeletion(model.persistentBackingData),
                     seen.insert(ObjectIdentifier(model)).inserted
                 else { continue }

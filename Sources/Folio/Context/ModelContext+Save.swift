@@ -24,7 +24,7 @@ extension ModelContext {
         var changes: [DocumentChange] = []
         var written: [(model: any PersistentModel, document: Document, deletedAt: Date?)] = []
         for identifier in inserted where !doomedSet.contains(identifier) {
-            guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
+            guard let model = registered[identifier], let layout = container.layout(of: model) else { continue }
             // An `id` changed between insert and this first save names the file: follow it.
             if layout.hasOwnIdentity, let own = model.persistentBackingData.ownIdentity, own != identifier.id {
                 rekey(model, from: identifier, to: PersistentIdentifier(entityName: identifier.entityName, id: own))
@@ -36,7 +36,7 @@ extension ModelContext {
             written.append((model, document, nil))
         }
         for identifier in changed.sorted() where !doomedSet.contains(identifier) && !inserted.contains(identifier) {
-            guard let model = registered[identifier], let layout = container.layout(of: identifier.entityName) else { continue }
+            guard let model = registered[identifier], let layout = container.layout(of: model) else { continue }
             let data = model.persistentBackingData
             if layout.hasOwnIdentity, let own = data.ownIdentity, own != identifier.id {
                 throw .misuse(
@@ -48,7 +48,7 @@ extension ModelContext {
         }
         for identifier in doomed {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
-                let layout = container.layout(of: identifier.entityName)
+                let layout = container.layout(of: model)
             else { continue }
             if soft {
                 // A tombstone keeps every value, so `restore` can bring the model back whole.
@@ -141,7 +141,7 @@ extension ModelContext {
         }
         var checked = Set<PersistentIdentifier>()
         for identifier in owners where !doomed.contains(identifier) && checked.insert(identifier).inserted {
-            guard let model = registered[identifier], let entity = container.schema.entity(named: identifier.entityName) else { continue }
+            guard let model = registered[identifier], let entity = container.layout(of: model)?.entity else { continue }
             for relationship in entity.relationships where relationship.isToMany {
                 let (minimum, maximum) = (relationship.minimumModelCount ?? 0, relationship.maximumModelCount ?? 0)
                 // A relationship a fetched model never read holds what is stored, which was checked when saved.
@@ -160,7 +160,7 @@ extension ModelContext {
 
     /// Each relationship of a registered model with the models it holds now.
     private func relatedModels(of identifier: PersistentIdentifier) -> [(Schema.Relationship, [any PersistentModel])] {
-        guard let model = registered[identifier], let entity = container.schema.entity(named: identifier.entityName) else { return [] }
+        guard let model = registered[identifier], let entity = container.layout(of: model)?.entity else { return [] }
         return entity.relationships.compactMap { relationship in
             guard let access = relationship.access.value else { return nil }
             let value = model.persistentBackingData.currentValue(forKey: relationship.name)
@@ -174,7 +174,7 @@ extension ModelContext {
     private func upsertTarget(for model: any PersistentModel, layout: EntityLayout) throws(FolioError) -> StoredDocument? {
         let identifier = model.persistentModelID
         let entity = layout.entity
-        if let same = container.store.document(entity: entity.name, id: identifier.id) { return same }
+        if let same = container.store.document(entity: entity.storageName, id: identifier.id) { return same }
         // Only values the documents hold can match; a constraint on an ephemeral property
         // would match every document.
         let constraints = entity.uniquenessConstraints.filter { constraint in
@@ -186,10 +186,10 @@ extension ModelContext {
             let key = constraint.map { document.content[$0] }
             // As in SQL, a missing value (nil) is unique to itself: it matches nothing.
             guard !key.contains(where: { $0 == nil || $0 == .null }) else { continue }
-            guard let match = container.store.documents(entity: entity.name).first(where: { stored in
+            guard let match = container.store.documents(entity: entity.storageName).first(where: { stored in
                 stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
             }) else { continue }
-            if !layout.hasOwnIdentity { rekey(model, from: identifier, to: PersistentIdentifier(entityName: entity.name, id: match.id)) }
+            if !layout.hasOwnIdentity { rekey(model, from: identifier, to: PersistentIdentifier(entityName: entity.storageName, id: match.id)) }
             return match
         }
         return nil

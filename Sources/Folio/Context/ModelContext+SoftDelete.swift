@@ -19,7 +19,7 @@ extension ModelContext {
             data.context = self
             registered[identifier] = next
             changed.insert(identifier)
-            guard let entity = container.schema.entity(named: identifier.entityName) else { continue }
+            guard let entity = container.layout(of: next)?.entity else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .cascade {
                 pending += cascaded(from: next, through: relationship).filter { $0.persistentBackingData.deletedAt == stamp }
             }

@@ -60,7 +60,7 @@ public final class ModelContext {
         inserted.append(identifier)
         deleted.removeAll { $0 == identifier }
         scheduleAutosave()
-        guard let entity = container.schema.entity(named: identifier.entityName) else { return }
+        guard let entity = container.layout(of: model)?.entity else { return }
         for relationship in entity.relationships {
             guard let access = relationship.access.value, let value = data.currentValue(forKey: relationship.name) else { continue }
             for related in access.models(value) where related.persistentBackingData.context == nil { insert(related) }
@@ -81,11 +81,14 @@ public final class ModelContext {
         scheduleAutosave()
     }
 
-    /// Deletes every model of a type that matches a predicate (all of them without one).
+    /// Deletes every model of a type that matches a predicate (all of them without one):
+    /// with `includeSubclasses`, also the models of classes that inherit from it.
     public func delete<Model: PersistentModel>(
         model: Model.Type, where predicate: Predicate<Model>? = nil, includeSubclasses: Bool = true
     ) throws {
-        for model in try fetch(FetchDescriptor<Model>(predicate: predicate)) { delete(model) }
+        for found in try fetch(FetchDescriptor<Model>(predicate: predicate)) where includeSubclasses || type(of: found) == model {
+            delete(found)
+        }
     }
 
     /// Whether there are unsaved insertions, deletions or changes.
@@ -143,7 +146,7 @@ public final class ModelContext {
         for identifier in inserted { registered[identifier] = nil }
         for identifier in changed {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
-                let layout = container.layout(of: identifier.entityName)
+                let layout = container.layout(of: model)
             else { continue }
             recordingIssue { () throws(FolioError) in try ModelDocument.fill(model.persistentBackingData, from: stored, layout: layout, context: self) }
         }
@@ -193,8 +196,8 @@ public final class ModelContext {
     ) throws(FolioError) -> (model: any PersistentModel, decoded: Bool) {
         let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
         if mayBeRegistered, let model = registered[identifier] { return (model, false) }
-        guard let layout = layout ?? container.layout(of: stored.entity), let type = layout.entity.modelType.value else {
-            throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.entity)")
+        guard let layout = container.layout(of: stored, given: layout), let type = layout.entity.modelType.value else {
+            throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.content[ModelDocument.entityKey]?.stringValue ?? stored.entity)")
         }
         let contents = try ModelDocument.contents(of: stored, layout: layout, context: self, decodingMembers: !isKnownReadable)
         let data = ModelBackingData(
@@ -209,9 +212,10 @@ public final class ModelContext {
     /// the other side of a to-many that documents do not store.
     func models(of entity: String, referringTo owner: UUID, through inverseName: String, includingDeleted: Bool = false) -> [any PersistentModel] {
         guard let destination = container.schema.entity(named: entity)?.relationship(named: inverseName)?.destination else { return [] }
+        let owners = container.schema.storageName(of: destination)
         // The relationship index answers this without reading the entity's other documents.
         let query = DocumentQuery(
-            entity: entity, filter: .compare(.property(inverseName), .equal, .value(.document(entity: destination, id: owner))),
+            entity: entity, filter: .compare(.property(inverseName), .equal, .value(.document(entity: owners, id: owner))),
             includeDeleted: includingDeleted)
         guard let result = recordingIssue({ () throws(FolioError) in try container.store.query(query) }) else { return [] }
         return result.matches.compactMap(\.stored)

@@ -64,7 +64,7 @@ enum ModelDocument {
                     : identities.first?.json ?? .null
             }
         }
-        return Document(entity: layout.entity.name, id: identifier.id, partitionDate: partitionDate, content: content, blobs: blobs)
+        return Document(entity: layout.entity.storageName, id: identifier.id, partitionDate: partitionDate, content: content, blobs: blobs)
     }
 
     /// Fills a model's backing data from its document again (a rollback): what
@@ -72,7 +72,7 @@ enum ModelDocument {
     static func fill(_ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext) throws(FolioError) {
         let contents = try contents(of: stored, layout: layout, context: context)
         data.load(layout: layout, values: contents.values, faults: contents.faults)
-        data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.name, id: stored.id)
+        data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.storageName, id: stored.id)
         data.document = stored
         data.deletedAt = contents.deletedAt
         data.clearChanges()
@@ -129,7 +129,7 @@ enum ModelDocument {
                     case .array(let elements)?: elements.compactMap { $0.stringValue.flatMap(UUIDText.parse) }
                     default: []
                     }
-                let destination = relationship.destination
+                let destination = container.schema.storageName(of: relationship.destination)
                 faults[relationship.name] = { [weak context] in
                     let resolver = context ?? ModelContext(container)
                     return access.value(identities.compactMap { resolver.existingModel(for: PersistentIdentifier(entityName: destination, id: $0)) })

@@ -27,6 +27,8 @@ extension DocumentStore {
         }
         var report = MigrationReport(fromVersion: manifest.schemaVersion, toVersion: target)
         var changes: [DocumentChange] = []
+        // `entity` is the document's own (its `"$entity"`), which a subclass's documents
+        // share a folder with other entities of their hierarchy for.
         var rewrites: [(version: DocumentVersion, entity: String, content: JSONObject?)] = []
 
         withEvaluation { evaluation in
@@ -36,27 +38,30 @@ extension DocumentStore {
                 guard let entry = evaluation.documents.catalog.entry(at: path), let content = evaluation.documents.catalog.content(at: path) else {
                     continue
                 }
+                // A step's operations change the documents of the entity they name, a subclass's
+                // by its own name: its documents are in its hierarchy's root folder.
+                let own = evaluation.documents.schema.entity(of: content, inFolder: path.entity)?.name ?? path.entity
                 let written = content[ModelDocument.versionKey]?.stringValue.flatMap(Schema.Version.init) ?? storeVersion
                 if written > target {
                     report.failures.append(.init(path: path.relativePath, reason: "written by schema version \(written), newer than \(target), the last version of this migration; Folio never downgrades a document"))
-                    report.entities[path.entity, default: .init()].failed += 1
+                    report.entities[own, default: .init()].failed += 1
                     continue
                 }
                 let pending = steps.filter { $0.toVersion > written }
-                let outcome = DocumentRewrite.apply(pending, to: content, entity: path.entity) { expression, entity, content in
-                    evaluation.value(of: expression, on: Catalog.Identity(entity: entity, id: path.id), content: content)
+                let outcome = DocumentRewrite.apply(pending, to: content, entity: own) { expression, entity, content in
+                    evaluation.value(of: expression, on: Catalog.Identity(entity: entity == own ? path.entity : entity, id: path.id), content: content)
                 }
                 switch outcome {
                 case .unchanged:
-                    report.entities[path.entity, default: .init()].unchanged += 1
+                    report.entities[own, default: .init()].unchanged += 1
                 case .changed(let entity, let content):
-                    report.entities[path.entity, default: .init()].changed += 1
+                    report.entities[own, default: .init()].changed += 1
                     rewrites.append((entry.version, entity, content))
                 case .deleted:
-                    report.entities[path.entity, default: .init()].deleted += 1
-                    rewrites.append((entry.version, path.entity, nil))
+                    report.entities[own, default: .init()].deleted += 1
+                    rewrites.append((entry.version, own, nil))
                 case .failed(let reason):
-                    report.entities[path.entity, default: .init()].failed += 1
+                    report.entities[own, default: .init()].failed += 1
                     report.failures.append(.init(path: path.relativePath, reason: reason))
                 }
             }
@@ -67,6 +72,7 @@ extension DocumentStore {
         // The manifest's schema already has the steps up to its own version.
         newManifest.schema = steps.filter { $0.toVersion > storeVersion }.reduce(manifest.schema) { $1.schema(after: $0) }
         let manifestChange = try manifestChange(from: manifest, to: newManifest)
+        let newSchema = QuerySchema(newManifest.schema)
         if manifestChange.old != manifestChange.new { report.files.append(manifestChange) }
 
         for rewrite in rewrites {
@@ -87,11 +93,12 @@ extension DocumentStore {
             let version = content.removeValue(forKey: ModelDocument.versionKey) ?? .string(target.description)
             content.insert(.string(rewrite.entity), forKey: ModelDocument.entityKey, at: 0)
             content.insert(version, forKey: ModelDocument.versionKey, at: 1)
+            let folder = newSchema.entities[rewrite.entity]?.storageName ?? rewrite.entity
             let newBytes: [UInt8]
             do { newBytes = try JSONWriter().write(.object(content)) } catch {
                 throw .invalidDocument(path: old.relativePath, reason: "the migrated document cannot be written: \(error.message)")
             }
-            if rewrite.entity == old.entity {
+            if folder == old.entity {
                 changes.append(.put(Document(entity: old.entity, id: old.id, content: content), basedOn: rewrite.version))
                 report.files.append(.init(path: old.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
             } else {
@@ -99,9 +106,9 @@ extension DocumentStore {
                 var blobs: [String: [UInt8]?] = [:]
                 for property in blobProperties(of: old) { blobs[property] = try blob(of: old, property: property) }
                 let day = calendar.date(from: DateComponents(year: old.day.year, month: old.day.month, day: old.day.day, hour: 12)) ?? Date()
-                changes.append(.put(Document(entity: rewrite.entity, id: old.id, partitionDate: day, content: content, blobs: blobs), basedOn: nil))
+                changes.append(.put(Document(entity: folder, id: old.id, partitionDate: day, content: content, blobs: blobs), basedOn: nil))
                 changes.append(.delete(rewrite.version))
-                let moved = try DocumentPath(entity: rewrite.entity, day: old.day, id: old.id)
+                let moved = try DocumentPath(entity: folder, day: old.day, id: old.id)
                 report.files.append(.init(path: moved.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
                 for case (let property, let bytes?) in blobs {
                     report.files.append(.init(path: try moved.blob(property).relativePath, oldPath: try old.blob(property).relativePath, old: bytes, new: bytes))

@@ -59,6 +59,16 @@ public final class ModelBackingData {
         return data
     }
 
+    /// The backing data of a model whose class inherits from another model: the
+    /// superclass's, having taken in the values the subclass's initializer set before
+    /// `super.init` (which it kept in its own storage, the superclass's being out of reach then).
+    public static func adopting(_ pending: inout ModelBackingData?, into data: ModelBackingData) -> ModelBackingData {
+        guard let initial = pending else { return data }
+        pending = nil
+        for (key, value) in initial.values { data.setInitialValue(value, forKey: key) }
+        return data
+    }
+
     /// The value of a property; the macro's getters call this.
     ///
     /// Every property gets a value before anyone can read it: the class's initializer sets

@@ -11,9 +11,9 @@
 /// }
 /// ```
 @attached(
-    member,
+    member, conformances: PersistentModel, Observable,
     names: named(_$backingData), named(persistentBackingData), named(schemaEntity), named(init(backingData:)),
-    named(_$observationRegistrar), named(access), named(withMutation))
+    named(_$observationRegistrar), named(access), named(withMutation), named(_$keyPaths))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "FolioMacros", type: "ModelMacro")

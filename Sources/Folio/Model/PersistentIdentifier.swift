@@ -5,7 +5,9 @@ import Foundation
 /// Stable across contexts and launches, so it can be passed between tasks (it is
 /// `Sendable`, models are not) and turned back into a model with `ModelContext.model(for:)`.
 public struct PersistentIdentifier: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    /// The model's entity (its class's name).
+    /// The model's entity (its class's name); for a class that inherits from another
+    /// model, the entity of its hierarchy's root, whose folder holds its document, so that
+    /// the identity is the same whichever class in the hierarchy looks it up.
     public var entityName: String
     /// The document's identity: the model's own `id: UUID`, or one Folio assigned.
     public var id: UUID

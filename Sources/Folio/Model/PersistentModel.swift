@@ -22,7 +22,8 @@ extension PersistentModel {
         let data = persistentBackingData
         if let identifier = data.persistentIdentifier { return identifier }
         recordConstants()  // a `let id` names the model
-        let identifier = PersistentIdentifier(entityName: ModelEntities.entity(of: Self.self).name, id: data.ownIdentity ?? AssignedIdentity.next())
+        // The folder's entity: a subclass's models are found wherever its superclass's are.
+        let identifier = PersistentIdentifier(entityName: ModelEntities.entity(of: type(of: self)).storageName, id: data.ownIdentity ?? AssignedIdentity.next())
         data.persistentIdentifier = identifier
         return identifier
     }
@@ -32,7 +33,7 @@ extension PersistentModel {
     func recordConstants() {
         let data = persistentBackingData
         guard data.document == nil else { return }
-        for constant in ModelEntities.info(of: Self.self).constants where data.currentValue(forKey: constant.name) == nil {
+        for constant in ModelEntities.info(of: type(of: self)).constants where data.currentValue(forKey: constant.name) == nil {
             if let keyPath = constant.keyPath.value, let value = self[keyPath: keyPath] { data.setInitialValue(value, forKey: constant.name) }
         }
     }

@@ -12,7 +12,9 @@ extension Schema {
 
 extension Schema.Entity {
     var json: JSONValue {
-        var object: JSONObject = ["properties": .array(properties.map(\.json))]
+        var object: JSONObject = [:]
+        if let superentityName { object["superentity"] = .string(superentityName) }
+        object["properties"] = .array(properties.map(\.json))
         if !uniquenessConstraints.isEmpty { object["unique"] = .array(uniquenessConstraints.map { .array($0.map(JSONValue.string)) }) }
         if !indices.isEmpty { object["indices"] = .array(indices.map { .array($0.map(JSONValue.string)) }) }
         return .object(object)

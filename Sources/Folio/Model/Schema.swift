@@ -34,11 +34,21 @@ public struct Schema: Sendable, Hashable {
         public var uniquenessConstraints: [[String]]
         /// Each `#Index` (and `@Attribute(.indexed)`): the properties indexed together.
         public var indices: [[String]]
+        /// The entity this one's class inherits from (`@Model class BusinessTrip: Trip`), if any.
+        public var superentityName: String?
+        /// The entity whose folder holds this one's documents: the root of its class
+        /// hierarchy, which is the entity itself for a class that inherits from no model.
+        /// A relationship to a class can hold its subclasses' models, so they share one folder,
+        /// as SwiftData keeps a hierarchy in one table.
+        public var storageName: String
         /// The class, when the entity was read from one.
         var modelType: RuntimeOnly<(any PersistentModel.Type)?> = RuntimeOnly(nil)
+        /// The superclass, when the entity was read from a class that inherits from a model.
+        var superentityType: RuntimeOnly<(any PersistentModel.Type)?> = RuntimeOnly(nil)
 
         public init(name: String, properties: [Property], uniquenessConstraints: [[String]] = [], indices: [[String]] = []) {
             self.name = name
+            storageName = name
             self.properties = properties
             self.uniquenessConstraints = []
             self.indices = []
@@ -48,6 +58,28 @@ public struct Schema: Sendable, Hashable {
             self.indices = indices + attributes.filter(\.isIndexed).map { [$0.name] }
         }
 
+        /// The entity of a class that inherits from another model: the superclass's
+        /// properties, constraints and indexes, then its own. `keyPaths` reads every
+        /// property from this class (`\BusinessTrip.name`), as its predicates name them.
+        public init(
+            name: String, inheritingFrom superclass: any PersistentModel.Type, keyPaths: [String: AnyKeyPath], properties: [Property],
+            uniquenessConstraints: [[String]] = [], indices: [[String]] = []
+        ) {
+            let base = superclass.schemaEntity
+            let inherited = base.properties.map { property in keyPaths[property.name].map(property.reading) ?? property }
+            self.init(name: name, properties: inherited + properties, indices: indices)
+            // The superclass's lists already hold what its own attribute options add.
+            func merged(_ lists: [[String]]...) -> [[String]] {
+                var seen = Set<[String]>()
+                return lists.joined().filter { seen.insert($0).inserted }
+            }
+            self.uniquenessConstraints = merged(base.uniquenessConstraints, uniquenessConstraints, self.uniquenessConstraints)
+            self.indices = merged(base.indices, self.indices)
+            superentityName = base.name
+            storageName = base.storageName
+            superentityType = RuntimeOnly(superclass)
+        }
+
         public var attributes: [Attribute] {
             properties.compactMap { if case .attribute(let attribute) = $0 { attribute } else { nil } }
         }
@@ -55,6 +87,9 @@ public struct Schema: Sendable, Hashable {
         public var relationships: [Relationship] {
             properties.compactMap { if case .relationship(let relationship) = $0 { relationship } else { nil } }
         }
+
+        /// The stored property a key path from the model's class reads.
+        func property(readBy keyPath: AnyKeyPath) -> Property? { properties.first { $0.keyPath == keyPath } }
 
         public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
         public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
@@ -69,6 +104,26 @@ public struct Schema: Sendable, Hashable {
             switch self {
             case .attribute(let attribute): attribute.name
             case .relationship(let relationship): relationship.name
+            }
+        }
+
+        /// The property read with another key path: an inherited one, from the subclass.
+        func reading(_ keyPath: AnyKeyPath) -> Property {
+            switch self {
+            case .attribute(var attribute):
+                attribute.keyPath = RuntimeOnly(keyPath)
+                return .attribute(attribute)
+            case .relationship(var relationship):
+                relationship.keyPath = RuntimeOnly(keyPath)
+                return .relationship(relationship)
+            }
+        }
+
+        /// The key path the declaration reads the property with, when it was read from a class.
+        var keyPath: AnyKeyPath? {
+            switch self {
+            case .attribute(let attribute): attribute.keyPath.value
+            case .relationship(let relationship): relationship.keyPath.value
             }
         }
     }
@@ -89,6 +144,7 @@ public struct Schema: Sendable, Hashable {
             entity.modelType = RuntimeOnly(type)
             entities.append(entity)
             pending.append(contentsOf: entity.relationships.compactMap { $0.access.value?.destination })
+            if let superclass = entity.superentityType.value { pending.append(superclass) }
         }
         self.entities = Self.linkingInverses(entities)
     }
@@ -100,6 +156,15 @@ public struct Schema: Sendable, Hashable {
 
     /// The entity with this name.
     public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+
+    /// The entity and every entity of this schema whose class inherits from its class,
+    /// directly or not: the models a fetch of the entity returns.
+    public func entityNames(inheritingFrom name: String) -> [String] {
+        EntityHierarchy.names(from: name, among: entities.map(\.name)) { entity(named: $0)?.superentityName }
+    }
+
+    /// The entity whose folder holds an entity's documents (see `Entity.storageName`).
+    func storageName(of name: String) -> String { entity(named: name)?.storageName ?? name }
 
     /// The entities by name, as SwiftData's `entitiesByName`.
     public var entitiesByName: [String: Entity] { Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }

@@ -171,6 +171,21 @@ extension PredicateExpressions.OptionalFlatMap: QueryTranslatable {
     }
 }
 
+extension PredicateExpressions.TypeCheck: QueryTranslatable {
+    func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
+        boolean(try translation.isModel(try translation.translate(input), of: Desired.self).test)
+    }
+}
+
+extension PredicateExpressions.ConditionalCast: QueryTranslatable {
+    func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
+        // `$0 as? BusinessTrip`: the document when it is one, else nil.
+        let model = try translation.translate(input)
+        let (test, entity) = try translation.isModel(model, of: Desired.self)
+        return PredicateTranslation.Translated(expression: .conditional(test, model.expression, .value(.null)), shape: .model(entity))
+    }
+}
+
 extension PredicateExpressions.Conditional: QueryTranslatable {
     func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated {
         let then = try translation.translate(trueBranch)

@@ -72,22 +72,29 @@ struct PredicateTranslation {
         return (number, try translate(body))
     }
 
+    /// The test that a translated model is of a class or of one inheriting from it
+    /// (`$0 is BusinessTrip`), and that class's entity.
+    func isModel(_ base: Translated, of desired: Any.Type) throws(Unsupported) -> (test: QueryExpression, entity: Schema.Entity) {
+        guard case .model = base.shape, let type = desired as? any PersistentModel.Type,
+            let entity = schema.entity(named: ModelEntities.entity(of: type).name)
+        else { throw Unsupported(description: "a test of whether a \(Self.name(of: desired)) is a value's type") }
+        return (.entity(of: base.expression, isOneOf: schema.entityNames(inheritingFrom: entity.name)), entity)
+    }
+
     /// A key path applied to a translated base: a property when the base is a model, the
     /// count or emptiness of a collection or string, or a raw value of a stored enum.
     func member(_ keyPath: AnyKeyPath, of base: Translated, outputType: Any.Type) throws(Unsupported) -> Translated {
         switch base.shape {
         case .model(let entity):
-            for property in entity.properties {
-                switch property {
-                case .attribute(let attribute) where attribute.keyPath.value == keyPath:
-                    return Translated(expression: .member(base.expression, attribute.name), shape: .value(outputType))
-                case .relationship(let relationship) where relationship.keyPath.value == keyPath:
-                    guard let destination = schema.entity(named: relationship.destination) else { break }
-                    return Translated(
-                        expression: .member(base.expression, relationship.name),
-                        shape: relationship.isToMany ? .models(destination) : .model(destination))
-                default: continue
-                }
+            switch entity.property(readBy: keyPath) {
+            case .attribute(let attribute)?:
+                return Translated(expression: .member(base.expression, attribute.name), shape: .value(outputType))
+            case .relationship(let relationship)?:
+                guard let destination = schema.entity(named: relationship.destination) else { break }
+                return Translated(
+                    expression: .member(base.expression, relationship.name),
+                    shape: relationship.isToMany ? .models(destination) : .model(destination))
+            case nil: break
             }
             if let type = entity.modelType.value, type.persistentModelIDKeyPath == keyPath {
                 return Translated(expression: base.expression, shape: .value(PersistentIdentifier.self))

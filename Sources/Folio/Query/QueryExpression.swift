@@ -48,6 +48,12 @@ public indirect enum QueryExpression: Sendable, Hashable {
     /// The document under test.
     public static var root: QueryExpression { .variable(0) }
 
+    /// Whether a document's `"$entity"` is one of these: the test that a model is of a
+    /// class or of one inheriting from it, whose documents share a folder.
+    static func entity(of document: QueryExpression, isOneOf names: [String]) -> QueryExpression {
+        .contains(.value(.array(names.map(QueryValue.string))), .member(document, ModelDocument.entityKey))
+    }
+
     /// A property of the document under test: `.property("state")`, or a path through
     /// to-one relationships: `.property("timer", "name")`.
     public static func property(_ names: String...) -> QueryExpression {

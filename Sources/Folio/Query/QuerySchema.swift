@@ -17,6 +17,13 @@ struct QuerySchema: Sendable {
         var name: String
         /// Properties in declaration order.
         var properties: [(name: String, property: Property)]
+        /// The entity this one's class inherits from, as `folio.json`'s `"superentity"` says.
+        var superentity: String? = nil
+        /// The entity whose folder holds this one's documents: the root of its hierarchy.
+        var storageName: String
+        /// The properties only entities inheriting from this one declare, first declaration
+        /// first: its folder's documents may hold them, so queries may ask for them.
+        var subentityProperties: [(name: String, property: Property)] = []
         var uniquenessConstraints: [[String]]
         var indices: [[String]]
         /// The stored forms of the cases an enum attribute may hold, by property name, as
@@ -47,7 +54,10 @@ struct QuerySchema: Sendable {
             }
         }
 
-        func property(named name: String) -> Property? { properties.first { $0.name == name }?.property }
+        /// A property of the entity, or of an entity inheriting from it.
+        func property(named name: String) -> Property? {
+            properties.first { $0.name == name }?.property ?? subentityProperties.first { $0.name == name }?.property
+        }
 
         /// The type an attribute's stored values must have, its enum's cases included.
         func storedType(of name: String, typeName: String) -> StoredType { StoredType(typeName, cases: cases[name]) }
@@ -116,9 +126,11 @@ struct QuerySchema: Sendable {
                 }
             }
             entities[member.key] = Entity(
-                name: member.key, properties: properties, uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases,
-                modelCounts: modelCounts, unstored: unstored, initialValues: initialValues)
+                name: member.key, properties: properties, superentity: member.value["superentity"]?.stringValue, storageName: member.key,
+                uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases, modelCounts: modelCounts, unstored: unstored,
+                initialValues: initialValues)
         }
+        Self.linkHierarchies(&entities)
         // A to-many is kept by its documents unless its inverse is a to-one.
         for (name, entity) in entities {
             for (index, named) in entity.properties.enumerated() {
@@ -130,5 +142,73 @@ struct QuerySchema: Sendable {
             }
         }
         self.entities = entities
+    }
+
+    /// Gives each entity its hierarchy's root as `storageName`, its root the properties its
+    /// subentities add, and each relationship the folder of its destination. A superentity
+    /// the schema lacks, or a loop of them, leaves the entity its own root (`check` says so).
+    private static func linkHierarchies(_ entities: inout [String: Entity]) {
+        func root(of name: String) -> String {
+            var seen: Set<String> = [name]
+            var current = name
+            while let parent = entities[current]?.superentity, entities[parent] != nil, seen.insert(parent).inserted { current = parent }
+            return entities[current]?.superentity.map { seen.contains($0) } == true ? name : current
+        }
+        let roots = entities.keys.map { ($0, root(of: $0)) }
+        for (name, root) in roots { entities[name]?.storageName = root }
+        for name in entities.keys.sorted() {
+            guard let entity = entities[name], entity.storageName != name else { continue }
+            var ancestor = entity.superentity
+            while let current = ancestor, current != name, var above = entities[current] {
+                for named in entity.properties where above.properties.allSatisfy({ $0.name != named.name })
+                    && above.subentityProperties.allSatisfy({ $0.name != named.name })
+                {
+                    above.subentityProperties.append(named)
+                }
+                entities[current] = above
+                ancestor = above.superentity
+            }
+        }
+        let storage = entities.mapValues(\.storageName)
+        for name in entities.keys {
+            func rooted(_ list: [(name: String, property: Property)]) -> [(name: String, property: Property)] {
+                list.map { named in
+                    guard case .relationship(let destination, let isToMany, let inverse) = named.property, let root = storage[destination], root != destination
+                    else { return named }
+                    return (named.name, .relationship(destination: root, isToMany: isToMany, storedInverse: inverse))
+                }
+            }
+            guard var entity = entities[name] else { continue }
+            entity.properties = rooted(entity.properties)
+            entity.subentityProperties = rooted(entity.subentityProperties)
+            entities[name] = entity
+        }
+    }
+
+    /// The folder that holds an entity's documents and, for an entity whose class inherits
+    /// from another model, the `"$entity"`s of its documents there: its own and those of
+    /// the entities inheriting from it. `nil` kinds for every document of the folder.
+    func folder(of name: String) -> (folder: String, kinds: [String]?) {
+        guard let entity = entities[name], entity.storageName != name else { return (name, nil) }
+        return (entity.storageName, EntityHierarchy.names(from: name, among: entities.keys) { entities[$0]?.superentity })
+    }
+
+    /// A query of an entity whose class inherits from another model, as the query of its
+    /// hierarchy's folder that keeps the documents of it and of the entities inheriting from it.
+    func inFolder(_ query: DocumentQuery) -> DocumentQuery {
+        let (folder, kinds) = folder(of: query.entity)
+        guard let kinds else { return query }
+        let isOneOf = QueryExpression.entity(of: .root, isOneOf: kinds)
+        var inFolder = query
+        inFolder.entity = folder
+        inFolder.filter = query.filter.map { .and(isOneOf, $0) } ?? isOneOf
+        return inFolder
+    }
+
+    /// The entity a document of a folder is, by its `"$entity"`: the folder's own, or one
+    /// inheriting from it; `nil` for any other.
+    func entity(of content: JSONObject, inFolder folder: String) -> Entity? {
+        guard case .string(let name)? = content["$entity"], let entity = entities[name], entity.storageName == folder else { return nil }
+        return entity
     }
 }

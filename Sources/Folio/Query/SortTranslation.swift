@@ -23,7 +23,7 @@ enum SortTranslation {
     /// computed property makes no expression rather than a wrong one.
     static func expression(for keyPath: AnyKeyPath, in entity: Schema.Entity, schema: Schema) -> QueryExpression? {
         // The common sort, on one of the model's own attributes, needs no printed form.
-        if let attribute = entity.attributes.first(where: { $0.keyPath.value == keyPath }) {
+        if case .attribute(let attribute)? = entity.property(readBy: keyPath) {
             guard attribute.isStored, !attribute.isExternalStorage, isOrderable(type(of: keyPath).valueType, insideValue: false) else { return nil }
             return .member(.root, attribute.name)
         }

@@ -88,6 +88,7 @@ extension DocumentStore {
     /// Resolves every change to the files it writes and removes, checking each against the disk.
     private func plan(_ changes: [DocumentChange], manifest newManifest: StoreManifest?, state: State) throws(FolioError) -> PlannedTransaction {
         let calendar = state.manifest.calendar
+        let schema = newManifest.map { QuerySchema($0.schema) } ?? state.querySchema
         var puts: [PlannedPut] = []
         var deletes: [DocumentVersion] = []
         var identities = Set<Catalog.Identity>(minimumCapacity: changes.count)
@@ -101,7 +102,7 @@ extension DocumentStore {
                 guard identities.insert(.init(entity: document.entity, id: document.id)).inserted else {
                     throw .misuse("\(document.entity) \(document.id) appears twice in one transaction")
                 }
-                let plan = try plan(document, basedOn: basedOn, calendar: calendar, catalog: state.catalog, folders: &folders)
+                let plan = try plan(document, basedOn: basedOn, calendar: calendar, schema: schema, catalog: state.catalog, folders: &folders)
                 if plan.previous?.path == plan.target, plan.previous?.contentHash == plan.contentHash, document.blobs.isEmpty {
                     summary.unchanged += 1
                     summary.versions[plan.target] = plan.previous
@@ -194,12 +195,13 @@ extension DocumentStore {
     /// Resolves a put: its canonical bytes, its target path, and the checks that the disk
     /// still holds what the caller read (or nothing, for a new document).
     private func plan(
-        _ document: Document, basedOn: DocumentVersion?, calendar: Calendar, catalog: Catalog, folders: inout FolderPresence
+        _ document: Document, basedOn: DocumentVersion?, calendar: Calendar, schema: QuerySchema, catalog: Catalog, folders: inout FolderPresence
     ) throws(FolioError) -> PlannedPut {
         var content = document.content
         switch content["$entity"] {
         case nil: content.insert(.string(document.entity), forKey: "$entity", at: 0)
         case .string(document.entity)?: break
+        case _? where schema.entity(of: content, inFolder: document.entity) != nil: break  // a subclass's, in its root's folder
         case let other?: throw .misuse("document \(document.id) says \"$entity\": \(other) but is written as a \(document.entity)")
         }
         if let basedOn, basedOn.path.entity != document.entity || basedOn.path.id != document.id {

@@ -46,10 +46,12 @@ extension DocumentStore {
         _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], _ body: (inout QueryRun) -> Result
     ) throws(FolioError) -> Result {
         let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
-        guard let entity = schema.entities[query.entity] else {
+        guard let asked = schema.entities[query.entity] else {
             let known = schema.entities.keys.sorted().joined(separator: ", ")
             throw .notFound("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
         }
+        let query = schema.inFolder(query)
+        guard let entity = schema.entities[query.entity] else { preconditionFailure("\(asked.name)'s folder \(asked.storageName) is not an entity") }
         // A tree built in code may be deeper than the parser lets text be; evaluating it would recurse past the stack.
         try query.filter?.checkDepth()
         for key in query.sort { try key.expression.checkDepth() }

@@ -90,7 +90,7 @@ extension DocumentStore {
             changes.removed.append(path)
         }
 
-        for (found, result) in zip(toRead, readDocuments(toRead, progress: progress)) {
+        for (found, result) in zip(toRead, readDocuments(toRead, schema: state.querySchema, progress: progress)) {
             let existed = state.catalog.entry(at: found.path) != nil
             switch result {
             case .success(let entry):
@@ -133,14 +133,14 @@ extension DocumentStore {
     }
 
     /// Reads and parses files, on every core, in the order given.
-    private func readDocuments(_ files: [TreeListing.Entry], progress: ReadProgress?) -> [Result<Catalog.Entry, ReadFailure>] {
+    private func readDocuments(_ files: [TreeListing.Entry], schema: QuerySchema, progress: ReadProgress?) -> [Result<Catalog.Entry, ReadFailure>] {
         let chunkSize = 256
         let chunkCount = (files.count + chunkSize - 1) / chunkSize
         let results = Mutex([[Result<Catalog.Entry, ReadFailure>]](repeating: [], count: chunkCount))
         let done = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let slice = files[(chunk * chunkSize)..<min(files.count, (chunk + 1) * chunkSize)]
-            let read = slice.map { readDocument($0) }
+            let read = slice.map { readDocument($0, schema: schema) }
             results.withLock { $0[chunk] = read }
             if let progress {
                 done.withLock { count in
@@ -152,7 +152,7 @@ extension DocumentStore {
         return results.withLock { $0.flatMap { $0 } }
     }
 
-    private func readDocument(_ found: TreeListing.Entry) -> Result<Catalog.Entry, ReadFailure> {
+    private func readDocument(_ found: TreeListing.Entry, schema: QuerySchema) -> Result<Catalog.Entry, ReadFailure> {
         let relative = found.path.relativePath
         func failure(_ error: FolioError, stamp: FileStamp = found.stamp) -> Result<Catalog.Entry, ReadFailure> {
             .failure(ReadFailure(stamp: stamp, issue: StoreIssue(path: relative, error: error)))
@@ -173,7 +173,8 @@ extension DocumentStore {
         guard case .object(let object) = value else {
             return failure(.invalidDocument(path: relative, reason: "is a JSON \(value.typeName), not an object"), stamp: stamp)
         }
-        guard let entity = object["$entity"]?.stringValue, entity == found.path.entity else {
+        // A subclass's documents lie in its hierarchy's root folder (see `Schema.Entity.storageName`).
+        guard let entity = object["$entity"]?.stringValue, entity == found.path.entity || schema.entity(of: object, inFolder: found.path.entity) != nil else {
             let found = object["$entity"].map { "says \"$entity\": \($0)" } ?? "has no \"$entity\""
             return failure(.invalidDocument(path: relative, reason: "\(found) but lies in the \(entity(of: relative)) folder"), stamp: stamp)
         }

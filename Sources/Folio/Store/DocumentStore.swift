@@ -75,7 +75,7 @@ public final class DocumentStore: Sendable {
         }
         let folder = try OpenFolder(root: root)
         try folder.makeFolders(".folio")
-        for entity in manifest.entityNames { try folder.makeFolders(entity) }
+        for entity in manifest.folderNames { try folder.makeFolders(entity) }
         if try folder.status(of: ".gitignore") == nil {
             try folder.createFile(".gitignore", bytes: Array(Self.gitignore.utf8), sync: durability != .none)
         }
@@ -163,19 +163,24 @@ public final class DocumentStore: Sendable {
     /// read-only mount or checkout) can be read but gives no lock file to take.
     public var unlockedReason: String? { lock.unlockedReason }
 
-    /// A document by entity and identity, as of the last refresh or commit.
+    /// A document by entity and identity, as of the last refresh or commit. An entity
+    /// whose class inherits from another model finds its documents, and those of the
+    /// entities inheriting from it, in its hierarchy's folder.
     public func document(entity: String, id: UUID) -> StoredDocument? {
         state.withLock { state in
-            guard let path = state.catalog.path(of: .init(entity: entity, id: id)) else { return nil }
-            return Self.stored(at: path, in: &state.catalog)
+            let (folder, kinds) = state.querySchema.folder(of: entity)
+            guard let path = state.catalog.path(of: .init(entity: folder, id: id)), let stored = Self.stored(at: path, in: &state.catalog) else { return nil }
+            return kinds.map { $0.contains(stored.content[ModelDocument.entityKey]?.stringValue ?? "") } == false ? nil : stored
         }
     }
 
-    /// Every document of an entity, in path order (day, then identity).
+    /// Every document of an entity, in path order (day, then identity); see `document(entity:id:)`.
     public func documents(entity: String) -> [StoredDocument] {
         state.withLock { state in
-            state.catalog.paths.filter { $0.entity == entity }.sorted()
-                .compactMap { Self.stored(at: $0, in: &state.catalog) }
+            let (folder, kinds) = state.querySchema.folder(of: entity)
+            let documents = state.catalog.paths.filter { $0.entity == folder }.sorted().compactMap { Self.stored(at: $0, in: &state.catalog) }
+            guard let kinds else { return documents }
+            return documents.filter { kinds.contains($0.content[ModelDocument.entityKey]?.stringValue ?? "") }
         }
     }
 
@@ -335,6 +340,10 @@ public struct StoreStatistics: Sendable, Equatable {
 }
 
 extension StoreManifest {
-    /// The entities the schema names (`schema.entities`' keys), which get folders at creation.
+    /// The entities the schema names (`schema.entities`' keys).
     var entityNames: [String] { schema["entities"]?.objectValue?.keys ?? [] }
+
+    /// The entities whose documents have folders of their own, made at creation: all but
+    /// those whose class inherits from another model, whose documents are in its root's folder.
+    var folderNames: [String] { entityNames.filter { schema["entities"]?[$0]?["superentity"] == nil } }
 }

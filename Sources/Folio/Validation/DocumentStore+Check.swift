@@ -39,7 +39,18 @@ extension StoreManifest {
     /// not checked against it.
     var schemaFindings: [StoreFinding] {
         var findings: [StoreFinding] = []
+        let entities = schema["entities"]?.objectValue ?? [:]
         for entity in entityNames {
+            if let superentity = entities[entity]?["superentity"] {
+                var seen: Set<String> = [entity]
+                var next = superentity.stringValue
+                while let name = next, entities[name] != nil, seen.insert(name).inserted { next = entities[name]?["superentity"]?.stringValue }
+                if superentity.stringValue.map({ entities[$0] == nil }) ?? true {
+                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema says \(entity) inherits from \(superentity), which is not one of its entities; fix \"superentity\", or let the app's next open write it again"))
+                } else if next != nil {
+                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema's \"superentity\" entries lead from \(entity) back to itself; a class hierarchy has a root, so fix them, or let the app's next open write them again"))
+                }
+            }
             for property in schema["entities"]?[entity]?["properties"]?.arrayValue ?? [] {
                 let name = "\(entity).\(property["name"]?.stringValue ?? "?")"
                 if let cases = property["cases"], cases.arrayValue == nil {

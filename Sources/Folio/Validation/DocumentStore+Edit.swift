@@ -58,8 +58,10 @@ extension DocumentStore {
 
     /// A stored document replaced by a whole new content, as a person edited it.
     public func document(_ stored: StoredDocument, replacingWith content: JSONObject) throws(FolioError) -> Document {
-        let entity = try state.withLock { $0.querySchema }.entity(stored.entity, in: root)
-        return try checked(content, id: stored.id, entity: entity, basedOn: stored.path)
+        let schema = state.withLock { $0.querySchema }
+        // A subclass's document is checked as its own entity, which may be another one of the hierarchy after the edit.
+        if let own = schema.entity(of: content, inFolder: stored.entity) { return try checked(content, id: stored.id, entity: own, basedOn: stored.path) }
+        return try checked(content, id: stored.id, entity: try schema.entity(stored.entity, in: root), basedOn: stored.path)
     }
 
     /// What would be wrong with this content as the document at `path`: the findings
@@ -73,7 +75,8 @@ extension DocumentStore {
         guard let entity = audit.schema.entities[path.entity] else {
             return [StoreFinding(.error, path: path.relativePath, message: "entity \(path.entity) is not in the manifest's schema")]
         }
-        return audit.problems(of: content, at: path, entity: entity, inverses: inverses) { self.document(entity: $0, id: $1)?.content }
+        let own = audit.schema.entity(of: content, inFolder: path.entity) ?? entity
+        return audit.problems(of: content, at: path, entity: own, inverses: inverses) { self.document(entity: $0, id: $1)?.content }
             .map { StoreFinding($0.1, path: path.relativePath, message: $0.2) }
     }
 
@@ -82,13 +85,13 @@ extension DocumentStore {
         let calendar = manifest.calendar
         let partitionDate = entity.partitionProperty.flatMap { content[$0] }.flatMap { try? Date(json: $0) }
         let day = partitionDate.map { Day($0, in: calendar) } ?? basedOn?.day ?? Day(Date(), in: calendar)
-        let path = try DocumentPath(entity: entity.name, day: day, id: id)
+        let path = try DocumentPath(entity: entity.storageName, day: day, id: id)
         let errors = findings(for: content, at: path, inverses: false).filter { $0.severity == .error }
         if let first = errors.first {
             let reasons = errors.count == 1 ? first.message : errors.map(\.message).joined(separator: "; ")
             throw .invalidValue("\(entity.name) \(id) would not fit the schema, so nothing was written: \(reasons)")
         }
-        return Document(entity: entity.name, id: id, partitionDate: partitionDate, content: content)
+        return Document(entity: entity.storageName, id: id, partitionDate: partitionDate, content: content)
     }
 }
 

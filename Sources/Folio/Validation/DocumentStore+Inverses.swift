@@ -18,7 +18,7 @@ extension DocumentStore {
         var written = documents.map { (document: $0.document, basedOn: $0.old?.version) }
         var position = Dictionary(written.enumerated().map { (Catalog.Identity(entity: $0.element.document.entity, id: $0.element.document.id), $0.offset) }, uniquingKeysWith: { first, _ in first })
         for (document, old) in documents {
-            guard let entity = audit.schema.entities[document.entity] else { continue }
+            guard let entity = audit.schema.entity(of: document.content, inFolder: document.entity) ?? audit.schema.entities[document.entity] else { continue }
             for (name, property) in entity.properties {
                 guard case .relationship(let destination, _, nil) = property, let inverse = audit.inverse(of: name, in: entity.name),
                     case .relationship(_, let inverseIsToMany, nil)? = audit.schema.entities[destination]?.property(named: inverse)

@@ -122,8 +122,8 @@ struct RelatedDocuments {
     }
 
     mutating func links(of document: StoredDocument) -> [Link] {
-        guard let entity = schema.entities[document.entity] else { return [] }
-        let properties = described["entities"]?[document.entity]?["properties"]?.arrayValue ?? []
+        guard let entity = schema.entity(of: document.content, inFolder: document.entity) ?? schema.entities[document.entity] else { return [] }
+        let properties = described["entities"]?[entity.name]?["properties"]?.arrayValue ?? []
         return entity.properties.compactMap { name, property in
             guard case .relationship(let destination, _, let storedInverse) = property else { return nil }
             let rule = properties.first { $0["name"]?.stringValue == name }?["deleteRule"]?.stringValue ?? "nullify"

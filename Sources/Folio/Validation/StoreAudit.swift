@@ -37,7 +37,9 @@ struct StoreAudit {
                 continue
             }
             for document in stored {
-                let found = problems(of: document.content, at: document.path, entity: entity) { byIdentity[$0]?[$1]?.content }
+                // A subclass's document, in its hierarchy's folder, is checked against its own entity.
+                let own = schema.entity(of: document.content, inFolder: entityName) ?? entity
+                let found = problems(of: document.content, at: document.path, entity: own) { byIdentity[$0]?[$1]?.content }
                 for (key, severity, message) in found {
                     let path = document.path.relativePath
                     findings.append(StoreFinding(severity, path: path, line: key.flatMap { lines.line(of: $0, in: path) }, column: key == nil ? nil : 3, message: message))
@@ -65,7 +67,7 @@ struct StoreAudit {
         switch content["$entity"] {
         case .string(entity.name): break
         case nil: found.append(("$entity", .error, "\"$entity\" is missing; it should be \"\(entity.name)\""))
-        case let other?: found.append(("$entity", .error, "\"$entity\" is \(other), but the file is in the \(entity.name) folder"))
+        case let other?: found.append(("$entity", .error, "\"$entity\" is \(other), but the file is in the \(entity.storageName) folder"))
         }
         switch content["$version"] {
         case .string(let written):
