@@ -247,7 +247,7 @@ extension ModelContext {
     private func fetchOnModels<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         var models = try candidates(for: descriptor)
         if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
-        if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
+        if !descriptor.sortBy.isEmpty { models.sort { LocalizedStringOrder.compare($0, $1, by: descriptor.sortBy) == .orderedAscending } }
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
         let end = descriptor.fetchLimit.map { min(offset + max($0, 0), models.count) } ?? models.count
         return Array(models[offset..<end])

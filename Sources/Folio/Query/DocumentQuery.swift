@@ -40,16 +40,11 @@ public struct DocumentQuery: Sendable {
         func order(_ lhs: QueryValue, _ rhs: QueryValue) -> ComparisonResult {
             let order: ComparisonResult
             if let comparator, case .string(let a) = lhs, case .string(let b) = rhs {
-                order = comparator.compare(a, b)
+                order = LocalizedStringOrder.compare(a, b, using: comparator)
             } else {
                 order = lhs.sortOrder(rhs)
             }
-            guard !ascending else { return order }
-            switch order {
-            case .orderedAscending: return .orderedDescending
-            case .orderedDescending: return .orderedAscending
-            case .orderedSame: return .orderedSame
-            }
+            return order.reversed(!ascending)
         }
     }
 }
