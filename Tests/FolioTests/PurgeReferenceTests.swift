@@ -55,7 +55,7 @@ struct PurgeReferenceTests {
         #expect(try context.purge(deletedBefore: Date().addingTimeInterval(1)) == 1)
         #expect(device.outings.map(\.title) == ["Evening"])
         #expect(try storedOutings(folder) == ["Evening"])
-        #expect(context.container.store.check().filter { $0.severity == .error }.isEmpty)
+        #expect(context.container.stores[0].check().filter { $0.severity == .error }.isEmpty)
         device.label = "after"
         try context.save()
         #expect(try storedOutings(folder) == ["Evening"])

@@ -200,7 +200,7 @@ struct QueryIndexTests {
             if round % 5 == 4 { try context.purge(deletedBefore: Date().addingTimeInterval(60)) }
             if round % 4 == 3 {
                 // A hand edit the refresh finds: the indexes follow it as they follow saves.
-                let stored = container.store.documents(entity: "Errand")
+                let stored = container.stores[0].documents(entity: "Errand")
                 let edited = stored[roll(stored.count)]
                 let file = folder("Errands/" + edited.path.relativePath)
                 let text = try String(contentsOfFile: file, encoding: .utf8)

@@ -116,7 +116,7 @@ struct QueryParserTests {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
             try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
-        let store = context.container.store
+        let store = context.container.store(of: "Errand")
         #expect(throws: FolioError.invalidQuery(query: "prority > 2", column: 1, message: "Errand has no property prority; did you mean priority?")) {
             try store.parseQuery("prority > 2", entity: "Errand")
         }
@@ -145,7 +145,7 @@ struct QueryParserTests {
             if number < 4 { errand.household = north }
         }
         try context.save()
-        let store = context.container.store
+        let store = context.container.store(of: "Errand")
         func codes(_ entity: String, _ text: String) throws -> [String] {
             try store.query(DocumentQuery(entity: entity, filter: store.parseQuery(text, entity: entity), sort: [.init(.property("code"))]))
                 .matches.compactMap { $0.stored?.content["code"]?.stringValue ?? $0.stored?.content["name"]?.stringValue }
@@ -201,7 +201,7 @@ struct QueryParserTests {
             context.insert(Errand(title: "E\(number)", code: "E\(number)", priority: number, done: false, due: Date(), estimate: nil, note: nil, tags: []))
         }
         try context.save()
-        let store = context.container.store
+        let store = context.container.store(of: "Errand")
         let all = try store.query(DocumentQuery(entity: "Errand", filter: store.parseQuery(terms.joined(separator: " && "), entity: "Errand")))
         #expect(all.total == 4)
         let none = try store.query(DocumentQuery(entity: "Errand", filter: store.parseQuery("(" + terms.joined(separator: " || ") + ") && priority > 100", entity: "Errand")))
@@ -225,9 +225,9 @@ struct QueryParserTests {
         try context.save()
         let deep = (0..<3_000).reduce(QueryExpression.property("done")) { tree, _ in .not(tree) }
         #expect(deep.depth == 3_002)
-        #expect(throws: FolioError.self) { try context.container.store.query(DocumentQuery(entity: "Errand", filter: deep)) }
-        #expect(throws: FolioError.self) { try context.container.store.query(DocumentQuery(entity: "Errand", sort: [.init(deep)])) }
-        #expect(throws: FolioError.self) { try context.container.store.aggregate(DocumentQuery(entity: "Errand"), QueryAggregate(.count), groupedBy: [deep]) }
+        #expect(throws: FolioError.self) { try context.container.store(of: "Errand").query(DocumentQuery(entity: "Errand", filter: deep)) }
+        #expect(throws: FolioError.self) { try context.container.store(of: "Errand").query(DocumentQuery(entity: "Errand", sort: [.init(deep)])) }
+        #expect(throws: FolioError.self) { try context.container.store(of: "Errand").aggregate(DocumentQuery(entity: "Errand"), QueryAggregate(.count), groupedBy: [deep]) }
     }
 
     // Found by Fuzz/query-fuzzer (parse, print, parse again must give the same tree), and
@@ -289,7 +289,7 @@ struct QueryParserTests {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
             try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
-        let store = context.container.store
+        let store = context.container.store(of: "Errand")
         func message(_ text: String, _ entity: String = "Errand") -> String {
             do {
                 _ = try store.parseQuery(text, entity: entity)

@@ -65,13 +65,13 @@ struct VersionedSchemaMigrationTests {
         #expect(books.map(\.title) == ["Dune", "Emma"])
         #expect(books.map(\.color) == ["#C2B280", "#FFFFFF"])
         #expect(books.allSatisfy { $0.category == "General" && $0.rating == nil })
-        for document in container.store.documents(entity: "Book") {
+        for document in container.store(of: "Book").documents(entity: "Book") {
             #expect(document.content["$version"] == "2.0.0")
             #expect(document.content["colorHex"] == nil && document.content["notes"] == nil)
             #expect(document.content["category"] == "General")
         }
-        #expect(container.store.manifest.schemaVersion == "2.0.0")
-        #expect(container.store.manifest.schema["entities"]?["Shelf"] != nil)
+        #expect(container.store(of: "Book").manifest.schemaVersion == "2.0.0")
+        #expect(container.store(of: "Book").manifest.schema["entities"]?["Shelf"] != nil)
     }
 
     @Test func aStageThatWouldDropAnEntitysDocumentsIsRefused() throws {
@@ -169,9 +169,9 @@ struct CustomStageMigrationTests {
         #expect(books.map(\.color) == ["#C2B280", "#FFFFFF"])
         #expect(books.map(\.category) == ["General", "Classics"])
         #expect(try ModelContext(container).fetch(FetchDescriptor<ShelfV2.Shelf>()).map(\.name) == ["Living room"])
-        #expect(container.store.manifest.schemaVersion == "2.0.0")
-        #expect(container.store.documents(entity: "Book").allSatisfy { $0.content["$version"] == "2.0.0" && $0.content["colorHex"] == nil })
-        #expect(container.store.statistics.transactionsCommitted == 1)
+        #expect(container.store(of: "Book").manifest.schemaVersion == "2.0.0")
+        #expect(container.store(of: "Book").documents(entity: "Book").allSatisfy { $0.content["$version"] == "2.0.0" && $0.content["colorHex"] == nil })
+        #expect(container.stores[0].statistics.transactionsCommitted == 1)
     }
 
     @Test func aClosureThatThrowsLeavesTheStoreAsItWas() throws {

@@ -57,7 +57,8 @@ public struct ModelConfiguration: Sendable, Hashable {
 
     /// The configuration's name, which names the default store folder.
     public var name: String
-    /// The models this configuration stores; `nil` takes the container's schema.
+    /// The models this configuration stores; `nil` takes the container's schema, or, beside
+    /// other configurations, the models none of them names (see `ModelContainer.configurations`).
     public var schema: Schema?
     /// The store's folder (the one holding `folio.json`); created when missing.
     public var url: URL

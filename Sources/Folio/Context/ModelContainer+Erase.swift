@@ -3,15 +3,18 @@ import Logging
 extension ModelContainer {
     /// Removes every document of the store, soft-deleted ones and external-storage files
     /// included, in one transaction, as SwiftData's `erase()`. `folio.json` stays, so the
-    /// folder is still the same, empty store; git keeps what was there.
+    /// folder is still the same, empty store; git keeps what was there. A container with
+    /// several configurations erases each store in turn.
     ///
     /// Models contexts hold keep their values; saving one of them then is a conflict
     /// (its document was deleted since it was read), so make new contexts afterwards.
     public func erase() throws(FolioError) {
-        _ = try store.refresh()
-        let changes = store.manifest.folderNames.flatMap { store.documents(entity: $0) }.map { DocumentChange.delete($0.version) }
-        guard !changes.isEmpty else { return }
-        try store.commit(changes)
+        for store in stores {
+            _ = try store.refresh()
+            let changes = store.manifest.folderNames.flatMap { store.documents(entity: $0) }.map { DocumentChange.delete($0.version) }
+            guard !changes.isEmpty else { continue }
+            try store.commit(changes)
+        }
     }
 
     /// `erase()` for code that cannot handle its error, as SwiftData's `deleteAllData()`:

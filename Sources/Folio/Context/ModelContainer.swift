@@ -14,16 +14,19 @@ import FolioJSON
 public final class ModelContainer: Sendable {
     /// The models the container stores, with the types their relationships reach.
     public let schema: Schema
-    /// The container's configuration (Folio keeps a container's models in one store).
-    public let configurations: [ModelConfiguration]
+    /// The container's configurations, one store folder each. A model is kept in the
+    /// store of the first configuration whose schema holds it, else of the first without a
+    /// schema; related models always share one (a schema holds what its models reach).
+    public var configurations: [ModelConfiguration] { parts.map(\.configuration) }
     /// The plan the container was opened with, which migrated its store if it was older.
     public var migrationPlan: (any SchemaMigrationPlan.Type)? { plan.value }
     private let plan: RuntimeOnly<(any SchemaMigrationPlan.Type)?>
-    let store: DocumentStore
+    /// Each configuration with its store, in the order given.
+    private let parts: [ConfiguredStore]
+    /// Which of `parts` holds each entity, by entity name.
+    private let partOfEntity: [String: Int]
     /// Each entity's layout, by entity name.
     private let layouts: RuntimeOnly<[String: EntityLayout]>
-    /// The private folder of an in-memory store, removed with the container.
-    private let temporaryFolder: ScratchFolder?
     /// The main actor's context; made on first use.
     private nonisolated(unsafe) var main: ModelContext?
 
@@ -57,40 +60,85 @@ public final class ModelContainer: Sendable {
     /// A container for a schema; a store at an older version is migrated by the plan's
     /// stages first, in one transaction with the manifest.
     public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]) throws(FolioError) {
-        guard configurations.count <= 1 else {
-            throw .misuse("Folio keeps a container's models in one store; pass one ModelConfiguration, not \(configurations.count)")
-        }
-        let configuration = configurations.first ?? ModelConfiguration(schema: schema)
-        let schema = try Self.versioned(configuration.schema ?? schema, by: migrationPlan)
+        let configurations = configurations.isEmpty ? [ModelConfiguration(schema: schema)] : configurations
+        // One configuration's schema may stand for the container's (`ModelContainer(for: schema, configurations: .init(schema: …))`).
+        let given = configurations.count == 1 ? configurations[0].schema ?? schema : schema
+        let schema = try Self.versioned(given, by: migrationPlan)
         try Self.check(schema)
         self.schema = schema
         layouts = RuntimeOnly(Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityLayout($0, in: schema)) }))
-        self.configurations = [configuration]
         plan = RuntimeOnly(migrationPlan)
-        var folder = configuration.url
-        if configuration.isStoredInMemoryOnly {
-            let scratch = try ScratchFolder(purpose: "in-memory")
-            folder = scratch.url.appending(path: "store", directoryHint: .isDirectory)
-            temporaryFolder = scratch
-        } else {
-            temporaryFolder = nil
+        let assigned = try Self.assign(schema, to: configurations)
+        partOfEntity = assigned
+        var parts: [ConfiguredStore] = []
+        for (index, configuration) in configurations.enumerated() {
+            var own = schema
+            own.entities = schema.entities.filter { assigned[$0.name] == index }
+            parts.append(try Self.open(configuration, schema: own, migrationPlan: migrationPlan))
         }
-        let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
-        store = try Self.openStore(
-            // An in-memory store is private scratch that starts empty: made even when saving is not allowed.
-            at: folder.path(percentEncoded: false), schema: schema, durability: durability, writable: configuration.allowsSave || configuration.isStoredInMemoryOnly,
-            timeZone: configuration.timeZone ?? .current, migrationPlan: migrationPlan)
+        self.parts = parts
+    }
+
+    /// Opens (or creates) one configuration's store with the entities it holds.
+    private static func open(
+        _ configuration: ModelConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws(FolioError) -> ConfiguredStore {
+        var folder = configuration.url
+        var scratch: ScratchFolder?
+        if configuration.isStoredInMemoryOnly {
+            let made = try ScratchFolder(purpose: "in-memory")
+            folder = made.url.appending(path: "store", directoryHint: .isDirectory)
+            scratch = made
+        }
+        do {
+            let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
+            let store = try openStore(
+                // An in-memory store is private scratch that starts empty: made even when saving is not allowed.
+                at: folder.path(percentEncoded: false), schema: schema, durability: durability,
+                writable: configuration.allowsSave || configuration.isStoredInMemoryOnly, timeZone: configuration.timeZone ?? .current,
+                migrationPlan: migrationPlan)
+            return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: scratch)
+        } catch {
+            scratch?.remove()
+            throw error
+        }
+    }
+
+    /// Which configuration holds each entity: the first whose schema names it (a class
+    /// that inherits from another model goes with its hierarchy's root), else the first
+    /// without a schema. Relationships stay within one store, as in SwiftData.
+    private static func assign(_ schema: Schema, to configurations: [ModelConfiguration]) throws(FolioError) -> [String: Int] {
+        var assigned: [String: Int] = [:]
+        for entity in schema.entities {
+            let root = entity.storageName
+            guard let index = configurations.firstIndex(where: { $0.schema?.entity(named: root) != nil })
+                ?? configurations.firstIndex(where: { $0.schema == nil })
+            else {
+                throw .misuse(
+                    "\(entity.name) is in none of the configurations' schemas; add it to one, or give one configuration no schema to take the models no other one names")
+            }
+            assigned[entity.name] = index
+        }
+        for entity in schema.entities {
+            for relationship in entity.relationships where assigned[relationship.destination] != assigned[entity.name] {
+                throw .misuse(
+                    "\(entity.name).\(relationship.name) relates models of two configurations, whose stores are separate folders; put \(entity.name) and \(relationship.destination) in the same configuration")
+            }
+        }
+        return assigned
     }
 
     deinit {
-        if let temporaryFolder {
-            // The in-memory store's folder is private scratch: if it cannot be removed (the
-            // system already cleaned the temporary folder), nothing of the user's is lost.
-            temporaryFolder.remove()
-        } else {
-            // The cache lets the next launch skip reading unchanged files. A deinit has no
-            // one to tell of a failure, and none costs data: the next open reads the files.
-            do { try store.close() } catch {}
+        for part in parts {
+            if let temporaryFolder = part.temporaryFolder {
+                // The in-memory store's folder is private scratch: if it cannot be removed (the
+                // system already cleaned the temporary folder), nothing of the user's is lost.
+                temporaryFolder.remove()
+            } else {
+                // The cache lets the next launch skip reading unchanged files. A deinit has no
+                // one to tell of a failure, and none costs data: the next open reads the files.
+                do { try part.store.close() } catch {}
+            }
         }
     }
 
@@ -106,7 +154,7 @@ public final class ModelContainer: Sendable {
     /// Files in the store that Folio could not read (malformed JSON, a symbolic link, a
     /// document in the wrong place), each with its path and why, as of the last walk.
     /// Fetches leave them out; the files are left as they are.
-    public var issues: [StoreIssue] { store.issues }
+    public var issues: [StoreIssue] { parts.flatMap(\.store.issues) }
 
     /// Looks at the store's files again, to see what changed behind the container's back
     /// (a `git pull`, a hand edit, another process), reading only the files that changed.
@@ -114,7 +162,7 @@ public final class ModelContainer: Sendable {
     /// New contexts see the changes; models already registered in a context keep their
     /// values, and saving one whose file changed fails with a conflict.
     public func refresh() throws(FolioError) {
-        _ = try store.refresh()
+        for part in parts { _ = try part.store.refresh() }
     }
 
     /// The layout of an entity of the schema.
@@ -133,8 +181,14 @@ public final class ModelContainer: Sendable {
         return layout
     }
 
-    /// The configuration in effect.
-    var configuration: ModelConfiguration { configurations[0] }
+    /// The store that holds an entity's documents (the first one for a name the schema lacks).
+    func store(of entityName: String) -> DocumentStore { parts[partOfEntity[entityName] ?? 0].store }
+
+    /// The configuration of the store that holds an entity.
+    func configuration(of entityName: String) -> ModelConfiguration { parts[partOfEntity[entityName] ?? 0].configuration }
+
+    /// Every store of the container, one per configuration.
+    var stores: [DocumentStore] { parts.map(\.store) }
 
     /// Opens the store in the folder, or creates one in the time zone given; records the
     /// schema in the manifest (unless the configuration does not allow writing).

@@ -24,7 +24,7 @@ extension ModelContext {
         query.sort = []
         let value = try aggregation.keyPath.map { keyPath throws(FolioError) in try propertyExpression(keyPath, in: entity) }
         let groups = try groupBy.map { keyPath throws(FolioError) in try propertyExpression(keyPath, in: entity) }
-        return try container.store.aggregate(query, QueryAggregate(aggregation.function, of: value), groupedBy: groups, overlay: plan.overlay)
+        return try container.store(of: query.entity).aggregate(query, QueryAggregate(aggregation.function, of: value), groupedBy: groups, overlay: plan.overlay)
     }
 
     /// The property a model's key path names, as a query expression.

@@ -12,7 +12,7 @@ extension ModelContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else { return try fetchOnModels(descriptor) }
-        let result = try container.store.run(query, overlay: plan.overlay)
+        let result = try container.store(of: query.entity).run(query, overlay: plan.overlay)
         // Room for every model the page may add, made once rather than by regrowing.
         // A result names each document once: in a context with no models yet, none of
         // them can be registered already.
@@ -25,7 +25,7 @@ extension ModelContext {
         let layout = container.layout(of: query.entity)
         let folder = container.schema.storageName(of: query.entity)
         for match in result.matches {
-            if let model = try unlessSkipped({ () throws(FolioError) in
+            if let model = try unlessSkipped(in: query.entity, { () throws(FolioError) in
                 try model(for: match, entity: folder, layout: layout, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
             }) as? Model {
                 models.append(model)
@@ -39,7 +39,7 @@ extension ModelContext {
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else { return try fetchOnModels(descriptor).count }
-        let total = try container.store.run(query, overlay: plan.overlay, countOnly: true).total
+        let total = try container.store(of: query.entity).run(query, overlay: plan.overlay, countOnly: true).total
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), total)
         return min(total - offset, descriptor.fetchLimit.map { max($0, 0) } ?? Int.max)
     }
@@ -50,7 +50,7 @@ extension ModelContext {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else { return try fetchOnModels(descriptor).map(\.persistentModelID) }
         let folder = container.schema.storageName(of: query.entity)
-        return try container.store.run(query, overlay: plan.overlay).matches.map {
+        return try container.store(of: query.entity).run(query, overlay: plan.overlay).matches.map {
             PersistentIdentifier(entityName: folder, id: $0.id)
         }
     }
@@ -76,7 +76,7 @@ extension ModelContext {
             for model in try fetchOnModels(descriptor) { try block(model) }
             return
         }
-        let result = try container.store.run(query, overlay: plan.overlay)
+        let result = try container.store(of: query.entity).run(query, overlay: plan.overlay)
         let matches = result.matches
         let unsaved = (inserted, deleted, changed)
         let layout = container.layout(of: query.entity)
@@ -90,7 +90,7 @@ extension ModelContext {
             for match in batch {
                 let identifier = PersistentIdentifier(entityName: folder, id: match.id)
                 let isNew = registered[identifier] == nil
-                guard let model = try unlessSkipped({ () throws(FolioError) in try model(for: match, entity: folder, layout: layout, decodedRows: &decodedRows) }) as? Model
+                guard let model = try unlessSkipped(in: query.entity, { () throws(FolioError) in try model(for: match, entity: folder, layout: layout, decodedRows: &decodedRows) }) as? Model
                 else { continue }
                 if isNew { made.append(identifier) }
                 try block(model)
@@ -135,12 +135,12 @@ extension ModelContext {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else {
             let entity = try entity(of: Model.self)
-            let total = container.store.documentCounts[entity.storageName] ?? 0
+            let total = container.store(of: entity.name).documentCounts[entity.storageName] ?? 0
             let matched = try fetchOnModels(descriptor).count
             return QueryExplanation(
                 entity: entity.name, access: .scan, documents: total, examined: total, matched: matched, fallback: plan.fallback)
         }
-        return try container.store.run(query, overlay: plan.overlay).explanation
+        return try container.store(of: query.entity).run(query, overlay: plan.overlay).explanation
     }
 
     /// A descriptor as a document query with this context's unsaved changes, or the
@@ -153,7 +153,7 @@ extension ModelContext {
 
     func fetchPlan<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError) -> FetchPlan {
         let entity = try entity(of: Model.self)
-        try checkReadable(entity.storageName)
+        try checkReadable(entity)
         var query = DocumentQuery(
             entity: entity.name, offset: max(descriptor.fetchOffset ?? 0, 0), limit: descriptor.fetchLimit,
             includeDeleted: descriptor.includeDeleted)
@@ -178,20 +178,20 @@ extension ModelContext {
     /// Under `.fail` (the default), throws the error of the entity's first file the store
     /// could not read: any answer about the entity could depend on it. Under `.skip`, logs
     /// each such file once and goes on without it.
-    private func checkReadable(_ entity: String) throws(FolioError) {
-        let unreadable = container.store.unreadableDocuments(of: entity)
+    private func checkReadable(_ entity: Schema.Entity) throws(FolioError) {
+        let unreadable = container.store(of: entity.name).unreadableDocuments(of: entity.storageName)
         guard let first = unreadable.first else { return }
-        guard container.configuration.unreadableDocuments == .skip else { throw first.error }
+        guard container.configuration(of: entity.name).unreadableDocuments == .skip else { throw first.error }
         for issue in unreadable {
-            OnceLog.documents.notice(issue.path, "A fetch of \(entity) leaves out \(issue.path), which cannot be read: \(issue.error.description)")
+            OnceLog.documents.notice(issue.path, "A fetch of \(entity.name) leaves out \(issue.path), which cannot be read: \(issue.error.description)")
         }
     }
 
     /// What `make` returns; under `.skip`, `nil` instead of its error when a document does not
     /// fit the model (logged once, and kept in `issues`).
-    private func unlessSkipped(_ make: () throws(FolioError) -> (any PersistentModel)?) throws(FolioError) -> (any PersistentModel)? {
+    private func unlessSkipped(in entity: String, _ make: () throws(FolioError) -> (any PersistentModel)?) throws(FolioError) -> (any PersistentModel)? {
         do { return try make() } catch {
-            guard container.configuration.unreadableDocuments == .skip else { throw error }
+            guard container.configuration(of: entity).unreadableDocuments == .skip else { throw error }
             OnceLog.documents.notice(error.path ?? error.description, "A fetch leaves out a document that does not fit its model: \(error.description)")
             issues.append(error)
             return nil
@@ -239,7 +239,7 @@ extension ModelContext {
     /// leaves their values to be decoded when first read.
     private func rememberReadable(_ rows: [Int], of result: DocumentQueryResult, entity: String) {
         guard !rows.isEmpty, let generation = result.tableGeneration else { return }
-        container.store.rememberReadable(rows: rows, of: entity, generation: generation)
+        container.store(of: entity).rememberReadable(rows: rows, of: entity, generation: generation)
     }
 
     /// The descriptor evaluated on models made from every document of the entity: for
@@ -259,9 +259,9 @@ extension ModelContext {
         let entity = try entity(of: Model.self)
         var models: [Model] = []
         var seen = Set<ObjectIdentifier>()
-        for stored in container.store.documents(entity: entity.storageName) {
+        for stored in container.store(of: entity.name).documents(entity: entity.storageName) {
             guard descriptor.includeDeleted || stored.content[ModelDocument.deletedKey] == nil,
-                let model = try unlessSkipped({ () throws(FolioError) in try materialize(stored) }) as? Model,
+                let model = try unlessSkipped(in: entity.name, { () throws(FolioError) in try materialize(stored) }) as? Model,
                 !(descriptor.includePendingChanges && isPendingDeletion(model.persistentBackingData)),
                 seen.insert(ObjectIdentifier(model)).inserted
             else { continue }

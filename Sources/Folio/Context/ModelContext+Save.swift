@@ -9,16 +9,21 @@ extension ModelContext {
     /// `FolioError` of kind `.constraint` before anything is written. An unchanged save writes nothing; a
     /// model whose document changed on disk since it was read fails the whole save with
     /// `conflict`, naming the model and the file.
+    ///
+    /// A container with several configurations has a store for each: a save that changes
+    /// models of several commits one transaction per store, in the configurations' order.
+    /// If one fails, the stores before it keep what they saved (those models have no
+    /// unsaved changes any more), and the models of the others keep theirs, so saving
+    /// again writes the rest.
     public func save() throws(FolioError) {
         guard hasChanges else { return }
-        guard container.configuration.allowsSave else {
-            throw .misuse("this container's configuration has allowsSave: false, so it cannot save; make another configuration to write")
+        for identifier in inserted + changed + deleted where !container.configuration(of: identifier.entityName).allowsSave {
+            throw .misuse("\(identifier.entityName)'s configuration has allowsSave: false, so it cannot save; make another configuration to write")
         }
         let schema = container.schema
         let doomed = try applyDeleteRules()
         let doomedSet = Set(doomed)
         try checkModelCounts(except: doomedSet)
-        let soft = container.configuration.deletion == .soft
         let now = Date()
 
         var changes: [DocumentChange] = []
@@ -50,7 +55,7 @@ extension ModelContext {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
                 let layout = container.layout(of: model)
             else { continue }
-            if soft {
+            if container.configuration(of: identifier.entityName).deletion == .soft {
                 // A tombstone keeps every value, so `restore` can bring the model back whole.
                 let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: now)
                 changes.append(.put(document, basedOn: stored.version))
@@ -60,25 +65,36 @@ extension ModelContext {
             }
         }
 
-        let summary = try commit(changes)
-        var versions: [PersistentIdentifier: DocumentVersion] = [:]
-        for (path, version) in summary.versions { versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version }
-        for (model, document, deletedAt) in written {
-            let data = model.persistentBackingData
-            if let version = versions[model.persistentModelID] {
-                data.document = StoredDocument(version: version, content: document.content)
+        // One transaction per store: a container's configurations keep separate folders.
+        let stores = container.stores
+        for store in stores {
+            let own = stores.count == 1 ? changes : changes.filter { container.store(of: $0.entity) === store }
+            guard !own.isEmpty else { continue }
+            let summary = try commit(own, to: store)
+            var versions: [PersistentIdentifier: DocumentVersion] = [:]
+            for (path, version) in summary.versions { versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version }
+            for (model, document, deletedAt) in written where stores.count == 1 || container.store(of: document.entity) === store {
+                let data = model.persistentBackingData
+                if let version = versions[model.persistentModelID] {
+                    data.document = StoredDocument(version: version, content: document.content)
+                }
+                data.deletedAt = deletedAt
+                data.clearChanges()
             }
-            data.deletedAt = deletedAt
-            data.clearChanges()
+            let saved = { (identifier: PersistentIdentifier) in stores.count == 1 || self.container.store(of: identifier.entityName) === store }
+            // A soft-deleted model stays registered, stamped: a fetch that includes deleted models
+            // finds this same object (one identity, one model per context), and `restore` works on it.
+            for identifier in doomed where saved(identifier) && container.configuration(of: identifier.entityName).deletion == .hard {
+                guard let data = registered[identifier]?.persistentBackingData else { continue }
+                data.context = nil
+                data.document = nil
+                registered[identifier] = nil
+            }
+            inserted.removeAll(where: saved)
+            changed = changed.filter { !saved($0) }
+            deleted.removeAll(where: saved)
         }
-        // A soft-deleted model stays registered, stamped: a fetch that includes deleted models
-        // finds this same object (one identity, one model per context), and `restore` works on it.
-        for identifier in doomed where !soft {
-            guard let data = registered[identifier]?.persistentBackingData else { continue }
-            data.context = nil
-            data.document = nil
-            registered[identifier] = nil
-        }
+        // What no store took (a model whose insert was undone by an upsert) is done with too.
         inserted = []
         changed = []
         deleted = []
@@ -174,7 +190,8 @@ extension ModelContext {
     private func upsertTarget(for model: any PersistentModel, layout: EntityLayout) throws(FolioError) -> StoredDocument? {
         let identifier = model.persistentModelID
         let entity = layout.entity
-        if let same = container.store.document(entity: entity.storageName, id: identifier.id) { return same }
+        let store = container.store(of: entity.name)
+        if let same = store.document(entity: entity.storageName, id: identifier.id) { return same }
         // Only values the documents hold can match; a constraint on an ephemeral property
         // would match every document.
         let constraints = entity.uniquenessConstraints.filter { constraint in
@@ -186,7 +203,7 @@ extension ModelContext {
             let key = constraint.map { document.content[$0] }
             // As in SQL, a missing value (nil) is unique to itself: it matches nothing.
             guard !key.contains(where: { $0 == nil || $0 == .null }) else { continue }
-            guard let match = container.store.documents(entity: entity.storageName).first(where: { stored in
+            guard let match = store.documents(entity: entity.storageName).first(where: { stored in
                 stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
             }) else { continue }
             if !layout.hasOwnIdentity { rekey(model, from: identifier, to: PersistentIdentifier(entityName: entity.storageName, id: match.id)) }
@@ -208,12 +225,12 @@ extension ModelContext {
 
     /// Commits to the store, naming the model in a conflict; with the `.overwrite` policy,
     /// a conflict makes it look at the files again and write over their new versions.
-    private func commit(_ changes: [DocumentChange]) throws(FolioError) -> CommitSummary {
+    private func commit(_ changes: [DocumentChange], to store: DocumentStore) throws(FolioError) -> CommitSummary {
         do {
-            return try container.store.commit(changes)
-        } catch FolioError.Kind.conflict where container.configuration.conflicts == .overwrite {
-            _ = try container.store.refresh()
-            return try container.store.commit(changes.compactMap(rebased))
+            return try store.commit(changes)
+        } catch FolioError.Kind.conflict where changes.first.map({ container.configuration(of: $0.entity).conflicts }) == .overwrite {
+            _ = try store.refresh()
+            return try store.commit(changes.compactMap { rebased($0, in: store) })
         } catch let error where error.kind == .conflict {
             let path = error.path ?? ""
             let reason = error.reason
@@ -226,12 +243,12 @@ extension ModelContext {
 
     /// A change based on the document's version on disk now (a delete of a file that is
     /// gone already is dropped).
-    private func rebased(_ change: DocumentChange) -> DocumentChange? {
+    private func rebased(_ change: DocumentChange, in store: DocumentStore) -> DocumentChange? {
         switch change {
         case .put(let document, _):
-            return .put(document, basedOn: container.store.document(entity: document.entity, id: document.id)?.version)
+            return .put(document, basedOn: store.document(entity: document.entity, id: document.id)?.version)
         case .delete(let version):
-            return container.store.document(entity: version.path.entity, id: version.path.id).map { .delete($0.version) }
+            return store.document(entity: version.path.entity, id: version.path.id).map { .delete($0.version) }
         }
     }
 }

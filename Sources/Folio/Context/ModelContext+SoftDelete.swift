@@ -34,11 +34,22 @@ extension ModelContext {
     /// holding such references take the new documents, unsaved changes kept.
     @discardableResult
     public func purge(deletedBefore moment: Date) throws(FolioError) -> Int {
-        guard container.configuration.allowsSave else {
-            throw .misuse("this container's configuration has allowsSave: false, so it cannot purge")
+        var count = 0
+        for (store, configuration) in zip(container.stores, container.configurations) {
+            let changes = store.purging(deletedBefore: moment)
+            guard !changes.isEmpty else { continue }
+            guard configuration.allowsSave else {
+                throw .misuse("the configuration of \(store.root) has allowsSave: false, so it cannot purge")
+            }
+            try store.commit(changes)
+            count += forgetPurged(changes, from: store)
         }
-        let changes = container.store.purging(deletedBefore: moment)
-        try container.store.commit(changes)
+        return count
+    }
+
+    /// Lets go of the models a purge removed, and gives the models that referred to them
+    /// their new documents; returns how many documents were purged.
+    private func forgetPurged(_ changes: [DocumentChange], from store: DocumentStore) -> Int {
         let purged = Set(changes.compactMap { change -> PersistentIdentifier? in
             guard case .delete(let version) = change else { return nil }
             return PersistentIdentifier(entityName: version.path.entity, id: version.path.id)
@@ -52,8 +63,8 @@ extension ModelContext {
                 }
             case .put(let document, _):
                 let identifier = PersistentIdentifier(entityName: document.entity, id: document.id)
-                guard let model = registered[identifier], let stored = container.store.document(entity: document.entity, id: document.id),
-                    let layout = container.layout(of: document.entity)
+                guard let model = registered[identifier], let stored = store.document(entity: document.entity, id: document.id),
+                    let layout = container.layout(of: model)
                 else { continue }
                 let data = model.persistentBackingData
                 if changed.contains(identifier) {

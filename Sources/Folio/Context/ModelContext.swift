@@ -130,7 +130,7 @@ public final class ModelContext {
     /// store holds no such model.
     func existingModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         if let model = registered[identifier] { return model }
-        guard let stored = container.store.document(entity: identifier.entityName, id: identifier.id) else { return nil }
+        guard let stored = container.store(of: identifier.entityName).document(entity: identifier.entityName, id: identifier.id) else { return nil }
         return recordingIssue { () throws(FolioError) in try materialize(stored) }
     }
 
@@ -217,7 +217,7 @@ public final class ModelContext {
         let query = DocumentQuery(
             entity: entity, filter: .compare(.property(inverseName), .equal, .value(.document(entity: owners, id: owner))),
             includeDeleted: includingDeleted)
-        guard let result = recordingIssue({ () throws(FolioError) in try container.store.query(query) }) else { return [] }
+        guard let result = recordingIssue({ () throws(FolioError) in try container.store(of: entity).query(query) }) else { return [] }
         return result.matches.compactMap(\.stored)
             .compactMap { stored in recordingIssue { () throws(FolioError) in try materialize(stored) } }
             .filter { !isPendingDeletion($0.persistentBackingData) }

@@ -113,7 +113,7 @@ enum ModelDocument {
             case .member:
                 continue  // above
             case .blob(let attribute, let coding):
-                let bytes = try container.store.blob(of: stored.path, property: attribute.name)
+                let bytes = try container.store(of: stored.entity).blob(of: stored.path, property: attribute.name)
                 values[position] = try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
             case .ephemeral(let attribute, let coding):
                 values[position] = try absentValue(of: attribute, coding: coding, stored)

@@ -56,6 +56,14 @@ public enum DocumentChange: Sendable {
     case put(Document, basedOn: DocumentVersion?)
     /// Deletes a document (and its blobs) that was read at this version.
     case delete(DocumentVersion)
+
+    /// The entity whose folder the change is in.
+    public var entity: String {
+        switch self {
+        case .put(let document, _): document.entity
+        case .delete(let version): version.path.entity
+        }
+    }
 }
 
 /// What a commit did.
