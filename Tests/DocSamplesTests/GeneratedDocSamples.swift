@@ -235,8 +235,39 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 290
-func sample_docs_models_md_3() throws {
+// docs/models.md, line 186
+@Model class Journey {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+@Model final class BusinessJourney: Journey {
+    var perDiem: Double
+    init(name: String, perDiem: Double) {
+        self.perDiem = perDiem
+        super.init(name: name)
+    }
+}
+
+// docs/models.md, line 201
+func sample_docs_models_md_4() throws {
+
+    let folder = FileManager.default.temporaryDirectory.appending(path: "Journeys-\(UUID().uuidString)")
+    let context = ModelContext(try ModelContainer(
+        for: Journey.self, BusinessJourney.self, configurations: ModelConfiguration(url: folder, durability: .none)))
+    context.insert(Journey(name: "Weekend"))
+    context.insert(BusinessJourney(name: "Summit", perDiem: 80))
+    try context.save()
+    let all = try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.name)]))
+    assert(all.map { $0 is BusinessJourney } == [true, false])  // Summit, Weekend
+    let paid = try context.fetch(FetchDescriptor<Journey>(
+        predicate: #Predicate { ($0 as? BusinessJourney)?.perDiem ?? 0 > 50 }))
+    assert(paid.map(\.name) == ["Summit"])
+    try FileManager.default.removeItem(at: folder)
+}
+
+// docs/models.md, line 355
+func sample_docs_models_md_5() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
     let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder, durability: .none)))
@@ -313,5 +344,5 @@ func sample_docs_queries_md_2() throws {
 
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_README_md_8", sample_README_md_8), ("sample_docs_concurrency_md_1", sample_docs_concurrency_md_1), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_3", sample_docs_models_md_3), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_README_md_8", sample_README_md_8), ("sample_docs_concurrency_md_1", sample_docs_concurrency_md_1), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_4", sample_docs_models_md_4), ("sample_docs_models_md_5", sample_docs_models_md_5), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
 }
