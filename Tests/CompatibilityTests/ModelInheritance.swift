@@ -46,6 +46,22 @@ import Testing
     }
 }
 
+/// A subclass with a property inside `#if`: described and loaded per clause, as a base's are.
+@Model final class NightJourney: Journey {
+    #if os(Linux)
+        var lamps = 2
+    #else
+        var candles = 2
+    #endif
+
+    init(name: String, start: Date, lamps: Int) {
+        #if os(Linux)
+            self.lamps = lamps
+        #endif
+        super.init(name: name, start: start)
+    }
+}
+
 @Model final class Leg {
     var place: String
     var journey: Journey?
@@ -211,6 +227,16 @@ struct ModelInheritanceTests {
         try context.save()
         let again = try #require(try ModelContext(try container()).fetch(FetchDescriptor<BusinessJourney>()).first)
         #expect(again.perDiem == 95 && again.name == "Summit 2026" && again.company == "Acme")
+    }
+
+    @Test func aSubclassWithConditionalPropertiesSavesAndLoadsThem() throws {
+        let container = try ModelContainer(for: Journey.self, NightJourney.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let context = ModelContext(container)
+        context.insert(NightJourney(name: "Aurora", start: day, lamps: 5))
+        try context.save()
+        let night = try #require(try ModelContext(container).fetch(FetchDescriptor<Journey>()).first as? NightJourney)
+        #expect(night.name == "Aurora" && night.lamps == 5)
+        #expect(NightJourney.schemaEntity.properties.map(\.name) == ["name", "start", "legs", "lamps"])
     }
 
     @Test func aSubclassEntityDescribesItsInheritedPropertiesFirst() {
