@@ -56,6 +56,6 @@ struct InheritanceCommandTests {
         try text.replacingOccurrences(of: "\"superentity\": \"Trip\"", with: "\"superentity\": \"Tirp\"").write(toFile: manifest, atomically: true, encoding: .utf8)
         let check = try folio("check")
         #expect(check.status != 0)
-        #expect(check.output.contains("BusinessTrip inherits from \"Tirp\", which is not one of its entities"))
+        #expect(check.output.contains("folio.json:21:9: error: BusinessTrip inherits from \"Tirp\", which is not one of the schema's entities; did you mean Trip?"))
     }
 }

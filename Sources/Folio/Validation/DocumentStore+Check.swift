@@ -20,49 +20,14 @@ extension DocumentStore {
             audit.findings.append(StoreFinding(.error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
         }
         audit.findings += localStateFindings()
-        for entity in manifest.entityNames where !DocumentPath.isIdentifier(entity) {
-            audit.findings.append(StoreFinding(.error, path: StoreManifest.fileName, message: "the schema names an entity \"\(entity)\", which is not an identifier (letters, digits and _, not starting with a digit), so it can have no folder; rename it"))
-        }
-        audit.findings += manifest.schemaFindings
+        // The manifest's text, read again only for the line and column of each finding.
+        let text = (try? folder.readFile(StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes) ?? []
+        audit.findings += SchemaCheck.findings(in: manifest.schema, text: text, file: StoreManifest.fileName, at: JSONPath([.key("schema")]))
         var documentsByEntity: [String: [StoredDocument]] = [:]
         for entity in documentCounts.keys.sorted() {
             documentsByEntity[entity] = documents(entity: entity)
         }
         audit.run(documentsByEntity, root: folder, progress: progress)
         return audit.findings.sorted { ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message) }
-    }
-}
-
-extension StoreManifest {
-    /// What in the schema's description of properties Folio cannot use: cases that are
-    /// not a list, counts that are not whole numbers. Such an entry is ignored, so values are
-    /// not checked against it.
-    var schemaFindings: [StoreFinding] {
-        var findings: [StoreFinding] = []
-        let entities = schema["entities"]?.objectValue ?? [:]
-        for entity in entityNames {
-            if let superentity = entities[entity]?["superentity"] {
-                var seen: Set<String> = [entity]
-                var next = superentity.stringValue
-                while let name = next, entities[name] != nil, seen.insert(name).inserted { next = entities[name]?["superentity"]?.stringValue }
-                if superentity.stringValue.map({ entities[$0] == nil }) ?? true {
-                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema says \(entity) inherits from \(superentity), which is not one of its entities; fix \"superentity\", or let the app's next open write it again"))
-                } else if next != nil {
-                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema's \"superentity\" entries lead from \(entity) back to itself; a class hierarchy has a root, so fix them, or let the app's next open write them again"))
-                }
-            }
-            for property in schema["entities"]?[entity]?["properties"]?.arrayValue ?? [] {
-                let name = "\(entity).\(property["name"]?.stringValue ?? "?")"
-                if let cases = property["cases"], cases.arrayValue == nil {
-                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema's \"cases\" of \(name) is \(cases), not a list of the enum's raw values; fix it, or let the app's next open write it again"))
-                }
-                for key in ["minimumModelCount", "maximumModelCount"] {
-                    guard let count = property[key] else { continue }
-                    if case .integer(let whole) = count, whole >= 0 { continue }
-                    findings.append(StoreFinding(.error, path: Self.fileName, message: "the schema's \"\(key)\" of \(name) is \(count), not a count of models; fix it, or let the app's next open write it again"))
-                }
-            }
-        }
-        return findings
     }
 }

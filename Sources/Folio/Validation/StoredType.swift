@@ -37,29 +37,27 @@ indirect enum StoredType {
         }
     }
 
-    private static func scalar(named name: String) -> (any JSONRepresentable.Type)? {
-        switch name {
-        case "String": String.self
-        case "Bool": Bool.self
-        case "Double": Double.self
-        case "Float": Float.self
-        case "Decimal": Decimal.self
-        case "Date": Date.self
-        case "UUID": UUID.self
-        case "URL": URL.self
-        case "Data": Data.self
-        case "Int": Int.self
-        case "Int8": Int8.self
-        case "Int16": Int16.self
-        case "Int32": Int32.self
-        case "Int64": Int64.self
-        case "UInt": UInt.self
-        case "UInt8": UInt8.self
-        case "UInt16": UInt16.self
-        case "UInt32": UInt32.self
-        case "UInt64": UInt64.self
-        default: nil
+    private static func scalar(named name: String) -> (any JSONRepresentable.Type)? { scalars[name] }
+
+    /// The value types Folio stores natively, by the names the manifest gives them.
+    nonisolated(unsafe) static let scalars: [String: any JSONRepresentable.Type] = [
+        "String": String.self, "Bool": Bool.self, "Double": Double.self, "Float": Float.self, "Decimal": Decimal.self,
+        "Date": Date.self, "UUID": UUID.self, "URL": URL.self, "Data": Data.self,
+        "Int": Int.self, "Int8": Int8.self, "Int16": Int16.self, "Int32": Int32.self, "Int64": Int64.self,
+        "UInt": UInt.self, "UInt8": UInt8.self, "UInt16": UInt16.self, "UInt32": UInt32.self, "UInt64": UInt64.self,
+    ]
+
+    /// The names inside a manifest's type name that are not Folio's own value types or
+    /// collections of them (`"Array<Stroke>"` holds `Stroke`): a Swift app's enums and
+    /// `Codable` types, or typos.
+    static func otherTypeNames(in name: String) -> [String] {
+        for prefix in ["Array", "Optional", "Set"] where name.hasPrefix(prefix + "<") && name.hasSuffix(">") {
+            return otherTypeNames(in: String(name.dropFirst(prefix.count + 1).dropLast()))
         }
+        if name.hasPrefix("Dictionary<String, "), name.hasSuffix(">") {
+            return otherTypeNames(in: String(name.dropFirst("Dictionary<String, ".count).dropLast()))
+        }
+        return scalars[name] == nil ? [name] : []
     }
 
     /// Why a value is not of this type, or `nil` when it is.

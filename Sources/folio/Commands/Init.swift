@@ -38,14 +38,28 @@ extension FolioCommand {
                     manifest.timeZone = zone
                 }
                 if let schema {
+                    let text: [UInt8]
+                    do { text = Array(try Data(contentsOf: URL(fileURLWithPath: schema))) } catch {
+                        throw FolioError.invalidInput("\(schema) cannot be read: \(error.localizedDescription)")
+                    }
                     let json: JSONValue
-                    do throws(JSONError) { json = try JSONReader().read(contentsOfFile: schema) } catch { throw FolioError.unreadableJSON(error) }
+                    do throws(JSONError) { json = try JSONReader().read(text, file: schema) } catch { throw FolioError.unreadableJSON(error) }
+                    let findings: [StoreFinding]
                     if json["format"] != nil {
                         // Another store's manifest: its schema, version, merge policy and rules, in this store's time zone.
                         let other = try StoreManifest(json: json, path: schema)
                         (manifest.schema, manifest.schemaVersion, manifest.merge, manifest.rules) = (other.schema, other.schemaVersion, other.merge, other.rules)
+                        findings = SchemaCheck.findings(in: other.schema, text: text, file: schema, at: JSONPath([.key("schema")]))
                     } else {
+                        // A schema written by hand has no Swift app behind it: its types must be Folio's.
                         manifest.schema = json
+                        findings = SchemaCheck.findings(in: json, text: text, file: schema, at: JSONPath(), allowsAppTypes: false)
+                    }
+                    for finding in findings { Terminal.printError(finding.description) }
+                    let errors = findings.filter { $0.severity == .error }.count
+                    guard errors == 0 else {
+                        throw FolioError.invalidInput(
+                            "\(schema) is not a schema Folio can use (\(errors) \(errors == 1 ? "error" : "errors") above), so no store was created; docs/format.md describes the schema")
                     }
                 }
                 let root = URL(fileURLWithPath: folder).standardizedFileURL.path

@@ -1,0 +1,56 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// A schema given as data, by hand or in a manifest: every mistake reported at its line
+/// and column, and none of them turned into a store.
+struct SchemaInputTests {
+    @Test func initRefusesAHandWrittenSchemaWithItsMistakesAtTheirLinesAndColumns() throws {
+        let folder = try TemporaryDirectory()
+        let schema = """
+            {"entites": {},
+             "entities": {
+              "Note": {"properties": [
+                {"name": "title", "type": "Strin"},
+                {"name": "folder", "destination": "Nope", "toMany": false, "deleteRule": "nullify"},
+                {"name": "count", "type": "Int", "options": ["uniqe"]},
+                {"name": "kind", "type": "Location"}
+              ], "unique": [["titel"]]}
+             }}
+            """
+        _ = try folder.create("schema.json", contents: Array(schema.utf8))
+        let run = try FolioTool(folder: folder.path)("init", "Notes", "--schema", "schema.json")
+        #expect(run.status == 65)
+        for expected in [
+            "schema.json:1:2: error: the schema has no key \"entites\"; did you mean \"entities\"?",
+            "schema.json:4:23: error: Note.title has type \"Strin\", and Strin is not a type Folio stores; did you mean String?",
+            "schema.json:5:24: error: Note.folder refers to \"Nope\", which is not one of the schema's entities",
+            "schema.json:6:50: error: \"uniqe\" is not an option of Note.count",
+            "schema.json:7:22: error: Note.kind has type \"Location\", and Location is not a type Folio stores",
+            "schema.json:8:17: error: \"unique\" of Note names \"titel\", which is not one of its properties; did you mean title?",
+        ] {
+            #expect(run.errors.contains(expected), "\(expected)\nin\n\(run.errors)")
+        }
+        #expect(run.errors.contains("6 errors above"))
+        #expect(!FileManager.default.fileExists(atPath: folder("Notes")), "no store is made")
+    }
+
+    @Test func checkReportsTheManifestsSchemaProblemsAtTheirLines() throws {
+        let store = try TimerStore()
+        let manifest = store.root + "/folio.json"
+        var text = try String(contentsOfFile: manifest, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"destination\": \"TodoItem\"", with: "\"destination\": \"TodoItme\"")
+        text = text.replacingOccurrences(of: "\"type\": \"Bool\"", with: "\"type\": \"Bol\"")
+        try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let destinationLine = try #require(lines.firstIndex { $0.contains("TodoItme") }) + 1
+        let typeLine = try #require(lines.firstIndex { $0.contains("\"Bol\"") }) + 1
+        let check = try store.folio("check")
+        #expect(check.status == 1)
+        #expect(check.output.contains("folio.json:\(destinationLine):"))
+        #expect(check.output.contains("Timer.todoItems refers to \"TodoItme\", which is not one of the schema's entities; did you mean TodoItem?"))
+        // A manifest an app wrote may name the app's own types; one letter from Folio's is worth a note.
+        #expect(check.output.contains("folio.json:\(typeLine):"))
+        #expect(check.output.contains("note: TodoItem.isCompleted has type \"Bol\": Bol is an app's own type to Folio, whose values it does not check; did you mean Bool?"))
+    }
+}
