@@ -22,7 +22,7 @@ struct FolioCommand: ParsableCommand {
         subcommands: [
             Init.self, Info.self, List.self, Get.self, Query.self, Count.self, Aggregate.self,
             Insert.self, SetValues.self, Delete.self, Restore.self, Purge.self, Edit.self,
-            Check.self, Migrate.self, Export.self, Import.self, Reindex.self, Tour.self,
+            Check.self, SchemaCommand.self, Migrate.self, Export.self, Import.self, Reindex.self, Tour.self,
             GitSetup.self, MergeDriver.self, TextConv.self, Resolve.self, Sync.self,
         ]
     )

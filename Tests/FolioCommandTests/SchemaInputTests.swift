@@ -1,3 +1,4 @@
+import FolioJSON
 import FolioTestSupport
 import Foundation
 import Testing
@@ -52,5 +53,37 @@ struct SchemaInputTests {
         // A manifest an app wrote may name the app's own types; one letter from Folio's is worth a note.
         #expect(check.output.contains("folio.json:\(typeLine):"))
         #expect(check.output.contains("note: TodoItem.isCompleted has type \"Bol\": Bol is an app's own type to Folio, whose values it does not check; did you mean Bool?"))
+    }
+
+    @Test func schemaAdditionsAreStageFilesThatMigrateTheStore() throws {
+        let folder = try TemporaryDirectory()
+        try #require(try FolioTool(folder: folder.path)("init", "Notes", "--time-zone", "UTC").status == 0)
+        let folio = FolioTool(folder: folder("Notes"))
+        let added = try folio("schema", "add-entity", "Note", "title:String", "note:String?")
+        #expect(added.status == 0, "\(added.errors)")
+        // The plan goes beside the store, not into its folder.
+        let plan = folder("Migrations/Notes")
+        let stage = try JSONReader().read(contentsOfFile: plan + "/001-to-1.1.0.json")
+        #expect(stage["from"] == "1.0.0" && stage["to"] == "1.1.0")
+        let operation = stage["operations"]?.arrayValue?.first
+        #expect(operation?["op"] == "addEntity")
+        #expect(operation?["properties"]?.arrayValue?.last?["optional"] == true)
+        // The plan's stages count before they are applied.
+        #expect(try folio("schema", "add-entity", "Note", "x:Int").errors.contains("the schema has an entity Note already"))
+        #expect(try folio("schema", "add-entity", "Tag", "name:Strng").errors.contains("Strng is not a type Folio stores; did you mean String?"))
+        #expect(try folio("migrate", "--plan", plan).status == 0)
+        #expect(try folio("insert", "Note", "title=Tea", "note:=null").status == 0)
+
+        let required = try folio("schema", "add-property", "Note", "pinned:Bool")
+        #expect(required.status == 65)
+        #expect(required.errors.contains("pass --default, or declare it pinned:Bool?"))
+        #expect(try folio("schema", "add-property", "Note", "pinned:Bool", "--default", "maybe").errors.contains("the default maybe is not a Bool"))
+        let applied = try folio("schema", "add-property", "Note", "pinned:Bool", "--default", "true", "--apply")
+        #expect(applied.output.contains("Migrated the store to 1.2.0: 1 document changed."), "\(applied.output)\(applied.errors)")
+        #expect(try folio("query", "Note", "pinned", "--fields", "title", "--format", "csv").output == "title\nTea\n")
+        #expect(try folio("schema").output == "Note\n  title   String\n  note    String?\n  pinned  Bool\n")
+        let json = try JSONReader().read(Array(try folio("schema", "show", "--format", "json").output.utf8))
+        #expect(json["entities"]?["Note"]?["properties"]?.arrayValue?.count == 3)
+        #expect(try folio("check").status == 0)
     }
 }

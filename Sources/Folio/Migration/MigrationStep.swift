@@ -17,7 +17,7 @@ public struct MigrationStep: Sendable, Hashable {
 
     /// The schema as data after this step: properties and entities added, removed,
     /// renamed and retyped as the operations say.
-    func schema(after schema: JSONValue) -> JSONValue {
+    package func schema(after schema: JSONValue) -> JSONValue {
         var entities = schema["entities"]?.objectValue ?? [:]
         func updateProperties(of entity: String, _ change: (inout [JSONValue]) -> Void) {
             guard var described = entities[entity]?.objectValue else { return }

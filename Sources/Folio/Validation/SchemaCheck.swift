@@ -45,6 +45,20 @@ package struct SchemaCheck {
         }
     }
 
+    /// Why a type name written by hand is not one Folio stores (`"Strin"`), or `nil`.
+    package static func problem(withTypeName typeName: String) -> String? {
+        let known = StoredType.scalars.keys.sorted()
+        guard let other = StoredType.otherTypeNames(in: typeName).first else { return nil }
+        let hint = Spelling.nearest(to: other, among: known).map { "; did you mean \($0)?" }
+            ?? "; it may be \(known.joined(separator: ", ")), or an Array<…>, Optional<…> or Dictionary<String, …> of one"
+        return "\(other) is not a type Folio stores\(hint)"
+    }
+
+    /// Why a value does not fit a type the manifest names, or `nil` when it does.
+    package static func problem(with value: JSONValue, ofType typeName: String) -> String? {
+        StoredType(typeName).problem(with: value)
+    }
+
     private mutating func error(_ path: JSONPath, _ message: String) { problems.append(Problem(path: path, severity: .error, message: message)) }
 
     /// Reports keys an object may not have, suggesting the nearest one it may.
@@ -140,10 +154,9 @@ package struct SchemaCheck {
         let known = StoredType.scalars.keys.sorted()
         for other in StoredType.otherTypeNames(in: typeName) where property["cases"] == nil && property["transformer"] == nil {
             let near = Spelling.nearest(to: other, among: known)
-            if !allowsAppTypes {
-                let hint = near.map { "; did you mean \($0)?" } ?? "; it may be \(known.joined(separator: ", ")), or an Array<…>, Optional<…> or Dictionary<String, …> of one"
-                error(path.appending("type"), "\(label) has type \"\(typeName)\", and \(other) is not a type Folio stores\(hint)")
-            } else if let near, Spelling.distance(near.lowercased(), other.lowercased()) <= 1 {
+            if !allowsAppTypes, let problem = Self.problem(withTypeName: other) {
+                error(path.appending("type"), "\(label) has type \"\(typeName)\", and \(problem)")
+            } else if allowsAppTypes, let near, Spelling.distance(near.lowercased(), other.lowercased()) <= 1 {
                 problems.append(Problem(
                     path: path.appending("type"), severity: .note,
                     message: "\(label) has type \"\(typeName)\": \(other) is an app's own type to Folio, whose values it does not check; did you mean \(near)?"))

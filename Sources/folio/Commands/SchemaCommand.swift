@@ -1,0 +1,305 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+import Foundation
+
+extension FolioCommand {
+    /// `folio schema`: shows a store's schema, and grows it through migration stage files.
+    struct SchemaCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "schema",
+            abstract: "Show a store's schema, or add an entity or a property through a migration stage file.",
+            discussion: """
+                A change to the schema is a stage file of a migration plan (Migrations/<Store>/ by \
+                default), so it is reviewed, committed and replayed like any other migration: \
+                `add-entity` and `add-property` write the next stage, and `folio migrate` dry-runs \
+                or applies the plan (or pass --apply). docs/format.md describes the schema.
+
+                Example:
+                  folio schema --store Data/TimerApp
+                  folio schema add-property Timer category:String --default General --apply
+                  folio schema add-entity Tag name:String color:String?
+
+                \(Failure.helpText)
+                """,
+            subcommands: [Show.self, AddEntity.self, AddProperty.self],
+            defaultSubcommand: Show.self)
+
+        /// `folio schema show`: the entities and their properties.
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Show the entities of a store's schema and their properties.",
+                discussion: """
+                    Example:
+                      folio schema show --store Data/TimerApp --format json
+
+                    \(Failure.helpText)
+                    """)
+
+            @OptionGroup var store: StoreOptions
+
+            @Option(help: "table (default) or json: the schema object as folio.json holds it.")
+            var format: SchemaFormat = .table
+
+            func run() throws {
+                try Failure.reporting {
+                    let schema = try store.open().manifest.schema
+                    switch format {
+                    case .json: Terminal.print(String(decoding: try JSONWriter().write(schema), as: UTF8.self).trimmingCharacters(in: .newlines))
+                    case .table: Terminal.print(SchemaDescription.text(of: schema))
+                    }
+                }
+            }
+        }
+
+        /// `folio schema add-entity`: a stage that adds an entity.
+        struct AddEntity: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "add-entity",
+                abstract: "Write a migration stage that adds an entity with these properties.",
+                discussion: """
+                    Each property is name:Type, with ? after the type for an optional one \
+                    (note:String?). The types are those docs/format.md lists: String, Int, Double, \
+                    Bool, Date, UUID, URL, Data, Decimal and the sized integers, and Array<…>, \
+                    Optional<…> and Dictionary<String, …> of them.
+
+                    Example:
+                      folio schema add-entity Tag name:String color:String?
+
+                    \(Failure.helpText)
+                    """)
+
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var stage: StageOptions
+
+            @Argument(help: "The new entity's name: letters, digits and _.")
+            var entity: String
+
+            @Argument(help: ArgumentHelp("Its properties, each name:Type or name:Type?.", valueName: "name:Type"))
+            var properties: [String] = []
+
+            func run() throws {
+                try Failure.reporting {
+                    let store = try store.open()
+                    let entities = try stage.plannedSchema(of: store)["entities"]?.objectValue ?? [:]
+                    guard DocumentPath.isIdentifier(entity) else {
+                        throw FolioError.invalidInput("\"\(entity)\" cannot name an entity's folder; use letters, digits and _, not starting with a digit")
+                    }
+                    guard entities[entity] == nil else { throw FolioError.invalidInput("the schema has an entity \(entity) already") }
+                    var described: [JSONValue] = []
+                    for text in properties {
+                        let property = try PropertySpecification(text)
+                        guard !described.contains(where: { $0["name"] == .string(property.name) }) else {
+                            throw FolioError.invalidInput("\(entity) would have two properties named \(property.name)")
+                        }
+                        described.append(property.json)
+                    }
+                    let operation: JSONObject = ["op": "addEntity", "entity": .string(entity), "properties": .array(described)]
+                    try stage.write(operation, describing: "Adds the entity \(entity).", to: store)
+                }
+            }
+        }
+
+        /// `folio schema add-property`: a stage that adds a property to an entity.
+        struct AddProperty: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "add-property",
+                abstract: "Write a migration stage that adds a property to an entity's documents.",
+                discussion: """
+                    The property is name:Type, with ? after the type for an optional one. Documents \
+                    get --default (text for a String, else JSON: 0, true, ["a"]); an optional property \
+                    without one gets null. A property that is not optional needs a default, since \
+                    every document must have a value.
+
+                    Example:
+                      folio schema add-property Timer category:String --default General
+                      folio schema add-property Timer note:String?
+
+                    \(Failure.helpText)
+                    """)
+
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var stage: StageOptions
+
+            @Argument(help: "The entity that gets the property.")
+            var entity: String
+
+            @Argument(help: ArgumentHelp("The property, name:Type or name:Type?.", valueName: "name:Type"))
+            var property: String
+
+            @Option(help: ArgumentHelp("The value existing documents get.", valueName: "value"))
+            var `default`: String?
+
+            func run() throws {
+                try Failure.reporting {
+                    let store = try store.open()
+                    let entities = try stage.plannedSchema(of: store)["entities"]?.objectValue ?? [:]
+                    guard let described = entities[entity] else {
+                        let hint = Spelling.nearest(to: entity, among: entities.keys).map { "did you mean \($0)? " } ?? ""
+                        throw FolioError.invalidInput("\(entity) is not an entity of the schema; \(hint)it has: \(entities.keys.sorted().joined(separator: ", "))")
+                    }
+                    let property = try PropertySpecification(self.property)
+                    let names = (described["properties"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+                    guard !names.contains(property.name) else { throw FolioError.invalidInput("\(entity) has a property \(property.name) already") }
+                    var operation: JSONObject = ["op": "addProperty", "entity": .string(entity), "property": .string(property.name), "type": .string(property.type)]
+                    if property.isOptional { operation["optional"] = true }
+                    if let text = `default` {
+                        operation["default"] = try property.value(text)
+                    } else if !property.isOptional {
+                        throw FolioError.invalidInput(
+                            "\(entity).\(property.name) is not optional, so its documents need a value: pass --default, or declare it \(property.name):\(property.type)?")
+                    }
+                    try stage.write(operation, describing: "Adds \(entity).\(property.name) (\(property.type)\(property.isOptional ? "?" : "")).", to: store)
+                }
+            }
+        }
+    }
+}
+
+/// How `folio schema show` prints the schema.
+enum SchemaFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json
+}
+
+/// Where a schema change's stage file goes, and whether to run it.
+struct StageOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The plan's folder (default: Migrations/<the store's folder name>).", valueName: "folder"))
+    var plan: String?
+
+    @Flag(help: "Migrate the store through the plan right away, after writing the stage.")
+    var apply = false
+
+    /// The plan's folder: `--plan`, else `Migrations/<store name>` in the current folder,
+    /// or beside the store when the current folder is inside it (a store's own folder holds
+    /// only its documents).
+    func folder(of store: DocumentStore) -> URL {
+        if let plan { return URL(fileURLWithPath: plan, isDirectory: true) }
+        let root = URL(fileURLWithPath: store.root, isDirectory: true).standardizedFileURL
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
+        let base = (here.path + "/").hasPrefix(root.path + "/") ? root.deletingLastPathComponent() : here
+        return base.appending(path: "Migrations/" + root.lastPathComponent, directoryHint: .isDirectory)
+    }
+
+    /// The plan's stages, in order; none when its folder does not exist yet.
+    private func stages(of store: DocumentStore) throws(FolioError) -> [MigrationStep] {
+        let folder = folder(of: store)
+        return FileManager.default.fileExists(atPath: folder.path) ? try MigrationStep.plan(in: folder, timeZone: store.manifest.timeZone) : []
+    }
+
+    /// The store's version, as its manifest records it.
+    private func version(of store: DocumentStore) -> Schema.Version {
+        let parts = store.manifest.schemaVersion.split(separator: ".").compactMap { Int($0) }
+        return parts.count == 3 ? Schema.Version(parts[0], parts[1], parts[2]) : Schema.Version(1, 0, 0)
+    }
+
+    /// The schema once the plan's stages the store has not had yet are applied: what a
+    /// new stage builds on.
+    func plannedSchema(of store: DocumentStore) throws(FolioError) -> JSONValue {
+        let current = version(of: store)
+        return try stages(of: store).filter { $0.toVersion > current }.reduce(store.manifest.schema) { $1.schema(after: $0) }
+    }
+
+    /// Writes the stage after the plan's last one (or the store's version): one minor
+    /// version on, named `NNN-to-<version>.json`; with `--apply`, migrates the store.
+    func write(_ operation: JSONObject, describing description: String, to store: DocumentStore) throws(FolioError) {
+        let folder = folder(of: store)
+        let timeZone = store.manifest.timeZone
+        let stages = try stages(of: store)
+        let storeVersion = version(of: store)
+        let from = max(stages.map(\.toVersion).max() ?? storeVersion, storeVersion)
+        let to = Schema.Version(from.major, from.minor + 1, 0)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }
+        let name = String(repeating: "0", count: max(0, 3 - String(files.count + 1).count)) + "\(files.count + 1)-to-\(to).json"
+        let stage: JSONValue = [
+            "from": .string(from.description), "to": .string(to.description), "description": .string(description), "operations": [.object(operation)],
+        ]
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(try JSONWriter().write(stage)).write(to: folder.appending(path: name), options: .withoutOverwriting)
+        } catch let error as JSONError {
+            throw FolioError.invalidInput("the stage cannot be written: \(error.message)")
+        } catch {
+            throw FolioError.invalidInput("\(folder.path) cannot take the stage \(name): \(error.localizedDescription)")
+        }
+        let file = folder.appending(path: name).path
+        Terminal.print("Wrote \(file) (\(from) → \(to)).")
+        guard apply else {
+            Terminal.printError("Review it, then: folio migrate --plan \(folder.path) --dry-run, and without --dry-run to apply.")
+            return
+        }
+        let report = try store.migrate(try MigrationStep.plan(in: folder, timeZone: timeZone))
+        let changed = report.entities.values.reduce(0) { $0 + $1.changed }
+        Terminal.print("Migrated the store to \(report.toVersion): \(changed) \(changed == 1 ? "document" : "documents") changed.")
+    }
+}
+
+/// A property as a person types it: `name:Type`, `?` after the type for an optional one.
+struct PropertySpecification {
+    var name: String
+    var type: String
+    var isOptional: Bool
+
+    init(_ text: String) throws(FolioError) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, DocumentPath.isIdentifier(parts[0]), !parts[1].isEmpty else {
+            throw FolioError.invalidInput("\"\(text)\" is not a property like title:String or note:String?")
+        }
+        name = parts[0]
+        isOptional = parts[1].hasSuffix("?")
+        type = isOptional ? String(parts[1].dropLast()) : parts[1]
+        if let problem = SchemaCheck.problem(withTypeName: type) { throw FolioError.invalidInput("\(name): \(problem)") }
+    }
+
+    /// The property as the manifest's schema describes it.
+    var json: JSONValue {
+        var object: JSONObject = ["name": .string(name), "type": .string(type)]
+        if isOptional { object["optional"] = true }
+        return .object(object)
+    }
+
+    /// A value typed for this property: text as it is for a `String`, else JSON.
+    func value(_ text: String) throws(FolioError) -> JSONValue {
+        let value: JSONValue
+        if type == "String" || type == "Date" || type == "UUID" || type == "URL" {
+            value = .string(text)
+        } else {
+            do throws(JSONError) { value = try JSONReader().read(Array(text.utf8)) } catch {
+                throw FolioError.invalidInput("the default \(text) is not a \(type) (give JSON: 0, 1.5, true, [\"a\"])")
+            }
+        }
+        if let problem = SchemaCheck.problem(with: value, ofType: type) { throw FolioError.invalidInput("the default for \(name): \(problem)") }
+        return value
+    }
+}
+
+/// The schema as a person reads it: each entity with its properties, a line each.
+enum SchemaDescription {
+    static func text(of schema: JSONValue) -> String {
+        var lines: [String] = []
+        for member in schema["entities"]?.objectValue ?? [:] {
+            let (name, entity) = (member.key, member.value)
+            let inherits = entity["superentity"]?.stringValue.map { " (inherits from \($0))" } ?? ""
+            lines.append(name + inherits)
+            let properties = entity["properties"]?.arrayValue ?? []
+            let width = properties.compactMap { $0["name"]?.stringValue?.count }.max() ?? 0
+            for property in properties {
+                let propertyName = property["name"]?.stringValue ?? "?"
+                var facts: [String] = []
+                if let destination = property["destination"]?.stringValue {
+                    facts.append((property["toMany"] == .bool(true) ? "to many " : "to one ") + destination)
+                    if let rule = property["deleteRule"]?.stringValue, rule != "nullify" { facts.append(rule) }
+                    if let inverse = property["inverse"]?.stringValue { facts.append("inverse \(inverse)") }
+                } else {
+                    facts.append((property["type"]?.stringValue ?? "?") + (property["optional"] == .bool(true) ? "?" : ""))
+                    facts += (property["options"]?.arrayValue ?? []).compactMap(\.stringValue)
+                    if let value = property["default"] { facts.append("default \(value)") }
+                }
+                lines.append("  " + propertyName.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + facts.joined(separator: ", "))
+            }
+            for case .array(let group) in entity["unique"]?.arrayValue ?? [] {
+                lines.append("  unique (" + group.compactMap(\.stringValue).joined(separator: ", ") + ")")
+            }
+        }
+        return lines.isEmpty ? "The schema has no entities yet; add one with folio schema add-entity." : lines.joined(separator: "\n")
+    }
+}
