@@ -138,7 +138,7 @@ struct CheckAndBadInputTests {
     @Test func everyCommandsHelpHasAnExampleAndTheExitCodes() throws {
         let folio = FolioTool(folder: FileManager.default.temporaryDirectory.path)
         let commands = ["init", "info", "ls", "get", "query", "count", "aggregate", "insert", "set", "delete", "restore", "purge",
-                        "edit", "check", "migrate", "export", "import", "reindex", "tour"]
+                        "edit", "check", "schema", "migrate", "export", "import", "reindex", "tour"]
         for command in commands {
             let help = try folio("help", command)
             #expect(help.status == 0)
@@ -152,7 +152,8 @@ struct CheckAndBadInputTests {
         folio.environment = ["COLUMNS": "80"]
         let commands = [[], ["init"], ["info"], ["ls"], ["get"], ["query"], ["count"], ["aggregate"], ["insert"], ["set"], ["delete"],
                         ["restore"], ["purge"], ["edit"], ["check"], ["migrate"], ["export"], ["import"], ["reindex"], ["tour"], ["git"],
-                        ["git", "install"], ["git", "uninstall"], ["merge-driver"], ["textconv"], ["resolve"], ["sync"]]
+                        ["git", "install"], ["git", "uninstall"], ["merge-driver"], ["textconv"], ["resolve"], ["sync"], ["schema"],
+                        ["schema", "show"], ["schema", "add-entity"], ["schema", "add-property"]]
         for command in commands {
             let help = try folio.run(["help"] + command)
             #expect(help.status == 0, "\(command)")
