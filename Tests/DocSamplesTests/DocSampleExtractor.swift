@@ -44,6 +44,7 @@ enum DocSampleExtractor {
             }
         }
         return """
+            // swift-format-ignore-file
             // Generated from the docs' Swift samples; do not edit.
             // Regenerate: bash scripts/update-doc-samples.sh
 

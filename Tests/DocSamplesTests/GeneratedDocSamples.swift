@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from the docs' Swift samples; do not edit.
 // Regenerate: bash scripts/update-doc-samples.sh
 import Folio
