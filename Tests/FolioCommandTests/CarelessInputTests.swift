@@ -8,7 +8,8 @@ struct CarelessInputTests {
     @Test func insertingAnIdentityThatExistsIsBadInputThatPointsToSet() throws {
         let store = try TimerStore()
         let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
-        let again = try store.folio("insert", "Timer", "id=\(workout)", "name=Again", "durationInSeconds=1", "createdAt=2026-11-01T10:00:00Z")
+        let again = try store.folio(
+            "insert", "Timer", "id=\(workout)", "name=Again", "durationInSeconds=1", "createdAt=2026-11-01T10:00:00Z")
         #expect(again.status == 65)
         #expect(again.errors.contains("already exists; change it with `folio set \(workout)"), "\(again.errors)")
         #expect(try store.folio("get", workout).output.contains("\"name\": \"Workout\""))
@@ -21,8 +22,13 @@ struct CarelessInputTests {
         folio.environment = ["EDITOR": store.folder("no-such-editor"), "VISUAL": ""]
         let run = try folio("edit", workout)
         #expect(run.status == 69, "\(run.errors)")
-        #expect(run.errors.contains("error: the editor \(store.folder("no-such-editor")) exited with status 127; nothing saved"), "\(run.errors)")
-        #expect(try folio("help", "edit").output.replacingOccurrences(of: "\n", with: " ").contains("69 git or the editor failed"))
+        #expect(
+            run.errors.contains(
+                "error: the editor \(store.folder("no-such-editor")) exited with status 127; nothing saved"),
+            "\(run.errors)")
+        #expect(
+            try folio("help", "edit").output.replacingOccurrences(of: "\n", with: " ").contains(
+                "69 git or the editor failed"))
     }
 
     @Test func aDocumentNamedWithALowerCaseUUIDIsReportedWithItsRightName() throws {
@@ -30,22 +36,29 @@ struct CarelessInputTests {
         let id = UUID()
         let folder = store.root + "/Timer/2026/11/05"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(#"{"$entity": "Timer", "name": "Lower", "durationInSeconds": 1, "createdAt": "2026-11-05T10:00:00Z"}"#.utf8)
-            .write(to: URL(fileURLWithPath: folder + "/" + id.uuidString.lowercased() + ".json"))
+        try Data(
+            #"{"$entity": "Timer", "name": "Lower", "durationInSeconds": 1, "createdAt": "2026-11-05T10:00:00Z"}"#.utf8
+        )
+        .write(to: URL(fileURLWithPath: folder + "/" + id.uuidString.lowercased() + ".json"))
         let check = try store.folio("check")
         #expect(check.status == 1)
-        #expect(check.output.contains("is named with a lower-case UUID; Folio names documents as \(id.uuidString).json"), "\(check.output)")
+        #expect(
+            check.output.contains("is named with a lower-case UUID; Folio names documents as \(id.uuidString).json"),
+            "\(check.output)")
         #expect(!check.output.contains("free space"))
     }
 
     @Test func checkRefusesEntityNamesThatCouldNotBeFolders() throws {
         let store = try TimerStore()
         let manifest = store.root + "/folio.json"
-        let text = try String(contentsOfFile: manifest, encoding: .utf8).replacingOccurrences(of: "\"TodoItem\": {", with: "\"../evil\": {")
+        let text = try String(contentsOfFile: manifest, encoding: .utf8).replacingOccurrences(
+            of: "\"TodoItem\": {", with: "\"../evil\": {")
         try text.write(toFile: manifest, atomically: true, encoding: .utf8)
         let check = try store.folio("check")
         #expect(check.status == 1)
-        #expect(check.output.contains("folio.json: error: the schema names an entity \"../evil\""), "\(check.output)")
+        #expect(
+            check.output.contains(#/folio\.json:\d+:\d+: error: the schema names an entity "\.\./evil"/#),
+            "\(check.output)")
         let folder = try TemporaryDirectory()
         _ = try folder.create("schema.json", contents: Array(#"{"entities": {"a/b": {"properties": []}}}"#.utf8))
         let initialized = try FolioTool(folder: folder.path)("init", "Store", "--schema", "schema.json")
@@ -76,9 +89,13 @@ struct CarelessInputTests {
     @Test func countsInMessagesAreSingularForOne() throws {
         let folder = try TemporaryDirectory()
         _ = try folder.create("schema.json", contents: Array(TimerStore.schema.utf8))
-        #expect(try FolioTool(folder: folder.path)("init", "Store", "--time-zone", "UTC", "--schema", "schema.json").status == 0)
+        #expect(
+            try FolioTool(folder: folder.path)("init", "Store", "--time-zone", "UTC", "--schema", "schema.json").status
+                == 0)
         let folio = FolioTool(folder: folder("Store"))
-        #expect(try folio("insert", "Timer", "name=One", "durationInSeconds=1", "createdAt=2026-11-01T10:00:00Z").status == 0)
+        #expect(
+            try folio("insert", "Timer", "name=One", "durationInSeconds=1", "createdAt=2026-11-01T10:00:00Z").status
+                == 0)
         let reindex = try folio("reindex")
         #expect(reindex.output.hasPrefix("Read 1 file in"), "\(reindex.output)")
         #expect(try folio("info").output.contains("in 1 document ("))
@@ -104,7 +121,10 @@ struct CarelessInputTests {
         #expect(back.output.contains("\"mood\": \"calm\""), "\(back.output)")
         #expect(back.output.contains("\"name\": \"Workout\""))
         // A typed property still gets its type checked.
-        _ = try store.folder.create("bad.ndjson", contents: Array(#"{"name": "Bad", "durationInSeconds": "long", "createdAt": "2026-11-01T10:00:00Z", "mood": 1}"#.utf8))
+        _ = try store.folder.create(
+            "bad.ndjson",
+            contents: Array(
+                #"{"name": "Bad", "durationInSeconds": "long", "createdAt": "2026-11-01T10:00:00Z", "mood": 1}"#.utf8))
         #expect(try store.folio("import", "Timer", "../bad.ndjson").status == 65)
     }
 
@@ -112,12 +132,17 @@ struct CarelessInputTests {
         let store = try TimerStore()
         let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
         let path = try store.path(of: workout)
-        let broken = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8).replacingOccurrences(of: "\"name\":", with: "\"name\"")
+        let broken = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8).replacingOccurrences(
+            of: "\"name\":", with: "\"name\"")
         try broken.write(toFile: store.root + "/" + path, atomically: true, encoding: .utf8)
-        for arguments in [["count", "Timer"], ["query", "Timer"], ["aggregate", "Timer", "count"], ["export", "Timer"]] {
+        for arguments in [
+            ["count", "Timer"], ["query", "Timer"], ["aggregate", "Timer", "count"], ["export", "Timer"],
+        ] {
             let run = try store.folio.run(arguments)
             #expect(run.status == 1, "\(arguments): \(run.status)")
-            #expect(run.errors.contains("left out of the answer, since it cannot be read: \(path):"), "\(arguments): \(run.errors)")
+            #expect(
+                run.errors.contains("left out of the answer, since it cannot be read: \(path):"),
+                "\(arguments): \(run.errors)")
         }
         #expect(try store.folio("count", "Timer").output == "1\n")
         // Another entity's answers do not depend on it.

@@ -12,7 +12,10 @@ struct StoreCheckTests {
                 "properties": [
                     ["name": "title", "type": "String"],
                     ["name": "written", "type": "Date"],
-                    ["name": "tags", "destination": "Tag", "toMany": true, "deleteRule": "nullify", "inverse": "notes"],
+                    [
+                        "name": "tags", "destination": "Tag", "toMany": true, "deleteRule": "nullify",
+                        "inverse": "notes",
+                    ],
                 ]
             ],
             "Tag": [
@@ -29,7 +32,9 @@ struct StoreCheckTests {
 
     init() throws {
         folder = try TemporaryDirectory()
-        store = try DocumentStore.create(at: folder("notes"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: Self.schema), durability: .none)
+        store = try DocumentStore.create(
+            at: folder("notes"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: Self.schema),
+            durability: .none)
     }
 
     func insert(_ entity: String, _ values: JSONObject) throws -> StoredDocument {
@@ -40,7 +45,8 @@ struct StoreCheckTests {
 
     @Test func linkingADocumentUpdatesTheOtherSideAndUnlinkingToo() throws {
         let tag = try insert("Tag", ["name": "home"])
-        let note = try insert("Note", ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
+        let note = try insert(
+            "Note", ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
         #expect(store.document(entity: "Tag", id: tag.id)?.content["notes"] == [.string(note.id.uuidString)])
         #expect(store.check().isEmpty)
         try store.commit(store.changes(putting: try store.document(note, setting: ["tags": []]), over: note))
@@ -51,15 +57,23 @@ struct StoreCheckTests {
     @Test func aRelationshipOnlyOneSideRecordsIsReported() throws {
         let tag = try insert("Tag", ["name": "home"])
         // Written without `changes(putting:over:)`: the tag does not list the note back.
-        let note = try store.newDocument(entity: "Note", values: ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
+        let note = try store.newDocument(
+            entity: "Note",
+            values: ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
         try store.commit([.put(note, basedOn: nil)])
         let findings = store.check()
         #expect(findings.map(\.severity) == [.error])
         #expect(findings.first?.path.hasSuffix(note.id.uuidString + ".json") == true)
-        #expect(findings.first?.message == "\"tags\" points at Tag \(tag.id.uuidString), but its \"notes\" does not point back (it holds [])")
+        #expect(
+            findings.first?.message
+                == "\"tags\" points at Tag \(tag.id.uuidString), but its \"notes\" does not point back (it holds [])")
 
         let current = try #require(store.document(entity: "Tag", id: tag.id))
-        try store.commit([.put(try store.document(current, setting: ["notes": [.string(note.id.uuidString)]]), basedOn: current.version)])
+        try store.commit([
+            .put(
+                try store.document(current, setting: ["notes": [.string(note.id.uuidString)]]), basedOn: current.version
+            )
+        ])
         #expect(store.check().isEmpty)
     }
 
@@ -75,7 +89,8 @@ struct StoreCheckTests {
 
     @Test func aDenyRuleRefusesTheSoftDeleteWhileRelatedDocumentsRemain() throws {
         let tag = try insert("Tag", ["name": "home"])
-        _ = try insert("Note", ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
+        _ = try insert(
+            "Note", ["title": "Tea", "written": "2026-11-22T09:30:00Z", "tags": [.string(tag.id.uuidString)]])
         let current = try #require(store.document(entity: "Tag", id: tag.id))
         #expect(throws: FolioError.deleteDenied(model: "Tag \(tag.id)", relationship: "notes", relatedCount: 1)) {
             try store.softDeletion(of: [current])
@@ -101,15 +116,25 @@ struct StoreCheckTests {
         // every document a duplicate of the first, and `check()` trapped naming its property.
         let folder = try TemporaryDirectory()
         let schema: JSONValue = [
-            "entities": ["Memo": ["properties": [["name": "title", "type": "String"]], "unique": [[], [1], ["title"]], "indices": [[]]]]
+            "entities": [
+                "Memo": [
+                    "properties": [["name": "title", "type": "String"]], "unique": [[], [1], ["title"]],
+                    "indices": [[]],
+                ]
+            ]
         ]
-        let store = try DocumentStore.create(at: folder("memos"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: schema), durability: .none)
+        let store = try DocumentStore.create(
+            at: folder("memos"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: schema),
+            durability: .none)
         try store.commit([
             .put(try store.newDocument(entity: "Memo", values: ["title": "Tea"]), basedOn: nil),
             .put(try store.newDocument(entity: "Memo", values: ["title": "Coffee"]), basedOn: nil),
         ])
-        #expect(store.check().isEmpty)
-        #expect(try store.query(DocumentQuery(entity: "Memo", filter: store.parseQuery(#"title == "Tea""#, entity: "Memo"))).total == 1)
+        // `check` says so, as notes: nothing is wrong with the documents.
+        #expect(store.check().map(\.severity) == [.note, .note, .note])
+        #expect(
+            try store.query(DocumentQuery(entity: "Memo", filter: store.parseQuery(#"title == "Tea""#, entity: "Memo")))
+                .total == 1)
     }
 }
 
@@ -117,29 +142,52 @@ struct StoreCheckTests {
 struct StoreRulesTests {
     @Test func aUniqueRuleInTheManifestIsCheckedLikeAUniqueConstraint() throws {
         let folder = try TemporaryDirectory()
-        let schema: JSONValue = ["entities": ["DayEntry": ["properties": [["name": "day", "type": "Date", "options": ["indexed"]], ["name": "taskText", "type": "String"]]]]]
+        let schema: JSONValue = [
+            "entities": [
+                "DayEntry": [
+                    "properties": [
+                        ["name": "day", "type": "Date", "options": ["indexed"]],
+                        ["name": "taskText", "type": "String"],
+                    ]
+                ]
+            ]
+        ]
         var manifest = StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: schema)
         manifest.rules = StoreRules(unique: ["DayEntry": [["day"]]])
         let store = try DocumentStore.create(at: folder("days"), manifest: manifest, durability: .none)
         let written = try store.commit([
-            .put(try store.newDocument(entity: "DayEntry", values: ["day": "2026-10-01T00:00:00Z", "taskText": "Tea"]), basedOn: nil),
-            .put(try store.newDocument(entity: "DayEntry", values: ["day": "2026-10-01T00:00:00Z", "taskText": "Coffee"]), basedOn: nil),
+            .put(
+                try store.newDocument(entity: "DayEntry", values: ["day": "2026-10-01T00:00:00Z", "taskText": "Tea"]),
+                basedOn: nil),
+            .put(
+                try store.newDocument(
+                    entity: "DayEntry", values: ["day": "2026-10-01T00:00:00Z", "taskText": "Coffee"]), basedOn: nil),
         ])
         #expect(written.written == 2)
         let findings = try DocumentStore.open(at: folder("days")).check()
         #expect(findings.count == 1)
-        #expect(findings.first?.message.hasPrefix("\"day\" \"2026-10-01T00:00:00Z\" is also held by DayEntry/2026/10/01/") == true)
+        #expect(
+            findings.first?.message.hasPrefix("\"day\" \"2026-10-01T00:00:00Z\" is also held by DayEntry/2026/10/01/")
+                == true)
         let text = try String(contentsOfFile: folder("days/folio.json"), encoding: .utf8)
-        #expect(text.contains("\"rules\": {\n    \"unique\": {\n      \"DayEntry\": [\n        [\n          \"day\"\n        ]\n      ]\n    }\n  },"))
+        #expect(
+            text.contains(
+                "\"rules\": {\n    \"unique\": {\n      \"DayEntry\": [\n        [\n          \"day\"\n        ]\n      ]\n    }\n  },"
+            ))
     }
 
     @Test func aMalformedRuleIsAClearErrorAtOpen() throws {
         let folder = try TemporaryDirectory()
-        let store = try DocumentStore.create(at: folder("s"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!), durability: .none)
+        let store = try DocumentStore.create(
+            at: folder("s"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!), durability: .none)
         var json = try #require(store.manifest.json.objectValue)
         json["rules"] = ["unique": ["DayEntry": ["day"]]]
         try Data(JSONWriter().write(.object(json))).write(to: URL(fileURLWithPath: folder("s/folio.json")))
-        #expect(throws: FolioError.invalidStore(path: folder("s/folio.json"), reason: "the manifest's \"rules\" must look like {\"unique\": {\"DayEntry\": [[\"day\"]]}}")) {
+        #expect(
+            throws: FolioError.invalidStore(
+                path: folder("s/folio.json"),
+                reason: "the manifest's \"rules\" must look like {\"unique\": {\"DayEntry\": [[\"day\"]]}}")
+        ) {
             try DocumentStore.open(at: folder("s"))
         }
     }
@@ -164,7 +212,8 @@ struct PartitionAgreementTests {
         let store = try DocumentStore.open(at: folder.path, durability: .none)
         #expect(store.documents(entity: "Visit").map(\.path.day.description) == ["2026-11-01"])
         #expect(store.check().filter { $0.severity == .error }.isEmpty, "\(store.check())")
-        let inserted = try store.newDocument(entity: "Visit", values: ["start": "2026-12-24T10:00:00Z", "openedAt": "2020-01-01T00:00:00Z"])
+        let inserted = try store.newDocument(
+            entity: "Visit", values: ["start": "2026-12-24T10:00:00Z", "openedAt": "2020-01-01T00:00:00Z"])
         #expect(inserted.partitionDate == Date(timeIntervalSince1970: 1_798_106_400))
     }
 }
