@@ -38,7 +38,9 @@ let package = Package(
         ),
         .target(
             name: "Folio",
-            dependencies: ["FolioJSON", "CFolioSystem", "FolioMacros", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FolioJSON", "CFolioSystem", "FolioMacros", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -78,9 +80,12 @@ let package = Package(
         ),
         // The five seed apps' models, as the seeds write them, and the generator of their
         // example stores in Data/; used by SeedAppTests and by ExampleStores, shipped by no product.
-        .target(name: "SeedApps", dependencies: ["Folio", "FolioTestSupport"], path: "Tests/SeedApps", swiftSettings: strict),
+        .target(
+            name: "SeedApps", dependencies: ["Folio", "FolioTestSupport"], path: "Tests/SeedApps", swiftSettings: strict
+        ),
         // `swift run ExampleStores <folder>` writes the example stores (scripts/make-example-data.sh).
-        .executableTarget(name: "ExampleStores", dependencies: ["SeedApps"], path: "Tests/ExampleStores", swiftSettings: strict),
+        .executableTarget(
+            name: "ExampleStores", dependencies: ["SeedApps"], path: "Tests/ExampleStores", swiftSettings: strict),
         .testTarget(
             name: "SeedAppTests",
             dependencies: ["Folio", "FolioTestSupport", "SeedApps", "ExampleStores"],

@@ -43,7 +43,7 @@ let package = Package(
     products: harnesses.map { .executable(name: $0.0, targets: [$0.0]) },
     dependencies: [
         // Named, so the product references do not depend on the checkout's directory name.
-        .package(name: "Folio", path: ".."),
+        .package(name: "Folio", path: "..")
     ],
     targets: [
         // What every harness shares: the hand-over to libFuzzer, the backtracer re-run,

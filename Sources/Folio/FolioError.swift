@@ -102,7 +102,8 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private init(
-        kind: Kind, path: String? = nil, location: SourceLocation? = nil, reason: String, hint: String? = nil, query: String? = nil,
+        kind: Kind, path: String? = nil, location: SourceLocation? = nil, reason: String, hint: String? = nil,
+        query: String? = nil,
         json: JSONError? = nil, cause: FolioError? = nil, matching: Set<Kind> = []
     ) {
         self.matchedKinds = matching
@@ -144,13 +145,16 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .invalidDocument: return "fix the file by hand (folio check lists every problem), or restore it from git"
         case .conflict: return "nothing of the transaction was written; read the document again and retry the change"
-        case .fileSystem: return "check free space and permissions; the transaction was not applied, and the store is unchanged"
+        case .fileSystem:
+            return "check free space and permissions; the transaction was not applied, and the store is unchanged"
         case .invalidStore: return "open the folder that holds folio.json, or create a store there"
         case .unsafePath:
-            return "replace a link with the real file or folder it stands for (or remove it); move a stray file out of the store, or into its <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json place"
+            return
+                "replace a link with the real file or folder it stands for (or remove it); move a stray file out of the store, or into its <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json place"
         case .locked: return "wait for it to finish, or stop it; a crashed process releases the lock by itself"
         case .unfinishedCommit:
-            return "fix the cause (permissions, an immutable file, free space); the next command that writes to or opens the store finishes the transaction. Until then, reads see the part of it already in place"
+            return
+                "fix the cause (permissions, an immutable file, free space); the next command that writes to or opens the store finishes the transaction. Until then, reads see the part of it already in place"
         default: return nil
         }
     }
@@ -175,7 +179,8 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
 // The errors Folio's own code throws, one maker per kind with the facts it needs.
 extension FolioError {
     package static func unreadableJSON(_ error: JSONError) -> FolioError {
-        FolioError(kind: .unreadableJSON, path: error.file, location: error.location, reason: error.message, json: error)
+        FolioError(
+            kind: .unreadableJSON, path: error.file, location: error.location, reason: error.message, json: error)
     }
 
     package static func invalidDocument(path: String, reason: String) -> FolioError {
@@ -200,31 +205,41 @@ extension FolioError {
     }
 
     package static func locked(path: String, waitedSeconds: Double) -> FolioError {
-        FolioError(kind: .locked, path: path, reason: "another process has been writing to this store for over \(Int(waitedSeconds)) seconds")
+        FolioError(
+            kind: .locked, path: path,
+            reason: "another process has been writing to this store for over \(Int(waitedSeconds)) seconds")
     }
 
     package static func deleteDenied(model: String, relationship: String, relatedCount count: Int) -> FolioError {
         FolioError(
             kind: .constraint,
-            reason: "cannot delete \(model): its \(relationship) still holds \(count) model\(count == 1 ? "" : "s"), and its delete rule is .deny",
+            reason:
+                "cannot delete \(model): its \(relationship) still holds \(count) model\(count == 1 ? "" : "s"), and its delete rule is .deny",
             hint: "delete those models or remove them from \(relationship) first; nothing of the save was written")
     }
 
     /// `column` is 1-based, in the query's characters.
     package static func invalidQuery(query: String, column: Int, message: String) -> FolioError {
-        FolioError(kind: .invalidQuery, location: SourceLocation(line: 1, column: column, offset: 0, excerpt: ""), reason: message, query: query)
+        FolioError(
+            kind: .invalidQuery, location: SourceLocation(line: 1, column: column, offset: 0, excerpt: ""),
+            reason: message, query: query)
     }
 
     package static func unfinishedCommit(_ cause: FolioError) -> FolioError {
         FolioError(
-            kind: .unfinishedCommit, path: cause.path, reason: "the transaction is committed but could not be finished: " + cause.reason, cause: cause)
+            kind: .unfinishedCommit, path: cause.path,
+            reason: "the transaction is committed but could not be finished: " + cause.reason, cause: cause)
     }
 
-    package static func invalidValue(_ reason: String, path: String? = nil) -> FolioError { FolioError(kind: .invalidValue, path: path, reason: reason) }
+    package static func invalidValue(_ reason: String, path: String? = nil) -> FolioError {
+        FolioError(kind: .invalidValue, path: path, reason: reason)
+    }
     package static func notFound(_ reason: String) -> FolioError { FolioError(kind: .notFound, reason: reason) }
     package static func invalidInput(_ reason: String) -> FolioError { FolioError(kind: .invalidInput, reason: reason) }
     package static func constraint(_ reason: String) -> FolioError { FolioError(kind: .constraint, reason: reason) }
     package static func migration(_ reason: String) -> FolioError { FolioError(kind: .migration, reason: reason) }
     package static func misuse(_ reason: String) -> FolioError { FolioError(kind: .misuse, reason: reason) }
-    package static func externalProgram(_ reason: String) -> FolioError { FolioError(kind: .externalProgram, reason: reason) }
+    package static func externalProgram(_ reason: String) -> FolioError {
+        FolioError(kind: .externalProgram, reason: reason)
+    }
 }

@@ -15,11 +15,13 @@ extension FolioError {
     /// migration that cannot run (`.invalidStore`, `.unreadableJSON`, `.fileSystem`,
     /// `.locked`, `.unsafePath`, `.migration`, `.unfinishedCommit`).
     public static let loadIssueModelContainer = pattern(
-        "loadIssueModelContainer", matching: [.invalidStore, .unreadableJSON, .fileSystem, .locked, .unsafePath, .migration, .unfinishedCommit])
+        "loadIssueModelContainer",
+        matching: [.invalidStore, .unreadableJSON, .fileSystem, .locked, .unsafePath, .migration, .unfinishedCommit])
     /// The store was written by a newer version of the models (`.migration`).
     public static let backwardMigration = pattern("backwardMigration", matching: [.migration])
     /// A save would store a value or relationship the schema does not allow (`.invalidValue`, `.constraint`).
-    public static let modelValidationFailure = pattern("modelValidationFailure", matching: [.invalidValue, .constraint])
+    public static let modelValidationFailure = pattern(
+        "modelValidationFailure", matching: [.invalidValue, .constraint])
     /// A fetch or aggregate cannot use the predicate (`.misuse`, `.invalidQuery`).
     public static let unsupportedPredicate = pattern("unsupportedPredicate", matching: [.misuse, .invalidQuery])
     /// A fetch cannot use the sort (`.misuse`).
@@ -31,7 +33,8 @@ extension FolioError {
     /// A container was given configurations it cannot use (`.misuse`).
     public static let duplicateConfiguration = pattern("duplicateConfiguration", matching: [.misuse])
     /// A configuration's schema names a model the container's does not have (`.misuse`).
-    public static let configurationSchemaNotFoundInContainerSchema = pattern("configurationSchemaNotFoundInContainerSchema", matching: [.misuse])
+    public static let configurationSchemaNotFoundInContainerSchema = pattern(
+        "configurationSchemaNotFoundInContainerSchema", matching: [.misuse])
     /// A schema or model the container does not know (`.misuse`).
     public static let unknownSchema = pattern("unknownSchema", matching: [.misuse])
 }

@@ -42,9 +42,13 @@ public enum CompactJSON {
 
     /// Decodes one value from the start of `bytes`; `nil` when the bytes are not a
     /// complete, valid encoding (truncated, bad tag, bad UTF-8, nested too deep).
-    public static func decode(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth) -> JSONValue? {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth)
+        -> JSONValue?
+    {
         var cursor = Cursor(bytes: bytes)
-        guard let value = cursor.value(depth: 0, maximumDepth: maximumDepth), cursor.offset == bytes.count else { return nil }
+        guard let value = cursor.value(depth: 0, maximumDepth: maximumDepth), cursor.offset == bytes.count else {
+            return nil
+        }
         return value
     }
 
@@ -149,7 +153,9 @@ public enum CompactJSON {
                 var members: [JSONObject.Member] = []
                 members.reserveCapacity(count)
                 for _ in 0..<count {
-                    guard let key = text(), let member = value(depth: depth + 1, maximumDepth: maximumDepth) else { return nil }
+                    guard let key = text(), let member = value(depth: depth + 1, maximumDepth: maximumDepth) else {
+                        return nil
+                    }
                     members.append(JSONObject.Member(key: key, value: member))
                 }
                 // Keys were unique when encoded; the owner's checksum vouches that these are those bytes.

@@ -92,7 +92,8 @@ final class DocumentBuilder {
     }
 
     func addNumber(_ text: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self), count: length)
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self), count: length)
         return add(JSONNumber.value(ofValidText: bytes))
     }
 
@@ -121,11 +122,14 @@ final class DocumentBuilder {
             }
         } else {
             if frames[top].keyHashSet == nil { frames[top].keyHashSet = Set(keyHashes[hashStart...]) }
-            if !frames[top].keyHashSet!.insert(hash).inserted { duplicate = (hashStart..<keyHashes.count).first(where: same) }
+            if !frames[top].keyHashSet!.insert(hash).inserted {
+                duplicate = (hashStart..<keyHashes.count).first(where: same)
+            }
         }
         if let duplicate {
             firstKeyEnd = isLocating ? keyEnds[duplicate] : nil
-            return fail(.duplicateKey(key, firstLine: 0), at: isLocating ? consumed : nil)  // the reader fills in the line
+            // The reader fills in the line.
+            return fail(.duplicateKey(key, firstLine: 0), at: isLocating ? consumed : nil)
         }
         frames[top].pendingKey = key
         keyHashes.append(hash)
@@ -139,7 +143,8 @@ final class DocumentBuilder {
     func open(isObject: Bool) -> Int32 {
         if isLocating { record(.opened) }
         guard frames.count < maximumDepth else { return fail(.tooDeep(limit: maximumDepth), at: consumed - 1) }
-        frames.append(Frame(isObject: isObject, start: isObject ? members.count : values.count, hashStart: keyHashes.count))
+        frames.append(
+            Frame(isObject: isObject, start: isObject ? members.count : values.count, hashStart: keyHashes.count))
         return 1
     }
 
@@ -159,7 +164,9 @@ final class DocumentBuilder {
     /// (Swift's check rejects overlong forms and encoded surrogates, which YAJL's lets through).
     private static func string(_ text: UnsafePointer<UInt8>?, _ length: Int) -> String? {
         guard let text else { return "" }
-        guard let span = try? UTF8Span(validating: UnsafeBufferPointer(start: text, count: length).span) else { return nil }
+        guard let span = try? UTF8Span(validating: UnsafeBufferPointer(start: text, count: length).span) else {
+            return nil
+        }
         return String(copying: span)
     }
 
@@ -178,19 +185,20 @@ extension DocumentBuilder {
             Unmanaged<DocumentBuilder>.fromOpaque(context!).takeUnretainedValue()
         }
         let table = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
-        table.initialize(to: yajl_callbacks(
-            yajl_null: { builder($0).add(.null) },
-            yajl_boolean: { builder($0).add(.bool($1 != 0)) },
-            yajl_integer: nil,
-            yajl_double: nil,
-            yajl_number: { builder($0).addNumber($1, $2) },
-            yajl_string: { builder($0).addString($1, $2) },
-            yajl_start_map: { builder($0).open(isObject: true) },
-            yajl_map_key: { builder($0).addKey($1, $2) },
-            yajl_end_map: { builder($0).closeObject() },
-            yajl_start_array: { builder($0).open(isObject: false) },
-            yajl_end_array: { builder($0).closeArray() }
-        ))
+        table.initialize(
+            to: yajl_callbacks(
+                yajl_null: { builder($0).add(.null) },
+                yajl_boolean: { builder($0).add(.bool($1 != 0)) },
+                yajl_integer: nil,
+                yajl_double: nil,
+                yajl_number: { builder($0).addNumber($1, $2) },
+                yajl_string: { builder($0).addString($1, $2) },
+                yajl_start_map: { builder($0).open(isObject: true) },
+                yajl_map_key: { builder($0).addKey($1, $2) },
+                yajl_end_map: { builder($0).closeObject() },
+                yajl_start_array: { builder($0).open(isObject: false) },
+                yajl_end_array: { builder($0).closeArray() }
+            ))
         return table
     }()
 }

@@ -19,7 +19,10 @@ public enum DoubleCoding {
             return Double(text) ?? .nan
         case .string(let text):
             if let special = nonFinite(text) { return special }
-            throw JSONError(.invalidValue("\"\(text)\" is not a number; the only strings a number may be are \"NaN\", \"Infinity\" and \"-Infinity\""))
+            throw JSONError(
+                .invalidValue(
+                    "\"\(text)\" is not a number; the only strings a number may be are \"NaN\", \"Infinity\" and \"-Infinity\""
+                ))
         default:
             throw JSONError(.typeMismatch(expected: "a number", found: value.typeName))
         }

@@ -18,7 +18,9 @@ public enum ISO8601Timestamp {
     /// The stored form of a date: ISO 8601 text, or seconds since 2001 when no text is exact.
     public static func jsonValue(for date: Date) -> JSONValue {
         let interval = date.timeIntervalSinceReferenceDate
-        guard interval.isFinite, interval.magnitude < exactSecondsBound else { return DoubleCoding.jsonValue(for: interval) }
+        guard interval.isFinite, interval.magnitude < exactSecondsBound else {
+            return DoubleCoding.jsonValue(for: interval)
+        }
         let whole = interval.rounded(.down)
         let fraction = interval - whole
         let seconds = Int64(whole)
@@ -113,7 +115,8 @@ public enum ISO8601Timestamp {
             return true
         }
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2),
+            expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+            let second = number(2),
             (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
             hour < 24, minute < 60, second < 60
         else { return nil }
@@ -122,7 +125,9 @@ public enum ISO8601Timestamp {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                index += 1
+            }
             guard index > start else { return nil }
             fraction = Double("0." + String(decoding: bytes[start..<index], as: UTF8.self))!
         }
@@ -131,7 +136,8 @@ public enum ISO8601Timestamp {
         } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
             index += 1
-            guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2), offsetHours < 24, offsetMinutes < 60
+            guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2), offsetHours < 24,
+                offsetMinutes < 60
             else { return nil }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {

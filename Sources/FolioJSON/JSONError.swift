@@ -102,8 +102,10 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .unexpectedCharacter, .invalidLiteral, .unexpectedToken, .expectedKey:
             "check the JSON syntax at the caret; strings need double quotes"
-        case .invalidNumber: "write numbers as JSON does: -12, 3.5, 1e-7 (a digit on both sides of '.', no leading zeros)"
-        case .invalidEscape: "inside strings only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX are escapes; write a backslash as \\\\"
+        case .invalidNumber:
+            "write numbers as JSON does: -12, 3.5, 1e-7 (a digit on both sides of '.', no leading zeros)"
+        case .invalidEscape:
+            "inside strings only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX are escapes; write a backslash as \\\\"
         case .invalidUnicodeEscape: "write the character itself, or \\u and exactly four hex digits"
         case .unpairedSurrogate: "write the character itself, or both halves of its surrogate pair (\\uD83D\\uDE00)"
         case .controlCharacterInString: "escape it: \\n for a newline, \\t for a tab, \\u00XX for others"

@@ -133,7 +133,9 @@ enum JSONNumber {
         var exponent = text.utf8[text.utf8.index(after: e)...]
         var result = String(text[..<e]) + "e"
         if exponent.first == UInt8(ascii: "-") { result += "-" }
-        if exponent.first == UInt8(ascii: "-") || exponent.first == UInt8(ascii: "+") { exponent = exponent.dropFirst() }
+        if exponent.first == UInt8(ascii: "-") || exponent.first == UInt8(ascii: "+") {
+            exponent = exponent.dropFirst()
+        }
         while exponent.count > 1, exponent.first == UInt8(ascii: "0") { exponent = exponent.dropFirst() }
         return result + String(Substring(exponent))
     }

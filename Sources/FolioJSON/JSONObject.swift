@@ -63,9 +63,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         get { index(forKey: key).map { members[$0].value } }
         set {
             switch (index(forKey: key), newValue) {
-            case let (index?, value?): members[index].value = value
-            case let (index?, nil): members.remove(at: index)
-            case let (nil, value?): members.append(Member(key: key, value: value))
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append(Member(key: key, value: value))
             case (nil, nil): break
             }
         }

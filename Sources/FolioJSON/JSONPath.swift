@@ -48,7 +48,9 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                     scanner.skipSpace()
                     if key == wanted {
                         found = true
-                        if component == components.last { return text.withUnsafeBufferPointer { SourceLocation(offset: keyStart, in: $0) } }
+                        if component == components.last {
+                            return text.withUnsafeBufferPointer { SourceLocation(offset: keyStart, in: $0) }
+                        }
                     } else {
                         guard scanner.skipValue() else { return nil }
                         scanner.skipSpace()
@@ -90,7 +92,9 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             let start = position
             guard skipString() else { return nil }
             let raw = bytes[start..<position]
-            guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw.dropFirst().dropLast(), as: UTF8.self) }
+            guard raw.contains(UInt8(ascii: "\\")) else {
+                return String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
+            }
             return (try? JSONReader().read(Array(raw)))?.stringValue
         }
 
@@ -136,7 +140,10 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             default:
                 // A number or a literal runs to the next delimiter.
                 let start = position
-                while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
+                while position < bytes.count,
+                    ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(
+                        bytes[position])
+                {
                     position += 1
                 }
                 return position > start

@@ -1,5 +1,4 @@
 import CYajl
-
 import Glibc
 
 /// Reads JSON text into a `JSONValue`, strictly, on YAJL's streaming parser.
@@ -40,7 +39,8 @@ public struct JSONReader: Sendable {
 
     /// Reads a document from bytes; `file` names it in errors.
     public func read(_ bytes: [UInt8], file: String? = nil) throws(JSONError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) in try read(buffer, file: file) } }.get()
+        try bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONError) in try read(buffer, file: file) } }
+            .get()
     }
 
     /// Reads a document from a buffer of UTF-8 bytes; `file` names it in errors.
@@ -79,7 +79,8 @@ public struct JSONReader: Sendable {
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>, locating: Bool, file: String?) throws(JSONError) -> Parse {
         let builder = DocumentBuilder(maximumDepth: maximumDepth, isLocating: locating)
-        guard let handle = yajl_alloc(DocumentBuilder.callbacks, nil, Unmanaged.passUnretained(builder).toOpaque()) else {
+        guard let handle = yajl_alloc(DocumentBuilder.callbacks, nil, Unmanaged.passUnretained(builder).toOpaque())
+        else {
             throw JSONError(.unreadable("out of memory"), file: file)
         }
         defer { yajl_free(handle) }
@@ -111,7 +112,9 @@ public struct JSONReader: Sendable {
         return try read(bytes, file: path)
     }
 
-    private func error(_ kind: JSONError.Kind, at offset: Int, in text: UnsafeBufferPointer<UInt8>, file: String?) -> JSONError {
+    private func error(_ kind: JSONError.Kind, at offset: Int, in text: UnsafeBufferPointer<UInt8>, file: String?)
+        -> JSONError
+    {
         JSONError(kind, file: file, location: SourceLocation(offset: offset, in: text))
     }
 }
@@ -130,7 +133,8 @@ public enum FileBytes {
 
     /// Reads an open file to its end. `expectedSize` is what `fstat` said; a file larger
     /// than `limit` (then or by the time it is read) is refused as `.tooLarge`.
-    public static func read(descriptor: Int32, expectedSize: Int, limit: Int, path: String) throws(JSONError) -> [UInt8] {
+    public static func read(descriptor: Int32, expectedSize: Int, limit: Int, path: String) throws(JSONError) -> [UInt8]
+    {
         guard expectedSize <= limit else { throw JSONError(.tooLarge(size: expectedSize, limit: limit), file: path) }
         // Read up to one byte past the expected size, in case the file grew since fstat, into
         // memory left uninitialized: zeroing it first would cost as much as the copy.

@@ -16,7 +16,9 @@ public protocol JSONRepresentable {
 extension Bool: JSONRepresentable {
     public var json: JSONValue { .bool(self) }
     public init(json: JSONValue) throws(JSONError) {
-        guard case .bool(let value) = json else { throw JSONError(.typeMismatch(expected: "true or false", found: json.typeName)) }
+        guard case .bool(let value) = json else {
+            throw JSONError(.typeMismatch(expected: "true or false", found: json.typeName))
+        }
         self = value
     }
 }
@@ -24,7 +26,9 @@ extension Bool: JSONRepresentable {
 extension String: JSONRepresentable {
     public var json: JSONValue { .string(self) }
     public init(json: JSONValue) throws(JSONError) {
-        guard case .string(let value) = json else { throw JSONError(.typeMismatch(expected: "a string", found: json.typeName)) }
+        guard case .string(let value) = json else {
+            throw JSONError(.typeMismatch(expected: "a string", found: json.typeName))
+        }
         self = value
     }
 }
@@ -81,7 +85,8 @@ extension Decimal: JSONRepresentable {
     /// A decimal is written as its exact decimal text, never through a double.
     public var json: JSONValue {
         guard isFinite else { return .string("NaN") }
-        return description.utf8.withContiguousStorageIfAvailable { JSONNumber.value(ofValidText: $0) } ?? .number(description)
+        return description.utf8.withContiguousStorageIfAvailable { JSONNumber.value(ofValidText: $0) }
+            ?? .number(description)
     }
 
     public init(json: JSONValue) throws(JSONError) {
@@ -93,7 +98,10 @@ extension Decimal: JSONRepresentable {
             case .string("NaN"): nil
             default: throw JSONError(.typeMismatch(expected: "a decimal number", found: json.typeName))
             }
-        guard let text else { self = .nan; return }
+        guard let text else {
+            self = .nan
+            return
+        }
         guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
             throw JSONError(.invalidValue("\(text) is not a decimal number"))
         }
@@ -110,7 +118,9 @@ extension UUID: JSONRepresentable {
     /// Its `uuidString` (upper case); lower case is accepted on reading.
     public var json: JSONValue { .string(UUIDText.text(of: self)) }
     public init(json: JSONValue) throws(JSONError) {
-        guard case .string(let text) = json else { throw JSONError(.typeMismatch(expected: "a UUID string", found: json.typeName)) }
+        guard case .string(let text) = json else {
+            throw JSONError(.typeMismatch(expected: "a UUID string", found: json.typeName))
+        }
         guard let uuid = UUIDText.parse(text) else {
             throw JSONError(.invalidValue("\"\(text)\" is not a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         }
@@ -121,7 +131,9 @@ extension UUID: JSONRepresentable {
 extension URL: JSONRepresentable {
     public var json: JSONValue { .string(absoluteString) }
     public init(json: JSONValue) throws(JSONError) {
-        guard case .string(let text) = json else { throw JSONError(.typeMismatch(expected: "a URL string", found: json.typeName)) }
+        guard case .string(let text) = json else {
+            throw JSONError(.typeMismatch(expected: "a URL string", found: json.typeName))
+        }
         guard let url = URL(string: text) else { throw JSONError(.invalidValue("\"\(text)\" is not a URL")) }
         self = url
     }
@@ -131,8 +143,12 @@ extension Data: JSONRepresentable {
     /// Base64 text (standard alphabet, padded, no line breaks).
     public var json: JSONValue { .string(base64EncodedString()) }
     public init(json: JSONValue) throws(JSONError) {
-        guard case .string(let text) = json else { throw JSONError(.typeMismatch(expected: "base64 text", found: json.typeName)) }
-        guard let data = Data(base64Encoded: text) else { throw JSONError(.invalidValue("the text is not valid base64")) }
+        guard case .string(let text) = json else {
+            throw JSONError(.typeMismatch(expected: "base64 text", found: json.typeName))
+        }
+        guard let data = Data(base64Encoded: text) else {
+            throw JSONError(.invalidValue("the text is not valid base64"))
+        }
         self = data
     }
 }
@@ -147,7 +163,9 @@ extension Optional: JSONRepresentable where Wrapped: JSONRepresentable {
 extension Array: JSONRepresentable where Element: JSONRepresentable {
     public var json: JSONValue { .array(map(\.json)) }
     public init(json: JSONValue) throws(JSONError) {
-        guard case .array(let elements) = json else { throw JSONError(.typeMismatch(expected: "an array", found: json.typeName)) }
+        guard case .array(let elements) = json else {
+            throw JSONError(.typeMismatch(expected: "an array", found: json.typeName))
+        }
         var result: [Element] = []
         result.reserveCapacity(elements.count)
         for element in elements { result.append(try Element(json: element)) }
@@ -158,10 +176,14 @@ extension Array: JSONRepresentable where Element: JSONRepresentable {
 extension Dictionary: JSONRepresentable where Key == String, Value: JSONRepresentable {
     /// An object with keys sorted, so the same dictionary always writes the same text.
     public var json: JSONValue {
-        .object(JSONObject(uniqueMembers: sorted { $0.key < $1.key }.map { JSONObject.Member(key: $0.key, value: $0.value.json) }))
+        .object(
+            JSONObject(
+                uniqueMembers: sorted { $0.key < $1.key }.map { JSONObject.Member(key: $0.key, value: $0.value.json) }))
     }
     public init(json: JSONValue) throws(JSONError) {
-        guard case .object(let object) = json else { throw JSONError(.typeMismatch(expected: "an object", found: json.typeName)) }
+        guard case .object(let object) = json else {
+            throw JSONError(.typeMismatch(expected: "an object", found: json.typeName))
+        }
         var result: [String: Value] = [:]
         for member in object { result[member.key] = try Value(json: member.value) }
         self = result

@@ -25,13 +25,13 @@ extension JSONValue: Equatable {
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
-        case let (.bool(a), .bool(b)): a == b
-        case let (.integer(a), .integer(b)): a == b
-        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
-        case let (.number(a), .number(b)): a == b
-        case let (.string(a), .string(b)): a == b
-        case let (.array(a), .array(b)): a == b
-        case let (.object(a), .object(b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
         default: false
         }
     }
@@ -41,13 +41,27 @@ extension JSONValue: Hashable {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
-        case .bool(let value): hasher.combine(1); hasher.combine(value)
-        case .integer(let value): hasher.combine(2); hasher.combine(value)
-        case .double(let value): hasher.combine(3); hasher.combine(value.bitPattern)
-        case .number(let text): hasher.combine(4); hasher.combine(text)
-        case .string(let value): hasher.combine(5); hasher.combine(value)
-        case .array(let values): hasher.combine(6); hasher.combine(values)
-        case .object(let object): hasher.combine(7); hasher.combine(object)
+        case .bool(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .integer(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .double(let value):
+            hasher.combine(3)
+            hasher.combine(value.bitPattern)
+        case .number(let text):
+            hasher.combine(4)
+            hasher.combine(text)
+        case .string(let value):
+            hasher.combine(5)
+            hasher.combine(value)
+        case .array(let values):
+            hasher.combine(6)
+            hasher.combine(values)
+        case .object(let object):
+            hasher.combine(7)
+            hasher.combine(object)
         }
     }
 }
@@ -116,7 +130,8 @@ extension JSONValue: CustomStringConvertible {
         case .number(let text): text
         case .string(let text): Self.quoted(text)
         case .array(let elements): "[" + elements.map(\.description).joined(separator: ", ") + "]"
-        case .object(let object): "{" + object.map { Self.quoted($0.key) + ": " + $0.value.description }.joined(separator: ", ") + "}"
+        case .object(let object):
+            "{" + object.map { Self.quoted($0.key) + ": " + $0.value.description }.joined(separator: ", ") + "}"
         }
     }
 
@@ -129,7 +144,8 @@ extension JSONValue: CustomStringConvertible {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case _ where scalar.value < 0x20: result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20:
+                result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
         }

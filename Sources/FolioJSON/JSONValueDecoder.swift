@@ -24,9 +24,12 @@ public struct JSONValueDecoder: Sendable {
     private static func message(for error: DecodingError, type: Any.Type) -> String {
         let (path, problem): ([any CodingKey], String) =
             switch error {
-            case .typeMismatch(_, let context), .dataCorrupted(let context): (context.codingPath, context.debugDescription)
-            case .keyNotFound(let key, let context): (context.codingPath, "the member \"\(key.stringValue)\" is missing")
-            case .valueNotFound(_, let context): (context.codingPath, "a value is null that must not be: \(context.debugDescription)")
+            case .typeMismatch(_, let context), .dataCorrupted(let context):
+                (context.codingPath, context.debugDescription)
+            case .keyNotFound(let key, let context):
+                (context.codingPath, "the member \"\(key.stringValue)\" is missing")
+            case .valueNotFound(_, let context):
+                (context.codingPath, "a value is null that must not be: \(context.debugDescription)")
             @unknown default: ([], "\(error)")
             }
         let place = path.isEmpty ? "" : " at " + pathText(path)
@@ -53,7 +56,9 @@ private struct ValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Reads a value: through Folio's stored form for the types that have one, else the type's `init(from:)`.
-    static func read<Value: Decodable>(_ type: Value.Type, from value: JSONValue, codingPath: [any CodingKey]) throws -> Value {
+    static func read<Value: Decodable>(_ type: Value.Type, from value: JSONValue, codingPath: [any CodingKey]) throws
+        -> Value
+    {
         if let representable = type as? any JSONRepresentable.Type {
             do {
                 // The cast cannot fail: `representable` is `Value.self`.
@@ -66,7 +71,8 @@ private struct ValueDecoder: Decoder {
     }
 
     func mismatch(_ expected: String) -> DecodingError {
-        .typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.typeName)"))
+        .typeMismatch(
+            Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.typeName)"))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -79,7 +85,9 @@ private struct ValueDecoder: Decoder {
         return UnkeyedContainer(elements: elements, codingPath: codingPath)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(value: value, codingPath: codingPath) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueContainer(value: value, codingPath: codingPath)
+    }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -91,7 +99,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func member(_ key: Key) throws -> JSONValue {
         guard let value = object[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\""))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\""))
         }
         return value
     }
@@ -102,7 +111,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try ValueDecoder.read(type, from: member(key), codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try ValueDecoder(value: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
     }
 
@@ -111,7 +122,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder { ValueDecoder(value: object["super"] ?? .null, codingPath: codingPath) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(value: try member(key), codingPath: codingPath + [key]) }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ValueDecoder(value: try member(key), codingPath: codingPath + [key])
+    }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
@@ -129,7 +142,8 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func next() throws -> (JSONValue, [any CodingKey]) {
         let path = codingPath + [IndexKey(currentIndex)]
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
+            throw DecodingError.valueNotFound(
+                Any.self, .init(codingPath: path, debugDescription: "the array has only \(elements.count) elements"))
         }
         defer { currentIndex += 1 }
         return (elements[currentIndex], path)
@@ -146,7 +160,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         return try ValueDecoder.read(type, from: value, codingPath: path)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let (value, path) = try next()
         return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
     }
@@ -167,5 +183,7 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     let codingPath: [any CodingKey]
 
     func decodeNil() -> Bool { value == .null }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try ValueDecoder.read(type, from: value, codingPath: codingPath) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try ValueDecoder.read(type, from: value, codingPath: codingPath)
+    }
 }

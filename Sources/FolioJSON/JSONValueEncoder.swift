@@ -54,7 +54,9 @@ private final class EncodingNode {
             content = .value(representable.json)
         } else {
             try value.encode(to: ValueEncoder(node: self, codingPath: codingPath))
-            if let unordered = value as? any UnorderedEncodable { sort(pairedElements: type(of: unordered).encodesPairs) }
+            if let unordered = value as? any UnorderedEncodable {
+                sort(pairedElements: type(of: unordered).encodesPairs)
+            }
         }
     }
 
@@ -67,7 +69,9 @@ private final class EncodingNode {
             let numeric = members.allSatisfy { Int($0.key) != nil }
             content = .object(members.sorted { numeric ? Int($0.key)! < Int($1.key)! : $0.key < $1.key })
         case .array(let elements) where pairedElements && elements.count % 2 == 0:
-            let pairs = stride(from: 0, to: elements.count, by: 2).map { (key: elements[$0].value.description, pair: elements[$0...$0 + 1]) }
+            let pairs = stride(from: 0, to: elements.count, by: 2).map {
+                (key: elements[$0].value.description, pair: elements[$0...$0 + 1])
+            }
             content = .array(pairs.sorted { $0.key < $1.key }.flatMap(\.pair))
         case .array(let elements):
             content = .array(elements.map { ($0.value.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1))
@@ -135,7 +139,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try node.member(key.stringValue).store(value, codingPath: codingPath + [key])
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         ValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
     }
 
@@ -144,7 +150,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder() -> any Encoder { ValueEncoder(node: node.member("super"), codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        ValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key])
+    }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
@@ -159,7 +167,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         try node.appendElement().store(value, codingPath: codingPath + [key])
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let key = IndexKey(count)
         return ValueEncoder(node: node.appendElement(), codingPath: codingPath + [key]).container(keyedBy: keyType)
     }

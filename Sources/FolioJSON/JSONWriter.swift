@@ -45,7 +45,13 @@ public struct JSONWriter: Sendable {
         var escaped = false
         for byte in try write(value) {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
             } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
                 continue
             } else if byte == UInt8(ascii: "\"") {
@@ -98,7 +104,9 @@ private final class CanonicalGenerator {
         case .integer(let integer): try check(yajl_gen_integer(handle, integer))
         case .double(let double):
             guard double.isFinite else {
-                throw JSONError(.notRepresentable("\(double) is not finite; encode it as the string \"NaN\", \"Infinity\" or \"-Infinity\""))
+                throw JSONError(
+                    .notRepresentable(
+                        "\(double) is not finite; encode it as the string \"NaN\", \"Infinity\" or \"-Infinity\""))
             }
             try raw(JSONNumber.canonicalText(double))
         case .number(let text):
@@ -167,11 +175,16 @@ private final class CanonicalGenerator {
     /// an atom with the right separators and indentation, which is all it does.
     private func raw(_ text: String) throws(JSONError) {
         var text = text
-        try check(text.withUTF8 { $0.withMemoryRebound(to: CChar.self) { yajl_gen_number(handle, $0.baseAddress, $0.count) } })
+        try check(
+            text.withUTF8 { $0.withMemoryRebound(to: CChar.self) { yajl_gen_number(handle, $0.baseAddress, $0.count) } }
+        )
     }
 
     private func raw(_ text: [UInt8]) throws(JSONError) {
-        try check(text.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { yajl_gen_number(handle, $0.baseAddress, $0.count) } })
+        try check(
+            text.withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { yajl_gen_number(handle, $0.baseAddress, $0.count) }
+            })
     }
 
     private func check(_ status: yajl_gen_status) throws(JSONError) {

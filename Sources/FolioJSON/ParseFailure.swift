@@ -32,10 +32,14 @@ enum ParseFailure {
 
         let (offending, comma) = offendingToken(after: builder, in: text)
         if isCommentStart(offending, in: text) { return (.comment, offending) }
-        if let comma, offending < text.count, text[offending] == UInt8(ascii: "]") || text[offending] == UInt8(ascii: "}") {
+        if let comma, offending < text.count,
+            text[offending] == UInt8(ascii: "]") || text[offending] == UInt8(ascii: "}")
+        {
             return (.trailingComma, comma)
         }
-        if builder.lastEvent == .value, offending == builder.lastEventEnd, offending < text.count, isDigit(text[offending]) {
+        if builder.lastEvent == .value, offending == builder.lastEventEnd, offending < text.count,
+            isDigit(text[offending])
+        {
             // `01`: YAJL reads a zero, then another number where a comma belongs.
             return (.invalidNumber, wordStart(at: offending, in: text))
         }
@@ -50,7 +54,9 @@ enum ParseFailure {
     }
 
     /// The kind and place of an error in a token's own spelling, or `nil` for a grammar error.
-    private static func lexicalError(_ message: String, consumed: Int, in text: UnsafeBufferPointer<UInt8>) -> (JSONError.Kind, Int)? {
+    private static func lexicalError(_ message: String, consumed: Int, in text: UnsafeBufferPointer<UInt8>) -> (
+        JSONError.Kind, Int
+    )? {
         switch message {
         case let m where m.contains("comment"): return (.comment, commentStart(near: consumed, in: text))
         case let m where m.contains("invalid char in json text"):
@@ -59,19 +65,24 @@ enum ParseFailure {
             // A bare word (`True`, `None`), or letters glued to a number (`0x1F`).
             let start = wordStart(at: offset, in: text)
             return (start < offset && isDigit(text[offset - 1]) ? .invalidNumber : .invalidLiteral, start)
-        case let m where m.contains("invalid string in json text"): return (.invalidLiteral, wordStart(at: consumed, in: text))
+        case let m where m.contains("invalid string in json text"):
+            return (.invalidLiteral, wordStart(at: consumed, in: text))
         case let m where m.contains("malformed number"): return (.invalidNumber, consumed)
         case let m where m.contains("'\\' occurs before a character"): return (.invalidEscape, max(0, consumed - 1))
-        case let m where m.contains("after '\\u'"): return (.invalidUnicodeEscape, escapeStart(before: consumed, in: text))
+        case let m where m.contains("after '\\u'"):
+            return (.invalidUnicodeEscape, escapeStart(before: consumed, in: text))
         case let m where m.contains("invalid character inside string"): return (.controlCharacterInString, consumed)
-        case let m where m.contains("invalid bytes in UTF8"): return (.invalidUTF8, firstInvalidUTF8(in: text) ?? consumed)
+        case let m where m.contains("invalid bytes in UTF8"):
+            return (.invalidUTF8, firstInvalidUTF8(in: text) ?? consumed)
         default: return nil
         }
     }
 
     /// The first token after the builder's last event, skipping the separator that
     /// event expects (`:` after a key, `,` after a value); also where that comma was.
-    private static func offendingToken(after builder: DocumentBuilder, in text: UnsafeBufferPointer<UInt8>) -> (offset: Int, comma: Int?) {
+    private static func offendingToken(after builder: DocumentBuilder, in text: UnsafeBufferPointer<UInt8>) -> (
+        offset: Int, comma: Int?
+    ) {
         var index = skipWhitespace(from: builder.lastEventEnd, in: text)
         let separator: UInt8? =
             switch builder.lastEvent {
@@ -119,7 +130,9 @@ enum ParseFailure {
         while index >= 0 {
             if text[index] == UInt8(ascii: "\"") {
                 var backslashes = 0
-                while index - backslashes - 1 >= 0, text[index - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                while index - backslashes - 1 >= 0, text[index - backslashes - 1] == UInt8(ascii: "\\") {
+                    backslashes += 1
+                }
                 if backslashes % 2 == 0 { return index }
             }
             index -= 1
@@ -130,7 +143,8 @@ enum ParseFailure {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
@@ -152,7 +166,9 @@ enum ParseFailure {
     /// The backslash of the `\u` escape that the offset falls in.
     private static func escapeStart(before offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
         var index = min(offset, text.count - 1)
-        while index > 0, !(text[index] == UInt8(ascii: "\\") && index + 1 < text.count && text[index + 1] == UInt8(ascii: "u")) {
+        while index > 0,
+            !(text[index] == UInt8(ascii: "\\") && index + 1 < text.count && text[index + 1] == UInt8(ascii: "u"))
+        {
             index -= 1
         }
         return max(index, 0)

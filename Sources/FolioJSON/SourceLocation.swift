@@ -51,7 +51,8 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The scalars of a byte range, decoded leniently for display, with control characters as spaces.
-    private static func characters(_ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> [Unicode.Scalar] {
+    private static func characters(_ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> [Unicode.Scalar]
+    {
         let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
         return String(decoding: bytes, as: UTF8.self).unicodeScalars.map { scalar in
             scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar

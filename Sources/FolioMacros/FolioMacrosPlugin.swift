@@ -5,6 +5,7 @@ import SwiftSyntaxMacros
 @main
 struct FolioMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
-        ModelMacro.self, PersistedPropertyMacro.self, SchemaMarkerMacro.self, SchemaConstraintMacro.self, ModelActorMacro.self,
+        ModelMacro.self, PersistedPropertyMacro.self, SchemaMarkerMacro.self, SchemaConstraintMacro.self,
+        ModelActorMacro.self,
     ]
 }

@@ -6,7 +6,8 @@ import SwiftSyntaxMacros
 /// `init(modelContainer:)`, and the `ModelActor` conformance that exposes it.
 public struct ModelActorMacro: MemberMacro, ExtensionMacro {
     public static func expansion(
-        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard declaration.is(ActorDeclSyntax.self) else {
@@ -26,7 +27,8 @@ public struct ModelActorMacro: MemberMacro, ExtensionMacro {
     }
 
     public static func expansion(
-        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         guard declaration.is(ActorDeclSyntax.self), !protocols.isEmpty else { return [] }

@@ -7,7 +7,8 @@ import SwiftSyntaxMacros
 /// described from the declaration, and the `PersistentModel` conformance.
 public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     public static func expansion(
-        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let model = declaration.as(ClassDeclSyntax.self) else {
@@ -29,35 +30,39 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         if StoredProperty.anyConditional(in: model.memberBlock.members) {
             return conditionalMembers(of: model, name: name, superclass: superclass, unique: unique, indices: indices)
         }
-        let inheriting = superclass.map { "\n        inheritingFrom: \($0).self, keyPaths: \($0)._$keyPaths(rootedAt: \(name).self)," } ?? ""
+        let inheriting =
+            superclass.map {
+                "\n        inheritingFrom: \($0).self, keyPaths: \($0)._$keyPaths(rootedAt: \(name).self),"
+            } ?? ""
         let initialized = persisted.map(initialization).joined()
         let keyPathsListed = persisted.map { "\n    keyPaths[\"\($0.name)\"] = \\_Root.\($0.name)" }.joined()
-        return storageMembers(superclass: superclass) + keyPaths(of: model, superclass: superclass, listed: keyPathsListed) + [
-            """
-            \(raw: classMemberPrefix(model, superclass)) schemaEntity: Folio.Schema.Entity {
-                Folio.Schema.Entity(
-                    name: \(literal: name),\(raw: inheriting)
-                    properties: [\(raw: described.isEmpty ? "" : "\n" + described + "\n")],
-                    uniquenessConstraints: \(raw: unique),
-                    indices: \(raw: indices))
-            }
-            """,
-            superclass == nil
-                ? """
-                public required init(backingData: Folio.ModelBackingData) {
-                    _$backingData = backingData\(raw: initialized)
-                }
+        return storageMembers(superclass: superclass)
+            + keyPaths(of: model, superclass: superclass, listed: keyPathsListed) + [
                 """
-                // A subclass sets its own stored properties first, as Swift requires before
-                // `super.init`, and drops the initial values Swift gave its properties: the
-                // document's win, and adopting them later would overwrite those.
-                : """
-                public required init(backingData: Folio.ModelBackingData) {
-                    _$backingData = nil\(raw: initialized)
-                    super.init(backingData: backingData)
+                \(raw: classMemberPrefix(model, superclass)) schemaEntity: Folio.Schema.Entity {
+                    Folio.Schema.Entity(
+                        name: \(literal: name),\(raw: inheriting)
+                        properties: [\(raw: described.isEmpty ? "" : "\n" + described + "\n")],
+                        uniquenessConstraints: \(raw: unique),
+                        indices: \(raw: indices))
                 }
                 """,
-        ] + observation(of: name)
+                superclass == nil
+                    ? """
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = backingData\(raw: initialized)
+                    }
+                    """
+                    // A subclass sets its own stored properties first, as Swift requires before
+                    // `super.init`, and drops the initial values Swift gave its properties: the
+                    // document's win, and adopting them later would overwrite those.
+                    : """
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = nil\(raw: initialized)
+                        super.init(backingData: backingData)
+                    }
+                    """,
+            ] + observation(of: name)
     }
 
     /// The superclass a `@Model` class inherits from, when it is itself a model
@@ -69,7 +74,8 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     /// `PersistentModel` itself is not a subclass either.
     private static func superclass(of model: ClassDeclSyntax, conformingTo protocols: [TypeSyntax]) -> String? {
         guard !protocols.contains(where: { $0.trimmedDescription.hasSuffix("PersistentModel") }),
-            let first = model.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription, !first.hasSuffix("PersistentModel")
+            let first = model.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription,
+            !first.hasSuffix("PersistentModel")
         else { return nil }
         return first
     }
@@ -127,34 +133,42 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         of model: ClassDeclSyntax, name: String, superclass: String?, unique: String, indices: String
     ) -> [DeclSyntax] {
         let members = model.memberBlock.members
-        let described = StoredProperty.statements(in: members) { $0.isTransient ? nil : "properties.append(\(describe($0, in: name)))" }
-        let initialized = StoredProperty.statements(in: members) { $0.isTransient ? nil : initialization(of: $0).trimmingPrefix("\n    ").description }
-            .filter { !$0.isEmpty }.joined(separator: "\n")
-        let inheriting = superclass.map { "inheritingFrom: \($0).self, keyPaths: \($0)._$keyPaths(rootedAt: \(name).self), " } ?? ""
-        let keyPathsListed = StoredProperty.statements(in: members) { $0.isTransient ? nil : "keyPaths[\"\($0.name)\"] = \\_Root.\($0.name)" }
-        return storageMembers(superclass: superclass) + keyPaths(of: model, superclass: superclass, listed: "\n" + keyPathsListed.joined(separator: "\n")) + [
-            """
-            \(raw: classMemberPrefix(model, superclass)) schemaEntity: Folio.Schema.Entity {
-                var properties: [Folio.Schema.Property] = []
-            \(raw: described.joined(separator: "\n"))
-                return Folio.Schema.Entity(name: \(literal: name), \(raw: inheriting)properties: properties, uniquenessConstraints: \(raw: unique), indices: \(raw: indices))
-            }
-            """,
-            superclass == nil
-                ? """
-                public required init(backingData: Folio.ModelBackingData) {
-                    _$backingData = backingData
-                \(raw: initialized)
-                }
+        let described = StoredProperty.statements(in: members) {
+            $0.isTransient ? nil : "properties.append(\(describe($0, in: name)))"
+        }
+        let initialized = StoredProperty.statements(in: members) {
+            $0.isTransient ? nil : initialization(of: $0).trimmingPrefix("\n    ").description
+        }
+        .filter { !$0.isEmpty }.joined(separator: "\n")
+        let inheriting =
+            superclass.map { "inheritingFrom: \($0).self, keyPaths: \($0)._$keyPaths(rootedAt: \(name).self), " } ?? ""
+        let keyPathsListed = StoredProperty.statements(in: members) {
+            $0.isTransient ? nil : "keyPaths[\"\($0.name)\"] = \\_Root.\($0.name)"
+        }
+        return storageMembers(superclass: superclass)
+            + keyPaths(of: model, superclass: superclass, listed: "\n" + keyPathsListed.joined(separator: "\n")) + [
                 """
-                : """
-                public required init(backingData: Folio.ModelBackingData) {
-                    _$backingData = nil
-                \(raw: initialized)
-                    super.init(backingData: backingData)
+                \(raw: classMemberPrefix(model, superclass)) schemaEntity: Folio.Schema.Entity {
+                    var properties: [Folio.Schema.Property] = []
+                \(raw: described.joined(separator: "\n"))
+                    return Folio.Schema.Entity(name: \(literal: name), \(raw: inheriting)properties: properties, uniquenessConstraints: \(raw: unique), indices: \(raw: indices))
                 }
                 """,
-        ] + observation(of: name)
+                superclass == nil
+                    ? """
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = backingData
+                    \(raw: initialized)
+                    }
+                    """
+                    : """
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = nil
+                    \(raw: initialized)
+                        super.init(backingData: backingData)
+                    }
+                    """,
+            ] + observation(of: name)
     }
 
     /// The observation registrar and the two functions the tracked accessors call.
@@ -177,11 +191,13 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     }
 
     public static func expansion(
-        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingAttributesFor member: some DeclSyntaxProtocol,
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AttributeSyntax] {
         // A class with problems gets no accessors either, so only `@Model`'s own errors show.
-        guard let model = declaration.as(ClassDeclSyntax.self), problems(in: StoredProperty.all(in: model.memberBlock.members)).isEmpty,
+        guard let model = declaration.as(ClassDeclSyntax.self),
+            problems(in: StoredProperty.all(in: model.memberBlock.members)).isEmpty,
             let variable = member.as(VariableDeclSyntax.self),
             let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first,
             !property.isLet, !property.isTransient, variable.attribute(named: "_PersistedProperty") == nil
@@ -190,7 +206,8 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     }
 
     public static func expansion(
-        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         // A class with problems gets no conformance either, so only `@Model`'s own errors show.
@@ -222,14 +239,18 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         if let relationship = property.relationship {
             var arguments = ["\"\(property.name)\"", keyPath]
             let given = relationship.arguments?.as(LabeledExprListSyntax.self) ?? []
-            arguments.append("deleteRule: " + (given.first { $0.label?.text == "deleteRule" }?.expression.trimmedDescription ?? ".nullify"))
+            arguments.append(
+                "deleteRule: "
+                    + (given.first { $0.label?.text == "deleteRule" }?.expression.trimmedDescription ?? ".nullify"))
             if let inverse = given.first(where: { $0.label?.text == "inverse" })?.expression.as(KeyPathExprSyntax.self),
                 let last = inverse.components.last?.component.as(KeyPathPropertyComponentSyntax.self)
             {
                 arguments.append("inverseName: \"\(last.declName.baseName.text)\"")
             }
             for label in ["minimumModelCount", "maximumModelCount", "originalName"] {
-                if let value = given.first(where: { $0.label?.text == label }) { arguments.append("\(label): \(value.expression.trimmedDescription)") }
+                if let value = given.first(where: { $0.label?.text == label }) {
+                    arguments.append("\(label): \(value.expression.trimmedDescription)")
+                }
             }
             let options = given.filter { $0.label == nil }.map(\.expression.trimmedDescription)
             if !options.isEmpty { arguments.append("options: [" + options.joined(separator: ", ") + "]") }
@@ -247,8 +268,10 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         // property (written before it was added). A stored property's initializer cannot
         // refer to the instance, so the expression means the same in a static context.
         let defaultValue = property.binding.initializer.map { "{ \($0.value.trimmedDescription) }" } ?? "nil"
-        let initial = property.binding.initializer.flatMap { initialKind(of: $0.value) }.map { ", initial: \($0)" } ?? ""
-        return ".describe(\"\(property.name)\", \(keyPath), defaultValue: \(defaultValue), options: [\(options.joined(separator: ", "))]\(initial))"
+        let initial =
+            property.binding.initializer.flatMap { initialKind(of: $0.value) }.map { ", initial: \($0)" } ?? ""
+        return
+            ".describe(\"\(property.name)\", \(keyPath), defaultValue: \(defaultValue), options: [\(options.joined(separator: ", "))]\(initial))"
     }
 
     /// What an initial value is, for `folio.json` (`Schema.Attribute.InitialValue`): a
@@ -272,9 +295,12 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
         }
         if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-            return prefix.expression.is(IntegerLiteralExprSyntax.self) || prefix.expression.is(FloatLiteralExprSyntax.self)
+            return prefix.expression.is(IntegerLiteralExprSyntax.self)
+                || prefix.expression.is(FloatLiteralExprSyntax.self)
         }
-        if let array = expression.as(ArrayExprSyntax.self) { return array.elements.allSatisfy { isConstant($0.expression) } }
+        if let array = expression.as(ArrayExprSyntax.self) {
+            return array.elements.allSatisfy { isConstant($0.expression) }
+        }
         if let dictionary = expression.as(DictionaryExprSyntax.self) {
             guard case .elements(let elements) = dictionary.content else { return true }
             return elements.allSatisfy { isConstant($0.key) && isConstant($0.value) }
@@ -307,8 +333,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                         return nil
                     }
                     let names = keyPaths.compactMap { expression -> String? in
-                        guard let component = expression.as(KeyPathExprSyntax.self)?.components.last?.component
-                            .as(KeyPathPropertyComponentSyntax.self)
+                        guard
+                            let component = expression.as(KeyPathExprSyntax.self)?.components.last?.component
+                                .as(KeyPathPropertyComponentSyntax.self)
                         else { return nil }
                         return "\"\(component.declName.baseName.text)\""
                     }
@@ -324,22 +351,35 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     /// existential (types that are not `Codable` are caught when the container opens).
     private static func isStorable(_ type: TypeSyntax) -> Bool {
         if let optional = type.as(OptionalTypeSyntax.self) { return isStorable(optional.wrappedType) }
-        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return isStorable(unwrapped.wrappedType) }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return isStorable(unwrapped.wrappedType)
+        }
         if let attributed = type.as(AttributedTypeSyntax.self) { return isStorable(attributed.baseType) }
-        if let tuple = type.as(TupleTypeSyntax.self) { return tuple.elements.count == 1 && isStorable(tuple.elements.first!.type) }
-        if type.is(FunctionTypeSyntax.self) || type.is(SomeOrAnyTypeSyntax.self) || type.is(CompositionTypeSyntax.self) { return false }
-        if let identifier = type.as(IdentifierTypeSyntax.self) { return !["Any", "AnyObject"].contains(identifier.name.text) }
+        if let tuple = type.as(TupleTypeSyntax.self) {
+            return tuple.elements.count == 1 && isStorable(tuple.elements.first!.type)
+        }
+        if type.is(FunctionTypeSyntax.self) || type.is(SomeOrAnyTypeSyntax.self) || type.is(CompositionTypeSyntax.self)
+        {
+            return false
+        }
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            return !["Any", "AnyObject"].contains(identifier.name.text)
+        }
         return true
     }
 
-    private static func diagnoseNotAClass(_ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext) {
+    private static func diagnoseNotAClass(
+        _ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext
+    ) {
         var fixIts: [FixIt] = []
         if let structure = declaration.as(StructDeclSyntax.self) {
             let keyword = structure.structKeyword
             fixIts.append(
                 FixIt(
                     message: ModelFixIt(message: "make it a class"),
-                    changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.class))))]))
+                    changes: [
+                        .replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.class))))
+                    ]))
         }
         context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass, fixIts: fixIts))
     }
@@ -354,7 +394,11 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                     fixIts: [
                         FixIt(
                             message: ModelFixIt(message: "use 'var'"),
-                            changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var))))])
+                            changes: [
+                                .replace(
+                                    oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var)))
+                                )
+                            ])
                     ])
             }
             if !property.isTransient, let type = property.binding.typeAnnotation?.type, !isStorable(type) {
@@ -363,9 +407,12 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                     let declaration = property.declaration
                     let transient = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: "Transient"))
                         .with(\.leadingTrivia, declaration.leadingTrivia).with(\.trailingTrivia, .space)
-                    let marked = declaration.with(\.leadingTrivia, []).with(\.attributes, [.attribute(transient)] + declaration.with(\.leadingTrivia, []).attributes)
+                    let marked = declaration.with(\.leadingTrivia, []).with(
+                        \.attributes, [.attribute(transient)] + declaration.with(\.leadingTrivia, []).attributes)
                     fixIts.append(
-                        FixIt(message: ModelFixIt(message: "mark it @Transient"), changes: [.replace(oldNode: Syntax(declaration), newNode: Syntax(marked))]))
+                        FixIt(
+                            message: ModelFixIt(message: "mark it @Transient"),
+                            changes: [.replace(oldNode: Syntax(declaration), newNode: Syntax(marked))]))
                 }
                 return Diagnostic(node: type, message: ModelDiagnostic.unsupportedType, fixIts: fixIts)
             }

@@ -10,17 +10,20 @@ import SwiftSyntaxMacros
 /// writes, initializes the peers directly.
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
-        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         // An implicitly-nil optional has no peer: nothing obliges an initializer to set it.
         guard let variable = declaration.as(VariableDeclSyntax.self),
-            let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first, !property.isImplicitlyNil
+            let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first,
+            !property.isImplicitlyNil
         else { return [] }
         return ["@Transient private var _\(raw: property.name): Folio.PersistedValueSlot"]
     }
 
     public static func expansion(
-        of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+        of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         guard let variable = declaration.as(VariableDeclSyntax.self),
             let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first

@@ -5,7 +5,8 @@ import SwiftSyntaxMacros
 /// reads them from the property they mark.
 public struct SchemaMarkerMacro: PeerMacro {
     public static func expansion(
-        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         []
     }

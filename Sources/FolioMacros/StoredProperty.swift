@@ -52,7 +52,8 @@ extension StoredProperty {
     /// One statement per stored property, in declaration order, with the class body's
     /// `#if` clauses around those inside them: so code about the properties (the schema,
     /// `init(backingData:)`) compiles exactly the properties the class does.
-    static func statements(in members: MemberBlockItemListSyntax, _ statement: (StoredProperty) -> String?) -> [String] {
+    static func statements(in members: MemberBlockItemListSyntax, _ statement: (StoredProperty) -> String?) -> [String]
+    {
         var lines: [String] = []
         for member in members {
             guard let conditional = member.decl.as(IfConfigDeclSyntax.self) else {
@@ -70,7 +71,9 @@ extension StoredProperty {
 }
 
 extension VariableDeclSyntax {
-    var isStatic: Bool { modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) } }
+    var isStatic: Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+    }
 
     func attribute(named name: String) -> AttributeSyntax? {
         attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }.first { attribute in
@@ -86,7 +89,10 @@ extension PatternBindingSyntax {
         switch accessorBlock?.accessors {
         case .getter?: true
         case .accessors(let accessors)?:
-            accessors.contains { [.keyword(.get), .keyword(.set), .keyword(._read), .keyword(._modify), .keyword(.`init`)].contains($0.accessorSpecifier.tokenKind) }
+            accessors.contains {
+                [.keyword(.get), .keyword(.set), .keyword(._read), .keyword(._modify), .keyword(.`init`)].contains(
+                    $0.accessorSpecifier.tokenKind)
+            }
         case nil: false
         }
     }

@@ -28,7 +28,9 @@ struct APIFormTests {
     @Test func configurationsForModelTypesWithGroupAndCloudKitArguments() throws {
         let memory = ModelConfiguration(for: Trip.self, isStoredInMemoryOnly: true)
         #expect(memory.isStoredInMemoryOnly && memory.schema?.entity(named: "Trip") != nil)
-        let shared = ModelConfiguration(schema: Schema([Trip.self]), isStoredInMemoryOnly: true, groupContainer: .identifier("group.app"), cloudKitDatabase: .automatic)
+        let shared = ModelConfiguration(
+            schema: Schema([Trip.self]), isStoredInMemoryOnly: true, groupContainer: .identifier("group.app"),
+            cloudKitDatabase: .automatic)
         #expect(shared.cloudKitDatabase == .automatic && shared.groupContainer == .identifier("group.app"))
         let container = try ModelContainer(for: Trip.self, configurations: memory)
         #expect(container.configurations.first?.isStoredInMemoryOnly == true)
@@ -43,7 +45,8 @@ struct APIFormTests {
 
     @Test func modelForAnIdentityIsTheModelOrAPlaceholderAndTheActorSubscriptIsOptional() async throws {
         let folder = try TemporaryDirectory()
-        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let container = try ModelContainer(
+            for: Trip.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         let context = ModelContext(container)
         let trip = Trip(name: "Lima", start: Date())
         context.insert(trip)
@@ -71,7 +74,10 @@ struct APIFormTests {
         }
         #expect(caught == "load")
 
-        let readOnly = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(for: Trip.self, isStoredInMemoryOnly: true, allowsSave: false)))
+        let readOnly = ModelContext(
+            try ModelContainer(
+                for: Trip.self,
+                configurations: ModelConfiguration(for: Trip.self, isStoredInMemoryOnly: true, allowsSave: false)))
         readOnly.insert(Trip(name: "Nowhere", start: Date()))
         do {
             try readOnly.save()
@@ -87,7 +93,8 @@ struct APIFormTests {
 
     @Test func aBatchedFetchReadsLikeAnArrayAndEraseEmptiesTheStore() throws {
         let folder = try TemporaryDirectory()
-        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let container = try ModelContainer(
+            for: Trip.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         let context = ModelContext(container)
         for number in 0..<25 { context.insert(Trip(name: String(format: "T%02d", number), start: Date())) }
         try context.save()
@@ -101,7 +108,8 @@ struct APIFormTests {
         try container.erase()
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 0)
         #expect(FileManager.default.fileExists(atPath: folder("folio.json")))
-        let reopened = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let reopened = try ModelContainer(
+            for: Trip.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Trip>()) == 0)
         ModelContext(reopened).insert(Trip(name: "Again", start: Date()))
         reopened.deleteAllData()

@@ -36,8 +36,11 @@ struct ConfigurationsTests {
     func container(cacheAllowsSave: Bool = true) throws -> ModelContainer {
         try ModelContainer(
             for: Recipe.self, CachedImage.self,
-            configurations: ModelConfiguration("Recipes", schema: Schema([Recipe.self]), url: recipes, durability: .none),
-            ModelConfiguration("Cache", schema: Schema([CachedImage.self]), url: cache, allowsSave: cacheAllowsSave, durability: .none))
+            configurations: ModelConfiguration(
+                "Recipes", schema: Schema([Recipe.self]), url: recipes, durability: .none),
+            ModelConfiguration(
+                "Cache", schema: Schema([CachedImage.self]), url: cache, allowsSave: cacheAllowsSave, durability: .none)
+        )
     }
 
     @Test func eachConfigurationKeepsItsModelsInItsOwnStore() throws {
@@ -61,7 +64,10 @@ struct ConfigurationsTests {
         #expect(container.configurations.map(\.name) == ["Recipes", "Cache"])
         let context = ModelContext(container)
         #expect(try context.fetch(FetchDescriptor<Recipe>()).first?.steps.map(\.text) == ["Boil"])
-        #expect(try context.fetch(FetchDescriptor<CachedImage>(predicate: #Predicate { $0.bytes > 1000 })).map(\.key) == ["soup.png"])
+        #expect(
+            try context.fetch(FetchDescriptor<CachedImage>(predicate: #Predicate { $0.bytes > 1000 })).map(\.key) == [
+                "soup.png"
+            ])
         try container.erase()
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<CachedImage>()) == 0)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Recipe>()) == 0)
@@ -92,7 +98,9 @@ struct ConfigurationsTests {
         context.insert(Recipe(title: "Tea"))
         context.insert(CachedImage(key: "tea.png", bytes: 1))
         #expect(throws: FolioError.self) { try context.save() }
-        #expect(try DocumentStore.open(at: recipes.path).documentCounts.isEmpty, "nothing written to the other store either")
+        #expect(
+            try DocumentStore.open(at: recipes.path).documentCounts.isEmpty, "nothing written to the other store either"
+        )
     }
 
     @Test func aSaveAcrossStoresKeepsWhatOneStoreSavedWhenTheOtherFails() throws {
@@ -109,7 +117,8 @@ struct ConfigurationsTests {
         let store = try DocumentStore.open(at: cache.path)
         let file = try #require(store.documents(entity: "CachedImage").first).path.relativePath
         let text = try String(contentsOf: cache.appending(path: file), encoding: .utf8)
-        try text.replacingOccurrences(of: "\"bytes\": 5", with: "\"bytes\": 6").write(to: cache.appending(path: file), atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"bytes\": 5", with: "\"bytes\": 6").write(
+            to: cache.appending(path: file), atomically: true, encoding: .utf8)
         salad.title = "Green salad"
         image.bytes = 7
         #expect(throws: FolioError.self) { try context.save() }
@@ -123,7 +132,8 @@ struct ConfigurationsTests {
     @Test func aModelInNoConfigurationIsRefusedAtOpen() throws {
         #expect(throws: FolioError.self) {
             try ModelContainer(
-                for: Recipe.self, CachedImage.self, configurations: ModelConfiguration(schema: Schema([Recipe.self]), url: recipes),
+                for: Recipe.self, CachedImage.self,
+                configurations: ModelConfiguration(schema: Schema([Recipe.self]), url: recipes),
                 ModelConfiguration(schema: Schema([Recipe.self]), url: cache))
         }
         #expect(!FileManager.default.fileExists(atPath: recipes.path), "a refused open writes nothing")

@@ -13,7 +13,9 @@ final class Contact {
 /// Linux cannot expand by itself.
 struct LocalizedTextTests {
     func context(_ folder: TemporaryDirectory) throws -> ModelContext {
-        let context = ModelContext(try ModelContainer(for: Contact.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: Contact.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
         for name in ["Zoë Adams", "zoe baker", "Chloé", "Bob"] { context.insert(Contact(name: name)) }
         try context.save()
         return context
@@ -43,28 +45,35 @@ struct LocalizedTextTests {
         let others = FetchDescriptor(predicate: #Predicate<Contact> { $0.name.caseInsensitiveCompare("BOB") != same })
         #expect(try context.fetchCount(others) == 3)
         let before = ComparisonResult.orderedAscending
-        let early = try context.fetch(FetchDescriptor(predicate: #Predicate<Contact> { $0.name.localizedCompare("C") == before }))
+        let early = try context.fetch(
+            FetchDescriptor(predicate: #Predicate<Contact> { $0.name.localizedCompare("C") == before }))
         #expect(early.map(\.name) == ["Bob"])
     }
 
     @Test func aLocalizedStandardSortOrdersAsDarwinDoesOnDocumentsAndOnModels() throws {
         let folder = try TemporaryDirectory()
-        let context = ModelContext(try ModelContainer(for: Contact.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: Contact.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
         for name in ["b", "C", "a10", "A", "a9", "é", "f", "e"] { context.insert(Contact(name: name)) }
         try context.save()
         let darwin = ["A", "a9", "a10", "b", "C", "e", "é", "f"]
         let sorted = FetchDescriptor<Contact>(sortBy: [SortDescriptor(\.name, comparator: .localizedStandard)])
         #expect(try context.fetch(sorted).map(\.name) == darwin)
         #expect(try context.explain(sorted).fallback == nil, "sorted by the query engine")
-        let backwards = FetchDescriptor<Contact>(sortBy: [SortDescriptor(\.name, comparator: .localizedStandard, order: .reverse)])
+        let backwards = FetchDescriptor<Contact>(sortBy: [
+            SortDescriptor(\.name, comparator: .localizedStandard, order: .reverse)
+        ])
         #expect(try context.fetch(backwards).map(\.name) == darwin.reversed())
         // A predicate the engine cannot translate makes the sort run on the models: the same order.
         let onModels = FetchDescriptor<Contact>(
-            predicate: #Predicate { $0.name.unicodeScalars.count > 0 }, sortBy: [SortDescriptor(\.name, comparator: .localizedStandard)])
+            predicate: #Predicate { $0.name.unicodeScalars.count > 0 },
+            sortBy: [SortDescriptor(\.name, comparator: .localizedStandard)])
         #expect(try context.explain(onModels).fallback != nil)
         #expect(try context.fetch(onModels).map(\.name) == darwin)
         let localized = FetchDescriptor<Contact>(sortBy: [SortDescriptor(\.name, comparator: .localized)])
-        #expect(try context.fetch(localized).map(\.name) == darwin.sorted { $0.localizedCompare($1) == .orderedAscending })
+        #expect(
+            try context.fetch(localized).map(\.name) == darwin.sorted { $0.localizedCompare($1) == .orderedAscending })
         // The lexical order stays Swift's, by code point.
         let lexical = FetchDescriptor<Contact>(sortBy: [SortDescriptor(\.name, comparator: .lexical)])
         #expect(try context.fetch(lexical).map(\.name) == darwin.sorted())

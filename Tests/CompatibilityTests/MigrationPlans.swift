@@ -59,7 +59,8 @@ struct MigrationPlanTests {
     func versionOneStore() throws -> (TemporaryDirectory, URL) {
         let folder = try TemporaryDirectory()
         let url = folder.url.appending(path: "Mail")
-        let context = ModelContext(try ModelContainer(for: MailV1.Email.self, configurations: ModelConfiguration(url: url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(for: MailV1.Email.self, configurations: ModelConfiguration(url: url, durability: .none)))
         context.insert(MailV1.Email(subject: "Hello", sender: "ada@example.com"))
         context.insert(MailV1.Email(subject: "Lunch?", sender: "bob@example.com"))
         try context.save()
@@ -74,10 +75,13 @@ struct MigrationPlanTests {
         let (folder, url) = try versionOneStore()
         defer { withExtendedLifetime(folder) {} }
         for _ in 0..<2 {  // the second open finds the store at version 2 and opens it as it is
-            let container = try ModelContainer(for: MailV2.Email.self, migrationPlan: MailPlan.self, configurations: ModelConfiguration(url: url, durability: .none))
+            let container = try ModelContainer(
+                for: MailV2.Email.self, migrationPlan: MailPlan.self,
+                configurations: ModelConfiguration(url: url, durability: .none))
             #expect(container.schema.version == Schema.Version(2, 0, 0))
             #expect(container.schema.entities.map(\.name).sorted() == ["Email", "Mailbox"])
-            let emails = try ModelContext(container).fetch(FetchDescriptor<MailV2.Email>(sortBy: [SortDescriptor(\.subject)]))
+            let emails = try ModelContext(container).fetch(
+                FetchDescriptor<MailV2.Email>(sortBy: [SortDescriptor(\.subject)]))
             #expect(emails.map(\.from) == ["ada@example.com", "bob@example.com"])
             #expect(emails.allSatisfy { !$0.isRead })
         }
@@ -91,19 +95,27 @@ struct MigrationPlanTests {
         defer { withExtendedLifetime(folder) {} }
         let before = try manifest(at: url)
         #expect(throws: FolioError.self) {
-            _ = try ModelContainer(for: MailV2.Email.self, migrationPlan: GappedMailPlan.self, configurations: ModelConfiguration(url: url, durability: .none))
+            _ = try ModelContainer(
+                for: MailV2.Email.self, migrationPlan: GappedMailPlan.self,
+                configurations: ModelConfiguration(url: url, durability: .none))
         }
         #expect(try manifest(at: url) == before)
         // The store is as it was: the right plan still migrates it.
-        let container = try ModelContainer(for: MailV2.Email.self, migrationPlan: MailPlan.self, configurations: ModelConfiguration(url: url, durability: .none))
-        #expect(try ModelContext(container).fetchCount(FetchDescriptor<MailV2.Email>(predicate: #Predicate { $0.from == "ada@example.com" })) == 1)
+        let container = try ModelContainer(
+            for: MailV2.Email.self, migrationPlan: MailPlan.self,
+            configurations: ModelConfiguration(url: url, durability: .none))
+        #expect(
+            try ModelContext(container).fetchCount(
+                FetchDescriptor<MailV2.Email>(predicate: #Predicate { $0.from == "ada@example.com" })) == 1)
     }
 
     @Test func modelsThatNoneOfThePlansSchemasHoldAreRefused() throws {
         let (folder, url) = try versionOneStore()
         defer { withExtendedLifetime(folder) {} }
         let error = try #require(throws: FolioError.self) {
-            _ = try ModelContainer(for: MailV2.Mailbox.self, MailV1.Email.self, migrationPlan: MailPlan.self, configurations: ModelConfiguration(url: url))
+            _ = try ModelContainer(
+                for: MailV2.Mailbox.self, MailV1.Email.self, migrationPlan: MailPlan.self,
+                configurations: ModelConfiguration(url: url))
         }
         #expect(error.kind == .misuse)
     }
@@ -111,8 +123,10 @@ struct MigrationPlanTests {
     @Test func aNewerVersionedSchemaWithoutAPlanMigratesAsALightweightStage() throws {
         let (folder, url) = try versionOneStore()
         defer { withExtendedLifetime(folder) {} }
-        let container = try ModelContainer(for: Schema(versionedSchema: MailV2.self), configurations: ModelConfiguration(url: url, durability: .none))
-        let emails = try ModelContext(container).fetch(FetchDescriptor<MailV2.Email>(sortBy: [SortDescriptor(\.subject)]))
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: MailV2.self), configurations: ModelConfiguration(url: url, durability: .none))
+        let emails = try ModelContext(container).fetch(
+            FetchDescriptor<MailV2.Email>(sortBy: [SortDescriptor(\.subject)]))
         #expect(emails.map(\.from) == ["ada@example.com", "bob@example.com"])
         #expect(try manifest(at: url).contains(#""schemaVersion": "2.0.0""#))
     }

@@ -42,7 +42,8 @@ struct ModelDeclarationTests {
         }
         let container = try ModelContainer(for: Shelter.self, configurations: configuration)
         let entity = try #require(container.schema.entity(named: "Shelter"))
-        #expect(entity.attributes.map(\.valueType) == ["String", "Int", "Double", "ModelProvider", "Date", "Array<String>"])
+        #expect(
+            entity.attributes.map(\.valueType) == ["String", "Int", "Double", "ModelProvider", "Date", "Array<String>"])
         #expect(entity.relationship(named: "animals")?.isToMany == true)
         let shelter = try #require(try ModelContext(container).fetch(FetchDescriptor<Shelter>()).first)
         #expect(shelter.title == "Paws" && shelter.count == 3 && shelter.rating == 4.5 && shelter.provider == .openAI)
@@ -82,7 +83,9 @@ struct OptionalToManyTests {
         }
         let container = try ModelContainer(for: Playlist.self, configurations: configuration)
         let entity = try #require(container.schema.entity(named: "Playlist"))
-        #expect(entity.relationship(named: "songs")?.isToMany == true && entity.relationship(named: "songs")?.deleteRule == .cascade)
+        #expect(
+            entity.relationship(named: "songs")?.isToMany == true
+                && entity.relationship(named: "songs")?.deleteRule == .cascade)
         #expect(entity.relationship(named: "favourites")?.isToMany == true)
         let context = ModelContext(container)
         let playlist = try #require(try context.fetch(FetchDescriptor<Playlist>()).first)
@@ -134,13 +137,13 @@ struct ConstantPropertyTests {
 final class Gadget {
     var name: String
     #if os(Linux)
-    var platformNote: String = "linux"
-    var serial: Int?
+        var platformNote: String = "linux"
+        var serial: Int?
     #else
-    var platformNote: Int = 0
+        var platformNote: Int = 0
     #endif
     #if FOLIO_NEVER_DEFINED
-    var ghost: String = ""
+        var ghost: String = ""
     #endif
     var price: Double = 0
     init(name: String) { self.name = name }
@@ -159,7 +162,10 @@ struct ConditionalPropertyTests {
             try context.save()
         }
         let container = try ModelContainer(for: Gadget.self, configurations: configuration)
-        #expect(container.schema.entity(named: "Gadget")?.properties.map(\.name) == ["name", "platformNote", "serial", "price"])
+        #expect(
+            container.schema.entity(named: "Gadget")?.properties.map(\.name) == [
+                "name", "platformNote", "serial", "price",
+            ])
         let gadget = try #require(try ModelContext(container).fetch(FetchDescriptor<Gadget>()).first)
         #expect(gadget.name == "Lamp" && gadget.platformNote == "linux" && gadget.serial == 42 && gadget.price == 9.5)
     }

@@ -92,7 +92,8 @@ struct ModelInheritanceTests {
     func saveOneOfEach() throws {
         let context = ModelContext(try container())
         context.insert(Journey(name: "Weekend", start: day))
-        context.insert(BusinessJourney(name: "Summit", start: day.addingTimeInterval(86400), company: "Acme", perDiem: 80))
+        context.insert(
+            BusinessJourney(name: "Summit", start: day.addingTimeInterval(86400), company: "Acme", perDiem: 80))
         context.insert(PersonalJourney(name: "Retreat", start: day.addingTimeInterval(2 * 86400), reason: "rest"))
         context.insert(FamilyJourney(name: "Coast", start: day.addingTimeInterval(3 * 86400), travellers: 4))
         try context.save()
@@ -100,7 +101,8 @@ struct ModelInheritanceTests {
 
     @Test func aFetchOfTheBaseClassReturnsEveryModelOfTheHierarchyAsItsOwnClass() throws {
         try saveOneOfEach()
-        let journeys = try ModelContext(try container()).fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.start)]))
+        let journeys = try ModelContext(try container()).fetch(
+            FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.start)]))
         #expect(journeys.map(\.name) == ["Weekend", "Summit", "Retreat", "Coast"])
         #expect(type(of: journeys[0]) == Journey.self)
         let business = try #require(journeys[1] as? BusinessJourney)
@@ -114,14 +116,18 @@ struct ModelInheritanceTests {
         try saveOneOfEach()
         let context = ModelContext(try container())
         #expect(try context.fetch(FetchDescriptor<BusinessJourney>()).map(\.name) == ["Summit"])
-        #expect(try context.fetch(FetchDescriptor<PersonalJourney>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Coast", "Retreat"])
+        #expect(
+            try context.fetch(FetchDescriptor<PersonalJourney>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
+                "Coast", "Retreat",
+            ])
         #expect(try context.fetchCount(FetchDescriptor<FamilyJourney>()) == 1)
         #expect(try context.fetchCount(FetchDescriptor<Journey>()) == 4)
         // A predicate on an inherited property and one on the subclass's own, both on documents.
         let summit = FetchDescriptor<BusinessJourney>(predicate: #Predicate { $0.name == "Summit" && $0.perDiem > 50 })
         #expect(try context.fetch(summit).map(\.company) == ["Acme"])
         #expect(try context.explain(summit).fallback == nil)
-        #expect(try context.fetch(FetchDescriptor<BusinessJourney>(predicate: #Predicate { $0.name == "Weekend" })).isEmpty)
+        #expect(
+            try context.fetch(FetchDescriptor<BusinessJourney>(predicate: #Predicate { $0.name == "Weekend" })).isEmpty)
     }
 
     @Test func predicatesCanTestAModelsClass() throws {
@@ -129,13 +135,17 @@ struct ModelInheritanceTests {
         let context = ModelContext(try container())
         let business = try context.fetch(FetchDescriptor<Journey>(predicate: #Predicate { $0 is BusinessJourney }))
         #expect(business.map(\.name) == ["Summit"])
-        let personal = try context.fetch(FetchDescriptor<Journey>(predicate: #Predicate { $0 is PersonalJourney }, sortBy: [SortDescriptor(\.name)]))
+        let personal = try context.fetch(
+            FetchDescriptor<Journey>(predicate: #Predicate { $0 is PersonalJourney }, sortBy: [SortDescriptor(\.name)]))
         #expect(personal.map(\.name) == ["Coast", "Retreat"])
         let wellPaid = FetchDescriptor<Journey>(predicate: #Predicate { ($0 as? BusinessJourney)?.perDiem ?? 0 > 50 })
         #expect(try context.fetch(wellPaid).map(\.name) == ["Summit"])
-        let crowded = FetchDescriptor<Journey>(predicate: #Predicate { $0 is PersonalJourney && ($0 as? FamilyJourney)?.travellers ?? 0 >= 4 })
+        let crowded = FetchDescriptor<Journey>(
+            predicate: #Predicate { $0 is PersonalJourney && ($0 as? FamilyJourney)?.travellers ?? 0 >= 4 })
         #expect(try context.fetch(crowded).map(\.name) == ["Coast"])
-        for descriptor in [wellPaid, crowded, FetchDescriptor<Journey>(predicate: #Predicate { $0 is BusinessJourney })] {
+        for descriptor in [
+            wellPaid, crowded, FetchDescriptor<Journey>(predicate: #Predicate { $0 is BusinessJourney }),
+        ] {
             #expect(try context.explain(descriptor).fallback == nil, "runs on documents")
         }
     }
@@ -158,7 +168,8 @@ struct ModelInheritanceTests {
         #expect(entities?["Journey"]?["superentity"] == nil)
         #expect(store.check().filter { $0.severity == .error }.isEmpty)
         // The command line's queries see the hierarchy as the library does.
-        let query = try DocumentQuery(entity: "PersonalJourney", filter: QueryExpression(parsing: "name != \"Retreat\""))
+        let query = try DocumentQuery(
+            entity: "PersonalJourney", filter: QueryExpression(parsing: "name != \"Retreat\""))
         #expect(try store.query(query).matches.compactMap { $0.stored?.content["name"]?.stringValue } == ["Coast"])
     }
 
@@ -193,7 +204,8 @@ struct ModelInheritanceTests {
         let ana = try #require(try context.fetch(FetchDescriptor<Traveller>()).first)
         #expect(ana.favourite === journey)
         // A query through the relationship reads the subclass's own property.
-        let through = try context.fetch(FetchDescriptor<Traveller>(predicate: #Predicate { $0.favourite?.perDiem == 80 }))
+        let through = try context.fetch(
+            FetchDescriptor<Traveller>(predicate: #Predicate { $0.favourite?.perDiem == 80 }))
         #expect(through.map(\.name) == ["Ana"])
         // The cascade of the base's relationship applies to the subclass.
         context.delete(journey)
@@ -207,7 +219,10 @@ struct ModelInheritanceTests {
         let context = ModelContext(try container())
         try context.delete(model: PersonalJourney.self, includeSubclasses: false)
         try context.save()
-        #expect(try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Coast", "Summit", "Weekend"])
+        #expect(
+            try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
+                "Coast", "Summit", "Weekend",
+            ])
         try context.delete(model: Journey.self)
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<Journey>()) == 0)
@@ -218,8 +233,16 @@ struct ModelInheritanceTests {
         let context = ModelContext(try container())
         let summit = try #require(try context.fetch(FetchDescriptor<BusinessJourney>()).first)
         nonisolated(unsafe) var heard = 0
-        withObservationTracking { _ = summit.perDiem } onChange: { heard += 1 }
-        withObservationTracking { _ = summit.name } onChange: { heard += 1 }
+        withObservationTracking {
+            _ = summit.perDiem
+        } onChange: {
+            heard += 1
+        }
+        withObservationTracking {
+            _ = summit.name
+        } onChange: {
+            heard += 1
+        }
         summit.perDiem = 95
         summit.name = "Summit 2026"
         #expect(heard == 2)
@@ -230,7 +253,9 @@ struct ModelInheritanceTests {
     }
 
     @Test func aSubclassWithConditionalPropertiesSavesAndLoadsThem() throws {
-        let container = try ModelContainer(for: Journey.self, NightJourney.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let container = try ModelContainer(
+            for: Journey.self, NightJourney.self, configurations: ModelConfiguration(url: folder.url, durability: .none)
+        )
         let context = ModelContext(container)
         context.insert(NightJourney(name: "Aurora", start: day, lamps: 5))
         try context.save()
@@ -245,7 +270,10 @@ struct ModelInheritanceTests {
         #expect(entity.superentityName == "Journey" && entity.storageName == "Journey")
         #expect(entity.properties.map(\.name) == ["name", "start", "legs", "company", "perDiem"])
         #expect(FamilyJourney.schemaEntity.storageName == "Journey")
-        #expect(Schema([FamilyJourney.self]).entityNames(inheritingFrom: "Journey").sorted() == ["FamilyJourney", "Journey", "PersonalJourney"])
+        #expect(
+            Schema([FamilyJourney.self]).entityNames(inheritingFrom: "Journey").sorted() == [
+                "FamilyJourney", "Journey", "PersonalJourney",
+            ])
     }
 }
 
@@ -297,18 +325,27 @@ struct ModelInheritanceMigrationTests {
     @Test func aLightweightStageMigratesTheDocumentsOfEachEntityOfAHierarchy() throws {
         let folder = try TemporaryDirectory()
         do {
-            let context = ModelContext(try ModelContainer(for: FleetV1.Vehicle.self, FleetV1.Truck.self, migrationPlan: FleetPlan.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+            let context = ModelContext(
+                try ModelContainer(
+                    for: FleetV1.Vehicle.self, FleetV1.Truck.self, migrationPlan: FleetPlan.self,
+                    configurations: ModelConfiguration(url: folder.url, durability: .none)))
             context.insert(FleetV1.Vehicle(plate: "B-1"))
             context.insert(FleetV1.Truck(plate: "T-9", tonnes: 12))
             try context.save()
         }
-        let context = ModelContext(try ModelContainer(for: FleetV2.Vehicle.self, FleetV2.Truck.self, migrationPlan: FleetPlan.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: FleetV2.Vehicle.self, FleetV2.Truck.self, migrationPlan: FleetPlan.self,
+                configurations: ModelConfiguration(url: folder.url, durability: .none)))
         let vehicles = try context.fetch(FetchDescriptor<FleetV2.Vehicle>(sortBy: [SortDescriptor(\.registration)]))
         #expect(vehicles.map(\.registration) == ["B-1", "T-9"])
         let truck = try #require(vehicles.last as? FleetV2.Truck)
         #expect(truck.tonnes == 12 && truck.axles == 2)
         let store = try DocumentStore.open(at: folder.path)
-        #expect(store.documents(entity: "Vehicle").allSatisfy { $0.content["$version"] == "2.0.0" && $0.content["plate"] == nil })
+        #expect(
+            store.documents(entity: "Vehicle").allSatisfy {
+                $0.content["$version"] == "2.0.0" && $0.content["plate"] == nil
+            })
         #expect(store.documents(entity: "Truck").map { $0.content["$entity"] } == ["Truck"])
         #expect(store.check().filter { $0.severity == .error }.isEmpty)
     }

@@ -9,7 +9,9 @@ struct ModelLifecycleTests {
         for deletion in [ModelConfiguration.Deletion.soft, .hard] {
             let folder = try TemporaryDirectory()
             let context = ModelContext(
-                try ModelContainer(for: Backyard.self, VisitorEvent.self, configurations: ModelConfiguration(url: folder.url, durability: .none, deletion: deletion)))
+                try ModelContainer(
+                    for: Backyard.self, VisitorEvent.self,
+                    configurations: ModelConfiguration(url: folder.url, durability: .none, deletion: deletion)))
             let yard = Backyard(name: "South")
             context.insert(yard)
             try context.save()

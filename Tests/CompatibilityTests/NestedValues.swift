@@ -43,12 +43,18 @@ final class Concert {
 /// run on the documents with the same answers as on the models.
 struct NestedValueTests {
     func context(_ folder: TemporaryDirectory) throws -> ModelContext {
-        let context = ModelContext(try ModelContainer(for: Concert.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: Concert.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
         let rows: [(String, String, Int, String, String?)] = [
-            ("Opening", "Hall", 900, "Oslo", "Zed"), ("Late", "Club", 120, "Bergen", "Amy"), ("Noon", "Park", 5000, "Oslo", nil),
+            ("Opening", "Hall", 900, "Oslo", "Zed"), ("Late", "Club", 120, "Bergen", "Amy"),
+            ("Noon", "Park", 5000, "Oslo", nil),
         ]
         for (title, venue, capacity, city, organizer) in rows {
-            let concert = Concert(title: title, venue: Venue(name: venue, capacity: capacity, address: Address(city: city, zip: "0150"), isOutdoor: false))
+            let concert = Concert(
+                title: title,
+                venue: Venue(
+                    name: venue, capacity: capacity, address: Address(city: city, zip: "0150"), isOutdoor: false))
             concert.organizer = organizer.map(Organizer.init)
             context.insert(concert)
         }
@@ -59,7 +65,9 @@ struct NestedValueTests {
     @Test func predicatesOnMembersOfCodableValuesRunOnDocumentsUnderTheirCodingKeys() throws {
         let folder = try TemporaryDirectory()
         let context = try context(folder)
-        let predicate = #Predicate<Concert> { $0.venue.capacity > 500 && $0.venue.address.city == "Oslo" && $0.venue.name != "Nowhere" }
+        let predicate = #Predicate<Concert> {
+            $0.venue.capacity > 500 && $0.venue.address.city == "Oslo" && $0.venue.name != "Nowhere"
+        }
         let descriptor = FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.title)])
         let plan = try context.explain(descriptor)
         #expect(plan.fallback == nil, "\(plan)")
@@ -87,6 +95,8 @@ struct NestedValueTests {
         #expect(organizerPlan.fallback == nil, "\(organizerPlan)")
         let onDocuments = try context.fetch(byOrganizer).map(\.title)
         #expect(onDocuments == ["Noon", "Late", "Opening"], "nil first, then Amy, Zed")
-        #expect(try context.fetch(FetchDescriptor<Concert>()).sorted(using: SortDescriptor(\.organizer?.name)).map(\.title) == onDocuments)
+        #expect(
+            try context.fetch(FetchDescriptor<Concert>()).sorted(using: SortDescriptor(\.organizer?.name)).map(\.title)
+                == onDocuments)
     }
 }

@@ -20,7 +20,10 @@ final class VisitorEvent {
 /// Relationships as SwiftData apps set them, from either side or both.
 struct RelationshipTests {
     func context(_ folder: TemporaryDirectory) throws -> ModelContext {
-        ModelContext(try ModelContainer(for: Backyard.self, VisitorEvent.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        ModelContext(
+            try ModelContainer(
+                for: Backyard.self, VisitorEvent.self,
+                configurations: ModelConfiguration(url: folder.url, durability: .none)))
     }
 
     @Test func settingBothSidesHoldsTheModelOnce() throws {

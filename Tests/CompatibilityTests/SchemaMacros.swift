@@ -37,7 +37,8 @@ struct SchemaMacroTests {
         #expect(entity?.relationship(named: "owner")?.isUnique == true)
 
         let folder = try TemporaryDirectory()
-        let context = ModelContext(try ModelContainer(for: Place.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(for: Place.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
         context.insert(Place(name: "Cafe", city: "Oslo", latitude: 59.9, longitude: 10.7))
         try context.save()
         let plan = try context.explain(FetchDescriptor<Place>(predicate: #Predicate { $0.name == "Cafe" }))

@@ -17,7 +17,9 @@ final class PaletteTransformer: ValueTransformer {
     }
 
     override func reverseTransformedValue(_ value: Any?) -> Any? {
-        (value as? Data).map { Palette(colors: String(decoding: $0, as: UTF8.self).split(separator: ",").map(String.init)) }
+        (value as? Data).map {
+            Palette(colors: String(decoding: $0, as: UTF8.self).split(separator: ",").map(String.init))
+        }
     }
 }
 
@@ -48,7 +50,9 @@ struct TransformableTests {
             try context.save()
         }
         let manifest = try String(contentsOf: folder.url.appending(path: "folio.json"), encoding: .utf8)
-        #expect(manifest.contains(#""transformer": "PaletteTransformer""#) && manifest.contains(#""transformer": "PaletteByName""#))
+        #expect(
+            manifest.contains(#""transformer": "PaletteTransformer""#)
+                && manifest.contains(#""transformer": "PaletteByName""#))
         let context = ModelContext(try ModelContainer(for: Artwork.self, configurations: configuration))
         let artworks = try context.fetch(FetchDescriptor<Artwork>(sortBy: [SortDescriptor(\.title)]))
         #expect(artworks.map(\.palette.colors) == [["red", "gold"], []])

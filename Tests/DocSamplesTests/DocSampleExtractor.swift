@@ -15,7 +15,9 @@ enum DocSampleExtractor {
     /// The docs whose samples are compiled, relative to the repository root.
     static func documents() throws -> [String] {
         let docs = repositoryRoot.appendingPathComponent("docs")
-        let extra = FileManager.default.fileExists(atPath: docs.path) ? try FileManager.default.contentsOfDirectory(atPath: docs.path) : []
+        let extra =
+            FileManager.default.fileExists(atPath: docs.path)
+            ? try FileManager.default.contentsOfDirectory(atPath: docs.path) : []
         return ["README.md"] + extra.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
     }
 
@@ -50,12 +52,12 @@ enum DocSampleExtractor {
 
             """ + imports.sorted().joined(separator: "\n") + "\n" + body + """
 
-            /// Every statement sample, so a test can run them all.
-            func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-                [\(functions.map { "(\"\($0)\", \($0))" }.joined(separator: ", "))]
-            }
+                /// Every statement sample, so a test can run them all.
+                func allDocSamples() -> [(name: String, run: () throws -> Void)] {
+                    [\(functions.map { "(\"\($0)\", \($0))" }.joined(separator: ", "))]
+                }
 
-            """
+                """
     }
 
     struct Sample {

@@ -24,7 +24,8 @@ struct DocSamplesTests {
     }
 
     @Test func docsHaveSwiftSamples() throws {
-        let readme = try String(contentsOf: DocSampleExtractor.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: DocSampleExtractor.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(!DocSampleExtractor.samples(in: readme).isEmpty)
     }
 }

@@ -7,7 +7,8 @@ import SeedApps
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 1, let output = arguments.first, !output.hasPrefix("-") else {
     let stores = ExampleData.storeNames.joined(separator: ", ")
-    FileHandle.standardError.write(Data("usage: ExampleStores <output-folder>\nwrites \(stores) into the folder\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: ExampleStores <output-folder>\nwrites \(stores) into the folder\n".utf8))
     exit(64)
 }
 do {

@@ -19,7 +19,8 @@ struct CheckAndBadInputTests {
             .replacingOccurrences(of: "\"text\"", with: "\"txt\"")
             .write(toFile: file, atomically: true, encoding: .utf8)
         let broken = "Timer/2026/11/01/00000000-0000-0000-0000-00000000000A.json"
-        try "{\n  \"$entity\": \"Timer\",\n  \"name\" \"x\"\n}\n".write(toFile: store.root + "/" + broken, atomically: true, encoding: .utf8)
+        try "{\n  \"$entity\": \"Timer\",\n  \"name\" \"x\"\n}\n".write(
+            toFile: store.root + "/" + broken, atomically: true, encoding: .utf8)
 
         let get = try store.folio("get", broken)
         #expect(get.status == 65)
@@ -30,8 +31,12 @@ struct CheckAndBadInputTests {
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix(broken + ":3:10: error:") })
         #expect(lines.contains("\(todo): error: required property \"text\" (String) is missing"))
-        #expect(lines.contains("\(todo):5:3: note: \"txt\" is not in the schema (did you mean \"text\"?); Folio keeps it as it is"))
-        #expect(lines.contains("\(todo):6:3: error: \"isCompleted\" is not a valid Bool: expected true or false, found string"))
+        #expect(
+            lines.contains(
+                "\(todo):5:3: note: \"txt\" is not in the schema (did you mean \"text\"?); Folio keeps it as it is"))
+        #expect(
+            lines.contains(
+                "\(todo):6:3: error: \"isCompleted\" is not a valid Bool: expected true or false, found string"))
         #expect(lines.last == "5 documents checked: 3 errors, 1 note")
     }
 
@@ -45,16 +50,27 @@ struct CheckAndBadInputTests {
         // A to-do moved to another day's folder and pointed at a timer that does not exist.
         let todo = try store.path(of: try store.id(of: "TodoItem", where: "text == \"Run\""))
         let moved = todo.replacingOccurrences(of: "2026/11/01", with: "2026/11/09")
-        try FileManager.default.createDirectory(atPath: store.root + "/TodoItem/2026/11/09", withIntermediateDirectories: true)
-        let text = try String(contentsOfFile: store.root + "/" + todo, encoding: .utf8).replacingOccurrences(of: workout, with: "22222222-2222-2222-2222-222222222222")
+        try FileManager.default.createDirectory(
+            atPath: store.root + "/TodoItem/2026/11/09", withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: store.root + "/" + todo, encoding: .utf8).replacingOccurrences(
+            of: workout, with: "22222222-2222-2222-2222-222222222222")
         try text.write(toFile: store.root + "/" + moved, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(atPath: store.root + "/" + todo)
 
         let output = try store.folio("check").output
-        #expect(output.contains("\(copyPath):4:3: error: \"id\" is \"\(workout)\", but the file is named 11111111-1111-1111-1111-111111111111; they must agree"))
+        #expect(
+            output.contains(
+                "\(copyPath):4:3: error: \"id\" is \"\(workout)\", but the file is named 11111111-1111-1111-1111-111111111111; they must agree"
+            ))
         #expect(output.contains("is also held by"))
-        #expect(output.contains("\(moved):8:3: error: \"timer\" points at Timer 22222222-2222-2222-2222-222222222222, which the store does not hold"))
-        #expect(output.contains("\(moved): error: the file is in the folder of 2026-11-09, but its \"createdAt\" falls on 2026-11-01; move it to TodoItem/2026/11/01/"))
+        #expect(
+            output.contains(
+                "\(moved):8:3: error: \"timer\" points at Timer 22222222-2222-2222-2222-222222222222, which the store does not hold"
+            ))
+        #expect(
+            output.contains(
+                "\(moved): error: the file is in the folder of 2026-11-09, but its \"createdAt\" falls on 2026-11-01; move it to TodoItem/2026/11/01/"
+            ))
     }
 
     @Test func checkFlagsADollarIDThatNamesAnotherDocument() throws {
@@ -68,7 +84,9 @@ struct CheckAndBadInputTests {
         try text.write(toFile: store.root + "/" + path, atomically: true, encoding: .utf8)
         let check = try store.folio("check")
         #expect(check.status == 1)
-        #expect(check.output.contains("error: \"$id\" is \"\(other)\", but the file is named \(workout); they must agree"), "\(check.output)")
+        #expect(
+            check.output.contains("error: \"$id\" is \"\(other)\", but the file is named \(workout); they must agree"),
+            "\(check.output)")
     }
 
     @Test func unknownEntitiesAndPropertiesGetASuggestion() throws {
@@ -111,7 +129,9 @@ struct CheckAndBadInputTests {
         #expect(descriptor >= 0)
         defer { close(descriptor) }
         #expect(flock(descriptor, LOCK_EX) == 0)
-        let run = try store.folio("insert", "Timer", "name=Tea", "durationInSeconds=1", "createdAt=2026-11-03T10:00:00Z", "--lock-timeout", "0.5")
+        let run = try store.folio(
+            "insert", "Timer", "name=Tea", "durationInSeconds=1", "createdAt=2026-11-03T10:00:00Z", "--lock-timeout",
+            "0.5")
         #expect(run.status == 75)
         #expect(run.errors.contains("another process has been writing to this store"))
         flock(descriptor, LOCK_UN)
@@ -123,10 +143,11 @@ struct CheckAndBadInputTests {
         let id = try store.id(of: "Timer", where: "name == \"Coffee Break\"")
         let path = store.root + "/" + (try store.path(of: id))
         // The editor changes the document; meanwhile someone else changed the file in the store.
-        let folio = try store.folio(editor: """
-            sed -i 's/"durationInSeconds": 600/"durationInSeconds": 700/' "$1"
-            sed -i 's/"name": "Coffee Break"/"name": "Espresso"/' "\(path)"
-            """)
+        let folio = try store.folio(
+            editor: """
+                sed -i 's/"durationInSeconds": 600/"durationInSeconds": 700/' "$1"
+                sed -i 's/"name": "Coffee Break"/"name": "Espresso"/' "\(path)"
+                """)
         let run = try folio("edit", id)
         #expect(run.status == 75)
         #expect(run.errors.contains("conflict"))
@@ -137,12 +158,16 @@ struct CheckAndBadInputTests {
 
     @Test func everyCommandsHelpHasAnExampleAndTheExitCodes() throws {
         let folio = FolioTool(folder: FileManager.default.temporaryDirectory.path)
-        let commands = ["init", "info", "ls", "get", "query", "count", "aggregate", "insert", "set", "delete", "restore", "purge",
-                        "edit", "check", "schema", "migrate", "export", "import", "reindex", "tour"]
+        let commands = [
+            "init", "info", "ls", "get", "query", "count", "aggregate", "insert", "set", "delete", "restore", "purge",
+            "edit", "check", "schema", "migrate", "export", "import", "reindex", "tour",
+        ]
         for command in commands {
             let help = try folio("help", command)
             #expect(help.status == 0)
-            #expect(help.output.contains("Example:\n  folio \(command == "tour" ? "tour" : command)") || help.output.contains("Example:"), "\(command)")
+            #expect(
+                help.output.contains("Example:\n  folio \(command == "tour" ? "tour" : command)")
+                    || help.output.contains("Example:"), "\(command)")
             #expect(help.output.contains("Exit codes:"), "\(command)")
         }
     }
@@ -150,10 +175,14 @@ struct CheckAndBadInputTests {
     @Test func everyCommandsHelpFitsEightyColumnsInWholeParagraphs() throws {
         var folio = FolioTool(folder: FileManager.default.temporaryDirectory.path)
         folio.environment = ["COLUMNS": "80"]
-        let commands = [[], ["init"], ["info"], ["ls"], ["get"], ["query"], ["count"], ["aggregate"], ["insert"], ["set"], ["delete"],
-                        ["restore"], ["purge"], ["edit"], ["check"], ["migrate"], ["export"], ["import"], ["reindex"], ["tour"], ["git"],
-                        ["git", "install"], ["git", "uninstall"], ["merge-driver"], ["textconv"], ["resolve"], ["sync"], ["schema"],
-                        ["schema", "show"], ["schema", "add-entity"], ["schema", "add-property"]]
+        let commands = [
+            [], ["init"], ["info"], ["ls"], ["get"], ["query"], ["count"], ["aggregate"], ["insert"], ["set"],
+            ["delete"],
+            ["restore"], ["purge"], ["edit"], ["check"], ["migrate"], ["export"], ["import"], ["reindex"], ["tour"],
+            ["git"],
+            ["git", "install"], ["git", "uninstall"], ["merge-driver"], ["textconv"], ["resolve"], ["sync"], ["schema"],
+            ["schema", "show"], ["schema", "add-entity"], ["schema", "add-property"],
+        ]
         for command in commands {
             let help = try folio.run(["help"] + command)
             #expect(help.status == 0, "\(command)")
@@ -170,7 +199,9 @@ struct CheckAndBadInputTests {
             // Prose paragraphs are filled: no short line inside one, as hand wraps re-wrapped leave.
             for paragraph in help.output.components(separatedBy: "\n\n") {
                 let prose = paragraph.split(separator: "\n").map(String.init)
-                guard prose.count > 1, prose.allSatisfy({ !$0.hasPrefix(" ") && !$0.hasSuffix(":") && !$0.hasPrefix("USAGE") }) else { continue }
+                guard prose.count > 1,
+                    prose.allSatisfy({ !$0.hasPrefix(" ") && !$0.hasSuffix(":") && !$0.hasPrefix("USAGE") })
+                else { continue }
                 for line in prose.dropLast() { #expect(line.count >= 50, "\(command): a ragged line: \(line)") }
             }
         }

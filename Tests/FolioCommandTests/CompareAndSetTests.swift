@@ -10,7 +10,9 @@ struct CompareAndSetTests {
         let id = try store.id(of: "Timer", where: "name == \"Workout\"")
         let path = try store.path(of: id)
         let revision = try store.folio("get", id, "--revision").output.trimmingCharacters(in: .newlines)
-        let hashed = try ProcessRun("/usr/bin/env", ["git", "hash-object", path], in: store.root, environment: ProcessInfo.processInfo.environment)
+        let hashed = try ProcessRun(
+            "/usr/bin/env", ["git", "hash-object", path], in: store.root,
+            environment: ProcessInfo.processInfo.environment)
         #expect(revision.count == 40)
         #expect(revision == hashed.output.trimmingCharacters(in: .newlines))
 
@@ -24,7 +26,8 @@ struct CompareAndSetTests {
 
         #expect(try store.folio("set", id, "--if-unchanged", "12345", "durationInSeconds:=1").status == 65)
         #expect(try store.folio("set", id, "--if-unchanged", "not-a-revision", "durationInSeconds:=1").status == 65)
-        let byQuery = try store.folio("set", "Timer", "name == \"Workout\"", "--if-unchanged", revision, "durationInSeconds:=1")
+        let byQuery = try store.folio(
+            "set", "Timer", "name == \"Workout\"", "--if-unchanged", revision, "durationInSeconds:=1")
         #expect(byQuery.status == 65)
         #expect(byQuery.errors.contains("name the document by its UUID or path"))
         #expect(try String(contentsOfFile: store.root + "/" + path, encoding: .utf8) == before)
@@ -60,11 +63,14 @@ struct CompareAndSetTests {
                         // The revision first, then the document: a change in between makes the set fail, never land stale.
                         let revision = try store.folio("get", id, "--revision").output.trimmingCharacters(in: .newlines)
                         let line = try store.folio("get", id, "--format", "ndjson").output
-                        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let value = object["durationInSeconds"] as? Int else {
+                        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                            let value = object["durationInSeconds"] as? Int
+                        else {
                             failures.append("unreadable: \(line)")
                             return
                         }
-                        let set = try store.folio("set", id, "--if-unchanged", revision, "durationInSeconds:=\(value + 1)")
+                        let set = try store.folio(
+                            "set", id, "--if-unchanged", revision, "durationInSeconds:=\(value + 1)")
                         if set.status == 0 { break }
                         guard set.status == 75 else {
                             failures.append("set exited \(set.status): \(set.errors)")
@@ -77,7 +83,9 @@ struct CompareAndSetTests {
             }
         }
         #expect(failures.items.isEmpty, "\(failures.items)")
-        let final = try store.folio("query", "Timer", "id == \"\(id)\"", "--fields", "durationInSeconds", "--format", "csv").output
+        let final = try store.folio(
+            "query", "Timer", "id == \"\(id)\"", "--fields", "durationInSeconds", "--format", "csv"
+        ).output
         #expect(final.split(separator: "\n").last == "\(2 * increments)")
     }
 }

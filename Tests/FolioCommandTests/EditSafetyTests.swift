@@ -11,16 +11,17 @@ struct EditSafetyTests {
         let path = try store.path(of: id)
         let before = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8)
         // First run: a Latin-1 byte in the name. Second run: the tool's comments are gone and the name is fixed.
-        let folio = try store.folio(editor: """
-            log="$(dirname "$0")/editor.log"
-            echo run >> "$log"
-            if [ "$(wc -l < "$log")" -eq 1 ]; then
-              sed -i 's/"Coffee Break"/"Caf\\xe9 Break"/' "$1"
-            else
-              cp "$1" "$(dirname "$0")/second-opening.json"
-              grep -v '^//' "$1" | sed 's/"Caf.* Break"/"Cafe Break"/' > "$1.new" && mv "$1.new" "$1"
-            fi
-            """)
+        let folio = try store.folio(
+            editor: """
+                log="$(dirname "$0")/editor.log"
+                echo run >> "$log"
+                if [ "$(wc -l < "$log")" -eq 1 ]; then
+                  sed -i 's/"Coffee Break"/"Caf\\xe9 Break"/' "$1"
+                else
+                  cp "$1" "$(dirname "$0")/second-opening.json"
+                  grep -v '^//' "$1" | sed 's/"Caf.* Break"/"Cafe Break"/' > "$1.new" && mv "$1.new" "$1"
+                fi
+                """)
         let run = try folio("edit", id)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.contains("UTF-8"), "\(run.errors)")
@@ -35,12 +36,14 @@ struct EditSafetyTests {
     @Test func theCopyBeingEditedIsPrivateAndGoesWithTheTool() throws {
         let store = try TimerStore()
         let id = try store.id(of: "Timer", where: "name == \"Workout\"")
-        let folio = try store.folio(editor: """
-            echo "$1" > "$(dirname "$0")/edited-path"
-            stat -c %a "$(dirname "$1")" > "$(dirname "$0")/folder-mode"
-            """)
+        let folio = try store.folio(
+            editor: """
+                echo "$1" > "$(dirname "$0")/edited-path"
+                stat -c %a "$(dirname "$1")" > "$(dirname "$0")/folder-mode"
+                """)
         #expect(try folio("edit", id).status == 0)
-        let file = try String(contentsOfFile: store.folder("edited-path"), encoding: .utf8).trimmingCharacters(in: .newlines)
+        let file = try String(contentsOfFile: store.folder("edited-path"), encoding: .utf8).trimmingCharacters(
+            in: .newlines)
         #expect(try String(contentsOfFile: store.folder("folder-mode"), encoding: .utf8) == "700\n")
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: file).deletingLastPathComponent().path))
@@ -50,10 +53,11 @@ struct EditSafetyTests {
         let store = try TimerStore()
         let id = try store.id(of: "Timer", where: "name == \"Workout\"")
         // The editor says where it is, then waits for the test's go-ahead, changing nothing.
-        let folio = try store.folio(editor: """
-            echo "$1" > "$(dirname "$0")/edited-path.new" && mv "$(dirname "$0")/edited-path.new" "$(dirname "$0")/edited-path"
-            while [ ! -e "$(dirname "$0")/go" ]; do sleep 0.05; done
-            """)
+        let folio = try store.folio(
+            editor: """
+                echo "$1" > "$(dirname "$0")/edited-path.new" && mv "$(dirname "$0")/edited-path.new" "$(dirname "$0")/edited-path"
+                while [ ! -e "$(dirname "$0")/go" ]; do sleep 0.05; done
+                """)
         func start() throws -> Process {
             try? FileManager.default.removeItem(atPath: store.folder("edited-path"))
             try? FileManager.default.removeItem(atPath: store.folder("go"))
@@ -69,7 +73,9 @@ struct EditSafetyTests {
         }
         func editedPath() throws -> String {
             for _ in 0..<400 {
-                if let text = try? String(contentsOfFile: store.folder("edited-path"), encoding: .utf8) { return text.trimmingCharacters(in: .newlines) }
+                if let text = try? String(contentsOfFile: store.folder("edited-path"), encoding: .utf8) {
+                    return text.trimmingCharacters(in: .newlines)
+                }
                 usleep(25_000)
             }
             throw EditorNeverStarted()
@@ -107,7 +113,8 @@ struct EditSafetyTests {
             _ = FileManager.default.createFile(atPath: store.folder("go"), contents: nil)
             #expect(stopped.terminationReason == .uncaughtSignal && stopped.terminationStatus == signal)
             #expect(!FileManager.default.fileExists(atPath: file))
-            #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: file).deletingLastPathComponent().path))
+            #expect(
+                !FileManager.default.fileExists(atPath: URL(fileURLWithPath: file).deletingLastPathComponent().path))
         }
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 /// The example stores in `Data/` stay clean: `folio check` finds nothing in any of them.
 struct ExampleStoreCheckTests {
-    static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Data")
 
     @Test(arguments: ["TimerApp", "OneThing", "ForestFocus", "HealthSync", "Rowing"])
@@ -20,8 +21,10 @@ struct ExampleStoreCheckTests {
 
     @Test func aPropertyNamedLikeAColumnOfTheToolWinsInFields() throws {
         let folder = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: Self.data.appendingPathComponent("OneThing").path, toPath: folder("OneThing"))
-        let run = try FolioTool(folder: folder.path)("query", "DayEntry", "day == @2026-10-10", "--fields", "day,path", "--format", "csv", "--store", "OneThing")
+        try FileManager.default.copyItem(
+            atPath: Self.data.appendingPathComponent("OneThing").path, toPath: folder("OneThing"))
+        let run = try FolioTool(folder: folder.path)(
+            "query", "DayEntry", "day == @2026-10-10", "--fields", "day,path", "--format", "csv", "--store", "OneThing")
         let lines = run.output.split(separator: "\n")
         #expect(lines.first == "day,path")
         // DayEntry's own `day` (midnight in Berlin), not the folder's day the tool would show.

@@ -7,8 +7,11 @@ struct FolioTool {
     typealias Run = ProcessRun
 
     static var path: String {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("folio").path), folder.path != "/" {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("folio").path),
+            folder.path != "/"
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.appendingPathComponent("folio").path

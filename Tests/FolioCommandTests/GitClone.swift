@@ -43,7 +43,9 @@ struct GitClone {
     func git(_ arguments: String...) throws -> String {
         let run = try run(arguments)
         guard run.status == 0 else {
-            throw Failure(description: "git \(arguments.joined(separator: " ")) in \(path) exited with \(run.status): \(run.errors)")
+            throw Failure(
+                description:
+                    "git \(arguments.joined(separator: " ")) in \(path) exited with \(run.status): \(run.errors)")
         }
         return run.output
     }

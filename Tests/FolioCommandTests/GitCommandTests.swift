@@ -56,7 +56,8 @@ struct GitCommandTests {
         folio.environment = ["PATH": bin.path + ":/usr/bin:/bin"]
         let fromPath = try folio("git", "install")
         #expect(fromPath.status == 0 && !fromPath.errors.contains("build folder"), "\(fromPath.errors)")
-        #expect(try origin.origin.git("config", "--get", "merge.folio.driver").hasPrefix("'\(bin("folio"))' merge-driver"))
+        #expect(
+            try origin.origin.git("config", "--get", "merge.folio.driver").hasPrefix("'\(bin("folio"))' merge-driver"))
     }
 
     @Test func attributesThatCannotBeReadAreNeverRewrittenOrDeleted() throws {
@@ -94,7 +95,9 @@ struct GitCommandTests {
         #expect(run.status == 1)
         #expect(run.errors.contains("merged by line instead"))
         let merged = try String(contentsOfFile: ours, encoding: .utf8)
-        #expect(merged.contains("<<<<<<< ours") && merged.contains("\"a\": 2,") && merged.contains("\"a\": 3") && merged.contains(">>>>>>> theirs"))
+        #expect(
+            merged.contains("<<<<<<< ours") && merged.contains("\"a\": 2,") && merged.contains("\"a\": 3")
+                && merged.contains(">>>>>>> theirs"))
     }
 
     @Test func syncCommitsPullsWithTheDriverChecksAndPushesAndStopsAtAConflictUntilResolved() throws {
@@ -112,7 +115,9 @@ struct GitCommandTests {
         #expect(syncB.status == 0, "\(syncB.errors)")
         #expect(syncB.output.contains("Committed: folio sync: Timer +0 ~1 -0"))
         #expect(try folioA("set", first.id, "durationInSeconds=42").status == 0)
-        #expect(try folioA("insert", "Timer", "name=New", "durationInSeconds=60", "createdAt=2026-11-20T10:00:00Z").status == 0)
+        #expect(
+            try folioA("insert", "Timer", "name=New", "durationInSeconds=60", "createdAt=2026-11-20T10:00:00Z").status
+                == 0)
         let syncA = try folioA("sync")
         #expect(syncA.status == 0, "\(syncA.errors)")
         #expect(syncA.output.contains("Committed: folio sync: Timer +1 ~1 -0"))
@@ -132,7 +137,9 @@ struct GitCommandTests {
         #expect(stopped.errors.contains("Nothing was pushed"))
         let check = try folioA("check")
         #expect(check.status == 1)
-        #expect(check.output.contains("\"name\" has a merge conflict: ours \"From A\", theirs \"From B\" (base \"Timer 1\")"))
+        #expect(
+            check.output.contains(
+                "\"name\" has a merge conflict: ours \"From A\", theirs \"From B\" (base \"Timer 1\")"))
 
         let resolved = try folioA("resolve", second.path, "--theirs")
         #expect(resolved.status == 0, "\(resolved.errors)")
@@ -149,13 +156,16 @@ extension GitCommandTests {
     @Test func theDriverNeverMergesTwoDifferentDocumentsThatGitPairedAsARename() throws {
         let folder = try TemporaryDirectory()
         func document(_ id: String, _ name: String) -> [UInt8] {
-            Array("{\n  \"$entity\": \"Timer\",\n  \"$version\": \"1.0.0\",\n  \"id\": \"\(id)\",\n  \"name\": \"\(name)\"\n}\n".utf8)
+            Array(
+                "{\n  \"$entity\": \"Timer\",\n  \"$version\": \"1.0.0\",\n  \"id\": \"\(id)\",\n  \"name\": \"\(name)\"\n}\n"
+                    .utf8)
         }
         let (first, second) = ("0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B", "1F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B")
         let base = try folder.create("base", contents: document(first, "Run"))
         let ours = try folder.create("ours", contents: document(first, "Walk"))
         let theirs = try folder.create("theirs", contents: document(second, "Swim"))
-        let run = try FolioTool(folder: folder.path)("merge-driver", base, ours, theirs, "Timer/2026/11/01/\(first).json")
+        let run = try FolioTool(folder: folder.path)(
+            "merge-driver", base, ours, theirs, "Timer/2026/11/01/\(first).json")
         #expect(run.status == 1)
         #expect(run.errors.contains("git paired two different documents"))
         #expect(run.errors.contains("not merged"))
@@ -174,13 +184,17 @@ extension GitCommandTests {
         let first = try timer(0, in: origin)
         var base = try #require(origin.base.documents[first.path])
         base["updatedAt"] = "2026-11-01T10:00:00Z"
-        var ours = base, theirs = base
+        var ours = base
+        var theirs = base
         (ours["name"], ours["updatedAt"]) = ("Ours", "2026-11-03T10:00:00Z")
         (theirs["name"], theirs["updatedAt"]) = ("Theirs", "2026-11-02T10:00:00Z")
         theirs["durationInSeconds"] = 5
         let files = try TemporaryDirectory()
-        let paths = try [base, ours, theirs].enumerated().map { try files.create("v\($0.offset)", contents: try JSONWriter().write(.object($0.element))) }
-        let run = try FolioTool(folder: origin.origin.path)("merge-driver", paths[0], paths[1], paths[2], "Store/" + first.path)
+        let paths = try [base, ours, theirs].enumerated().map {
+            try files.create("v\($0.offset)", contents: try JSONWriter().write(.object($0.element)))
+        }
+        let run = try FolioTool(folder: origin.origin.path)(
+            "merge-driver", paths[0], paths[1], paths[2], "Store/" + first.path)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.contains("name, updatedAt taken from the side changed last"))
         let merged = try read(paths[1])
@@ -194,7 +208,8 @@ extension GitCommandTests {
         let first = try timer(0, in: origin)
         var content = try #require(origin.base.documents[first.path])
         content["$version"] = "0.9.0"
-        try Data(try JSONWriter().write(.object(content))).write(to: URL(fileURLWithPath: origin.origin.path + "/Store/" + first.path))
+        try Data(try JSONWriter().write(.object(content))).write(
+            to: URL(fileURLWithPath: origin.origin.path + "/Store/" + first.path))
         let run = try origin.folio(in: origin.origin)("check")
         #expect(run.status == 0)
         #expect(run.output.contains("\(first.path):3:3: note: written by schema 0.9.0, older than the store's 1.0.0"))

@@ -21,19 +21,22 @@ struct GitSyncTests {
             origin = GitClone(path: folder("origin"), environment: environment)
             try origin.git("init", "-q", "--initial-branch=main", ".")
             _ = try folder.create("schema.json", contents: Array(SyncDocuments.schema.utf8))
-            let created = try FolioTool(folder: folder.path, environment: environment)("init", "origin/Store", "--time-zone", "UTC", "--schema", "schema.json")
+            let created = try FolioTool(folder: folder.path, environment: environment)(
+                "init", "origin/Store", "--time-zone", "UTC", "--schema", "schema.json")
             guard created.status == 0 else { throw StoreSetupError(run: created) }
             base = try StoreFiles(root: folder("origin/Store"))
             var random = SplitMix64(seed: 7)
             var timers: [String] = []
             for index in 0..<12 {
                 let id = SyncDocuments.uuid(&random)
-                let (path, content) = SyncDocuments.timer(id: id, name: "Timer \(index)", duration: 60 * (index + 1), day: 1 + index)
+                let (path, content) = SyncDocuments.timer(
+                    id: id, name: "Timer \(index)", duration: 60 * (index + 1), day: 1 + index)
                 try base.write(content, at: path)
                 timers.append(id)
             }
             for index in 0..<20 {
-                let (path, content) = SyncDocuments.todo(id: SyncDocuments.uuid(&random), text: "To-do \(index)", timer: timers[index % 12], day: 1 + index)
+                let (path, content) = SyncDocuments.todo(
+                    id: SyncDocuments.uuid(&random), text: "To-do \(index)", timer: timers[index % 12], day: 1 + index)
                 try base.write(content, at: path)
             }
             let installed = try FolioTool(folder: folder("origin/Store"), environment: environment)("git", "install")
@@ -80,7 +83,9 @@ struct GitSyncTests {
         let conflictsWithoutDriver = try c.unmergedFiles().count
         // What git alone leaves: conflict markers, so documents that no longer parse.
         let plainCheck = try origin.folio(in: c)("check", "--format", "ndjson")
-        let unreadable = plainCheck.output.split(separator: "\n").filter { !$0.contains("has a merge conflict") && !$0.contains("must be unique") && !$0.contains("does not hold") }
+        let unreadable = plainCheck.output.split(separator: "\n").filter {
+            !$0.contains("has a merge conflict") && !$0.contains("must be unique") && !$0.contains("does not hold")
+        }
         let unreadableWithoutDriver = unreadable.count
 
         // With the driver, in A.
@@ -91,10 +96,10 @@ struct GitSyncTests {
         let after = try StoreFiles(root: a.path + "/Store")
 
         // Nothing lost: every document either clone holds is there, unless a clone purged it.
-        let expected = Set(filesA.documents.keys).union(filesB.documents.keys).subtracting(editsA.purged).subtracting(editsB.purged)
+        let expected = Set(filesA.documents.keys).union(filesB.documents.keys).subtracting(editsA.purged).subtracting(
+            editsB.purged)
         let lost = expected.filter { after.documents[$0] == nil }.sorted()
         #expect(lost.isEmpty, "lost: \(lost)")
-
 
         // Each property follows the rules, and every real conflict shows both values.
         var propertyConflicts = 0
@@ -113,28 +118,38 @@ struct GitSyncTests {
                     #expect(content[key] == t, "\(path) \(key)")
                 } else {
                     #expect(content[key] == o, "\(path) \(key) keeps ours meanwhile")
-                    #expect(recorded[key]?["ours"] == o && recorded[key]?["theirs"] == t, "\(path) \(key) records both values")
+                    #expect(
+                        recorded[key]?["ours"] == o && recorded[key]?["theirs"] == t,
+                        "\(path) \(key) records both values")
                 }
             }
-            if theirs["$deleted"] != nil || ours["$deleted"] != nil { #expect(content["$deleted"] != nil, "\(path) keeps the tombstone") }
+            if theirs["$deleted"] != nil || ours["$deleted"] != nil {
+                #expect(content["$deleted"] != nil, "\(path) keeps the tombstone")
+            }
             let bytes = try Data(contentsOf: URL(fileURLWithPath: a.path + "/Store/" + path))
             #expect(Array(bytes) == (try JSONWriter().write(.object(content))), "\(path) is canonical")
         }
 
         // check finds the conflicts, and what line-level git cannot: duplicate unique values, dangling links.
         let check = try origin.folio(in: a)("check", "--format", "ndjson")
-        let findings = try check.output.split(separator: "\n").map { try JSONReader().read(String($0))["message"]?.stringValue ?? "" }
+        let findings = try check.output.split(separator: "\n").map {
+            try JSONReader().read(String($0))["message"]?.stringValue ?? ""
+        }
         let conflictFindings = findings.filter { $0.contains("has a merge conflict") }.count
         let duplicates = findings.filter { $0.contains("must be unique") }.count
         let dangling = findings.filter { $0.contains("which the store does not hold") }.count
-        let other = findings.filter { !$0.contains("has a merge conflict") && !$0.contains("must be unique") && !$0.contains("which the store does not hold") }
+        let other = findings.filter {
+            !$0.contains("has a merge conflict") && !$0.contains("must be unique")
+                && !$0.contains("which the store does not hold")
+        }
         #expect(conflictFindings == propertyConflicts)
         #expect(other.isEmpty, "unexpected findings: \(other)")
         #expect(merged.status == (unmergedWithDriver.isEmpty ? 0 : 1))
         #expect(plain.status == 1)
         #expect(unmergedWithDriver.count < conflictsWithoutDriver)
 
-        print("""
+        print(
+            """
             merge report (seeds 1 and 2, 100 edits per clone; A: \(editsA.counts.sorted { $0.key < $1.key }), B: \(editsB.counts.sorted { $0.key < $1.key })):
               files git alone leaves conflicted: \(conflictsWithoutDriver) (check then finds \(unreadableWithoutDriver) documents that do not parse: conflict markers)
               files conflicted with the driver:  \(unmergedWithDriver.count) (\(conflictDocuments) documents with "$conflicts", \(propertyConflicts) properties; \(unmergedWithDriver.count - conflictDocuments) modify/delete)

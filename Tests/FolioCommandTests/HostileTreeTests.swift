@@ -49,7 +49,10 @@ struct HostileTreeTests {
         let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
         let todo = try store.id(of: "TodoItem", where: "text == \"Run\"")
         try plantLink(plant, in: store, document: workout)
-        _ = try store.folder.create("import.ndjson", contents: Array(#"{"name": "Imported", "durationInSeconds": 5, "createdAt": "2026-11-01T13:00:00Z"}"#.utf8) + [10])
+        _ = try store.folder.create(
+            "import.ndjson",
+            contents: Array(#"{"name": "Imported", "durationInSeconds": 5, "createdAt": "2026-11-01T13:00:00Z"}"#.utf8)
+                + [10])
         let folio = try store.folio(editor: #"sed -i 's/"name": "Workout"/"name": "Edited"/' "$1""#)
         let before = try Snapshot(of: store.folder.path, excluding: "Timers")
 
@@ -57,7 +60,9 @@ struct HostileTreeTests {
             let run = try folio.run(command)
             #expect([0, 1, 65, 66, 74, 75].contains(run.status), "\(command) ended with \(run.status): \(run.errors)")
             // A refusal says why (the link, or that the document behind it is not in the store).
-            if run.status > 1 { #expect(run.errors.contains("error:"), "\(command) exited \(run.status) without saying why") }
+            if run.status > 1 {
+                #expect(run.errors.contains("error:"), "\(command) exited \(run.status) without saying why")
+            }
             let after = try Snapshot(of: store.folder.path, excluding: "Timers")
             #expect(after == before, "\(command) changed what is outside the store: \(after.difference(from: before))")
         }
@@ -70,7 +75,8 @@ struct HostileTreeTests {
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: photos + "/a.jpg"))
         try FileManager.default.removeItem(atPath: store.root + "/.folio/journal")
-        try FileManager.default.createSymbolicLink(atPath: store.root + "/.folio/journal", withDestinationPath: "../../victim/photos")
+        try FileManager.default.createSymbolicLink(
+            atPath: store.root + "/.folio/journal", withDestinationPath: "../../victim/photos")
 
         let info = try store.folio("info")
         #expect(info.status == 65)
@@ -85,8 +91,10 @@ struct HostileTreeTests {
         try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: victim + "/PLAN"))
         try Data("keep".utf8).write(to: URL(fileURLWithPath: victim + "/a.jpg"))
-        try FileManager.default.createDirectory(atPath: store.root + "/.folio/journal", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: store.root + "/.folio/journal/1-2-3", withDestinationPath: victim)
+        try FileManager.default.createDirectory(
+            atPath: store.root + "/.folio/journal", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: store.root + "/.folio/journal/1-2-3", withDestinationPath: victim)
 
         let count = try store.folio("count", "Timer")
         #expect(count.status == 65)
@@ -101,14 +109,16 @@ struct HostileTreeTests {
         let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
         let outside = store.folder("outside")
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: store.root + "/Timer/2027", withDestinationPath: "../../outside")
+        try FileManager.default.createSymbolicLink(
+            atPath: store.root + "/Timer/2027", withDestinationPath: "../../outside")
 
         let set = try store.folio("set", workout, "createdAt=2027-03-03T10:00:00Z")
         #expect(set.status == 65)
         #expect(set.errors.contains("Timer/2027: error: is a symbolic link"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
         #expect(try store.folio("get", workout).status == 0)
-        let insert = try store.folio("insert", "Timer", "name=Later", "durationInSeconds=1", "createdAt=2027-01-01T10:00:00Z")
+        let insert = try store.folio(
+            "insert", "Timer", "name=Later", "durationInSeconds=1", "createdAt=2027-01-01T10:00:00Z")
         #expect(insert.status == 65)
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
     }
@@ -152,7 +162,8 @@ struct HostileTreeTests {
             try files.removeItem(atPath: root + "/.folio/journal")
             try files.createSymbolicLink(atPath: root + "/.folio/journal", withDestinationPath: victim + "/photos")
         case .journalEntry:
-            try files.createSymbolicLink(atPath: root + "/.folio/journal/1764000000-1-1", withDestinationPath: victim + "/photos")
+            try files.createSymbolicLink(
+                atPath: root + "/.folio/journal/1764000000-1-1", withDestinationPath: victim + "/photos")
         case .stagedFile:
             let staged = dayFolder + "/." + id + ".json.staged"
             try files.createSymbolicLink(atPath: root + "/" + staged, withDestinationPath: victim + "/photos/a.jpg")
@@ -163,7 +174,8 @@ struct HostileTreeTests {
         case .document: try moveOutAndLink(documentPath)
         case .blob:
             try Data("blob".utf8).write(to: URL(fileURLWithPath: victim + "/blob.bin"))
-            try files.createSymbolicLink(atPath: root + "/" + dayFolder + "/" + id + ".notes.bin", withDestinationPath: victim + "/blob.bin")
+            try files.createSymbolicLink(
+                atPath: root + "/" + dayFolder + "/" + id + ".notes.bin", withDestinationPath: victim + "/blob.bin")
         case .manifest: try moveOutAndLink("folio.json")
         case .lock:
             try? files.removeItem(atPath: root + "/.folio/lock")
@@ -193,8 +205,10 @@ struct Snapshot: Equatable {
             guard lstat(path + "/" + name, &info) == 0 else { continue }
             var entry = "mode \(info.st_mode) size \(info.st_size) mtime \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
             switch info.st_mode & S_IFMT {
-            case S_IFLNK: entry += " -> " + (try FileManager.default.destinationOfSymbolicLink(atPath: path + "/" + name))
-            case S_IFREG: entry += " hash \(FileContentHash.of(try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))))"
+            case S_IFLNK:
+                entry += " -> " + (try FileManager.default.destinationOfSymbolicLink(atPath: path + "/" + name))
+            case S_IFREG:
+                entry += " hash \(FileContentHash.of(try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))))"
             case S_IFDIR: try add(path + "/" + name, relative: child, excluded: excluded)
             default: break
             }

@@ -4,13 +4,15 @@ import Testing
 
 /// `folio migrate` with the committed plan for the Timer app's example store, on a copy.
 struct MigrateCommandTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// A copy of `Data/TimerApp` (at V1) in a temporary folder, and the tool run there;
     /// the folder is removed when the first value goes, so keep it named.
     func timerStore() throws -> (TemporaryDirectory, FolioTool) {
         let folder = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent("Data/TimerApp").path, toPath: folder("TimerApp"))
+        try FileManager.default.copyItem(
+            atPath: Self.repository.appendingPathComponent("Data/TimerApp").path, toPath: folder("TimerApp"))
         return (folder, FolioTool(folder: folder("TimerApp")))
     }
 
@@ -35,7 +37,10 @@ struct MigrateCommandTests {
         #expect(run.output.contains("-  \"colorHex\": \"#FF3B30\",\n+  \"color\": \"#FF3B30\","))
         #expect(run.output.contains("diff --git a/folio.json b/folio.json"))
         #expect(!run.output.contains("\u{1B}["))
-        #expect(run.errors.contains("Dry run 1.0.0 → 2.0.0 (nothing written):\n  Timer: 4 changed, 0 unchanged, 0 deleted, 0 failed\n  TodoItem: 0 changed, 7 unchanged, 0 deleted, 0 failed"))
+        #expect(
+            run.errors.contains(
+                "Dry run 1.0.0 → 2.0.0 (nothing written):\n  Timer: 4 changed, 0 unchanged, 0 deleted, 0 failed\n  TodoItem: 0 changed, 7 unchanged, 0 deleted, 0 failed"
+            ))
         #expect(try snapshot(folder("TimerApp")) == before)
 
         let prefixed = try folio("migrate", "--plan", plan, "--dry-run", "--path-prefix", "Data/TimerApp/")
@@ -52,7 +57,10 @@ struct MigrateCommandTests {
         #expect(applied.output.isEmpty)
         #expect(applied.errors.hasPrefix("Migrated 1.0.0 → 2.0.0:"))
         #expect(try folio("info").output.contains("Schema       2.0.0"))
-        #expect(try folio("query", "Timer", "category == \"General\"", "--fields", "name", "--format", "csv").output.split(separator: "\n").count == 5)
+        #expect(
+            try folio("query", "Timer", "category == \"General\"", "--fields", "name", "--format", "csv").output.split(
+                separator: "\n"
+            ).count == 5)
         let check = try folio("check")
         #expect(check.status == 0, "\(check.output)")
         // Nothing left to do: a second dry run prints no diff.
@@ -76,7 +84,9 @@ struct MigrateCommandTests {
         try FileManager.default.createDirectory(atPath: folder("Later"), withIntermediateDirectories: true)
         _ = try folder.create(
             "Later/002-to-3.0.0.json",
-            contents: Array(#"{"from": "2.0.0", "to": "3.0.0", "operations": [{"op": "addProperty", "entity": "Timer", "property": "mood", "type": "String", "default": "calm"}]}"#.utf8))
+            contents: Array(
+                #"{"from": "2.0.0", "to": "3.0.0", "operations": [{"op": "addProperty", "entity": "Timer", "property": "mood", "type": "String", "default": "calm"}]}"#
+                    .utf8))
         #expect(try folio("migrate", "--plan", folder("Later")).status == 0)
         #expect(try folio("info").output.contains("Schema       3.0.0"))
         let before = try snapshot(folder("TimerApp"))
@@ -85,7 +95,10 @@ struct MigrateCommandTests {
         for arguments in [["migrate", "--plan", plan], ["migrate", "--plan", plan, "--dry-run"]] {
             let again = try folio.run(arguments)
             #expect(again.status == 65)
-            #expect(again.errors.contains("the store is at schema 3.0.0, newer than 2.0.0, where this migration ends; a migration never lowers a store's version"), "\(again.errors)")
+            #expect(
+                again.errors.contains(
+                    "the store is at schema 3.0.0, newer than 2.0.0, where this migration ends; a migration never lowers a store's version"
+                ), "\(again.errors)")
         }
         #expect(try snapshot(folder("TimerApp")) == before)
         #expect(try folio("info").output.contains("Schema       3.0.0"))
@@ -98,7 +111,9 @@ struct MigrateCommandTests {
         let deep = String(repeating: "(", count: 600) + "name == nil" + String(repeating: ")", count: 600)
         _ = try folder.create(
             "Deep/001-to-2.0.0.json",
-            contents: Array(#"{"from": "1.0.0", "to": "2.0.0", "operations": [{"op": "deleteDocuments", "entity": "Timer", "where": "\#(deep)"}]}"#.utf8))
+            contents: Array(
+                #"{"from": "1.0.0", "to": "2.0.0", "operations": [{"op": "deleteDocuments", "entity": "Timer", "where": "\#(deep)"}]}"#
+                    .utf8))
         let before = try snapshot(folder("TimerApp"))
         let run = try folio("migrate", "--plan", folder("Deep"))
         #expect(run.status == 65)

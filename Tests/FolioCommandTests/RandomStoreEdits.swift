@@ -14,7 +14,9 @@ struct StoreFiles {
         let listing = FileManager.default.enumerator(atPath: root)
         while let relative = listing?.nextObject() as? String {
             guard relative.hasSuffix(".json"), relative.contains("/"), !relative.hasPrefix(".") else { continue }
-            documents[relative] = try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)))).objectValue
+            documents[relative] = try JSONReader().read(
+                Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)))
+            ).objectValue
         }
     }
 
@@ -32,7 +34,8 @@ struct StoreFiles {
 
     /// Paths of an entity's documents, sorted; only live ones with `live`.
     func paths(of entity: String, live: Bool = false) -> [String] {
-        documents.filter { $0.value["$entity"]?.stringValue == entity && (!live || $0.value["$deleted"] == nil) }.keys.sorted()
+        documents.filter { $0.value["$entity"]?.stringValue == entity && (!live || $0.value["$deleted"] == nil) }.keys
+            .sorted()
     }
 }
 
@@ -59,15 +62,26 @@ enum SyncDocuments {
         """
 
     static func timer(id: String, name: String, duration: Int, day: Int) -> (String, JSONObject) {
-        ("Timer/2026/11/\(twoDigits(day))/\(id).json",
-         ["$entity": "Timer", "$version": "1.0.0", "id": .string(id), "name": .string(name), "durationInSeconds": .integer(Int64(duration)),
-          "createdAt": .string("2026-11-\(twoDigits(day))T10:00:00Z"), "notes": .null])
+        (
+            "Timer/2026/11/\(twoDigits(day))/\(id).json",
+            [
+                "$entity": "Timer", "$version": "1.0.0", "id": .string(id), "name": .string(name),
+                "durationInSeconds": .integer(Int64(duration)),
+                "createdAt": .string("2026-11-\(twoDigits(day))T10:00:00Z"), "notes": .null,
+            ]
+        )
     }
 
     static func todo(id: String, text: String, timer: String?, day: Int) -> (String, JSONObject) {
-        ("TodoItem/2026/11/\(twoDigits(day))/\(id).json",
-         ["$entity": "TodoItem", "$version": "1.0.0", "id": .string(id), "text": .string(text), "isCompleted": false,
-          "createdAt": .string("2026-11-\(twoDigits(day))T11:00:00Z"), "timer": timer.map(JSONValue.string) ?? .null])
+        (
+            "TodoItem/2026/11/\(twoDigits(day))/\(id).json",
+            [
+                "$entity": "TodoItem", "$version": "1.0.0", "id": .string(id), "text": .string(text),
+                "isCompleted": false,
+                "createdAt": .string("2026-11-\(twoDigits(day))T11:00:00Z"),
+                "timer": timer.map(JSONValue.string) ?? .null,
+            ]
+        )
     }
 
     static func twoDigits(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
@@ -119,25 +133,32 @@ struct RandomStoreEdits {
             case 0..<10:
                 // A name from a small shared pool now and then, so both clones may add the same unique value.
                 let name = number(4) == 0 ? "Shared \(number(3))" : "\(side) timer \(step)"
-                let (path, content) = SyncDocuments.timer(id: SyncDocuments.uuid(&random), name: name, duration: 60 * (1 + number(30)), day: 1 + number(28))
+                let (path, content) = SyncDocuments.timer(
+                    id: SyncDocuments.uuid(&random), name: name, duration: 60 * (1 + number(30)), day: 1 + number(28))
                 try files.write(content, at: path)
                 counts["create", default: 0] += 1
             case 10..<20:
                 let timer = pick("Timer", live: true, in: files).flatMap { files.documents[$0]?["id"]?.stringValue }
-                let (path, content) = SyncDocuments.todo(id: SyncDocuments.uuid(&random), text: "\(side) to-do \(step)", timer: timer, day: 1 + number(28))
+                let (path, content) = SyncDocuments.todo(
+                    id: SyncDocuments.uuid(&random), text: "\(side) to-do \(step)", timer: timer, day: 1 + number(28))
                 try files.write(content, at: path)
                 counts["create", default: 0] += 1
             case 20..<45:
-                guard let path = pick("Timer", live: false, in: files), var content = files.documents[path] else { continue }
+                guard let path = pick("Timer", live: false, in: files), var content = files.documents[path] else {
+                    continue
+                }
                 switch number(3) {
                 case 0: content["name"] = .string("\(side) renamed \(step)")
                 case 1: content["durationInSeconds"] = .integer(Int64([300, 600, 900][number(3)]))
-                default: content["notes"] = [JSONValue.null, .string("short"), .string("\(side) note \(step)")][number(3)]
+                default:
+                    content["notes"] = [JSONValue.null, .string("short"), .string("\(side) note \(step)")][number(3)]
                 }
                 try files.write(content, at: path)
                 counts["edit", default: 0] += 1
             case 45..<62:
-                guard let path = pick("TodoItem", live: false, in: files), var content = files.documents[path] else { continue }
+                guard let path = pick("TodoItem", live: false, in: files), var content = files.documents[path] else {
+                    continue
+                }
                 if number(2) == 0 {
                     content["text"] = .string("\(side) text \(step)")
                 } else {
@@ -151,8 +172,11 @@ struct RandomStoreEdits {
                 try softDelete(path, stamp: "2026-11-23T0\(number(10)):00:00Z", in: &files)
                 counts["soft delete", default: 0] += 1
             case 72..<88:
-                guard let path = pick("TodoItem", live: false, in: files), var content = files.documents[path] else { continue }
-                let timer = number(5) == 0 ? nil : pick("Timer", live: true, in: files).flatMap { files.documents[$0]?["id"] }
+                guard let path = pick("TodoItem", live: false, in: files), var content = files.documents[path] else {
+                    continue
+                }
+                let timer =
+                    number(5) == 0 ? nil : pick("Timer", live: true, in: files).flatMap { files.documents[$0]?["id"] }
                 content["timer"] = timer ?? .null
                 try files.write(content, at: path)
                 counts["relationship", default: 0] += 1

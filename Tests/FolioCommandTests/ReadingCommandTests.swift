@@ -31,7 +31,8 @@ struct ReadingCommandTests {
         let folders = try store.folio("ls", "--format", "csv").output
         #expect(folders.contains("Timer,Timer/2026/11/01/,1"))
         #expect(folders.contains("TodoItem,TodoItem/2026/11/01/,2"))
-        let documents = try store.folio("ls", "Timer", "--from", "2026-11-02", "--format", "csv").output.split(separator: "\n")
+        let documents = try store.folio("ls", "Timer", "--from", "2026-11-02", "--format", "csv").output.split(
+            separator: "\n")
         #expect(documents.count == 2)
         #expect(documents[1].hasPrefix("Timer/2026/11/02/"))
     }
@@ -50,13 +51,18 @@ struct ReadingCommandTests {
 
     @Test func queryFiltersSortsPagesAndProjects() throws {
         let store = try TimerStore()
-        let table = try store.folio("query", "Timer", "durationInSeconds > 100", "--sort", "-durationInSeconds", "--fields", "name,durationInSeconds")
+        let table = try store.folio(
+            "query", "Timer", "durationInSeconds > 100", "--sort", "-durationInSeconds", "--fields",
+            "name,durationInSeconds")
         #expect(table.output == "name          durationInSeconds\nWorkout       1500\nCoffee Break  600\n")
-        let limited = try store.folio("query", "Timer", "--sort", "name", "--limit", "1", "--offset", "1", "--fields", "name", "--format", "csv")
+        let limited = try store.folio(
+            "query", "Timer", "--sort", "name", "--limit", "1", "--offset", "1", "--fields", "name", "--format", "csv")
         #expect(limited.output == "name\nWorkout\n")
-        let related = try store.folio("query", "Timer", "todoItems.any(!isCompleted)", "--fields", "name", "--format", "ndjson")
+        let related = try store.folio(
+            "query", "Timer", "todoItems.any(!isCompleted)", "--fields", "name", "--format", "ndjson")
         #expect(related.output == "{\"name\":\"Workout\"}\n")
-        let json = try store.folio("query", "TodoItem", "timer.name == \"Workout\"", "--sort", "text", "--format", "json")
+        let json = try store.folio(
+            "query", "TodoItem", "timer.name == \"Workout\"", "--sort", "text", "--format", "json")
         let documents = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(documents.map { $0["text"] as? String } == ["Run", "Stretch"])
         #expect(documents.allSatisfy { $0["$entity"] as? String == "TodoItem" })
@@ -74,8 +80,12 @@ struct ReadingCommandTests {
     @Test func countAndAggregateSummarize() throws {
         let store = try TimerStore()
         #expect(try store.folio("count", "TodoItem", "isCompleted").output == "1\n")
-        #expect(try store.folio("aggregate", "Timer", "sum", "--of", "durationInSeconds / 60", "--format", "csv").output == "sum(durationInSeconds / 60),documents\n35,2\n")
-        #expect(try store.folio("aggregate", "TodoItem", "count", "--group-by", "isCompleted", "--format", "csv").output == "isCompleted,count\nfalse,1\ntrue,1\n")
+        #expect(
+            try store.folio("aggregate", "Timer", "sum", "--of", "durationInSeconds / 60", "--format", "csv").output
+                == "sum(durationInSeconds / 60),documents\n35,2\n")
+        #expect(
+            try store.folio("aggregate", "TodoItem", "count", "--group-by", "isCompleted", "--format", "csv").output
+                == "isCompleted,count\nfalse,1\ntrue,1\n")
         let missing = try store.folio("aggregate", "Timer", "sum")
         #expect(missing.status == 65)
         #expect(missing.errors.contains("--of"))
@@ -92,11 +102,17 @@ struct ReadingCommandTests {
         let copy = try TimerStore()
         _ = try copy.folio("delete", "TodoItem", "--all")
         _ = try copy.folio("purge")
-        let imported = try copy.folio("import", "TodoItem", "-", "--format", "ndjson", input: ndjson.replacingOccurrences(of: try store.id(of: "Timer", where: "name == \"Workout\""), with: try copy.id(of: "Timer", where: "name == \"Workout\"")))
+        let imported = try copy.folio(
+            "import", "TodoItem", "-", "--format", "ndjson",
+            input: ndjson.replacingOccurrences(
+                of: try store.id(of: "Timer", where: "name == \"Workout\""),
+                with: try copy.id(of: "Timer", where: "name == \"Workout\"")))
         #expect(imported.status == 0, "\(imported.errors)")
         #expect(imported.output == "2 records: 2 written, 0 unchanged\n")
         #expect(try copy.folio("count", "TodoItem", "timer.name == \"Workout\"").output == "2\n")
-        let again = try copy.folio("import", "Timer", "-", "--format", "csv", input: try copy.folio("export", "Timer", "--format", "csv").output)
+        let again = try copy.folio(
+            "import", "Timer", "-", "--format", "csv",
+            input: try copy.folio("export", "Timer", "--format", "csv").output)
         #expect(again.output == "2 records: 0 written, 2 unchanged\n")
     }
 
@@ -118,16 +134,24 @@ struct ReadingCommandTests {
         #expect(object["timeZone"] as? String == "Europe/Berlin" && object["schemaVersion"] as? String == "1.0.0")
         #expect(object["documents"] as? Int == 4)
         let bytes = try #require(object["bytes"] as? Int)
-        let files = try FileManager.default.subpathsOfDirectory(atPath: store.root).filter { $0.hasSuffix(".json") && $0.contains("/") && !$0.hasPrefix(".") }
-        let onDisk = try files.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: store.root + "/" + $1)[.size] as? Int) ?? 0) }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: store.root).filter {
+            $0.hasSuffix(".json") && $0.contains("/") && !$0.hasPrefix(".")
+        }
+        let onDisk = try files.reduce(0) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: store.root + "/" + $1)[.size] as? Int) ?? 0)
+        }
         #expect(bytes == onDisk, "the documents' bytes, not the folders' or folio.json's")
         #expect((object["entities"] as? [[String: Any]])?.map { $0["entity"] as? String } == ["Timer", "TodoItem"])
 
-        #expect(try store.folio("get", try store.id(of: "Timer", where: "name == \"Workout\""), "--format", "table").status == 64)
+        #expect(
+            try store.folio("get", try store.id(of: "Timer", where: "name == \"Workout\""), "--format", "table").status
+                == 64)
         #expect(try store.folio("export", "Timer", "--format", "json").status == 64)
         #expect(try store.folio("ls", "Timer").output.hasPrefix("path\n"))
         #expect(try store.folio("ls", "Timer", "--include-deleted").output.hasPrefix("path"))
-        #expect(try store.folio("ls", "Timer", "--include-deleted").output.split(separator: "\n").first?.contains("deleted") == true)
+        #expect(
+            try store.folio("ls", "Timer", "--include-deleted").output.split(separator: "\n").first?.contains("deleted")
+                == true)
     }
 
     @Test func tablesShowDatesInTheStoresTimeZoneAndOtherFormatsKeepTheStoredText() throws {
@@ -144,9 +168,18 @@ struct ReadingCommandTests {
         narrow.environment = ["COLUMNS": "30"]
         let run = try narrow("query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt")
         #expect(run.output == "name     durationInSeconds\nWorkout  1500\n", "\(run.output)")
-        #expect(run.errors.contains("(1 more column did not fit in 30 columns; choose them with --fields, or see all with --format json)"), "\(run.errors)")
+        #expect(
+            run.errors.contains(
+                "(1 more column did not fit in 30 columns; choose them with --fields, or see all with --format json)"),
+            "\(run.errors)")
         // A pipe without COLUMNS gets every column; other formats are never cut.
-        #expect(try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt").output.contains("createdAt"))
-        #expect(try narrow("query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt", "--format", "csv").output.contains("createdAt"))
+        #expect(
+            try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt")
+                .output.contains("createdAt"))
+        #expect(
+            try narrow(
+                "query", "Timer", "name == \"Workout\"", "--fields", "name,durationInSeconds,createdAt", "--format",
+                "csv"
+            ).output.contains("createdAt"))
     }
 }

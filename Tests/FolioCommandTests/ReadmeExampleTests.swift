@@ -5,7 +5,8 @@ import Testing
 /// The README's `folio` examples, run as written against copies of the example stores
 /// in `Data/`: a newcomer's first commands must work.
 struct ReadmeExampleTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Each `folio …` line of the README's shell blocks, without its comment.
     static func examples() throws -> [String] {
@@ -39,7 +40,10 @@ struct ReadmeExampleTests {
         #expect(examples.count >= 10)
         let data = Self.repository.appending(path: "Data")
         let names = ["TimerApp", "OneThing", "ForestFocus", "HealthSync", "Rowing"]
-        let schemas = try Dictionary(uniqueKeysWithValues: names.map { ($0, try String(contentsOf: data.appending(path: "\($0)/folio.json"), encoding: .utf8)) })
+        let schemas = try Dictionary(
+            uniqueKeysWithValues: names.map {
+                ($0, try String(contentsOf: data.appending(path: "\($0)/folio.json"), encoding: .utf8))
+            })
         for example in examples {
             // Placeholders a reader fills in, the tour, the editor, and git's commands (which need a
             // repository and a remote: GitSyncTests runs them) are not run here.
@@ -51,7 +55,9 @@ struct ReadmeExampleTests {
             let command = example.replacingOccurrences(of: "--store Data/\(name)", with: "--store .")
                 .replacingOccurrences(of: "Migrations/", with: Self.repository.appending(path: "Migrations").path + "/")
                 .replacingOccurrences(of: "folio ", with: "'\(FolioTool.path)' ", options: .anchored)
-            let run = try ProcessRun("/bin/sh", ["-c", command], in: folder("\(name)"), environment: ProcessInfo.processInfo.environment, input: nil)
+            let run = try ProcessRun(
+                "/bin/sh", ["-c", command], in: folder("\(name)"), environment: ProcessInfo.processInfo.environment,
+                input: nil)
             #expect(run.status == 0, "\(example) in \(name): exit \(run.status)\n\(run.errors)")
         }
     }

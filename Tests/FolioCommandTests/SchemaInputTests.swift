@@ -49,10 +49,16 @@ struct SchemaInputTests {
         let check = try store.folio("check")
         #expect(check.status == 1)
         #expect(check.output.contains("folio.json:\(destinationLine):"))
-        #expect(check.output.contains("Timer.todoItems refers to \"TodoItme\", which is not one of the schema's entities; did you mean TodoItem?"))
+        #expect(
+            check.output.contains(
+                "Timer.todoItems refers to \"TodoItme\", which is not one of the schema's entities; did you mean TodoItem?"
+            ))
         // A manifest an app wrote may name the app's own types; one letter from Folio's is worth a note.
         #expect(check.output.contains("folio.json:\(typeLine):"))
-        #expect(check.output.contains("note: TodoItem.isCompleted has type \"Bol\": Bol is an app's own type to Folio, whose values it does not check; did you mean Bool?"))
+        #expect(
+            check.output.contains(
+                "note: TodoItem.isCompleted has type \"Bol\": Bol is an app's own type to Folio, whose values it does not check; did you mean Bool?"
+            ))
     }
 
     @Test func schemaAdditionsAreStageFilesThatMigrateTheStore() throws {
@@ -69,17 +75,24 @@ struct SchemaInputTests {
         #expect(operation?["op"] == "addEntity")
         #expect(operation?["properties"]?.arrayValue?.last?["optional"] == true)
         // The plan's stages count before they are applied.
-        #expect(try folio("schema", "add-entity", "Note", "x:Int").errors.contains("the schema has an entity Note already"))
-        #expect(try folio("schema", "add-entity", "Tag", "name:Strng").errors.contains("Strng is not a type Folio stores; did you mean String?"))
+        #expect(
+            try folio("schema", "add-entity", "Note", "x:Int").errors.contains("the schema has an entity Note already"))
+        #expect(
+            try folio("schema", "add-entity", "Tag", "name:Strng").errors.contains(
+                "Strng is not a type Folio stores; did you mean String?"))
         #expect(try folio("migrate", "--plan", plan).status == 0)
         #expect(try folio("insert", "Note", "title=Tea", "note:=null").status == 0)
 
         let required = try folio("schema", "add-property", "Note", "pinned:Bool")
         #expect(required.status == 65)
         #expect(required.errors.contains("pass --default, or declare it pinned:Bool?"))
-        #expect(try folio("schema", "add-property", "Note", "pinned:Bool", "--default", "maybe").errors.contains("the default maybe is not a Bool"))
+        #expect(
+            try folio("schema", "add-property", "Note", "pinned:Bool", "--default", "maybe").errors.contains(
+                "the default maybe is not a Bool"))
         let applied = try folio("schema", "add-property", "Note", "pinned:Bool", "--default", "true", "--apply")
-        #expect(applied.output.contains("Migrated the store to 1.2.0: 1 document changed."), "\(applied.output)\(applied.errors)")
+        #expect(
+            applied.output.contains("Migrated the store to 1.2.0: 1 document changed."),
+            "\(applied.output)\(applied.errors)")
         #expect(try folio("query", "Note", "pinned", "--fields", "title", "--format", "csv").output == "title\nTea\n")
         #expect(try folio("schema").output == "Note\n  title   String\n  note    String?\n  pinned  Bool\n")
         let json = try JSONReader().read(Array(try folio("schema", "show", "--format", "json").output.utf8))

@@ -16,7 +16,10 @@ struct StuckStoreTests {
     /// Whether this machine lets the tests mount a folder read-only (root in a mount namespace that allows it).
     static let canMountReadOnly: Bool = {
         guard let source = try? TemporaryDirectory(), let mountPoint = try? TemporaryDirectory() else { return false }
-        guard shell("mount --bind '\(source.path)' '\(mountPoint.path)' && mount -o remount,bind,ro '\(mountPoint.path)'") == 0 else {
+        guard
+            shell("mount --bind '\(source.path)' '\(mountPoint.path)' && mount -o remount,bind,ro '\(mountPoint.path)'")
+                == 0
+        else {
             _ = shell("umount '\(mountPoint.path)'")
             return false
         }
@@ -25,13 +28,17 @@ struct StuckStoreTests {
 
     @discardableResult
     static func shell(_ command: String) -> Int32 {
-        (try? ProcessRun("/bin/sh", ["-c", command + " 2>/dev/null"], in: "/", environment: ProcessInfo.processInfo.environment).status) ?? -1
+        (try? ProcessRun(
+            "/bin/sh", ["-c", command + " 2>/dev/null"], in: "/", environment: ProcessInfo.processInfo.environment
+        ).status) ?? -1
     }
 
     @Test(.enabled(if: canMakeFilesImmutable, "needs chattr +i (root, a file system with attributes)"))
     func aFileThatCannotBeReplacedAfterTheCommitPointIsReportedAsCommittedAndFinishedLater() throws {
         let store = try TimerStore()
-        let lines = (0..<40).map { #"{"text": "item \#($0)", "isCompleted": false, "createdAt": "2026-11-0\#($0 % 5 + 1)T10:00:00Z"}"# }
+        let lines = (0..<40).map {
+            #"{"text": "item \#($0)", "isCompleted": false, "createdAt": "2026-11-0\#($0 % 5 + 1)T10:00:00Z"}"#
+        }
         _ = try store.folder.create("todos.ndjson", contents: Array((lines.joined(separator: "\n") + "\n").utf8))
         #expect(try store.folio("import", "TodoItem", "../todos.ndjson").status == 0)
         let stuckID = try store.id(of: "TodoItem", where: "text == \"item 33\"")
@@ -51,12 +58,16 @@ struct StuckStoreTests {
         #expect(count.errors.contains("warning:") && count.errors.contains(stuckID), "\(count.errors)")
         let check = try store.folio("check")
         #expect(check.output.contains("committed but could not be finished"))
-        #expect(try store.folio("insert", "Timer", "name=Later", "durationInSeconds=1", "createdAt=2026-11-05T10:00:00Z").status == 74)
+        #expect(
+            try store.folio("insert", "Timer", "name=Later", "durationInSeconds=1", "createdAt=2026-11-05T10:00:00Z")
+                .status == 74)
 
         Self.shell("chattr -i '\(stuck)'")
         let finished = try store.folio("count", "TodoItem", "text == \"bulk\"")
         #expect(finished.status == 0)
-        #expect(finished.output.trimmingCharacters(in: .whitespacesAndNewlines) == "42", "the whole transaction, once finished")
+        #expect(
+            finished.output.trimmingCharacters(in: .whitespacesAndNewlines) == "42",
+            "the whole transaction, once finished")
         #expect(!finished.errors.contains("warning:"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.root + "/.folio/journal").isEmpty)
     }
@@ -67,7 +78,10 @@ struct StuckStoreTests {
         // As a fresh read-only checkout has it: no local state at all.
         try FileManager.default.removeItem(atPath: store.root + "/.folio")
         let mountPoint = try TemporaryDirectory()
-        try #require(Self.shell("mount --bind '\(store.root)' '\(mountPoint.path)' && mount -o remount,bind,ro '\(mountPoint.path)'") == 0)
+        try #require(
+            Self.shell(
+                "mount --bind '\(store.root)' '\(mountPoint.path)' && mount -o remount,bind,ro '\(mountPoint.path)'")
+                == 0)
         defer { Self.shell("umount '\(mountPoint.path)'") }
         let folio = FolioTool(folder: mountPoint.path)
 
@@ -91,7 +105,9 @@ struct StuckStoreTests {
         try Data("x".utf8).write(to: URL(fileURLWithPath: store.root + "/.folio/backup.tar"))
 
         #expect(try store.folio("count", "Timer").status == 0)
-        #expect(try store.folio("insert", "Timer", "name=Tea", "durationInSeconds=60", "createdAt=2026-11-01T12:00:00Z").status == 0)
+        #expect(
+            try store.folio("insert", "Timer", "name=Tea", "durationInSeconds=60", "createdAt=2026-11-01T12:00:00Z")
+                .status == 0)
         #expect(try store.folio("reindex").status == 0)
         let check = try store.folio("check")
         #expect(check.output.contains(".folio/journal/.DS_Store: note: is not Folio's"))

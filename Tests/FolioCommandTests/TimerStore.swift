@@ -37,11 +37,19 @@ struct TimerStore {
         let created = try outside("init", "Timers", "--time-zone", "Europe/Berlin", "--schema", "schema.json")
         guard created.status == 0 else { throw StoreSetupError(run: created) }
         folio = FolioTool(folder: folder("Timers"))
-        try expectSuccess(folio("insert", "Timer", "name=Workout", "durationInSeconds=1500", "createdAt=2026-11-01T10:00:00Z"))
-        try expectSuccess(folio("insert", "Timer", "name=Coffee Break", "durationInSeconds=600", "createdAt=2026-11-02T10:00:00Z"))
+        try expectSuccess(
+            folio("insert", "Timer", "name=Workout", "durationInSeconds=1500", "createdAt=2026-11-01T10:00:00Z"))
+        try expectSuccess(
+            folio("insert", "Timer", "name=Coffee Break", "durationInSeconds=600", "createdAt=2026-11-02T10:00:00Z"))
         let workout = try id(of: "Timer", where: "name == \"Workout\"")
-        try expectSuccess(folio("insert", "TodoItem", "text=Stretch", "isCompleted=false", "createdAt=2026-11-01T10:05:00Z", "timer=\(workout)"))
-        try expectSuccess(folio("insert", "TodoItem", "text=Run", "isCompleted=true", "createdAt=2026-11-01T10:06:00Z", "timer=\(workout)"))
+        try expectSuccess(
+            folio(
+                "insert", "TodoItem", "text=Stretch", "isCompleted=false", "createdAt=2026-11-01T10:05:00Z",
+                "timer=\(workout)"))
+        try expectSuccess(
+            folio(
+                "insert", "TodoItem", "text=Run", "isCompleted=true", "createdAt=2026-11-01T10:06:00Z",
+                "timer=\(workout)"))
     }
 
     /// The identity of the one document a query matches.

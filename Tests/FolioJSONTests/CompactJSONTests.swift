@@ -1,6 +1,7 @@
-import Testing
-@testable import FolioJSON
 import FolioTestSupport
+import Testing
+
+@testable import FolioJSON
 
 /// The compact form `.folio/cache` keeps documents in: every value comes back as it
 /// went in, and text that is not UTF-8 is refused rather than repaired.

@@ -61,7 +61,9 @@ struct JSONValueCodableTests {
 
     @Test func nestedValuesUseFolioStoredFormsInDeclarationOrder() throws {
         let json = try JSONValueEncoder().encode(route)
-        #expect(json.objectValue?.keys == ["name", "id", "legs", "tags", "payload", "price"], "nil optionals are left out, as Codable does")
+        #expect(
+            json.objectValue?.keys == ["name", "id", "legs", "tags", "payload", "price"],
+            "nil optionals are left out, as Codable does")
         #expect(json["id"] == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
         #expect(json["legs"]?.arrayValue?.first?["start"] == "2026-11-22T09:30:00.25Z")
         #expect(json["legs"]?.arrayValue?.first?["meters"] == .double(0.1))
@@ -84,10 +86,14 @@ struct JSONValueCodableTests {
         second["meters"] = "far"
         legs[1] = .object(second)
         json["legs"] = .array(legs)
-        let error = try #require(throws: JSONError.self) { try JSONValueDecoder().decode(Route.self, from: .object(json)) }
+        let error = try #require(throws: JSONError.self) {
+            try JSONValueDecoder().decode(Route.self, from: .object(json))
+        }
         #expect(error.message.contains("legs[1].meters"), "\(error.message)")
         json["legs"] = nil
-        let missing = try #require(throws: JSONError.self) { try JSONValueDecoder().decode(Route.self, from: .object(json)) }
+        let missing = try #require(throws: JSONError.self) {
+            try JSONValueDecoder().decode(Route.self, from: .object(json))
+        }
         #expect(missing.message.contains("\"legs\" is missing"), "\(missing.message)")
     }
 }

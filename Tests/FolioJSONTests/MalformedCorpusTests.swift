@@ -1,6 +1,6 @@
+import FolioJSON
 import Foundation
 import Testing
-import FolioJSON
 
 /// The checked-in corpus of broken documents: each must fail with its expected kind, line and column.
 struct MalformedCorpusTests {
@@ -26,7 +26,8 @@ struct MalformedCorpusTests {
     }()
 
     @Test func corpusHasAtLeastFiftyDocumentsAndEveryFileHasAnExpectation() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: fixturesURL.appendingPathComponent("Malformed").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: fixturesURL.appendingPathComponent("Malformed").path)
         #expect(Self.expectations.count >= 50)
         #expect(Set(files) == Set(Self.expectations.map(\.file)))
     }

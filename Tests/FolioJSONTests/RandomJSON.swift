@@ -1,5 +1,6 @@
-@testable import FolioJSON
 import FolioTestSupport
+
+@testable import FolioJSON
 
 /// Random JSON values for property tests, biased toward the edge cases that break codecs.
 struct RandomJSON {
@@ -7,10 +8,13 @@ struct RandomJSON {
 
     init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-    static let edgeIntegers: [Int64] = [0, 1, -1, .max, .min, .max - 1, .min + 1, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1]
+    static let edgeIntegers: [Int64] = [
+        0, 1, -1, .max, .min, .max - 1, .min + 1, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1,
+    ]
     static let edgeDoubles: [Double] = [
-        0.1, -0.0, 0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 1.7976931348623157e308, -1.7976931348623157e308, 2.2250738585072014e-308,
-        1e-7, 1e16, 1e21, 123456789.125, 2702.194, 0.30000000000000004, 9007199254740994, 1.5, 100.0,
+        0.1, -0.0, 0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 1.7976931348623157e308,
+        -1.7976931348623157e308, 2.2250738585072014e-308,
+        1e-7, 1e16, 1e21, 123456789.125, 2702.194, 0.30000000000000004, 9_007_199_254_740_994, 1.5, 100.0,
     ]
     static let edgeStrings: [String] = [
         "", "\"", "\\", "/", "\u{0}", "\u{1}", "\u{1F}", "\u{7F}", "\u{8}\u{C}\n\r\t", "\u{2028}\u{2029}",
@@ -18,7 +22,8 @@ struct RandomJSON {
     ]
 
     mutating func integer() -> Int64 {
-        Bool.random(using: &generator) ? Self.edgeIntegers.randomElement(using: &generator)! : Int64.random(in: .min ... .max, using: &generator)
+        Bool.random(using: &generator)
+            ? Self.edgeIntegers.randomElement(using: &generator)! : Int64.random(in: .min ... .max, using: &generator)
     }
 
     mutating func double() -> Double {
@@ -57,7 +62,10 @@ struct RandomJSON {
         case 2: return .integer(integer())
         case 3: return .double(double())
         case 4: return .string(string())
-        case 5: return .number(["1e400", "-1e400", "123456789012345678901234567890", "0.10000000000000000001", "-0", "1e-400"].randomElement(using: &generator)!)
+        case 5:
+            return .number(
+                ["1e400", "-1e400", "123456789012345678901234567890", "0.10000000000000000001", "-0", "1e-400"]
+                    .randomElement(using: &generator)!)
         case 6: return .array((0..<Int.random(in: 0..<5, using: &generator)).map { _ in value(depth: depth - 1) })
         default:
             var object = JSONObject()

@@ -1,7 +1,8 @@
+import FolioTestSupport
 import Foundation
 import Testing
+
 @testable import FolioJSON
-import FolioTestSupport
 
 struct ReaderLimitTests {
     @Test func nestingTenThousandDeepIsRejectedAtTheFirstLevelPastTheLimit() {

@@ -1,6 +1,7 @@
-import Testing
-@testable import FolioJSON
 import FolioTestSupport
+import Testing
+
+@testable import FolioJSON
 
 /// Property tests: writing then reading gives the same value, and canonical text is a fixed point.
 struct RoundTripTests {
@@ -37,14 +38,19 @@ struct RoundTripTests {
     }
 
     @Test(arguments: [
-        (0.1, "0.1"), (-0.0, "-0.0"), (1e-7, "1e-7"), (.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e308"),
-        (1e16, "1e16"), (100.0, "100.0"), (2702.194, "2702.194"), (0.30000000000000004, "0.30000000000000004"), (-1.5e-10, "-1.5e-10"),
+        (0.1, "0.1"), (-0.0, "-0.0"), (1e-7, "1e-7"), (.leastNonzeroMagnitude, "5e-324"),
+        (1.7976931348623157e308, "1.7976931348623157e308"),
+        (1e16, "1e16"), (100.0, "100.0"), (2702.194, "2702.194"), (0.30000000000000004, "0.30000000000000004"),
+        (-1.5e-10, "-1.5e-10"),
     ])
     func doublesAreWrittenInTheirShortestText(_ double: Double, _ expected: String) throws {
         #expect(try canonical(.double(double)) == expected + "\n")
     }
 
-    @Test(arguments: ["1e400", "-1e400", "123456789012345678901234567890", "-9223372036854775809", "0.10000000000000000001", "-0", "1e-400", "2.4703282292062328e-324", "4.9406564584124654e-324"])
+    @Test(arguments: [
+        "1e400", "-1e400", "123456789012345678901234567890", "-9223372036854775809", "0.10000000000000000001", "-0",
+        "1e-400", "2.4703282292062328e-324", "4.9406564584124654e-324",
+    ])
     func numbersNoTypeHoldsExactlyKeepTheirText(_ text: String) throws {
         let value = try JSONReader().read("[\(text)]")
         #expect(value == .array([.number(text)]))

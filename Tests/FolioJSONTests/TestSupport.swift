@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import FolioJSON
 
 /// The fixtures folder checked in beside the tests.

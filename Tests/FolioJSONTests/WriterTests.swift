@@ -1,11 +1,15 @@
 import Testing
+
 @testable import FolioJSON
 
 struct WriterTests {
     @Test func aLineIsCompactAsJqWritesItAndReadsBackTheSame() throws {
-        let value: JSONValue = ["name": "Tea  time", "quote": "say \"hi\", then: go", "n": 1.5, "list": [1, [true, nil]], "empty": [:]]
+        let value: JSONValue = [
+            "name": "Tea  time", "quote": "say \"hi\", then: go", "n": 1.5, "list": [1, [true, nil]], "empty": [:],
+        ]
         let line = try JSONWriter().line(for: value)
-        #expect(line == #"{"name":"Tea  time","quote":"say \"hi\", then: go","n":1.5,"list":[1,[true,null]],"empty":{}}"#)
+        #expect(
+            line == #"{"name":"Tea  time","quote":"say \"hi\", then: go","n":1.5,"list":[1,[true,null]],"empty":{}}"#)
         #expect(try JSONReader().read(Array(line.utf8)) == value)
     }
 
@@ -14,23 +18,24 @@ struct WriterTests {
             "$entity": "Timer", "$version": 1, "name": "Tea", "minutes": 4.5,
             "tags": ["green", "hot"], "notes": nil, "done": false, "empty": [:], "none": [],
         ]
-        #expect(try canonical(value) == """
-            {
-              "$entity": "Timer",
-              "$version": 1,
-              "name": "Tea",
-              "minutes": 4.5,
-              "tags": [
-                "green",
-                "hot"
-              ],
-              "notes": null,
-              "done": false,
-              "empty": {},
-              "none": []
-            }
+        #expect(
+            try canonical(value) == """
+                {
+                  "$entity": "Timer",
+                  "$version": 1,
+                  "name": "Tea",
+                  "minutes": 4.5,
+                  "tags": [
+                    "green",
+                    "hot"
+                  ],
+                  "notes": null,
+                  "done": false,
+                  "empty": {},
+                  "none": []
+                }
 
-            """)
+                """)
     }
 
     @Test func topLevelEmptyContainersAndScalarsEndWithANewline() throws {
@@ -61,9 +66,12 @@ struct WriterTests {
         let close = String(repeating: "  ", count: indent)
         switch value {
         case .array(let elements) where !elements.isEmpty:
-            return "[\n" + elements.map { pad + expectedText($0, indent: indent + 1) }.joined(separator: ",\n") + "\n" + close + "]"
+            return "[\n" + elements.map { pad + expectedText($0, indent: indent + 1) }.joined(separator: ",\n") + "\n"
+                + close + "]"
         case .object(let object) where !object.isEmpty:
-            return "{\n" + object.map { pad + "\"\($0.key)\": " + expectedText($0.value, indent: indent + 1) }.joined(separator: ",\n") + "\n" + close + "}"
+            return "{\n"
+                + object.map { pad + "\"\($0.key)\": " + expectedText($0.value, indent: indent + 1) }.joined(
+                    separator: ",\n") + "\n" + close + "}"
         case .array: return "[]"
         case .object: return "{}"
         case .integer(let integer): return "\(integer)"
@@ -99,14 +107,22 @@ struct WriterTests {
     /// A document far larger than the writer's internal buffer is written through it in
     /// pieces; the pieces must join into exactly the text of each part written alone.
     @Test func largeDocumentIsWrittenWholeThroughTheBuffer() throws {
-        let record: JSONValue = ["name": "Tea \u{1F375}", "minutes": 4, "strength": 0.75, "tags": ["green", "loose"], "notes": .null]
+        let record: JSONValue = [
+            "name": "Tea \u{1F375}", "minutes": 4, "strength": 0.75, "tags": ["green", "loose"], "notes": .null,
+        ]
         let records = JSONValue.array(Array(repeating: record, count: 5_000))
         let bytes = try JSONWriter().write(["records": records, "count": 5_000])
         #expect(bytes.count > 1 << 18, "large enough to pass through the buffer several times")
         let recordText = try JSONWriter().string(for: record).dropLast()  // no final newline
-        let indented = recordText.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
-        let expected = "{\n  \"records\": [\n" + Array(repeating: indented, count: 5_000).joined(separator: ",\n") + "\n  ],\n  \"count\": 5000\n}\n"
+        let indented = recordText.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(
+            separator: "\n")
+        let expected =
+            "{\n  \"records\": [\n" + Array(repeating: indented, count: 5_000).joined(separator: ",\n")
+            + "\n  ],\n  \"count\": 5000\n}\n"
         #expect(String(decoding: bytes, as: UTF8.self) == expected)
-        #expect(try JSONReader(maximumSize: JSONReader.absoluteMaximumSize).read(bytes) == ["records": records, "count": 5_000])
+        #expect(
+            try JSONReader(maximumSize: JSONReader.absoluteMaximumSize).read(bytes) == [
+                "records": records, "count": 5_000,
+            ])
     }
 }

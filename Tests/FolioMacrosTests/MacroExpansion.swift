@@ -1,8 +1,9 @@
 import FolioMacros
-import struct SwiftSyntax.TypeSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
+
+import struct SwiftSyntax.TypeSyntax
 
 /// Folio's macros by the names the `Folio` module declares them under.
 let folioMacros: [String: MacroSpec] = [

@@ -351,7 +351,8 @@ struct ModelMacroTests {
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@Model applies to a class: a model has an identity that every reference shares", line: 1, column: 1,
+                    message: "@Model applies to a class: a model has an identity that every reference shares", line: 1,
+                    column: 1,
                     fixIts: [FixItSpec(message: "make it a class")])
             ],
             fixedSource: """
@@ -377,7 +378,8 @@ struct ModelMacroTests {
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "a stored 'let' with an initial value cannot take its stored value when a model is fetched; declare it with 'var', or set it in init",
+                    message:
+                        "a stored 'let' with an initial value cannot take its stored value when a model is fetched; declare it with 'var', or set it in init",
                     line: 3, column: 5, fixIts: [FixItSpec(message: "use 'var'")])
             ],
             fixedSource: """
@@ -403,7 +405,8 @@ struct ModelMacroTests {
                 """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "a @Transient property needs an initial value: models loaded from documents are made without running init",
+                    message:
+                        "a @Transient property needs an initial value: models loaded from documents are made without running init",
                     line: 3, column: 20)
             ])
     }
@@ -478,6 +481,10 @@ struct ModelMacroTests {
                 final class Importer {
                 }
                 """,
-            diagnostics: [DiagnosticSpec(message: "@ModelActor applies to an actor, which keeps its model context to itself", line: 1, column: 1)])
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@ModelActor applies to an actor, which keeps its model context to itself", line: 1,
+                    column: 1)
+            ])
     }
 }

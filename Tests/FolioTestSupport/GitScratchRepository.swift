@@ -69,7 +69,9 @@ public final class GitScratchRepository {
         try errors.close()
         guard process.terminationStatus == 0 else {
             let message = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
-            throw Failure(description: "git \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(message)")
+            throw Failure(
+                description:
+                    "git \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(message)")
         }
         return [UInt8](printed)
     }

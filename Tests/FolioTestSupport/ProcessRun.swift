@@ -10,14 +10,20 @@ public struct ProcessRun: Sendable {
     /// Runs `executable` in `folder` with exactly `environment`, feeding it `input` (or
     /// nothing), and waits for it. The streams go to files, so neither can fill a pipe
     /// and stall the child.
-    public init(_ executable: String, _ arguments: [String], in folder: String, environment: [String: String], input: String? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], in folder: String, environment: [String: String],
+        input: String? = nil
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.environment = environment
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
-        let (outputFile, errorFile, inputFile) = (scratch.appendingPathExtension("out"), scratch.appendingPathExtension("err"), scratch.appendingPathExtension("in"))
+        let (outputFile, errorFile, inputFile) = (
+            scratch.appendingPathExtension("out"), scratch.appendingPathExtension("err"),
+            scratch.appendingPathExtension("in")
+        )
         defer {
             for file in [outputFile, errorFile, inputFile] { try? FileManager.default.removeItem(at: file) }
         }

@@ -7,7 +7,9 @@ struct ChildProcess {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         // The test binary may be inside a bundle folder (`*.xctest/...`); the executable sits beside the bundle.
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("StoreWorkload").path), folder.path != "/" {
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("StoreWorkload").path),
+            folder.path != "/"
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.appendingPathComponent("StoreWorkload").path

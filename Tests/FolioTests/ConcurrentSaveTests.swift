@@ -32,7 +32,9 @@ struct ConcurrentSaveTests {
                 group.addTask {
                     let context = ModelContext(container)
                     for save in 0..<savesPerTask {
-                        for index in 0..<3 { context.insert(Pebble(batch: task, index: save * 3 + index, note: "task \(task)")) }
+                        for index in 0..<3 {
+                            context.insert(Pebble(batch: task, index: save * 3 + index, note: "task \(task)"))
+                        }
                         try context.save()
                     }
                 }
@@ -49,7 +51,9 @@ struct ConcurrentSaveTests {
         let pebbles = store.documents(entity: "Pebble")
         var seen: [Int: Set<Int64>] = [:]
         for pebble in pebbles {
-            guard case .integer(let batch)? = pebble.content["batch"], case .integer(let index)? = pebble.content["index"] else {
+            guard case .integer(let batch)? = pebble.content["batch"],
+                case .integer(let index)? = pebble.content["index"]
+            else {
                 Issue.record("a pebble without its batch or index: \(pebble.content)")
                 continue
             }
@@ -71,7 +75,8 @@ struct ConcurrentSaveTests {
         let directory = try TemporaryDirectory()
         let container = try Self.container(in: directory("store"))
         try await Self.saveFromTasks([container])
-        try Self.expectEveryPebble(in: directory("store"), batches: Array(0..<Self.tasks), perBatch: Self.savesPerTask * 3)
+        try Self.expectEveryPebble(
+            in: directory("store"), batches: Array(0..<Self.tasks), perBatch: Self.savesPerTask * 3)
     }
 
     @Test func contextsOfTwoContainersOnOneFolderSaveAtOnce() async throws {
@@ -79,7 +84,8 @@ struct ConcurrentSaveTests {
         let first = try Self.container(in: directory("store"))
         let second = try Self.container(in: directory("store"))
         try await Self.saveFromTasks([first, second])
-        try Self.expectEveryPebble(in: directory("store"), batches: Array(0..<Self.tasks), perBatch: Self.savesPerTask * 3)
+        try Self.expectEveryPebble(
+            in: directory("store"), batches: Array(0..<Self.tasks), perBatch: Self.savesPerTask * 3)
         // Each container hears of the other's saves at its next refresh.
         try first.refresh()
         #expect(try ModelContext(first).fetchCount(FetchDescriptor<Pebble>()) == Self.tasks * Self.savesPerTask * 3)
@@ -92,6 +98,7 @@ struct ConcurrentSaveTests {
         try await Self.saveFromTasks([container])
         let other = otherProcess.finish()
         #expect(other.status == 0, "the other process failed: \(other.errors)")
-        try Self.expectEveryPebble(in: directory("store"), batches: Array(0..<Self.tasks) + [99], perBatch: Self.savesPerTask * 3)
+        try Self.expectEveryPebble(
+            in: directory("store"), batches: Array(0..<Self.tasks) + [99], perBatch: Self.savesPerTask * 3)
     }
 }

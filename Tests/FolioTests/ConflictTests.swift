@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Folio
 
 struct ConflictTests {
@@ -23,7 +24,8 @@ struct ConflictTests {
         #expect(error.path == stored.path.relativePath)
         #expect(try text(at: path) == edited, "the person's edit is left as it was")
         #expect(store.document(entity: "Timer", id: other.id) == nil, "nothing of the transaction was written")
-        #expect(!FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(other.id.uuidString).json")))
+        #expect(
+            !FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(other.id.uuidString).json")))
 
         try store.refresh()
         let fresh = try #require(store.document(entity: "Timer", id: document.id))
@@ -72,15 +74,19 @@ struct InvalidInputTests {
         let directory = try TemporaryDirectory()
         let store = try makeStore(in: directory)
         let good = timer("Tea")
-        let bad = Document(entity: "Timer", id: UUID(), partitionDate: november22(), content: ["minutes": .double(.nan)])
-        let error = try #require(throws: FolioError.self) { try store.commit([.put(good, basedOn: nil), .put(bad, basedOn: nil)]) }
+        let bad = Document(
+            entity: "Timer", id: UUID(), partitionDate: november22(), content: ["minutes": .double(.nan)])
+        let error = try #require(throws: FolioError.self) {
+            try store.commit([.put(good, basedOn: nil), .put(bad, basedOn: nil)])
+        }
         #expect(error.description.contains("cannot be written"))
         #expect(store.document(entity: "Timer", id: good.id) == nil)
     }
 
     @Test func storeIsCreatedWithItsMissingParentFolders() throws {
         let directory = try TemporaryDirectory()
-        _ = try DocumentStore.create(at: directory("a/b/store"), manifest: StoreManifest(timeZone: utc), durability: .none)
+        _ = try DocumentStore.create(
+            at: directory("a/b/store"), manifest: StoreManifest(timeZone: utc), durability: .none)
         #expect(FileManager.default.fileExists(atPath: directory("a/b/store/folio.json")))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Folio
 
 /// A writer killed (SIGKILL) at random moments: after each kill the store must open,
@@ -24,18 +25,26 @@ import Testing
             recovered.finished += store.statistics.transactionsRecovered
             recovered.discarded += store.statistics.transactionsDiscarded
             #expect(store.issues.isEmpty, "kill \(kill): \(store.issues)")
-            let lastTx: Int64 = if case .integer(let value)? = store.document(entity: "Counter", id: UUID(uuidString: "00000000-0000-0000-0000-00000000C0DE")!)?.content["lastTx"] { value } else { 0 }
+            let lastTx: Int64 =
+                if case .integer(let value)? = store.document(
+                    entity: "Counter", id: UUID(uuidString: "00000000-0000-0000-0000-00000000C0DE")!)?.content["lastTx"]
+                { value } else { 0 }
             var byTransaction: [Int64: (count: Int, expected: Int64)] = [:]
             for item in store.documents(entity: "Item") {
-                guard case .integer(let tx)? = item.content["tx"], case .integer(let expected)? = item.content["count"] else {
+                guard case .integer(let tx)? = item.content["tx"], case .integer(let expected)? = item.content["count"]
+                else {
                     Issue.record("kill \(kill): item without tx/count: \(item.content)")
                     continue
                 }
                 byTransaction[tx, default: (0, expected)].count += 1
             }
             for (tx, found) in byTransaction {
-                #expect(tx > lastTx - 3 && tx <= lastTx, "kill \(kill): transaction \(tx) visible with the counter at \(lastTx)")
-                #expect(Int64(found.count) == found.expected, "kill \(kill): transaction \(tx) has \(found.count) of \(found.expected) documents")
+                #expect(
+                    tx > lastTx - 3 && tx <= lastTx,
+                    "kill \(kill): transaction \(tx) visible with the counter at \(lastTx)")
+                #expect(
+                    Int64(found.count) == found.expected,
+                    "kill \(kill): transaction \(tx) has \(found.count) of \(found.expected) documents")
             }
             for tx in max(1, lastTx - 2)...max(1, lastTx) where lastTx > 0 {
                 #expect(byTransaction[tx] != nil, "kill \(kill): transaction \(tx) lost")
@@ -43,7 +52,9 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
             committed = lastTx
         }
-        print("crash test: \(Self.kills) kills, \(committed) transactions committed, \(recovered.finished) finished from the journal and \(recovered.discarded) discarded on recovery")
+        print(
+            "crash test: \(Self.kills) kills, \(committed) transactions committed, \(recovered.finished) finished from the journal and \(recovered.discarded) discarded on recovery"
+        )
         #expect(committed > Int64(Self.kills), "the writer made progress between kills")
         #expect(recovered.finished + recovered.discarded > 0, "some kills landed inside a transaction")
     }
@@ -66,7 +77,9 @@ import Testing
 
             let store = try DocumentStore.open(at: directory("store"), durability: .none)
             #expect(store.issues.isEmpty, "kill \(kill): \(store.issues)")
-            guard let item = store.document(entity: "Item", id: UUID(uuidString: "00000000-0000-0000-0000-0000000051E6")!) else { continue }
+            guard
+                let item = store.document(entity: "Item", id: UUID(uuidString: "00000000-0000-0000-0000-0000000051E6")!)
+            else { continue }
             guard case .integer(let n)? = item.content["n"], case .integer(let size)? = item.content["size"],
                 case .string(let text)? = item.content["text"]
             else {
@@ -100,7 +113,9 @@ struct ConcurrentProcessTests {
         let store = try DocumentStore.open(at: directory("store"))
         let counter = store.documents(entity: "Counter").first?.content["value"]
         #expect(counter == 2000, "no lost update: 2 x 1,000 increments")
-        print("concurrency test: counter \(counter ?? nil), writers: \(results.map { $0.output.trimmingCharacters(in: .whitespacesAndNewlines) }), reader: \(read.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        print(
+            "concurrency test: counter \(counter ?? nil), writers: \(results.map { $0.output.trimmingCharacters(in: .whitespacesAndNewlines) }), reader: \(read.output.trimmingCharacters(in: .whitespacesAndNewlines))"
+        )
         #expect(read.output.hasPrefix("checks "))
     }
 }

@@ -1,8 +1,9 @@
-@testable import Folio
 import FolioJSON
 import FolioTestSupport
 import Foundation
 import Testing
+
+@testable import Folio
 
 /// `DocumentDiff` prints what `git diff` prints, byte for byte: every case here is run
 /// through real git (a scratch repository, configuration isolated) and compared.
@@ -94,7 +95,9 @@ struct DocumentDiffTests {
     ) throws -> (matched: Int, total: Int) {
         let theirs = filePieces(try gitDiff(changes, staged: staged))
         let ours = documentDiffs(changes).map(\.bytes)
-        #expect(ours.count == theirs.count, "git shows \(theirs.count) files, DocumentDiff \(ours.count)", sourceLocation: sourceLocation)
+        #expect(
+            ours.count == theirs.count, "git shows \(theirs.count) files, DocumentDiff \(ours.count)",
+            sourceLocation: sourceLocation)
         var matched = 0
         for (mine, git) in zip(ours, theirs) {
             if mine == git {
@@ -102,7 +105,9 @@ struct DocumentDiffTests {
             } else {
                 let text = String(decoding: mine, as: UTF8.self)
                 let gitText = String(decoding: git, as: UTF8.self)
-                #expect(mine == git, "DocumentDiff printed:\n\(text)\ngit diff printed:\n\(gitText)", sourceLocation: sourceLocation)
+                #expect(
+                    mine == git, "DocumentDiff printed:\n\(text)\ngit diff printed:\n\(gitText)",
+                    sourceLocation: sourceLocation)
             }
         }
         return (matched, theirs.count)
@@ -141,7 +146,10 @@ struct DocumentDiffTests {
 
     /// Sets a value at a key path inside nested objects.
     static func set(_ object: inout JSONObject, _ keys: [String], _ value: JSONValue?) {
-        guard keys.count > 1 else { return object[keys[0]] = value }
+        guard keys.count > 1 else {
+            object[keys[0]] = value
+            return
+        }
         var child = object[keys[0]]?.objectValue ?? [:]
         set(&child, Array(keys.dropFirst()), value)
         object[keys[0]] = .object(child)
@@ -156,7 +164,9 @@ struct DocumentDiffTests {
         #expect(
             hex(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
                 == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
-        #expect(hex(SHA1.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
+        #expect(
+            hex(SHA1.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
+                == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
         // Fed in pieces of every size from 1 to 99, across block boundaries.
         let message = (0..<4950).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var pieces = SHA1()
@@ -175,7 +185,8 @@ struct DocumentDiffTests {
             contents.append((0..<size).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) })
         }
         for (index, content) in contents.enumerated() { try repository.write("file\(index)", content) }
-        let printed = String(decoding: try repository.git(["hash-object"] + contents.indices.map { "file\($0)" }), as: UTF8.self)
+        let printed = String(
+            decoding: try repository.git(["hash-object"] + contents.indices.map { "file\($0)" }), as: UTF8.self)
         #expect(printed.split(separator: "\n").map(String.init) == contents.map { GitBlobID(content: $0).hex })
         #expect(GitBlobID(content: []).abbreviated(7) == "e69de29")
     }
@@ -192,15 +203,16 @@ struct DocumentDiffTests {
     // MARK: Edits of one document
 
     @Test func anAddedMemberIsDiffedAsGitDoes() throws {
-        try Self.expectSameAsGit([
-            Self.habitChange { $0.insert("green", forKey: "color", at: 4) },
-            Self.habitChange { $0["streak"] = 3 },
-        ].enumerated().map { index, change in
-            var change = change
-            change.oldPath = "Habit/\(index).json"
-            change.newPath = change.oldPath
-            return change
-        })
+        try Self.expectSameAsGit(
+            [
+                Self.habitChange { $0.insert("green", forKey: "color", at: 4) },
+                Self.habitChange { $0["streak"] = 3 },
+            ].enumerated().map { index, change in
+                var change = change
+                change.oldPath = "Habit/\(index).json"
+                change.newPath = change.oldPath
+                return change
+            })
     }
 
     @Test func aRemovedMemberIsDiffedAsGitDoes() throws {
@@ -313,22 +325,29 @@ struct DocumentDiffTests {
         for count in 1...4 {
             let items = [JSONValue](repeating: item, count: count)
             // The same object again, one that differs in its first member, one in its last.
-            for (variant, added) in [item, ["kind": "stop", "done": false], ["kind": "step", "done": true]].enumerated() {
+            for (variant, added) in [item, ["kind": "stop", "done": false], ["kind": "step", "done": true]].enumerated()
+            {
                 for position in 0...count {
                     var more = items
                     more.insert(added, at: position)
                     let name = "\(count)-\(variant)-\(position)"
-                    let base: JSONObject = ["$entity": "Errand", "title": "Shop", "steps": .array(items), "done": false]
+                    let base: JSONObject = [
+                        "$entity": "Errand", "title": "Shop", "steps": .array(items), "done": false,
+                    ]
                     var grown = base
                     grown["steps"] = .array(more)
-                    changes.append(FileChange("grow-" + name, old: Self.json(.object(base)), new: Self.json(.object(grown))))
-                    changes.append(FileChange("shrink-" + name, old: Self.json(.object(grown)), new: Self.json(.object(base))))
+                    changes.append(
+                        FileChange("grow-" + name, old: Self.json(.object(base)), new: Self.json(.object(grown))))
+                    changes.append(
+                        FileChange("shrink-" + name, old: Self.json(.object(grown)), new: Self.json(.object(base))))
                     var nested = JSONObject()
                     nested["$entity"] = "Errand"
                     nested["plan"] = ["steps": .array(items), "other": .array(items)]
                     var nestedGrown = nested
                     Self.set(&nestedGrown, ["plan", position % 2 == 0 ? "steps" : "other"], .array(more))
-                    changes.append(FileChange("nested-" + name, old: Self.json(.object(nested)), new: Self.json(.object(nestedGrown))))
+                    changes.append(
+                        FileChange(
+                            "nested-" + name, old: Self.json(.object(nested)), new: Self.json(.object(nestedGrown))))
                 }
             }
         }
@@ -403,15 +422,23 @@ struct DocumentDiffTests {
         let file = "2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json"
         let changes = [
             FileChange(moving: "Habit/" + file, to: "Routine/" + file, old: old, new: Self.json(.object(edited))),
-            FileChange(moving: "Habit/2026/11/23/unchanged.json", to: "Routine/2026/11/23/unchanged.json", old: old, new: old),
-            FileChange(moving: "Habit/2026/11/24/tiny.json", to: "Routine/2026/11/24/tiny.json", old: Self.json(["a": 1]), new: Self.json(["a": 1, "b": 2])),
-            FileChange(moving: "Old/x.json", to: "New/y.json", old: Array("1\n2\n3\n4\n".utf8), new: Array("9\n8\n7\n6\n".utf8)),
+            FileChange(
+                moving: "Habit/2026/11/23/unchanged.json", to: "Routine/2026/11/23/unchanged.json", old: old, new: old),
+            FileChange(
+                moving: "Habit/2026/11/24/tiny.json", to: "Routine/2026/11/24/tiny.json", old: Self.json(["a": 1]),
+                new: Self.json(["a": 1, "b": 2])),
+            FileChange(
+                moving: "Old/x.json", to: "New/y.json", old: Array("1\n2\n3\n4\n".utf8), new: Array("9\n8\n7\n6\n".utf8)
+            ),
         ]
         try Self.expectSameAsGit(changes)
         let diffs = Self.documentDiffs(changes)
         #expect(diffs.contains { $0.change == .renamed(from: "Habit/" + file, similarity: 92) })
         #expect(diffs.contains { $0.change == .renamed(from: "Habit/2026/11/23/unchanged.json", similarity: 100) })
-        #expect(DocumentDiff(renaming: "Old/x.json", to: "New/y.json", old: Array("1\n2\n3\n4\n".utf8), new: Array("9\n8\n7\n6\n".utf8)) == nil)
+        #expect(
+            DocumentDiff(
+                renaming: "Old/x.json", to: "New/y.json", old: Array("1\n2\n3\n4\n".utf8),
+                new: Array("9\n8\n7\n6\n".utf8)) == nil)
     }
 
     // MARK: Random documents
@@ -430,7 +457,8 @@ struct DocumentDiffTests {
             changes.append(FileChange(String(format: "Doc/%04d.json", index), old: old, new: Self.json(document)))
         }
         for index in 0..<6 {
-            var document = JSONValue.object(JSONObject((0..<40).map { ("part\($0)", .object(random.object(depth: 1))) }))
+            var document = JSONValue.object(
+                JSONObject((0..<40).map { ("part\($0)", .object(random.object(depth: 1))) }))
             for _ in 0..<30 { random.edit(&document) }
             let old = Self.json(document)
             for _ in 0..<(100 * (index + 1)) { random.edit(&document) }
@@ -438,7 +466,9 @@ struct DocumentDiffTests {
         }
         let result = try Self.expectSameAsGit(changes, staged: true)
         #expect(result.matched == result.total, "seed \(seed): \(result.matched) of \(result.total) files match git")
-        print("DocumentDiff random edits, seed \(seed): \(result.matched) of \(result.total) files byte-identical to git diff")
+        print(
+            "DocumentDiff random edits, seed \(seed): \(result.matched) of \(result.total) files byte-identical to git diff"
+        )
     }
 
     /// Large rewrites, where xdiff's shortcuts decide the result: blocks of a long array moved
@@ -451,7 +481,10 @@ struct DocumentDiffTests {
         for round in 0..<6 {
             let count = 150 + 100 * round
             let items: [JSONValue] = (0..<count).map { index in
-                ["name": .string("item \(index)"), "position": .integer(Int64(index % 7)), "done": .bool(index % 3 == 0)]
+                [
+                    "name": .string("item \(index)"), "position": .integer(Int64(index % 7)),
+                    "done": .bool(index % 3 == 0),
+                ]
             }
             var moved = items
             for _ in 0..<(5 + 3 * round) {
@@ -461,21 +494,30 @@ struct DocumentDiffTests {
                 moved.removeSubrange(start..<start + length)
                 moved.insert(contentsOf: block, at: dice.roll(moved.count + 1))
             }
-            changes.append(FileChange("moved-\(round).json", old: Self.json(["items": .array(items)]), new: Self.json(["items": .array(moved)])))
+            changes.append(
+                FileChange(
+                    "moved-\(round).json", old: Self.json(["items": .array(items)]),
+                    new: Self.json(["items": .array(moved)])))
 
             var rewritten = items
             for index in rewritten.indices where dice.chance(20 + 15 * round) {
-                var object = JSONObject((0..<(4 + dice.roll(12))).map { ("field\($0)", .string("new \(round) \(index) \($0)")) })
+                var object = JSONObject(
+                    (0..<(4 + dice.roll(12))).map { ("field\($0)", .string("new \(round) \(index) \($0)")) })
                 object["done"] = false
                 rewritten[index] = .object(object)
             }
-            changes.append(FileChange("rewritten-\(round).json", old: Self.json(["items": .array(items)]), new: Self.json(["items": .array(rewritten)])))
+            changes.append(
+                FileChange(
+                    "rewritten-\(round).json", old: Self.json(["items": .array(items)]),
+                    new: Self.json(["items": .array(rewritten)])))
         }
         // A document long enough (36,000 lines) for the cost limit to pass 256, with few
         // changes in its first half and every two blocks of ten objects swapped in its
         // second: past a cost of 256 the search takes a run of 20 equal lines far from
         // the corner as its split.
-        let items: [JSONValue] = (0..<9000).map { index in ["name": .string("item \(index)"), "done": .bool(index % 3 == 0)] }
+        let items: [JSONValue] = (0..<9000).map { index in
+            ["name": .string("item \(index)"), "done": .bool(index % 3 == 0)]
+        }
         var moved = Array(items[..<4000])
         for _ in 0..<10 {
             let length = 1 + dice.roll(5)
@@ -484,9 +526,15 @@ struct DocumentDiffTests {
             moved.removeSubrange(start..<start + length)
             moved.insert(contentsOf: block, at: dice.roll(moved.count + 1))
         }
-        for block in stride(from: 4000, to: 9000, by: 20) { moved += items[block + 10..<block + 20] + items[block..<block + 10] }
-        changes.append(FileChange("long.json", old: Self.json(["items": .array(items)]), new: Self.json(["items": .array(moved)])))
-        changes.append(FileChange("long-reversed.json", old: Self.json(["items": .array(moved.reversed())]), new: Self.json(["items": .array(items.reversed())])))
+        for block in stride(from: 4000, to: 9000, by: 20) {
+            moved += items[block + 10..<block + 20] + items[block..<block + 10]
+        }
+        changes.append(
+            FileChange("long.json", old: Self.json(["items": .array(items)]), new: Self.json(["items": .array(moved)])))
+        changes.append(
+            FileChange(
+                "long-reversed.json", old: Self.json(["items": .array(moved.reversed())]),
+                new: Self.json(["items": .array(items.reversed())])))
         let result = try Self.expectSameAsGit(changes)
         #expect(result.matched == result.total)
     }
@@ -495,7 +543,10 @@ struct DocumentDiffTests {
     /// line without newline) edited at random: the diff is general, not only for JSON.
     @Test func randomEditsOfPlainTextAreDiffedAsGitDoes() throws {
         var dice = RandomDocuments.Dice(state: 11)
-        let vocabulary = ["", "", "{", "}", "  }", "\t}", "\tif x {", "    return", "func f() {", "a", "b", "  a", "\t\ta", " ", "\t", "end\r", "x = 1"]
+        let vocabulary = [
+            "", "", "{", "}", "  }", "\t}", "\tif x {", "    return", "func f() {", "a", "b", "  a", "\t\ta", " ", "\t",
+            "end\r", "x = 1",
+        ]
         func text(_ lines: [String], newline: Bool) -> [UInt8] {
             Array((lines.joined(separator: "\n") + (newline ? "\n" : "")).utf8)
         }
@@ -506,12 +557,17 @@ struct DocumentDiffTests {
             for _ in 0..<(1 + dice.roll(6)) {
                 let position = dice.roll(lines.count + 1)
                 switch dice.roll(3) {
-                case 0: lines.insert(contentsOf: (0..<(1 + dice.roll(4))).map { _ in dice.pick(vocabulary) }, at: position)
-                case 1: if position < lines.count { lines.removeSubrange(position..<min(lines.count, position + 1 + dice.roll(3))) }
+                case 0:
+                    lines.insert(contentsOf: (0..<(1 + dice.roll(4))).map { _ in dice.pick(vocabulary) }, at: position)
+                case 1:
+                    if position < lines.count {
+                        lines.removeSubrange(position..<min(lines.count, position + 1 + dice.roll(3)))
+                    }
                 default: if position < lines.count { lines[position] = dice.pick(vocabulary) }
                 }
             }
-            changes.append(FileChange(String(format: "text-%03d", index), old: old, new: text(lines, newline: !dice.chance(10))))
+            changes.append(
+                FileChange(String(format: "text-%03d", index), old: old, new: text(lines, newline: !dice.chance(10))))
         }
         let result = try Self.expectSameAsGit(changes)
         #expect(result.matched == result.total)
@@ -531,7 +587,10 @@ struct DocumentDiffTests {
                 document = .object(object)
             }
             for _ in 0..<random.dice.roll(4) { random.edit(&document) }
-            changes.append(FileChange(moving: "Before/2026/01/02/\(id).json", to: "After/2026/01/02/\(id).json", old: old, new: Self.json(document)))
+            changes.append(
+                FileChange(
+                    moving: "Before/2026/01/02/\(id).json", to: "After/2026/01/02/\(id).json", old: old,
+                    new: Self.json(document)))
         }
         let result = try Self.expectSameAsGit(changes)
         #expect(result.matched == result.total, "seed \(seed): \(result.matched) of \(result.total) files match git")

@@ -16,7 +16,8 @@ struct DocumentMergeTests {
     }
 
     @Test func changesToDifferentPropertiesMergeCleanly() {
-        let result = DocumentMerge().merge(base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("durationInSeconds", 600)))
+        let result = DocumentMerge().merge(
+            base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("durationInSeconds", 600)))
         #expect(result.conflicts.isEmpty)
         #expect(result.content == with(base, ("name", "Run"), ("durationInSeconds", 600)))
     }
@@ -29,16 +30,19 @@ struct DocumentMergeTests {
     }
 
     @Test func aRealConflictKeepsOursAndRecordsAllThreeValues() {
-        let result = DocumentMerge().merge(base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("name", "Swim")))
+        let result = DocumentMerge().merge(
+            base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("name", "Swim")))
         #expect(result.conflicts == [MergeConflict(property: "name", base: "Workout", ours: "Run", theirs: "Swim")])
         #expect(result.content["name"] == "Run")
-        #expect(result.content.keys == ["$entity", "$version", "$conflicts", "id", "name", "durationInSeconds", "notes"])
+        #expect(
+            result.content.keys == ["$entity", "$version", "$conflicts", "id", "name", "durationInSeconds", "notes"])
         #expect(result.content["$conflicts"] == ["name": ["base": "Workout", "ours": "Run", "theirs": "Swim"]])
         #expect(MergeConflict.recorded(in: result.content) == result.conflicts)
     }
 
     @Test func aPropertyRemovedOnOneSideAndChangedOnTheOtherIsAConflictWithoutThatSide() {
-        let result = DocumentMerge().merge(base: base, ours: with(base, ("notes", nil)), theirs: with(base, ("notes", "x")))
+        let result = DocumentMerge().merge(
+            base: base, ours: with(base, ("notes", nil)), theirs: with(base, ("notes", "x")))
         #expect(result.conflicts == [MergeConflict(property: "notes", base: .null, ours: nil, theirs: "x")])
         #expect(result.content["$conflicts"] == ["notes": ["base": .null, "theirs": "x"]])
         #expect(result.content["notes"] == nil)
@@ -48,14 +52,16 @@ struct DocumentMergeTests {
         let stamped = with(base, ("updatedAt", "2026-11-01T10:00:00Z"))
         let ours = with(stamped, ("name", "Run"), ("updatedAt", "2026-11-02T10:00:00Z"))
         let theirs = with(stamped, ("name", "Swim"), ("updatedAt", "2026-11-03T10:00:00Z"))
-        let result = DocumentMerge(policy: MergePolicy(conflicts: .newest)).merge(base: stamped, ours: ours, theirs: theirs)
+        let result = DocumentMerge(policy: MergePolicy(conflicts: .newest)).merge(
+            base: stamped, ours: ours, theirs: theirs)
         #expect(result.conflicts.isEmpty)
         #expect(result.settledByPolicy == ["name", "updatedAt"])
         #expect(result.content == theirs)
     }
 
     @Test func newestPolicyWithoutATimestampKeepsBoth() {
-        let result = DocumentMerge(policy: MergePolicy(conflicts: .newest)).merge(base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("name", "Swim")))
+        let result = DocumentMerge(policy: MergePolicy(conflicts: .newest)).merge(
+            base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("name", "Swim")))
         #expect(result.conflicts.map(\.property) == ["name"])
         #expect(result.settledByPolicy.isEmpty)
     }
@@ -79,7 +85,8 @@ struct DocumentMergeTests {
     }
 
     @Test func differentSchemaVersionsKeepTheNewer() {
-        let result = DocumentMerge().merge(base: base, ours: with(base, ("$version", "1.1.0")), theirs: with(base, ("$version", "2.0.0")))
+        let result = DocumentMerge().merge(
+            base: base, ours: with(base, ("$version", "1.1.0")), theirs: with(base, ("$version", "2.0.0")))
         #expect(result.conflicts.isEmpty)
         #expect(result.content["$version"] == "2.0.0")
     }
@@ -95,11 +102,17 @@ struct DocumentMergeTests {
         var theirs = base
         theirs.insert("high", forKey: "priority", at: theirs.index(forKey: "name")! + 1)
         let result = DocumentMerge().merge(base: base, ours: with(base, ("extra", true)), theirs: theirs)
-        #expect(result.content.keys == ["$entity", "$version", "id", "name", "priority", "durationInSeconds", "notes", "extra"])
+        #expect(
+            result.content.keys == [
+                "$entity", "$version", "id", "name", "priority", "durationInSeconds", "notes", "extra",
+            ])
     }
 
     @Test func storedToManyRelationshipsMergeAsSets() {
-        let (a, b, c, d) = ("A0000000-0000-0000-0000-000000000000", "B0000000-0000-0000-0000-000000000000", "C0000000-0000-0000-0000-000000000000", "D0000000-0000-0000-0000-000000000000")
+        let (a, b, c, d) = (
+            "A0000000-0000-0000-0000-000000000000", "B0000000-0000-0000-0000-000000000000",
+            "C0000000-0000-0000-0000-000000000000", "D0000000-0000-0000-0000-000000000000"
+        )
         let tagged = with(base, ("tags", [.string(a), .string(b)]))
         let ours = with(tagged, ("tags", [.string(a), .string(c)]))
         let theirs = with(tagged, ("tags", [.string(a), .string(b), .string(d)]))
@@ -109,11 +122,14 @@ struct DocumentMergeTests {
     }
 
     @Test func conflictsRecordedOnEitherSideAreCarriedUnlessSettled() {
-        let conflicted = DocumentMerge().merge(base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("name", "Swim"))).content
+        let conflicted = DocumentMerge().merge(
+            base: base, ours: with(base, ("name", "Run")), theirs: with(base, ("name", "Swim"))
+        ).content
         let later = DocumentMerge().merge(base: base, ours: with(base, ("durationInSeconds", 1)), theirs: conflicted)
         #expect(later.conflicts.map(\.property) == ["name"])
         let settled = try? MergeConflict.resolving(conflicted, choice: .theirs, values: [:], path: "x.json")
-        let afterSettling = DocumentMerge().merge(base: conflicted, ours: settled ?? [:], theirs: with(conflicted, ("durationInSeconds", 1)))
+        let afterSettling = DocumentMerge().merge(
+            base: conflicted, ours: settled ?? [:], theirs: with(conflicted, ("durationInSeconds", 1)))
         #expect(afterSettling.conflicts.isEmpty)
         #expect(afterSettling.content["name"] == "Swim")
         #expect(afterSettling.content["durationInSeconds"] == 1)
@@ -128,8 +144,12 @@ struct DocumentMergeTests {
         let partly = try MergeConflict.resolving(conflicted, choice: nil, values: ["name": "Row"], path: "x.json")
         #expect(partly["name"] == "Row")
         #expect(MergeConflict.recorded(in: partly).map(\.property) == ["durationInSeconds"])
-        #expect(throws: FolioError.self) { try MergeConflict.resolving(conflicted, choice: nil, values: ["notes": "x"], path: "x.json") }
-        #expect(throws: FolioError.self) { try MergeConflict.resolving(base, choice: .ours, values: [:], path: "x.json") }
+        #expect(throws: FolioError.self) {
+            try MergeConflict.resolving(conflicted, choice: nil, values: ["notes": "x"], path: "x.json")
+        }
+        #expect(throws: FolioError.self) {
+            try MergeConflict.resolving(base, choice: .ours, values: [:], path: "x.json")
+        }
     }
 
     @Test func theManifestKeepsANonDefaultPolicyAndLeavesTheDefaultOut() throws {

@@ -1,26 +1,28 @@
 import Foundation
 import Testing
+
 @testable import Folio
 
 struct DocumentStoreTests {
     @Test func creatingAStoreWritesTheManifestGitignoreAndEntityFolders() throws {
         let directory = try TemporaryDirectory()
         let store = try makeStore(in: directory)
-        #expect(try text(at: directory("store/folio.json")) == """
-            {
-              "format": "folio-store",
-              "formatVersion": 1,
-              "schemaVersion": "1.0.0",
-              "timeZone": "\(utc.identifier)",
-              "schema": {
-                "entities": {
-                  "Timer": {},
-                  "TodoItem": {}
+        #expect(
+            try text(at: directory("store/folio.json")) == """
+                {
+                  "format": "folio-store",
+                  "formatVersion": 1,
+                  "schemaVersion": "1.0.0",
+                  "timeZone": "\(utc.identifier)",
+                  "schema": {
+                    "entities": {
+                      "Timer": {},
+                      "TodoItem": {}
+                    }
+                  }
                 }
-              }
-            }
 
-            """)
+                """)
         #expect(try text(at: directory("store/.gitignore")).contains(".folio/"))
         #expect(try text(at: directory("store/.gitignore")).contains(".*.staged"))
         #expect(FileManager.default.fileExists(atPath: directory("store/Timer")))
@@ -64,9 +66,13 @@ struct DocumentStoreTests {
         let moved = try #require(store.document(entity: "Timer", id: document.id))
         #expect(moved.path.relativePath == "Timer/2027/01/01/\(document.id.uuidString).json")
         #expect(!FileManager.default.fileExists(atPath: directory("store/" + stored.path.relativePath)))
-        #expect(!FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(document.id.uuidString).photo.bin")))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: directory("store/Timer/2026/11/22/\(document.id.uuidString).photo.bin")))
         #expect(try store.blob(of: moved.path, property: "photo") == [1, 2, 3])
-        #expect(try DocumentStore.open(at: directory("store")).document(entity: "Timer", id: document.id)?.path == moved.path)
+        #expect(
+            try DocumentStore.open(at: directory("store")).document(entity: "Timer", id: document.id)?.path
+                == moved.path)
     }
 
     @Test func blobsCanBeReplacedAndRemoved() throws {
@@ -83,7 +89,9 @@ struct DocumentStoreTests {
         document.blobs = ["photo": nil]
         try store.commit([.put(document, basedOn: stored.version)])
         #expect(try store.blob(of: stored.path, property: "photo") == nil)
-        #expect(!FileManager.default.fileExists(atPath: directory("store/Timer/2026/11/22/\(document.id.uuidString).photo.bin")))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: directory("store/Timer/2026/11/22/\(document.id.uuidString).photo.bin")))
     }
 
     @Test func savingUnchangedDocumentsWritesNothing() throws {
@@ -94,7 +102,8 @@ struct DocumentStoreTests {
         let stored = try #require(store.document(entity: "Timer", id: document.id))
         let summary = try store.commit([.put(document, basedOn: stored.version)])
         #expect(summary.written == 0 && summary.unchanged == 1)
-        #expect(store.document(entity: "Timer", id: document.id)?.version == stored.version, "the file was not rewritten")
+        #expect(
+            store.document(entity: "Timer", id: document.id)?.version == stored.version, "the file was not rewritten")
         #expect(store.statistics.transactionsCommitted == 1)
     }
 
@@ -127,12 +136,17 @@ struct DocumentStoreTests {
             ["format": "folio-store", "formatVersion": 1, "schemaVersion": "1.0.0", "timeZone": .string(zone)]
         }
         for zone in ["GMT+05:s0", "UTC-1.x5", "GMT+05:\u{E9}0", "GMT+"] {
-            #expect(throws: FolioError.invalidStore(path: "folio.json", reason: "unknown time zone \"\(zone)\" in the manifest")) {
+            #expect(
+                throws: FolioError.invalidStore(
+                    path: "folio.json", reason: "unknown time zone \"\(zone)\" in the manifest")
+            ) {
                 try StoreManifest(json: manifest(zone), path: "folio.json")
             }
         }
         for zone in ["GMT+5", "GMT-05", "GMT+0530", "UTC+5:30", "GMT+05.30", "GMT", "Europe/Berlin"] {
-            #expect(try StoreManifest(json: manifest(zone), path: "folio.json").timeZone == TimeZone(identifier: zone), "\(zone)")
+            #expect(
+                try StoreManifest(json: manifest(zone), path: "folio.json").timeZone == TimeZone(identifier: zone),
+                "\(zone)")
         }
     }
 }
@@ -150,7 +164,8 @@ struct DocumentPathTests {
     }
 
     @Test func relativePathsParseBackToThemselves() throws {
-        let path = try DocumentPath(entity: "Timer", day: Day(year: 2026, month: 11, day: 22)!, id: UUID()).blob("photo")
+        let path = try DocumentPath(entity: "Timer", day: Day(year: 2026, month: 11, day: 22)!, id: UUID()).blob(
+            "photo")
         #expect(DocumentPath(relativePath: path.relativePath) == path)
         #expect(DocumentPath(relativePath: "Timer/2026/02/30/\(UUID().uuidString).json") == nil)
         #expect(DocumentPath(relativePath: "1Timer/2026/02/03/\(UUID().uuidString).json") == nil)
@@ -159,7 +174,8 @@ struct DocumentPathTests {
     @Test func pathsSpellTheirDayAndUUIDAsFoundationWould() throws {
         for _ in 0..<100 {
             let id = UUID()
-            let path = try DocumentPath(entity: "Timer", day: Day(year: Int.random(in: 0...9999), month: 1, day: 9)!, id: id)
+            let path = try DocumentPath(
+                entity: "Timer", day: Day(year: Int.random(in: 0...9999), month: 1, day: 9)!, id: id)
             #expect(path.fileName == id.uuidString + ".json")
             #expect(try path.blob("photo").fileName == id.uuidString + ".photo.bin")
             #expect(path.day.folder == String(format: "%04d/01/09", path.day.year))

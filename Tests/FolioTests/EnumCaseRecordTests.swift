@@ -24,7 +24,8 @@ final class Swim {
 struct EnumCaseRecordTests {
     @Test func theManifestListsTheCasesOfCaseIterableEnumsThroughOptionalsAndArrays() throws {
         let folder = try TemporaryDirectory()
-        let context = ModelContext(try ModelContainer(for: Swim.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(for: Swim.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
         context.insert(Swim(stroke: .fly))
         try context.save()
 
@@ -42,6 +43,9 @@ struct EnumCaseRecordTests {
         var content = swim.content
         content["drills"] = ["free", "butterfly"]
         try store.commit([.put(Document(entity: "Swim", id: swim.id, content: content), basedOn: swim.version)])
-        #expect(store.check().map(\.message) == [#""drills" is not a valid Array<Stroke>: element 1: "butterfly" is not one of its cases: "free", "back", "fly""#])
+        #expect(
+            store.check().map(\.message) == [
+                #""drills" is not a valid Array<Stroke>: element 1: "butterfly" is not one of its cases: "free", "back", "fly""#
+            ])
     }
 }

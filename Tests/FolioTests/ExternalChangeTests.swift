@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Folio
 
 /// Changes made behind the store's back, as git, an editor or another program would make them.
@@ -7,7 +8,9 @@ struct ExternalChangeTests {
     /// A store with 50 timers, closed so its cache is written, and the timers' paths.
     func populatedStore(_ directory: TemporaryDirectory) throws -> [DocumentPath] {
         let store = try makeStore(in: directory)
-        let documents = (0..<50).map { timer("Timer \($0)", date: november22().addingTimeInterval(Double($0) * 86_400)) }
+        let documents = (0..<50).map {
+            timer("Timer \($0)", date: november22().addingTimeInterval(Double($0) * 86_400))
+        }
         try store.commit(documents.map { .put($0, basedOn: nil) })
         try store.close()
         return store.documents(entity: "Timer").map(\.path)
@@ -71,7 +74,9 @@ struct ExternalChangeTests {
         try write(try text(at: edited).replacingOccurrences(of: "Timer 0", with: "Renamed"), to: edited)
         try FileManager.default.removeItem(atPath: directory("store/" + paths[1].relativePath))
         let newID = UUID()
-        try write("{\n  \"$entity\": \"Timer\",\n  \"name\": \"From git\"\n}\n", to: directory("store/Timer/2025/01/02/\(newID.uuidString).json"))
+        try write(
+            "{\n  \"$entity\": \"Timer\",\n  \"name\": \"From git\"\n}\n",
+            to: directory("store/Timer/2025/01/02/\(newID.uuidString).json"))
 
         let changes = try store.refresh()
         #expect(changes.filesRead == 2)

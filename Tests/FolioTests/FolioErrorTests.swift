@@ -19,22 +19,32 @@ struct FolioErrorTests {
     @Test func eachWayOfFailingHasAKindToMatchOn() throws {
         let folder = try TemporaryDirectory()
         let store = try DocumentStore.create(
-            at: folder("notes"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: StoreCheckTests.schema), durability: .none)
+            at: folder("notes"),
+            manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: StoreCheckTests.schema),
+            durability: .none)
         #expect(error { _ = try store.newDocument(entity: "Notes", values: [:]) }?.kind == .notFound)
-        let wrongType = error { _ = try store.newDocument(entity: "Note", values: ["title": 3, "written": "2026-11-01T00:00:00Z"]) }
+        let wrongType = error {
+            _ = try store.newDocument(entity: "Note", values: ["title": 3, "written": "2026-11-01T00:00:00Z"])
+        }
         #expect(wrongType?.kind == .invalidValue)
-        #expect(wrongType?.reason.contains("\"title\" is not a valid String") == true, "\(String(describing: wrongType))")
+        #expect(
+            wrongType?.reason.contains("\"title\" is not a valid String") == true, "\(String(describing: wrongType))")
         #expect(error { _ = try store.parseQuery("title ==", entity: "Note") }?.kind == .invalidQuery)
         #expect(error { _ = try DocumentStore.open(at: folder("nowhere")) }?.kind == .invalidStore)
 
-        let boats = ModelContext(try ModelContainer(for: Scull.self, Rower.self, configurations: ModelConfiguration(url: folder.url.appending(path: "boats"), durability: .none)))
+        let boats = ModelContext(
+            try ModelContainer(
+                for: Scull.self, Rower.self,
+                configurations: ModelConfiguration(url: folder.url.appending(path: "boats"), durability: .none)))
         boats.insert(Scull(name: "Empty"))
         let counts = error { try boats.save() }
         #expect(counts?.kind == .constraint)
         #expect(counts?.path == nil)
 
         let readOnly = ModelContext(
-            try ModelContainer(for: Scull.self, Rower.self, configurations: ModelConfiguration(url: folder.url.appending(path: "boats"), allowsSave: false)))
+            try ModelContainer(
+                for: Scull.self, Rower.self,
+                configurations: ModelConfiguration(url: folder.url.appending(path: "boats"), allowsSave: false)))
         readOnly.insert(Scull(name: "Solo"))
         #expect(error { try readOnly.save() }?.kind == .misuse)
     }
@@ -42,7 +52,9 @@ struct FolioErrorTests {
     @Test func aConflictCarriesItsFileAndIsCaughtByItsKind() throws {
         let folder = try TemporaryDirectory()
         let store = try DocumentStore.create(
-            at: folder("notes"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: StoreCheckTests.schema), durability: .none)
+            at: folder("notes"),
+            manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: StoreCheckTests.schema),
+            durability: .none)
         let note = try store.newDocument(entity: "Note", values: ["title": "Tea", "written": "2026-11-01T09:00:00Z"])
         try store.commit(store.changes(putting: note, over: nil))
         let stored = try #require(store.document(entity: "Note", id: note.id))

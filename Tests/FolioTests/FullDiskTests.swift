@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import Folio
 
 /// A store on a tiny file system that fills up: the failing commit must cost no data.
@@ -37,7 +38,9 @@ import Testing
         #expect(error.description.contains("hint: check free space"))
 
         let reopened = try DocumentStore.open(at: directory("store"), durability: .none)
-        #expect(Set(reopened.documents(entity: "Timer").map(\.id)) == Set(saved), "every earlier commit is intact, the failed one absent")
+        #expect(
+            Set(reopened.documents(entity: "Timer").map(\.id)) == Set(saved),
+            "every earlier commit is intact, the failed one absent")
         #expect(reopened.issues.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
     }

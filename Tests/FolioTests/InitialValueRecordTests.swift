@@ -27,7 +27,9 @@ enum TicketState: String, Codable { case open, closed }
 struct InitialValueRecordTests {
     @Test func constantInitialValuesAreRecordedAndNewDocumentsTakeThem() throws {
         let folder = try TemporaryDirectory()
-        let context = ModelContext(try ModelContainer(for: Ticket.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(for: Ticket.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        )
         context.insert(Ticket(title: "First"))
         try context.save()
 
@@ -39,12 +41,16 @@ struct InitialValueRecordTests {
         #expect(described("state")?["default"] == "open")
         #expect(described("opened")?["generated"] == "now" && described("opened")?["default"] == nil)
         #expect(described("token")?["generated"] == "uuid")
-        #expect(described("note")?["default"] == nil && described("note")?["generated"] == nil, "a call's value may differ each time")
+        #expect(
+            described("note")?["default"] == nil && described("note")?["generated"] == nil,
+            "a call's value may differ each time")
         #expect(described("title")?["default"] == nil)
 
         let before = Date()
         let document = try store.newDocument(entity: "Ticket", values: ["title": "Second", "note": "typed"])
-        #expect(document.content["priority"] == 3 && document.content["tags"] == ["new"] && document.content["state"] == "open")
+        #expect(
+            document.content["priority"] == 3 && document.content["tags"] == ["new"]
+                && document.content["state"] == "open")
         let opened = try #require(document.content["opened"].flatMap { try? Date(json: $0) })
         #expect(opened >= before.addingTimeInterval(-1) && opened <= Date().addingTimeInterval(1))
         #expect(document.content["token"]?.stringValue.flatMap(UUID.init(uuidString:)) != nil)

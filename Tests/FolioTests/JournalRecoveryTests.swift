@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Folio
 
 /// Journals as a crashed writer leaves them, made by hand, and what opening the store does with them.
@@ -18,7 +19,9 @@ struct JournalRecoveryTests {
         let directory = try TemporaryDirectory()
         _ = try makeStore(in: directory)
         try write(document, to: directory("store/" + staged(target)))
-        try write(#"{"transaction": "1-1-1", "puts": ["\#(target)"], "deletes": []}"#, to: directory("store/.folio/journal/1-1-1/PLAN"))
+        try write(
+            #"{"transaction": "1-1-1", "puts": ["\#(target)"], "deletes": []}"#,
+            to: directory("store/.folio/journal/1-1-1/PLAN"))
         let store = try DocumentStore.open(at: directory("store"))
         #expect(store.statistics.transactionsDiscarded == 1)
         #expect(store.document(entity: "Timer", id: id) == nil)
@@ -51,7 +54,9 @@ struct JournalRecoveryTests {
         #expect(store.document(entity: "Timer", id: id) == nil)
         #expect(store.issues.isEmpty, "a hidden staged file is not part of the store")
         try store.commit([.put(timer("Tea", id: id), basedOn: nil)])
-        #expect(store.document(entity: "Timer", id: id)?.content["name"] == "Tea", "staging the same target again replaces the leftover")
+        #expect(
+            store.document(entity: "Timer", id: id)?.content["name"] == "Tea",
+            "staging the same target again replaces the leftover")
         #expect(!FileManager.default.fileExists(atPath: directory("store/" + staged(target))))
     }
 
@@ -61,8 +66,11 @@ struct JournalRecoveryTests {
         let second = UUID()
         let secondTarget = "Timer/2026/11/23/\(second.uuidString).json"
         try write(document, to: directory("store/" + staged(target)))  // not yet moved
-        try write(document.replacingOccurrences(of: "Tea", with: "Coffee"), to: directory("store/" + secondTarget))  // moved before the crash
-        try write(#"{"transaction": "1-1-1", "puts": ["\#(target)", "\#(secondTarget)"], "deletes": []}"#, to: directory("store/.folio/journal/1-1-1/COMMIT"))
+        // Moved before the crash.
+        try write(document.replacingOccurrences(of: "Tea", with: "Coffee"), to: directory("store/" + secondTarget))
+        try write(
+            #"{"transaction": "1-1-1", "puts": ["\#(target)", "\#(secondTarget)"], "deletes": []}"#,
+            to: directory("store/.folio/journal/1-1-1/COMMIT"))
         let store = try DocumentStore.open(at: directory("store"))
         #expect(store.statistics.transactionsRecovered == 1)
         #expect(store.document(entity: "Timer", id: id)?.content["name"] == "Tea")
@@ -84,10 +92,12 @@ struct JournalRecoveryTests {
         let directory = try TemporaryDirectory()
         _ = try makeStore(in: directory)
         try write(document, to: directory("store/" + target))
-        try write("""
+        try write(
+            """
             {"puts": [], "deletes": [{"target": "\(target)", "size": 1, "modifiedSeconds": 0, "modifiedNanoseconds": 0, "inode": 1}]}
             """, to: directory("store/.folio/journal/1-1-1/COMMIT"))
         let store = try DocumentStore.open(at: directory("store"))
-        #expect(store.document(entity: "Timer", id: id) != nil, "the file on disk is not the one the transaction deleted")
+        #expect(
+            store.document(entity: "Timer", id: id) != nil, "the file on disk is not the one the transaction deleted")
     }
 }

@@ -13,7 +13,9 @@ struct Mood: Codable, Equatable {
     init(level: Int) { self.level = level }
 
     init(from decoder: any Decoder) throws {
-        if Mood.refusing.withLock({ $0 }) { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "moods are refused today")) }
+        if Mood.refusing.withLock({ $0 }) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "moods are refused today"))
+        }
         level = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .level)
     }
 }
@@ -35,9 +37,11 @@ final class Diary {
 struct LazyDecodeTests {
     @Test func aMemberThatNoLongerDecodesOnFirstReadIsRecordedNotTrappedOn() throws {
         let folder = try TemporaryDirectory()
-        let container = try ModelContainer(for: Diary.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let container = try ModelContainer(
+            for: Diary.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         let writing = ModelContext(container)
-        writing.insert(Diary(day: Date(timeIntervalSince1970: 1_790_000_000), mood: Mood(level: 3), baseline: Mood(level: 7)))
+        writing.insert(
+            Diary(day: Date(timeIntervalSince1970: 1_790_000_000), mood: Mood(level: 3), baseline: Mood(level: 7)))
         try writing.save()
         // The first fetch decodes every member, so the container knows the document reads.
         #expect(try ModelContext(container).fetch(FetchDescriptor<Diary>()).first?.mood == Mood(level: 3))

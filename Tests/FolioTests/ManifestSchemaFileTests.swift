@@ -1,17 +1,20 @@
-@testable import Folio
 import FolioJSON
 import Foundation
 import Testing
+
+@testable import Folio
 
 /// `docs/manifest.schema.json`, the JSON Schema of `folio.json`: it allows exactly the keys
 /// and values `SchemaCheck` does, and every example store's manifest in `Data/` is one it
 /// describes.
 struct ManifestSchemaFileTests {
     /// The repository's root, found from this file's path.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func schema() throws -> JSONValue {
-        try JSONReader().read(contentsOfFile: repository.appending(path: "docs").appending(path: "manifest.schema.json").path)
+        try JSONReader().read(
+            contentsOfFile: repository.appending(path: "docs").appending(path: "manifest.schema.json").path)
     }
 
     /// The member names of an object, in order.
@@ -48,27 +51,39 @@ struct ManifestSchemaFileTests {
 
         let data = Self.repository.appending(path: "Data")
         let stores = try FileManager.default.contentsOfDirectory(atPath: data.path).sorted().filter {
-            FileManager.default.fileExists(atPath: data.appending(path: $0).appending(path: StoreManifest.fileName).path)
+            FileManager.default.fileExists(
+                atPath: data.appending(path: $0).appending(path: StoreManifest.fileName).path)
         }
         #expect(!stores.isEmpty, "Data/ holds no store with a folio.json")
         for store in stores {
             let place = "Data/\(store)/\(StoreManifest.fileName)"
-            let manifest = try JSONReader().read(contentsOfFile: data.appending(path: store).appending(path: StoreManifest.fileName).path)
+            let manifest = try JSONReader().read(
+                contentsOfFile: data.appending(path: store).appending(path: StoreManifest.fileName).path)
             let members = Set(Self.keys(manifest))
-            #expect(members.isSubset(of: topLevel), "\(place) has members \(members.subtracting(topLevel).sorted()) the schema does not describe")
+            #expect(
+                members.isSubset(of: topLevel),
+                "\(place) has members \(members.subtracting(topLevel).sorted()) the schema does not describe")
             #expect(required.isSubset(of: members), "\(place) lacks \(required.subtracting(members).sorted())")
 
             for entity in manifest["schema"]?["entities"]?.objectValue ?? [:] {
                 let keys = Set(Self.keys(entity.value))
-                #expect(keys.isSubset(of: entityKeys), "\(place): entity \(entity.key) has members \(keys.subtracting(entityKeys).sorted()) the schema does not describe")
+                #expect(
+                    keys.isSubset(of: entityKeys),
+                    "\(place): entity \(entity.key) has members \(keys.subtracting(entityKeys).sorted()) the schema does not describe"
+                )
                 for (index, property) in (entity.value["properties"]?.arrayValue ?? []).enumerated() {
                     let label = "\(place): \(entity.key).properties[\(index)]"
-                    let kind = property["type"] != nil ? "attribute" : property["destination"] != nil ? "relationship" : nil
-                    let definition = try #require(kind.flatMap { definitions[$0] }, "\(label) is neither an attribute nor a relationship")
+                    let kind =
+                        property["type"] != nil ? "attribute" : property["destination"] != nil ? "relationship" : nil
+                    let definition = try #require(
+                        kind.flatMap { definitions[$0] }, "\(label) is neither an attribute nor a relationship")
                     let allowed = Set(Self.keys(definition["properties"]))
                     let needed = Set(Self.strings(definition["required"]))
                     let keys = Set(Self.keys(property))
-                    #expect(keys.isSubset(of: allowed), "\(label) has members \(keys.subtracting(allowed).sorted()) that the \(kind ?? "") definition does not allow")
+                    #expect(
+                        keys.isSubset(of: allowed),
+                        "\(label) has members \(keys.subtracting(allowed).sorted()) that the \(kind ?? "") definition does not allow"
+                    )
                     #expect(needed.isSubset(of: keys), "\(label) lacks \(needed.subtracting(keys).sorted())")
                 }
             }

@@ -1,6 +1,7 @@
 import FolioJSON
 import Foundation
 import Testing
+
 @testable import Folio
 
 /// A migration killed (SIGKILL) at random moments: after each kill the store must open,
@@ -13,15 +14,22 @@ import Testing
 
     /// A store at 1.0.0 with the same bytes every time: `Item`s and `Note`s over 30 days.
     static func makeStore(at root: String) throws {
-        let manifest = StoreManifest(schemaVersion: "1.0.0", timeZone: utc, schema: ["entities": ["Item": [:], "Note": [:]]])
+        let manifest = StoreManifest(
+            schemaVersion: "1.0.0", timeZone: utc, schema: ["entities": ["Item": [:], "Note": [:]]])
         let store = try DocumentStore.create(at: root, manifest: manifest, durability: .none)
         let day = Date(timeIntervalSinceReferenceDate: 817_032_600)
         var changes: [DocumentChange] = []
         for n in 0..<(items + notes) {
             let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", n))!
             let entity = n < items ? "Item" : "Note"
-            let content: JSONObject = ["$version": "1.0.0", "n": .integer(Int64(n)), "old": .string("value \(n)"), "text": "a line that stays"]
-            changes.append(.put(Document(entity: entity, id: id, partitionDate: day.addingTimeInterval(Double(n % 30) * 86_400), content: content), basedOn: nil))
+            let content: JSONObject = [
+                "$version": "1.0.0", "n": .integer(Int64(n)), "old": .string("value \(n)"), "text": "a line that stays",
+            ]
+            changes.append(
+                .put(
+                    Document(
+                        entity: entity, id: id, partitionDate: day.addingTimeInterval(Double(n % 30) * 86_400),
+                        content: content), basedOn: nil))
         }
         try store.commit(changes)
         try store.close()
@@ -33,7 +41,9 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let relative = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            guard !relative.hasPrefix(".folio"), FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue
+            guard !relative.hasPrefix(".folio"),
+                FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder),
+                !isFolder.boolValue
             else { continue }
             files[relative] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
         }
@@ -74,12 +84,17 @@ import Testing
             } else if found == after {
                 outcomes.migrated += 1
             } else {
-                let differing = Set(found.keys).symmetricDifference(after.keys).union(found.keys.filter { after[$0] != nil && after[$0] != found[$0] })
-                Issue.record("kill \(kill): the store is neither as it was nor migrated; \(differing.count) files differ from the migrated state, such as \(differing.sorted().prefix(3))")
+                let differing = Set(found.keys).symmetricDifference(after.keys).union(
+                    found.keys.filter { after[$0] != nil && after[$0] != found[$0] })
+                Issue.record(
+                    "kill \(kill): the store is neither as it was nor migrated; \(differing.count) files differ from the migrated state, such as \(differing.sorted().prefix(3))"
+                )
             }
         }
-        print("migration crash test: \(Self.kills) kills over \(Int(duration * 1_000)) ms runs, \(outcomes.old) left the store as it was, \(outcomes.migrated) fully migrated; "
-                + "recovery finished \(recovered.finished) migrations from the journal and discarded \(recovered.discarded)")
+        print(
+            "migration crash test: \(Self.kills) kills over \(Int(duration * 1_000)) ms runs, \(outcomes.old) left the store as it was, \(outcomes.migrated) fully migrated; "
+                + "recovery finished \(recovered.finished) migrations from the journal and discarded \(recovered.discarded)"
+        )
         #expect(outcomes.old + outcomes.migrated == Self.kills)
     }
 }

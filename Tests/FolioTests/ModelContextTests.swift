@@ -1,6 +1,7 @@
-@testable import Folio
 import Foundation
 import Testing
+
+@testable import Folio
 
 /// A tag identified by its name: `#Unique` on a property that is not an `id`.
 @Model
@@ -63,12 +64,14 @@ enum ArchiveV1 {
 /// The context's bookkeeping and SwiftData's semantics where the seeds do not reach.
 struct ModelContextTests {
     func inMemory() throws -> ModelContext {
-        ModelContext(try ModelContainer(for: Label.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        ModelContext(
+            try ModelContainer(for: Label.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
     }
 
     @Test func insertingAModelWithAUniqueValueUpdatesTheStoredOne() throws {
         let folder = try TemporaryDirectory()
-        let container = try ModelContainer(for: Label.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let container = try ModelContainer(
+            for: Label.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         let first = ModelContext(container)
         let original = Label(name: "urgent", color: "red")
         first.insert(original)
@@ -78,7 +81,8 @@ struct ModelContextTests {
         let replacement = Label(name: "urgent", color: "orange")
         second.insert(replacement)
         try second.save()
-        #expect(replacement.persistentModelID == original.persistentModelID, "the new model takes over the stored identity")
+        #expect(
+            replacement.persistentModelID == original.persistentModelID, "the new model takes over the stored identity")
         let labels = try ModelContext(container).fetch(FetchDescriptor<Label>())
         #expect(labels.map(\.color) == ["orange"])
     }
@@ -115,7 +119,9 @@ struct ModelContextTests {
         #expect(context.deletedModelsArray.map { $0 as? Label } == [gone])
         #expect(gone.isDeleted && !kept.isDeleted)
         try context.save()
-        #expect(context.insertedModelsArray.isEmpty && context.changedModelsArray.isEmpty && context.deletedModelsArray.isEmpty)
+        #expect(
+            context.insertedModelsArray.isEmpty && context.changedModelsArray.isEmpty
+                && context.deletedModelsArray.isEmpty)
     }
 
     @Test func aTransactionThatThrowsLeavesNothingBehind() throws {
@@ -141,13 +147,17 @@ struct ModelContextTests {
         #expect(identifiers == [label.persistentModelID])
         #expect(context.model(for: identifiers[0]) as? Label === label)
         #expect(context.registeredModel(for: identifiers[0]) as Label? === label)
-        #expect(context.model(for: PersistentIdentifier(entityName: "Label", id: UUID())).modelContext == nil, "a placeholder, not registered")
+        #expect(
+            context.model(for: PersistentIdentifier(entityName: "Label", id: UUID())).modelContext == nil,
+            "a placeholder, not registered")
     }
 
     @Test func aContainerThatDoesNotAllowSavesRefusesToWrite() throws {
         let folder = try TemporaryDirectory()
         let readOnly = ModelConfiguration(url: folder.url, allowsSave: false)
-        #expect(throws: FolioError.self, "a read-only configuration creates no store") { try ModelContainer(for: Label.self, configurations: readOnly) }
+        #expect(throws: FolioError.self, "a read-only configuration creates no store") {
+            try ModelContainer(for: Label.self, configurations: readOnly)
+        }
         _ = try ModelContainer(for: Label.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         let context = ModelContext(try ModelContainer(for: Label.self, configurations: readOnly))
         context.insert(Label(name: "x", color: "y"))
@@ -156,21 +166,29 @@ struct ModelContextTests {
 
     @Test func aNestedModelIsNamedByItsOwnName() throws {
         let folder = try TemporaryDirectory()
-        let context = ModelContext(try ModelContainer(for: ArchiveV1.Box.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: ArchiveV1.Box.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
         let box = ArchiveV1.Box(label: "Letters")
         context.insert(box)
         let item = ArchiveV1.Item(name: "1998")
         box.items.append(item)
         try context.save()
         #expect(box.persistentModelID.entityName == "Box")
-        #expect(FileManager.default.fileExists(atPath: folder("Box")) && FileManager.default.fileExists(atPath: folder("Item")))
+        #expect(
+            FileManager.default.fileExists(atPath: folder("Box"))
+                && FileManager.default.fileExists(atPath: folder("Item")))
         // The fetching context is gone by the time the relationship is read: it still loads.
-        #expect(try ModelContext(context.container).fetch(FetchDescriptor<ArchiveV1.Box>()).first?.items.map(\.name) == ["1998"])
+        #expect(
+            try ModelContext(context.container).fetch(FetchDescriptor<ArchiveV1.Box>()).first?.items.map(\.name) == [
+                "1998"
+            ])
     }
 
     @Test func fetchedModelsHaveTheirStoredValuesRatherThanTheirInitialOnes() throws {
         let folder = try TemporaryDirectory()
-        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let container = try ModelContainer(
+            for: Shelf.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         let context = ModelContext(container)
         let shelf = Shelf()
         shelf.title = "Kitchen"
@@ -187,7 +205,8 @@ struct ModelContextTests {
     }
 
     @Test func modelsFetchedFromTheSameDocumentDoNotSeeEachOthersUnsavedChanges() throws {
-        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let container = try ModelContainer(
+            for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let writer = ModelContext(container)
         for title in ["Hall", "Kitchen", "Study"] {
             let shelf = Shelf()
@@ -209,7 +228,8 @@ struct ModelContextTests {
     }
 
     @Test func enumerateGoesThroughEveryModelABatchAtATimeLettingGoOfThoseNoOneKeeps() throws {
-        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let container = try ModelContainer(
+            for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let writer = ModelContext(container)
         for index in 0..<7 {
             let shelf = Shelf()
@@ -232,15 +252,20 @@ struct ModelContextTests {
         let keeper = try #require(kept)
         keeper.title = "Kept"
         try context.save()
-        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Shelf>(predicate: #Predicate { $0.title == "Kept" })) == 1)
+        #expect(
+            try ModelContext(container).fetchCount(FetchDescriptor<Shelf>(predicate: #Predicate { $0.title == "Kept" }))
+                == 1)
     }
 
     @Test func enumerateRefusesABlockThatLeavesUnsavedChangesUnlessAllowed() throws {
-        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let container = try ModelContainer(
+            for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let writer = ModelContext(container)
         for _ in 0..<3 { writer.insert(Shelf()) }
         try writer.save()
-        #expect(throws: FolioError.self) { try ModelContext(container).enumerate(FetchDescriptor<Shelf>()) { $0.capacity += 1 } }
+        #expect(throws: FolioError.self) {
+            try ModelContext(container).enumerate(FetchDescriptor<Shelf>()) { $0.capacity += 1 }
+        }
         let context = ModelContext(container)
         try context.enumerate(FetchDescriptor<Shelf>(), batchSize: 2, allowEscapingMutations: true) { $0.capacity += 1 }
         try context.save()
@@ -263,7 +288,8 @@ struct ModelContextTests {
     }
 
     @Test func modelsWithoutAUniqueValueDoNotReplaceEachOther() throws {
-        let context = ModelContext(try ModelContainer(for: Badge.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: Badge.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         context.insert(Badge(code: nil, title: "first"))
         try context.save()
         context.insert(Badge(code: nil, title: "second"))
@@ -276,7 +302,8 @@ struct ModelContextTests {
     }
 
     @Test func deletingAnUnsavedBoxTakesItsUnsavedItemsAlong() throws {
-        let context = ModelContext(try ModelContainer(for: ArchiveV1.Box.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: ArchiveV1.Box.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let box = ArchiveV1.Box(label: "Draft")
         context.insert(box)
         box.items = [ArchiveV1.Item(name: "a"), ArchiveV1.Item(name: "b")]
@@ -305,21 +332,29 @@ struct ModelContextTests {
         #expect(reread.box == nil, "the box's file cannot be read")
         reread.name = "1999"
         try context.save()
-        let itemFile = try #require(FileManager.default.subpaths(atPath: folder("Item"))?.first { $0.hasSuffix(".json") })
-        #expect(try String(contentsOfFile: folder("Item/" + itemFile), encoding: .utf8).contains("\"box\": \"\(box.persistentModelID.id.uuidString)\""))
+        let itemFile = try #require(
+            FileManager.default.subpaths(atPath: folder("Item"))?.first { $0.hasSuffix(".json") })
+        #expect(
+            try String(contentsOfFile: folder("Item/" + itemFile), encoding: .utf8).contains(
+                "\"box\": \"\(box.persistentModelID.id.uuidString)\""))
         #expect(!original.isEmpty)
     }
 
     @Test func anIDChangedBeforeTheFirstSaveNamesTheFileAndAfterwardsIsRefused() throws {
         let folder = try TemporaryDirectory()
-        let context = ModelContext(try ModelContainer(for: Specimen.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: Specimen.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
         let specimen = Specimen()
         context.insert(specimen)
         let chosen = UUID()
         specimen.id = chosen
         try context.save()
         #expect(specimen.persistentModelID.id == chosen)
-        #expect(FileManager.default.subpaths(atPath: folder("Specimen"))?.contains { $0.hasSuffix(chosen.uuidString + ".json") } == true)
+        #expect(
+            FileManager.default.subpaths(atPath: folder("Specimen"))?.contains {
+                $0.hasSuffix(chosen.uuidString + ".json")
+            } == true)
         specimen.id = UUID()
         let error = try #require(throws: FolioError.self) { try context.save() }
         #expect(error.description.contains("names its file"))

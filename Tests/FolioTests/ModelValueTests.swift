@@ -88,9 +88,14 @@ struct ModelValueTests {
         #expect(FileManager.default.contents(atPath: blob) == Data(repeating: 7, count: 3000))
 
         let reread = try #require(try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>()).first)
-        #expect(reread.tiny == -8 && reread.huge == .max && reread.ratio == 0.1 && reread.price == Decimal(string: "19.99")!)
-        #expect(reread.link == specimen.link && reread.names == ["Ada", "Grace"] && reread.weights == ["a": 1, "b": 2.5])
-        #expect(reread.grade == .high && reread.lastGrade == nil && reread.location == specimen.location && reread.history == specimen.history)
+        #expect(
+            reread.tiny == -8 && reread.huge == .max && reread.ratio == 0.1 && reread.price == Decimal(string: "19.99")!
+        )
+        #expect(
+            reread.link == specimen.link && reread.names == ["Ada", "Grace"] && reread.weights == ["a": 1, "b": 2.5])
+        #expect(
+            reread.grade == .high && reread.lastGrade == nil && reread.location == specimen.location
+                && reread.history == specimen.history)
         #expect(reread.photo == Data(repeating: 7, count: 3000))
         #expect(reread.draft == "none", "an ephemeral property starts at its default")
     }
@@ -99,7 +104,8 @@ struct ModelValueTests {
         let folder = try TemporaryDirectory()
         let path = try savedSpecimen(in: folder)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: ",\n  \"addedLater\": \"default\"", with: "").write(toFile: path, atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(of: ",\n  \"addedLater\": \"default\"", with: "").write(
+            toFile: path, atomically: false, encoding: .utf8)
         #expect(try !String(contentsOfFile: path, encoding: .utf8).contains("addedLater"))
         let reread = try #require(try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>()).first)
         #expect(reread.addedLater == "default")
@@ -109,8 +115,11 @@ struct ModelValueTests {
         let folder = try TemporaryDirectory()
         let path = try savedSpecimen(in: folder)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "  \"tiny\": -8,\n", with: "").write(toFile: path, atomically: false, encoding: .utf8)
-        let error = try #require(throws: FolioError.self) { try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>()) }
+        try text.replacingOccurrences(of: "  \"tiny\": -8,\n", with: "").write(
+            toFile: path, atomically: false, encoding: .utf8)
+        let error = try #require(throws: FolioError.self) {
+            try ModelContext(try container(folder)).fetch(FetchDescriptor<Specimen>())
+        }
         #expect(error.path.map { path.hasSuffix($0) } == true)
         #expect(error.description.contains("no \"tiny\""))
     }
@@ -128,19 +137,30 @@ struct ModelValueTests {
         }
         let path = try documentPath(in: folder, id: specimen.id)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: ",\n  \"addedLater\": \"default\"", with: "").write(toFile: path, atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(of: ",\n  \"addedLater\": \"default\"", with: "").write(
+            toFile: path, atomically: false, encoding: .utf8)
 
         let container = try container(folder)
         let first = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)
         #expect(first.tiny == -8)
         let sorted = FetchDescriptor<Specimen>(sortBy: [SortDescriptor(\.ratio)], fetchLimit: 1)
-        for again in [try ModelContext(container).fetch(FetchDescriptor<Specimen>()), try ModelContext(container).fetch(sorted)] {
+        for again in [
+            try ModelContext(container).fetch(FetchDescriptor<Specimen>()), try ModelContext(container).fetch(sorted),
+        ] {
             let reread = try #require(again.first)
             #expect(reread !== first)
-            #expect(reread.id == specimen.id && reread.tiny == -8 && reread.huge == .max && reread.ratio == 0.1 && reread.price == Decimal(string: "19.99")!)
-            #expect(reread.link == specimen.link && reread.names == ["Ada", "Grace"] && reread.weights == ["a": 1, "b": 2.5])
-            #expect(reread.grade == .high && reread.lastGrade == nil && reread.location == specimen.location && reread.history == specimen.history)
-            #expect(reread.photo == Data(repeating: 7, count: 30) && reread.draft == "none" && reread.addedLater == "default")
+            #expect(
+                reread.id == specimen.id && reread.tiny == -8 && reread.huge == .max && reread.ratio == 0.1
+                    && reread.price == Decimal(string: "19.99")!)
+            #expect(
+                reread.link == specimen.link && reread.names == ["Ada", "Grace"]
+                    && reread.weights == ["a": 1, "b": 2.5])
+            #expect(
+                reread.grade == .high && reread.lastGrade == nil && reread.location == specimen.location
+                    && reread.history == specimen.history)
+            #expect(
+                reread.photo == Data(repeating: 7, count: 30) && reread.draft == "none"
+                    && reread.addedLater == "default")
         }
         var seen = 0
         try ModelContext(container).enumerate(FetchDescriptor<Specimen>()) { reread in
@@ -172,9 +192,12 @@ struct ModelValueTests {
         let container = try container(folder)
         _ = try ModelContext(container).fetch(FetchDescriptor<Specimen>())
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"tiny\": -8,", with: "\"tiny\": \"eight\",").write(toFile: path, atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"tiny\": -8,", with: "\"tiny\": \"eight\",").write(
+            toFile: path, atomically: false, encoding: .utf8)
         try container.refresh()
-        let error = try #require(throws: FolioError.self) { try ModelContext(container).fetch(FetchDescriptor<Specimen>()) }
+        let error = try #require(throws: FolioError.self) {
+            try ModelContext(container).fetch(FetchDescriptor<Specimen>())
+        }
         #expect(error.path.map { path.hasSuffix($0) } == true)
         #expect(error.description.contains("\"tiny\""))
     }
@@ -185,7 +208,8 @@ struct ModelValueTests {
         let name = URL(filePath: path).deletingPathExtension().lastPathComponent
         let edited = UUID()
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"id\": \"\(name)\"", with: "\"id\": \"\(edited.uuidString)\"").write(toFile: path, atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"id\": \"\(name)\"", with: "\"id\": \"\(edited.uuidString)\"").write(
+            toFile: path, atomically: false, encoding: .utf8)
         let container = try container(folder)
         for _ in 0..<3 {
             let reread = try #require(try ModelContext(container).fetch(FetchDescriptor<Specimen>()).first)
@@ -239,7 +263,9 @@ struct ModelValueTests {
         // One identity is one model per context: a second copy made a restore through it and
         // a later save of the first conflict with each other.
         #expect(fetched === specimen)
-        #expect(!specimen.isDeleted && specimen.deletedAt != nil, "saved: SwiftData's isDeleted is false again, deletedAt tells")
+        #expect(
+            !specimen.isDeleted && specimen.deletedAt != nil,
+            "saved: SwiftData's isDeleted is false again, deletedAt tells")
         #expect(try context.fetch(FetchDescriptor<Specimen>()).isEmpty)
         context.restore(fetched)
         try context.save()

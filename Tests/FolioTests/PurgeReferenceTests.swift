@@ -1,7 +1,8 @@
-@testable import Folio
 import FolioTestSupport
 import Foundation
 import Testing
+
+@testable import Folio
 
 /// An ergometer that keeps the sessions rowed on it, with no inverse: the device's document
 /// holds the sessions' identities.
@@ -25,7 +26,10 @@ final class Outing {
 /// removes, and the context's models that hold them follow.
 struct PurgeReferenceTests {
     func context(_ folder: TemporaryDirectory) throws -> ModelContext {
-        ModelContext(try ModelContainer(for: Ergometer.self, Outing.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        ModelContext(
+            try ModelContainer(
+                for: Ergometer.self, Outing.self, configurations: ModelConfiguration(url: folder.url, durability: .none)
+            ))
     }
 
     func storedOutings(_ folder: TemporaryDirectory) throws -> [String] {

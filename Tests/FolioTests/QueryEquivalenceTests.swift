@@ -1,7 +1,8 @@
-@testable import Folio
 import FolioTestSupport
 import Foundation
 import Testing
+
+@testable import Folio
 
 /// The query engine answers every translated predicate exactly as the predicate itself
 /// does on the models: random predicates, built from Foundation's `PredicateExpressions`
@@ -19,7 +20,10 @@ struct QueryEquivalenceTests {
         mutating func chance(_ percent: Int) -> Bool { roll(100) < percent }
     }
 
-    static let titles = ["Buy milk", "buy bread", "Call Ana", "Fix the bike", "Água", "Zebra crossing", "Ana's party", "Tea", "tea set", "Évora trip"]
+    static let titles = [
+        "Buy milk", "buy bread", "Call Ana", "Fix the bike", "Água", "Zebra crossing", "Ana's party", "Tea", "tea set",
+        "Évora trip",
+    ]
     static let tags = ["home", "work", "urgent", "later", ""]
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
@@ -35,9 +39,11 @@ struct QueryEquivalenceTests {
         var errands: [Errand] = []
         func make(_ number: Int) -> Errand {
             let errand = Errand(
-                title: dice.pick(Self.titles) + " \(number)", code: "E\(number)", priority: dice.roll(7) - 2, done: dice.chance(40),
+                title: dice.pick(Self.titles) + " \(number)", code: "E\(number)", priority: dice.roll(7) - 2,
+                done: dice.chance(40),
                 due: Self.start.addingTimeInterval(Double(dice.roll(60 * 24)) * 3600 + (dice.chance(30) ? 0.25 : 0)),
-                estimate: dice.chance(70) ? Double(dice.roll(80)) / 4 : nil, note: dice.chance(50) ? dice.pick(["", "call first", "cash"]) : nil,
+                estimate: dice.chance(70) ? Double(dice.roll(80)) / 4 : nil,
+                note: dice.chance(50) ? dice.pick(["", "call first", "cash"]) : nil,
                 tags: (0..<dice.roll(3)).map { _ in dice.pick(Self.tags) })
             if dice.chance(80) { errand.household = dice.pick(households) }
             return errand
@@ -124,7 +130,10 @@ struct QueryEquivalenceTests {
                 case 3: sort.append(SortDescriptor(\.note, order: dice.pick(orders)))
                 default:
                     // Linux's Foundation has `.lexical` only (no localized comparators).
-                    sort.append(dice.chance(50) ? SortDescriptor(\.title, order: dice.pick(orders)) : SortDescriptor(\.title, comparator: .lexical, order: dice.pick(orders)))
+                    sort.append(
+                        dice.chance(50)
+                            ? SortDescriptor(\.title, order: dice.pick(orders))
+                            : SortDescriptor(\.title, comparator: .lexical, order: dice.pick(orders)))
                 }
             }
             sort.append(SortDescriptor(\.code))  // unique: no ties left to order arbitrarily
@@ -137,7 +146,9 @@ struct QueryEquivalenceTests {
             let end = descriptor.fetchLimit.map { min(offset + $0, matching.count) } ?? matching.count
             let expected = matching[offset..<end].map(\.code)
             #expect(try context.explain(descriptor).fallback == nil)
-            #expect(try context.fetch(descriptor).map(\.code) == expected, "seed \(seed) round \(round): \(sort.map { "\($0)" })")
+            #expect(
+                try context.fetch(descriptor).map(\.code) == expected,
+                "seed \(seed) round \(round): \(sort.map { "\($0)" })")
         }
     }
 
@@ -158,7 +169,8 @@ struct QueryEquivalenceTests {
             let predicate = Predicate<Errand> { root in Self.condition(on: root, depth: 1, dice: &dice) }
             let limit = 1 + dice.roll(10)
             let offset = dice.roll(4)
-            let descriptor = FetchDescriptor(predicate: predicate, sortBy: [sort], fetchLimit: limit, fetchOffset: offset)
+            let descriptor = FetchDescriptor(
+                predicate: predicate, sortBy: [sort], fetchLimit: limit, fetchOffset: offset)
             let matching = try all.filter { try predicate.evaluate($0) }.sorted(using: [sort])
             let expected = matching.dropFirst(offset).prefix(limit).map(\.code)
             let explanation = try context.explain(descriptor)
@@ -212,11 +224,15 @@ struct QueryEquivalenceTests {
         return leaf(on: root, dice: &dice)
     }
 
-    static func and(_ lhs: some StandardPredicateExpression<Bool>, _ rhs: some StandardPredicateExpression<Bool>) -> Condition {
+    static func and(_ lhs: some StandardPredicateExpression<Bool>, _ rhs: some StandardPredicateExpression<Bool>)
+        -> Condition
+    {
         PredicateExpressions.Conjunction(lhs: lhs, rhs: rhs)
     }
 
-    static func or(_ lhs: some StandardPredicateExpression<Bool>, _ rhs: some StandardPredicateExpression<Bool>) -> Condition {
+    static func or(_ lhs: some StandardPredicateExpression<Bool>, _ rhs: some StandardPredicateExpression<Bool>)
+        -> Condition
+    {
         PredicateExpressions.Disjunction(lhs: lhs, rhs: rhs)
     }
 
@@ -224,49 +240,73 @@ struct QueryEquivalenceTests {
         PredicateExpressions.Negation(operand)
     }
 
-    static func key<Value>(_ root: Root, _ keyPath: KeyPath<Errand, Value> & Sendable) -> PredicateExpressions.KeyPath<Root, Value> {
+    static func key<Value>(_ root: Root, _ keyPath: KeyPath<Errand, Value> & Sendable)
+        -> PredicateExpressions.KeyPath<Root, Value>
+    {
         PredicateExpressions.KeyPath(root: root, keyPath: keyPath)
     }
 
     static func value<Value>(_ value: Value) -> PredicateExpressions.Value<Value> { PredicateExpressions.Value(value) }
 
-    static let comparisons: [PredicateExpressions.ComparisonOperator] = [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual]
+    static let comparisons: [PredicateExpressions.ComparisonOperator] = [
+        .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual,
+    ]
 
     /// One comparison or test of a property against a random constant.
     static func leaf(on root: Root, dice: inout Dice) -> Condition {
         let date = start.addingTimeInterval(Double(dice.roll(60 * 24)) * 3600)
         switch dice.roll(16) {
-        case 0: return PredicateExpressions.Comparison(lhs: key(root, \.priority), rhs: value(dice.roll(9) - 3), op: dice.pick(comparisons))
+        case 0:
+            return PredicateExpressions.Comparison(
+                lhs: key(root, \.priority), rhs: value(dice.roll(9) - 3), op: dice.pick(comparisons))
         case 1: return PredicateExpressions.Equal(lhs: key(root, \.priority), rhs: value(dice.roll(9) - 3))
-        case 2: return PredicateExpressions.Equal(lhs: key(root, \.title), rhs: value(dice.pick(titles) + " \(dice.roll(66))"))
-        case 3: return PredicateExpressions.NotEqual(lhs: key(root, \.note), rhs: PredicateExpressions.NilLiteral<String>())
+        case 2:
+            return PredicateExpressions.Equal(
+                lhs: key(root, \.title), rhs: value(dice.pick(titles) + " \(dice.roll(66))"))
+        case 3:
+            return PredicateExpressions.NotEqual(lhs: key(root, \.note), rhs: PredicateExpressions.NilLiteral<String>())
         case 4:
             return PredicateExpressions.Comparison(
-                lhs: PredicateExpressions.NilCoalesce(lhs: key(root, \.estimate), rhs: value(0.0)), rhs: value(Double(dice.roll(80)) / 4),
+                lhs: PredicateExpressions.NilCoalesce(lhs: key(root, \.estimate), rhs: value(0.0)),
+                rhs: value(Double(dice.roll(80)) / 4),
                 op: dice.pick(comparisons))
         case 5: return key(root, \.done)
-        case 6: return PredicateExpressions.Comparison(lhs: key(root, \.due), rhs: value(date), op: dice.pick(comparisons))
-        case 7: return PredicateExpressions.SequenceContains(sequence: key(root, \.tags), element: value(dice.pick(tags)))
+        case 6:
+            return PredicateExpressions.Comparison(lhs: key(root, \.due), rhs: value(date), op: dice.pick(comparisons))
+        case 7:
+            return PredicateExpressions.SequenceContains(sequence: key(root, \.tags), element: value(dice.pick(tags)))
         case 8:
-            return PredicateExpressions.CollectionContainsCollection(base: key(root, \.title), other: value(dice.pick(["a", "Ana", "tea", "1", "Á"])))
-        case 9: return PredicateExpressions.SequenceStartsWith(base: key(root, \.title), prefix: value(dice.pick(["Buy", "buy", "Edited", "T"])))
+            return PredicateExpressions.CollectionContainsCollection(
+                base: key(root, \.title), other: value(dice.pick(["a", "Ana", "tea", "1", "Á"])))
+        case 9:
+            return PredicateExpressions.SequenceStartsWith(
+                base: key(root, \.title), prefix: value(dice.pick(["Buy", "buy", "Edited", "T"])))
         case 10:
             let household = PredicateExpressions.OptionalFlatMap(key(root, \.household)) { household in
                 PredicateExpressions.KeyPath(root: household, keyPath: \Household.name)
             }
-            return PredicateExpressions.Equal(lhs: household, rhs: value(dice.chance(80) ? dice.pick(["North", "South", "East"]) : nil as String?))
+            return PredicateExpressions.Equal(
+                lhs: household, rhs: value(dice.chance(80) ? dice.pick(["North", "South", "East"]) : nil as String?))
         case 11:
             let doubled = PredicateExpressions.Arithmetic(lhs: key(root, \.priority), rhs: value(2), op: .multiply)
-            let shifted = PredicateExpressions.Arithmetic(lhs: doubled, rhs: value(1), op: dice.pick([.add, .subtract]))
-            return PredicateExpressions.Comparison(lhs: shifted, rhs: value(dice.roll(12) - 4), op: dice.pick(comparisons))
+            let shifted = PredicateExpressions.Arithmetic(
+                lhs: doubled, rhs: value(1), op: dice.pick([.add, .subtract]))
+            return PredicateExpressions.Comparison(
+                lhs: shifted, rhs: value(dice.roll(12) - 4), op: dice.pick(comparisons))
         case 12:
             let count = PredicateExpressions.KeyPath(root: key(root, \.tags), keyPath: \[String].count)
             return PredicateExpressions.Comparison(lhs: count, rhs: value(dice.roll(3)), op: dice.pick(comparisons))
-        case 13: return PredicateExpressions.Equal(lhs: PredicateExpressions.IntRemainder(lhs: key(root, \.priority), rhs: value(3)), rhs: value(dice.roll(3)))
-        case 14: return PredicateExpressions.Equal(lhs: key(root, \.estimate), rhs: value(dice.chance(70) ? Double(dice.roll(80)) / 4 : nil as Double?))
+        case 13:
+            return PredicateExpressions.Equal(
+                lhs: PredicateExpressions.IntRemainder(lhs: key(root, \.priority), rhs: value(3)),
+                rhs: value(dice.roll(3)))
+        case 14:
+            return PredicateExpressions.Equal(
+                lhs: key(root, \.estimate), rhs: value(dice.chance(70) ? Double(dice.roll(80)) / 4 : nil as Double?))
         default:
             let ends = PredicateExpressions.NilCoalesce(lhs: key(root, \.note), rhs: key(root, \.title))
-            return PredicateExpressions.Comparison(lhs: ends, rhs: value(dice.pick(["M", "c", "Tea", ""])), op: dice.pick(comparisons))
+            return PredicateExpressions.Comparison(
+                lhs: ends, rhs: value(dice.pick(["M", "c", "Tea", ""])), op: dice.pick(comparisons))
         }
     }
 }

@@ -1,7 +1,8 @@
-@testable import Folio
 import FolioTestSupport
 import Foundation
 import Testing
+
+@testable import Folio
 
 /// The planner's choice of index for each kind of query, shown by `explain`, and the
 /// indexes following every way documents change: saves, deletes, soft deletes, edits
@@ -52,13 +53,15 @@ struct QueryIndexTests {
         #expect(indexed.description.contains("index (priority) == (3)"))
 
         let north = households[0].persistentModelID
-        let related = try context.explain(FetchDescriptor<Errand>(predicate: #Predicate { $0.household?.persistentModelID == north }))
+        let related = try context.explain(
+            FetchDescriptor<Errand>(predicate: #Predicate { $0.household?.persistentModelID == north }))
         #expect(related.access == .relationship("household", north.id))
         #expect(related.examined == 20 && related.matched == 20)
 
         let from = Self.start.addingTimeInterval(10 * Self.day)
         let to = Self.start.addingTimeInterval(15 * Self.day)
-        let range = try context.explain(FetchDescriptor<Errand>(predicate: #Predicate { $0.due >= from && $0.due < to }))
+        let range = try context.explain(
+            FetchDescriptor<Errand>(predicate: #Predicate { $0.due >= from && $0.due < to }))
         guard case .days(property: "due", _, _) = range.access else {
             Issue.record("expected a day range, got \(range.access)")
             return
@@ -78,7 +81,10 @@ struct QueryIndexTests {
         let context = ModelContext(try container(folder))
         let (errands, _) = try populate(context)
         func priority(_ value: Int) throws -> [String] {
-            try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == value }, sortBy: [SortDescriptor(\.code)])).map(\.code)
+            try context.fetch(
+                FetchDescriptor<Errand>(
+                    predicate: #Predicate { $0.priority == value }, sortBy: [SortDescriptor(\.code)])
+            ).map(\.code)
         }
         #expect(try priority(4) == ["E14", "E19", "E24", "E29", "E34", "E39", "E4", "E9"])
         errands[4].priority = 0
@@ -95,7 +101,8 @@ struct QueryIndexTests {
         #expect(try context.fetchCount(withDeleted) == 7)
 
         // A new model is found through the index at once, before and after saving.
-        let late = Errand(title: "Late", code: "E99", priority: 4, done: false, due: Self.start, estimate: nil, note: nil, tags: [])
+        let late = Errand(
+            title: "Late", code: "E99", priority: 4, done: false, due: Self.start, estimate: nil, note: nil, tags: [])
         context.insert(late)
         #expect(try priority(4).contains("E99"))
         try context.save()
@@ -117,19 +124,27 @@ struct QueryIndexTests {
         let file = folder("Errands/" + edited.path.relativePath)
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("\"priority\": 2"))
-        try text.replacingOccurrences(of: "\"priority\": 2", with: "\"priority\": 1").write(toFile: file, atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"priority\": 2", with: "\"priority\": 1").write(
+            toFile: file, atomically: false, encoding: .utf8)
 
         let reopened = try container(folder)
         let context = ModelContext(reopened)
         #expect(try context.fetchCount(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 2 })) == 7)
-        #expect(try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 1 })).contains { $0.code == "E2" })
+        #expect(
+            try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 1 })).contains {
+                $0.code == "E2"
+            })
 
         // And again while open: the refresh finds the edit and the index follows it.
-        try text.replacingOccurrences(of: "\"priority\": 2", with: "\"priority\": 3").write(toFile: file, atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"priority\": 2", with: "\"priority\": 3").write(
+            toFile: file, atomically: false, encoding: .utf8)
         try reopened.refresh()
-        let three = try ModelContext(reopened).fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 3 }))
+        let three = try ModelContext(reopened).fetch(
+            FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 3 }))
         #expect(three.contains { $0.code == "E2" })
-        #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 1 })) == 8)
+        #expect(
+            try ModelContext(reopened).fetchCount(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 1 }))
+                == 8)
     }
 
     /// What the indexes answer, in the order they answer it: lookups by each index kind,
@@ -150,14 +165,17 @@ struct QueryIndexTests {
             answers.append(try ids(FetchDescriptor(predicate: #Predicate { $0.code == code })))
         }
         for household in households {
-            answers.append(try ids(FetchDescriptor(predicate: #Predicate { $0.household?.persistentModelID == household })))
+            answers.append(
+                try ids(FetchDescriptor(predicate: #Predicate { $0.household?.persistentModelID == household })))
         }
         let from = Self.start.addingTimeInterval(5 * Self.day)
         let to = Self.start.addingTimeInterval(25 * Self.day)
         answers.append(try ids(FetchDescriptor(predicate: #Predicate { $0.due >= from && $0.due < to })))
         answers.append(try ids(FetchDescriptor(sortBy: [SortDescriptor(\.due, order: .reverse)], fetchLimit: 6)))
         answers.append(try ids(FetchDescriptor(sortBy: [SortDescriptor(\.due)], fetchLimit: 4)))
-        answers.append("\(try context.aggregate(Aggregation<Errand>.count, groupedBy: \Errand.priority).map { "\($0.group) \($0.count)" })")
+        answers.append(
+            "\(try context.aggregate(Aggregation<Errand>.count, groupedBy: \Errand.priority).map { "\($0.group) \($0.count)" })"
+        )
         return answers
     }
 
@@ -178,12 +196,14 @@ struct QueryIndexTests {
                 case 0, 1:
                     let added = Errand(
                         title: "New \(round).\(step)", code: "N\(round).\(step)", priority: roll(5), done: false,
-                        due: Self.start.addingTimeInterval(Double(roll(80) - 10) * Self.day + 3_600), estimate: nil, note: nil, tags: [])
+                        due: Self.start.addingTimeInterval(Double(roll(80) - 10) * Self.day + 3_600), estimate: nil,
+                        note: nil, tags: [])
                     added.household = households[roll(2)]
                     context.insert(added)
                     errands.append(added)
                 case 2: errand.priority = roll(5)
-                case 3: errand.due = Self.start.addingTimeInterval(Double(roll(60) - 10) * Self.day + 7_200)  // moves its day folder
+                case 3:  // moves its day folder
+                    errand.due = Self.start.addingTimeInterval(Double(roll(60) - 10) * Self.day + 7_200)
                 case 4: errand.household = households[roll(2)]
                 case 5: context.delete(errand)
                 default: errand.code = "R\(round).\(step)"
@@ -193,7 +213,8 @@ struct QueryIndexTests {
                 // One after every other document: the merge's last row.
                 let latest = Errand(
                     title: "Latest \(round)", code: "L\(round)", priority: roll(5), done: false,
-                    due: Self.start.addingTimeInterval(Double(100 + round) * Self.day), estimate: nil, note: nil, tags: [])
+                    due: Self.start.addingTimeInterval(Double(100 + round) * Self.day), estimate: nil, note: nil,
+                    tags: [])
                 context.insert(latest)
             }
             try context.save()
@@ -208,8 +229,10 @@ struct QueryIndexTests {
                     Issue.record("\(edited.path) has no integer priority")
                     return
                 }
-                try text.replacingOccurrences(of: "\"priority\": \(priority)", with: "\"priority\": \((priority + 1) % 5)")
-                    .write(toFile: file, atomically: false, encoding: .utf8)
+                try text.replacingOccurrences(
+                    of: "\"priority\": \(priority)", with: "\"priority\": \((priority + 1) % 5)"
+                )
+                .write(toFile: file, atomically: false, encoding: .utf8)
                 try container.refresh()
                 // Models read before the edit would conflict when saved: read them again.
                 context = ModelContext(container)
@@ -227,7 +250,9 @@ struct QueryIndexTests {
         do { _ = try populate(ModelContext(try container(folder))) }
         let context = ModelContext(try container(folder))
         #expect(try context.fetchCount(FetchDescriptor<Errand>(predicate: #Predicate { $0.done })) == 14)
-        #expect(try context.fetchIdentifiers(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 1 })).count == 8)
+        #expect(
+            try context.fetchIdentifiers(FetchDescriptor<Errand>(predicate: #Predicate { $0.priority == 1 })).count == 8
+        )
         #expect(context.registered.isEmpty)
         #expect(try context.fetch(FetchDescriptor<Errand>(fetchLimit: 3)).count == 3)
         #expect(context.registered.count == 3)
@@ -242,9 +267,14 @@ struct QueryIndexTests {
         #expect(byDone.map(\.group) == [[.bool(false)], [.bool(true)]])
         #expect(byDone.map(\.count) == [26, 14])
         #expect(byDone.map(\.value) == [.integer(52), .integer(28)])
-        #expect(byDone.map(\.description) == ["false: 26 documents, 52", "true: 14 documents, 28"], "rows print readably")
-        #expect(try fresh.aggregate(Aggregation<Errand>.count) == [QueryAggregate.Row(group: [], count: 40, value: .integer(40))])
-        let latest = try fresh.aggregate(.max(\Errand.due), of: FetchDescriptor(predicate: #Predicate { $0.priority == 0 }))
+        #expect(
+            byDone.map(\.description) == ["false: 26 documents, 52", "true: 14 documents, 28"], "rows print readably")
+        #expect(
+            try fresh.aggregate(Aggregation<Errand>.count) == [
+                QueryAggregate.Row(group: [], count: 40, value: .integer(40))
+            ])
+        let latest = try fresh.aggregate(
+            .max(\Errand.due), of: FetchDescriptor(predicate: #Predicate { $0.priority == 0 }))
         #expect(latest.first?.value == .date(Self.start.addingTimeInterval(35 * Self.day)))
         let average = try fresh.aggregate(.average(\Errand.priority))
         #expect(average.first?.value == .double(2))
@@ -252,10 +282,13 @@ struct QueryIndexTests {
         #expect(fresh.registered.isEmpty)
 
         // Counted from the index's entries, and the same as counting the documents.
-        context.delete(try #require(try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.code == "E4" })).first))
+        context.delete(
+            try #require(try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.code == "E4" })).first))
         try context.save()
         let fromIndex = try fresh.aggregate(Aggregation<Errand>.count, groupedBy: \Errand.priority)
-        let fromDocuments = try fresh.aggregate(Aggregation<Errand>.count, of: FetchDescriptor(predicate: #Predicate { $0.priority > -100 }), groupedBy: \Errand.priority)
+        let fromDocuments = try fresh.aggregate(
+            Aggregation<Errand>.count, of: FetchDescriptor(predicate: #Predicate { $0.priority > -100 }),
+            groupedBy: \Errand.priority)
         #expect(fromIndex == fromDocuments)
         #expect(fromIndex.map(\.count) == [8, 8, 8, 8, 7])
     }

@@ -28,7 +28,10 @@ final class Errand {
     var tags: [String]
     var household: Household?
 
-    init(title: String, code: String, priority: Int, done: Bool, due: Date, estimate: Double?, note: String?, tags: [String]) {
+    init(
+        title: String, code: String, priority: Int, done: Bool, due: Date, estimate: Double?, note: String?,
+        tags: [String]
+    ) {
         id = UUID()
         self.title = title
         self.code = code

@@ -1,77 +1,133 @@
-@testable import Folio
 import FolioJSON
 import FolioTestSupport
 import Foundation
 import Testing
+
+@testable import Folio
 
 /// The text query language: what each form reads as, that printing and reading agree,
 /// and errors that point at the column and suggest the nearest property.
 struct QueryParserTests {
     static let utc = TimeZone(identifier: "UTC")!
 
-    func parse(_ text: String) throws(FolioError) -> QueryExpression { try QueryExpression(parsing: text, timeZone: Self.utc) }
+    func parse(_ text: String) throws(FolioError) -> QueryExpression {
+        try QueryExpression(parsing: text, timeZone: Self.utc)
+    }
 
     @Test func theIssueExamplesReadAsSwiftWouldGroupThem() throws {
-        let november = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: Self.utc, year: 2026, month: 11, day: 1)))
+        let november = try #require(
+            Calendar(identifier: .gregorian).date(
+                from: DateComponents(timeZone: Self.utc, year: 2026, month: 11, day: 1)))
         #expect(
             try parse(#"state == "completed" && (endTime ?? startTime) >= @2026-11-01"#)
                 == .and(
                     .compare(.property("state"), .equal, .value(.string("completed"))),
-                    .compare(.coalesce(.property("endTime"), .property("startTime")), .greaterOrEqual, .value(.date(november)))))
+                    .compare(
+                        .coalesce(.property("endTime"), .property("startTime")), .greaterOrEqual,
+                        .value(.date(november)))))
         // `??` binds tighter than a comparison, so the parentheses are optional, as in Swift.
         #expect(try parse("endTime ?? startTime >= @2026-11-01") == parse("(endTime ?? startTime) >= @2026-11-01"))
-        #expect(try parse("todoItems.any(!isCompleted)") == .any(.property("todoItems"), variable: 1, .not(.member(.variable(1), "isCompleted"))))
+        #expect(
+            try parse("todoItems.any(!isCompleted)")
+                == .any(.property("todoItems"), variable: 1, .not(.member(.variable(1), "isCompleted"))))
         #expect(try parse(#"name ~= "^Work""#) == .text(.matches, .property("name"), .value(.string("^Work"))))
         #expect(try parse(#"tags.contains("x")"#) == .contains(.property("tags"), .value(.string("x"))))
-        #expect(try parse(#"timer.name == "Tea""#) == .compare(.property("timer", "name"), .equal, .value(.string("Tea"))))
+        #expect(
+            try parse(#"timer.name == "Tea""#) == .compare(.property("timer", "name"), .equal, .value(.string("Tea"))))
     }
 
     @Test func operatorsFollowSwiftPrecedence() throws {
         #expect(try parse("a || b && c") == .or(.property("a"), .and(.property("b"), .property("c"))))
-        #expect(try parse("a + b * c > 2") == .compare(.arithmetic(.property("a"), .add, .arithmetic(.property("b"), .multiply, .property("c"))), .greater, .value(.integer(2))))
-        #expect(try parse("a - b - c") == .arithmetic(.arithmetic(.property("a"), .subtract, .property("b")), .subtract, .property("c")))
+        #expect(
+            try parse("a + b * c > 2")
+                == .compare(
+                    .arithmetic(.property("a"), .add, .arithmetic(.property("b"), .multiply, .property("c"))), .greater,
+                    .value(.integer(2))))
+        #expect(
+            try parse("a - b - c")
+                == .arithmetic(.arithmetic(.property("a"), .subtract, .property("b")), .subtract, .property("c")))
         #expect(try parse("a ?? b ?? c") == .coalesce(.property("a"), .coalesce(.property("b"), .property("c"))))
-        #expect(try parse("!done && -duration < -5") == .and(.not(.property("done")), .compare(.negate(.property("duration")), .less, .value(.integer(-5)))))
+        #expect(
+            try parse("!done && -duration < -5")
+                == .and(.not(.property("done")), .compare(.negate(.property("duration")), .less, .value(.integer(-5)))))
         #expect(try parse("done ? 1 : 2") == .conditional(.property("done"), .value(.integer(1)), .value(.integer(2))))
-        #expect(try parse("duration % 60 == 0.5e1") == .compare(.arithmetic(.property("duration"), .remainder, .value(.integer(60))), .equal, .value(.double(5))))
+        #expect(
+            try parse("duration % 60 == 0.5e1")
+                == .compare(
+                    .arithmetic(.property("duration"), .remainder, .value(.integer(60))), .equal, .value(.double(5))))
     }
 
     @Test func methodsAndCollectionsRead() throws {
-        #expect(try parse("todoItems.filter(isCompleted).count >= 2") == .compare(.count(.filter(.property("todoItems"), variable: 1, .member(.variable(1), "isCompleted"))), .greaterOrEqual, .value(.integer(2))))
-        #expect(try parse(#"todoItems.all(title.hasPrefix("A"))"#) == .all(.property("todoItems"), variable: 1, .text(.startsWith, .member(.variable(1), "title"), .value(.string("A")))))
-        #expect(try parse(#"tags.any($0.hasSuffix("x"))"#) == .any(.property("tags"), variable: 1, .text(.endsWith, .variable(1), .value(.string("x")))))
+        #expect(
+            try parse("todoItems.filter(isCompleted).count >= 2")
+                == .compare(
+                    .count(.filter(.property("todoItems"), variable: 1, .member(.variable(1), "isCompleted"))),
+                    .greaterOrEqual, .value(.integer(2))))
+        #expect(
+            try parse(#"todoItems.all(title.hasPrefix("A"))"#)
+                == .all(
+                    .property("todoItems"), variable: 1,
+                    .text(.startsWith, .member(.variable(1), "title"), .value(.string("A")))))
+        #expect(
+            try parse(#"tags.any($0.hasSuffix("x"))"#)
+                == .any(.property("tags"), variable: 1, .text(.endsWith, .variable(1), .value(.string("x")))))
         #expect(try parse("tags.isEmpty") == .compare(.count(.property("tags")), .equal, .value(.integer(0))))
-        #expect(try parse(#"title.localizedStandardContains("tea") || name.caseInsensitiveEquals("work")"#)
-            == .or(.text(.containsIgnoringCase, .property("title"), .value(.string("tea"))), .text(.equalsIgnoringCase, .property("name"), .value(.string("work")))))
-        #expect(try parse(#"title.starts(with: "A") && items.contains(where: done)"#)
-            == .and(.text(.startsWith, .property("title"), .value(.string("A"))), .any(.property("items"), variable: 1, .member(.variable(1), "done"))))
-        #expect(try parse(#"state == nil || state == "a\"b\u{1F600}""#) == .or(.compare(.property("state"), .equal, .value(.null)), .compare(.property("state"), .equal, .value(.string("a\"b😀")))))
-        #expect(try parse("[1, 2.5, \"x\", -3].contains(priority)") == .contains(.value(.array([.integer(1), .double(2.5), .string("x"), .integer(-3)])), .property("priority")))
+        #expect(
+            try parse(#"title.localizedStandardContains("tea") || name.caseInsensitiveEquals("work")"#)
+                == .or(
+                    .text(.containsIgnoringCase, .property("title"), .value(.string("tea"))),
+                    .text(.equalsIgnoringCase, .property("name"), .value(.string("work")))))
+        #expect(
+            try parse(#"title.starts(with: "A") && items.contains(where: done)"#)
+                == .and(
+                    .text(.startsWith, .property("title"), .value(.string("A"))),
+                    .any(.property("items"), variable: 1, .member(.variable(1), "done"))))
+        #expect(
+            try parse(#"state == nil || state == "a\"b\u{1F600}""#)
+                == .or(
+                    .compare(.property("state"), .equal, .value(.null)),
+                    .compare(.property("state"), .equal, .value(.string("a\"b😀")))))
+        #expect(
+            try parse("[1, 2.5, \"x\", -3].contains(priority)")
+                == .contains(
+                    .value(.array([.integer(1), .double(2.5), .string("x"), .integer(-3)])), .property("priority")))
     }
 
     @Test func datesAreDaysInTheTimeZoneOrFullTimes() throws {
         let lisbon = TimeZone(identifier: "Asia/Tokyo")!
         let midnight = try QueryExpression(parsing: "day == @2026-03-01", timeZone: lisbon)
-        #expect(midnight == .compare(.property("day"), .equal, .value(.date(Date(timeIntervalSince1970: 1_772_290_800)))))
-        #expect(try parse("t < @2026-11-01T10:30:00Z") == .compare(.property("t"), .less, .value(.date(Date(timeIntervalSince1970: 1_793_529_000)))))
+        #expect(
+            midnight == .compare(.property("day"), .equal, .value(.date(Date(timeIntervalSince1970: 1_772_290_800)))))
+        #expect(
+            try parse("t < @2026-11-01T10:30:00Z")
+                == .compare(.property("t"), .less, .value(.date(Date(timeIntervalSince1970: 1_793_529_000)))))
         #expect(try parse("t < @2026-11-01T12:30:00+02:00") == parse("t < @2026-11-01T10:30:00Z"))
         #expect(throws: FolioError.self) { try parse("t < @2026-02-30") }
         // A local time is read in the store's time zone; today is its midnight.
         let morning = try QueryExpression(parsing: "t > @2026-03-01T09:30", timeZone: lisbon)
-        #expect(morning == .compare(.property("t"), .greater, .value(.date(Date(timeIntervalSince1970: 1_772_290_800 + 9.5 * 3600)))))
-        guard case .compare(_, _, .value(.date(let today))) = try QueryExpression(parsing: "t >= @today", timeZone: lisbon) else {
+        #expect(
+            morning
+                == .compare(
+                    .property("t"), .greater, .value(.date(Date(timeIntervalSince1970: 1_772_290_800 + 9.5 * 3600)))))
+        guard
+            case .compare(_, _, .value(.date(let today))) = try QueryExpression(
+                parsing: "t >= @today", timeZone: lisbon)
+        else {
             Issue.record("@today is not a date")
             return
         }
         var tokyo = Calendar(identifier: .gregorian)
         tokyo.timeZone = lisbon
-        #expect(today == tokyo.startOfDay(for: Date()) || today == tokyo.startOfDay(for: Date().addingTimeInterval(-60)))
+        #expect(
+            today == tokyo.startOfDay(for: Date()) || today == tokyo.startOfDay(for: Date().addingTimeInterval(-60)))
         // Days and times that do not exist are errors at their column, never rolled over into another day.
         for text in [
-            "t < @2026-13-01", "t < @2026-00-10", "t < @2026-04-31", "t < @2026-13-01T00:00:00Z", "t < @2026-11-01T25:00:00Z", "t < @2026-11-01T10:61:00Z",
+            "t < @2026-13-01", "t < @2026-00-10", "t < @2026-04-31", "t < @2026-13-01T00:00:00Z",
+            "t < @2026-11-01T25:00:00Z", "t < @2026-11-01T10:61:00Z",
             "t < @2026-11-01T24:00", "t < @tomorrow",
         ] {
-            let message = "@\(text.dropFirst(5)) is not a date; write @2026-11-01, @2026-11-01T09:30 (the store's time zone), @2026-11-01T09:30:00Z, @today or @now"
+            let message =
+                "@\(text.dropFirst(5)) is not a date; write @2026-11-01, @2026-11-01T09:30 (the store's time zone), @2026-11-01T09:30:00Z, @today or @now"
             #expect(throws: FolioError.invalidQuery(query: text, column: 5, message: message)) {
                 try parse(text)
             }
@@ -80,7 +136,8 @@ struct QueryParserTests {
 
     @Test func printingThenReadingGivesTheSameTree() throws {
         let texts = [
-            #"state == "completed" && (endTime ?? startTime) >= @2026-11-01T00:00:00Z"#, "todoItems.any(!isCompleted && sortOrder > 2)",
+            #"state == "completed" && (endTime ?? startTime) >= @2026-11-01T00:00:00Z"#,
+            "todoItems.any(!isCompleted && sortOrder > 2)",
             #"name ~= "^Work" || tags.contains("x")"#, "(a + b) * c - -d / 2 % 3 != 1.5", "done ? x : y ?? z",
             #"todoItems.filter(title.hasPrefix("A")).count == todoItems.count"#, "!(a || b) && timer.name == nil",
             "tags.map($0.count > 1) == true", "[1, 2].contains(priority) && tags.all(!$0.isEmpty)",
@@ -91,7 +148,9 @@ struct QueryParserTests {
             #expect(try parse(tree.queryText) == tree, "\(text) printed as \(tree.queryText)")
         }
         // Trees the parser does not make but the printer must still write readably.
-        let outer: QueryExpression = .any(.property("todoItems"), variable: 1, .compare(.member(.variable(1), "sortOrder"), .greater, .member(.root, "limit")))
+        let outer: QueryExpression = .any(
+            .property("todoItems"), variable: 1,
+            .compare(.member(.variable(1), "sortOrder"), .greater, .member(.root, "limit")))
         #expect(try parse(outer.queryText) == outer)
         let negated: QueryExpression = .compare(.negate(.value(.integer(5))), .less, .property("duration"))
         #expect(try parse(negated.queryText) == negated)
@@ -115,9 +174,14 @@ struct QueryParserTests {
     @Test func unknownPropertiesSuggestTheNearest() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+            try ModelContainer(
+                for: Errand.self, Household.self,
+                configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
         let store = context.container.store(of: "Errand")
-        #expect(throws: FolioError.invalidQuery(query: "prority > 2", column: 1, message: "Errand has no property prority; did you mean priority?")) {
+        #expect(
+            throws: FolioError.invalidQuery(
+                query: "prority > 2", column: 1, message: "Errand has no property prority; did you mean priority?")
+        ) {
             try store.parseQuery("prority > 2", entity: "Errand")
         }
         // Through relationships and into a to-many's elements.
@@ -135,20 +199,26 @@ struct QueryParserTests {
     @Test func parsedQueriesRunOnAStore() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+            try ModelContainer(
+                for: Errand.self, Household.self,
+                configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
         let north = Household(name: "North")
         for number in 0..<10 {
             let errand = Errand(
                 title: "Errand \(number)", code: "E\(number)", priority: number % 3, done: number.isMultiple(of: 2),
-                due: Date(timeIntervalSince1970: 1_789_992_000 + Double(number) * 86_400), estimate: nil, note: nil, tags: number > 6 ? ["late"] : [])
+                due: Date(timeIntervalSince1970: 1_789_992_000 + Double(number) * 86_400), estimate: nil, note: nil,
+                tags: number > 6 ? ["late"] : [])
             context.insert(errand)
             if number < 4 { errand.household = north }
         }
         try context.save()
         let store = context.container.store(of: "Errand")
         func codes(_ entity: String, _ text: String) throws -> [String] {
-            try store.query(DocumentQuery(entity: entity, filter: store.parseQuery(text, entity: entity), sort: [.init(.property("code"))]))
-                .matches.compactMap { $0.stored?.content["code"]?.stringValue ?? $0.stored?.content["name"]?.stringValue }
+            try store.query(
+                DocumentQuery(
+                    entity: entity, filter: store.parseQuery(text, entity: entity), sort: [.init(.property("code"))])
+            )
+            .matches.compactMap { $0.stored?.content["code"]?.stringValue ?? $0.stored?.content["name"]?.stringValue }
         }
         #expect(try codes("Errand", "priority == 2 && !done") == ["E5"])
         #expect(try codes("Errand", #"household.name == "North" && priority > 0"#) == ["E1", "E2"])
@@ -173,8 +243,11 @@ struct QueryParserTests {
         #expect(column(String(repeating: "!", count: 5_000) + "done") == depth + 1)
         #expect(column(String(repeating: "-", count: 5_000) + "1 > 0") == depth + 1)
         #expect(column(Array(repeating: "a", count: 5_000).joined(separator: " ?? ") + " == 1") != nil)
-        #expect(column(String(repeating: "[", count: 5_000) + "1" + String(repeating: "]", count: 5_000) + ".contains(a)") == depth + 1)
-        #expect(column(String(repeating: "tags.any(", count: 2_000) + "true" + String(repeating: ")", count: 2_000)) != nil)
+        #expect(
+            column(String(repeating: "[", count: 5_000) + "1" + String(repeating: "]", count: 5_000) + ".contains(a)")
+                == depth + 1)
+        #expect(
+            column(String(repeating: "tags.any(", count: 2_000) + "true" + String(repeating: ")", count: 2_000)) != nil)
         #expect(column(String(repeating: "a ? b : ", count: 2_000) + "c") != nil)
         // Just inside the limit reads, and prints back to the same tree.
         let deepest = String(repeating: "(", count: depth - 1) + "done" + String(repeating: ")", count: depth - 1)
@@ -192,19 +265,32 @@ struct QueryParserTests {
         #expect(try parse("(a && b) && (c && d)") == parse("a && (b && (c && d))"))
         #expect(try parse("a || (b || c) || d") == parse("a || b || c || d"))
         #expect(try parse(conjunction.queryText) == conjunction)
-        #expect(try parse("a && b || c && d") == .or(.and(.property("a"), .property("b")), .and(.property("c"), .property("d"))))
+        #expect(
+            try parse("a && b || c && d")
+                == .or(.and(.property("a"), .property("b")), .and(.property("c"), .property("d"))))
 
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+            try ModelContainer(
+                for: Errand.self, Household.self,
+                configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
         for number in 0..<4 {
-            context.insert(Errand(title: "E\(number)", code: "E\(number)", priority: number, done: false, due: Date(), estimate: nil, note: nil, tags: []))
+            context.insert(
+                Errand(
+                    title: "E\(number)", code: "E\(number)", priority: number, done: false, due: Date(), estimate: nil,
+                    note: nil, tags: []))
         }
         try context.save()
         let store = context.container.store(of: "Errand")
-        let all = try store.query(DocumentQuery(entity: "Errand", filter: store.parseQuery(terms.joined(separator: " && "), entity: "Errand")))
+        let all = try store.query(
+            DocumentQuery(entity: "Errand", filter: store.parseQuery(terms.joined(separator: " && "), entity: "Errand"))
+        )
         #expect(all.total == 4)
-        let none = try store.query(DocumentQuery(entity: "Errand", filter: store.parseQuery("(" + terms.joined(separator: " || ") + ") && priority > 100", entity: "Errand")))
+        let none = try store.query(
+            DocumentQuery(
+                entity: "Errand",
+                filter: store.parseQuery(
+                    "(" + terms.joined(separator: " || ") + ") && priority > 100", entity: "Errand")))
         #expect(none.total == 0)
     }
 
@@ -220,14 +306,24 @@ struct QueryParserTests {
         // A tree built in code, too deep for the parser to have made: the store refuses it.
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
-        context.insert(Errand(title: "E", code: "E", priority: 1, done: false, due: Date(), estimate: nil, note: nil, tags: []))
+            try ModelContainer(
+                for: Errand.self, Household.self,
+                configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+        context.insert(
+            Errand(title: "E", code: "E", priority: 1, done: false, due: Date(), estimate: nil, note: nil, tags: []))
         try context.save()
         let deep = (0..<3_000).reduce(QueryExpression.property("done")) { tree, _ in .not(tree) }
         #expect(deep.depth == 3_002)
-        #expect(throws: FolioError.self) { try context.container.store(of: "Errand").query(DocumentQuery(entity: "Errand", filter: deep)) }
-        #expect(throws: FolioError.self) { try context.container.store(of: "Errand").query(DocumentQuery(entity: "Errand", sort: [.init(deep)])) }
-        #expect(throws: FolioError.self) { try context.container.store(of: "Errand").aggregate(DocumentQuery(entity: "Errand"), QueryAggregate(.count), groupedBy: [deep]) }
+        #expect(throws: FolioError.self) {
+            try context.container.store(of: "Errand").query(DocumentQuery(entity: "Errand", filter: deep))
+        }
+        #expect(throws: FolioError.self) {
+            try context.container.store(of: "Errand").query(DocumentQuery(entity: "Errand", sort: [.init(deep)]))
+        }
+        #expect(throws: FolioError.self) {
+            try context.container.store(of: "Errand").aggregate(
+                DocumentQuery(entity: "Errand"), QueryAggregate(.count), groupedBy: [deep])
+        }
     }
 
     // Found by Fuzz/query-fuzzer (parse, print, parse again must give the same tree), and
@@ -273,13 +369,21 @@ struct QueryParserTests {
                 return "parsed as \(try parse(text).queryText)"
             } catch { return error.description }
         }
-        #expect(message("1e400 > x").hasPrefix("error: 1e400 is too large for a 64-bit floating-point number (column 1)"))
-        #expect(message("x > @0000-01-01T00:00:00+01:00").contains("outside the years 0000 to 9999 (in UTC), the dates a query can write (column 5)"))
+        #expect(
+            message("1e400 > x").hasPrefix("error: 1e400 is too large for a 64-bit floating-point number (column 1)"))
+        #expect(
+            message("x > @0000-01-01T00:00:00+01:00").contains(
+                "outside the years 0000 to 9999 (in UTC), the dates a query can write (column 5)"))
         #expect(message("x > @10000-1-01").contains("is not a date"), "a day has a four-digit year")
-        for text in ["@NaN", "@Infinity", "@0000-01-01T00:00:00ZA", "@2026-11-01T09:30:00+0200", "@2-1-1T9:3:0.12596666666666666666666663685477580"] {
+        for text in [
+            "@NaN", "@Infinity", "@0000-01-01T00:00:00ZA", "@2026-11-01T09:30:00+0200",
+            "@2-1-1T9:3:0.12596666666666666666666663685477580",
+        ] {
             #expect(message(text).hasPrefix("error: \(text) is not a date"), "\(text)")
         }
-        #expect(message("x > @0000-01-01T00:00:00Z && x < @9999-12-31T23:59:59.5Z && y == @2026-11-01T12:30:00+02:00").hasPrefix("parsed"))
+        #expect(
+            message("x > @0000-01-01T00:00:00Z && x < @9999-12-31T23:59:59.5Z && y == @2026-11-01T12:30:00+02:00")
+                .hasPrefix("parsed"))
         // `matches(...)` is the tree `~=` makes, and checks its pattern the same way.
         #expect(message(#"x.matches("(")"#).contains("is not a regular expression"))
         #expect(message(#"x.matches("(")"#).contains("(column 11)"))
@@ -288,7 +392,9 @@ struct QueryParserTests {
     @Test func comparingAPropertyWithAConstantOfAnotherKindIsAnErrorWithTheFix() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
+            try ModelContainer(
+                for: Errand.self, Household.self,
+                configurations: ModelConfiguration(url: folder.url.appendingPathComponent("E"), durability: .none)))
         let store = context.container.store(of: "Errand")
         func message(_ text: String, _ entity: String = "Errand") -> String {
             do {
@@ -297,14 +403,20 @@ struct QueryParserTests {
             } catch { return error.description }
         }
         // A date against text answered 0 without a word.
-        #expect(message(#"due > "2026-10-01""#).contains("due holds a date (Date), which text such as \"2026-10-01\" never equals or orders against; write the date as @2026-10-01 (column 7)"))
+        #expect(
+            message(#"due > "2026-10-01""#).contains(
+                "due holds a date (Date), which text such as \"2026-10-01\" never equals or orders against; write the date as @2026-10-01 (column 7)"
+            ))
         #expect(message(#"priority >= "2""#).contains("write the number without quotes: 2"))
         #expect(message("title == 3").contains("put text in quotes"))
         #expect(message("done == 1").contains("done holds true or false (Bool)"))
         #expect(message(#""2026-10-01" < due"#).contains("(column 1)"))
         #expect(message("household.errands.any(priority == \"high\")", "Errand").contains("priority holds a number"))
         // What does mix: numbers of either form, nil, a UUID as text, dates against dates.
-        for text in ["priority > 1.5", "estimate == 2", "note == nil", "due == nil", #"id == "0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B""#, "due >= @2026-10-01", #"tags.contains("x")"#] {
+        for text in [
+            "priority > 1.5", "estimate == 2", "note == nil", "due == nil",
+            #"id == "0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B""#, "due >= @2026-10-01", #"tags.contains("x")"#,
+        ] {
             #expect(message(text) == "parsed", "\(text): \(message(text))")
         }
     }

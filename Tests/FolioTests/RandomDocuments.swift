@@ -20,8 +20,14 @@ struct RandomDocuments {
         mutating func chance(_ percent: Int) -> Bool { roll(100) < percent }
     }
 
-    static let keys = ["name", "title", "note", "count", "done", "tags", "items", "meta", "kind", "children", "position", "color", "due", "owner", "steps"]
-    static let words = ["tea", "milk", "Ana", "Fix the bike", "", "x", "Évora trip", "read", "run", "a \"quoted\" word", "2026-11-22T09:30:00Z"]
+    static let keys = [
+        "name", "title", "note", "count", "done", "tags", "items", "meta", "kind", "children", "position", "color",
+        "due", "owner", "steps",
+    ]
+    static let words = [
+        "tea", "milk", "Ana", "Fix the bike", "", "x", "Évora trip", "read", "run", "a \"quoted\" word",
+        "2026-11-22T09:30:00Z",
+    ]
 
     var dice: Dice
 
@@ -105,7 +111,8 @@ struct RandomDocuments {
     private func containerPaths(_ value: JSONValue, prefix: [Int]) -> [[Int]] {
         switch value {
         case .object(let object):
-            return [prefix] + object.enumerated().flatMap { containerPaths($0.element.value, prefix: prefix + [$0.offset]) }
+            return [prefix]
+                + object.enumerated().flatMap { containerPaths($0.element.value, prefix: prefix + [$0.offset]) }
         case .array(let elements):
             return [prefix] + elements.enumerated().flatMap { containerPaths($0.element, prefix: prefix + [$0.offset]) }
         default:
@@ -170,8 +177,11 @@ struct RandomDocuments {
                 elements[dice.roll(elements.count)] = dice.chance(70) ? scalar() : value(depth: depth)
             default:
                 let position = dice.roll(elements.count)
-                if case .object(let shape) = elements[position] { elements[position] = .object(variant(of: shape)) }
-                else { elements.insert(elements[position], at: position) }
+                if case .object(let shape) = elements[position] {
+                    elements[position] = .object(variant(of: shape))
+                } else {
+                    elements.insert(elements[position], at: position)
+                }
             }
             container = .array(elements)
         default:

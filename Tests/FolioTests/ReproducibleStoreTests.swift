@@ -64,7 +64,8 @@ struct ReproducibleStoreTests {
     @Test func aStoreKeepsTheTimeZoneItWasCreatedWith() throws {
         let folder = try TemporaryDirectory()
         let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
-        _ = try ModelContainer(for: Reading.self, configurations: ModelConfiguration(url: folder.url, durability: .none, timeZone: tokyo))
+        _ = try ModelContainer(
+            for: Reading.self, configurations: ModelConfiguration(url: folder.url, durability: .none, timeZone: tokyo))
         let reopened = ModelConfiguration(url: folder.url, durability: .none, timeZone: utc)
         _ = try ModelContainer(for: Reading.self, configurations: reopened)
         #expect(try DocumentStore.open(at: folder.path).manifest.timeZone == tokyo)
@@ -73,7 +74,8 @@ struct ReproducibleStoreTests {
     @Test func withoutATimeZoneANewStoreTakesTheMachines() throws {
         let folder = try TemporaryDirectory()
         #expect(ModelConfiguration(url: folder.url).timeZone == nil)
-        _ = try ModelContainer(for: Reading.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        _ = try ModelContainer(
+            for: Reading.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
         #expect(try DocumentStore.open(at: folder.path).manifest.timeZone == TimeZone.current)
     }
 
@@ -87,19 +89,28 @@ struct ReproducibleStoreTests {
             for reading in readings { context.insert(reading) }
             try context.save()
         }
-        #expect(readings.map(\.persistentModelID.id.uuidString) == ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"])
+        #expect(
+            readings.map(\.persistentModelID.id.uuidString) == [
+                "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002",
+            ])
         #expect(
             try relativeFiles(under: folder.path, entity: "Reading") == [
-                "2026/11/22/00000000-0000-4000-8000-000000000001.json", "2026/11/22/00000000-0000-4000-8000-000000000002.json",
+                "2026/11/22/00000000-0000-4000-8000-000000000001.json",
+                "2026/11/22/00000000-0000-4000-8000-000000000002.json",
             ])
-        let text = try String(contentsOfFile: folder.path + "/Reading/2026/11/22/00000000-0000-4000-8000-000000000001.json", encoding: .utf8)
+        let text = try String(
+            contentsOfFile: folder.path + "/Reading/2026/11/22/00000000-0000-4000-8000-000000000001.json",
+            encoding: .utf8)
         #expect(text.contains("\"$id\": \"00000000-0000-4000-8000-000000000001\""))
     }
 
     @Test func outsideTheSourcesScopeIdentitiesAreRandomAgain() throws {
         let counter = Counter()
-        let inside = AssignedIdentity.$source.withValue({ counter.next() }) { Reading(takenAt: november22(), value: 1).persistentModelID.id }
-        let outside = [Reading(takenAt: november22(), value: 2), Reading(takenAt: november22(), value: 3)].map(\.persistentModelID.id)
+        let inside = AssignedIdentity.$source.withValue({ counter.next() }) {
+            Reading(takenAt: november22(), value: 1).persistentModelID.id
+        }
+        let outside = [Reading(takenAt: november22(), value: 2), Reading(takenAt: november22(), value: 3)].map(
+            \.persistentModelID.id)
         #expect(inside.uuidString == "00000000-0000-4000-8000-000000000001")
         #expect(outside[0] != outside[1] && !outside.contains(inside))
         #expect(AssignedIdentity.source == nil)
@@ -108,7 +119,9 @@ struct ReproducibleStoreTests {
     @Test func aModelWithItsOwnIdKeepsItAndLeavesTheSourceUnasked() throws {
         let counter = Counter()
         let own = UUID()
-        let probe = AssignedIdentity.$source.withValue({ counter.next() }) { Probe(id: own, installedAt: november22()).persistentModelID.id }
+        let probe = AssignedIdentity.$source.withValue({ counter.next() }) {
+            Probe(id: own, installedAt: november22()).persistentModelID.id
+        }
         #expect(probe == own)
         #expect(counter.next().uuidString == "00000000-0000-4000-8000-000000000001", "the source was not asked")
     }

@@ -1,6 +1,7 @@
-import Foundation
-@testable import Folio
 @_exported import FolioTestSupport
+import Foundation
+
+@testable import Folio
 
 let utc = TimeZone(identifier: "UTC")!
 
@@ -16,7 +17,9 @@ func november22(hour: Int = 9) -> Date {
 }
 
 func timer(_ name: String, id: UUID = UUID(), date: Date = november22(), minutes: Int = 25) -> Document {
-    Document(entity: "Timer", id: id, partitionDate: date, content: ["name": .string(name), "minutes": .integer(Int64(minutes))])
+    Document(
+        entity: "Timer", id: id, partitionDate: date,
+        content: ["name": .string(name), "minutes": .integer(Int64(minutes))])
 }
 
 func text(at path: String) throws -> String {
@@ -24,6 +27,7 @@ func text(at path: String) throws -> String {
 }
 
 func write(_ text: String, to path: String) throws {
-    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     try text.write(toFile: path, atomically: false, encoding: .utf8)
 }

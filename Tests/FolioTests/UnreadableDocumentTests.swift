@@ -9,13 +9,21 @@ struct UnreadableDocumentTests {
     /// A store of three errands and a household, with one errand's file then broken by `breaking`.
     func store(breaking: (String) throws -> Void) throws -> TemporaryDirectory {
         let folder = try TemporaryDirectory()
-        let context = ModelContext(try ModelContainer(for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: Errand.self, Household.self, configurations: ModelConfiguration(url: folder.url, durability: .none)
+            ))
         context.insert(Household(name: "North"))
         for number in 0..<3 {
-            context.insert(Errand(title: "E\(number)", code: "E\(number)", priority: number, done: false, due: Date(), estimate: nil, note: nil, tags: []))
+            context.insert(
+                Errand(
+                    title: "E\(number)", code: "E\(number)", priority: number, done: false, due: Date(), estimate: nil,
+                    note: nil, tags: []))
         }
         try context.save()
-        let errands = FileManager.default.enumerator(atPath: folder.path)!.compactMap { $0 as? String }.filter { $0.hasPrefix("Errand/") && $0.hasSuffix(".json") }
+        let errands = FileManager.default.enumerator(atPath: folder.path)!.compactMap { $0 as? String }.filter {
+            $0.hasPrefix("Errand/") && $0.hasSuffix(".json")
+        }
         try breaking(folder.path + "/" + errands.sorted()[0])
         return folder
     }
@@ -28,20 +36,24 @@ struct UnreadableDocumentTests {
 
     @Test func aMalformedFileFailsEveryFetchOfItsEntityNamingItsLineAndColumn() throws {
         let folder = try store { path in
-            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"priority\"", with: "priority")
+            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+                of: "\"priority\"", with: "priority")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         let context = try open(folder, .fail)
         for fetch in [
-            { _ = try context.fetch(FetchDescriptor<Errand>()) }, { _ = try context.fetchCount(FetchDescriptor<Errand>()) },
-            { _ = try context.fetchIdentifiers(FetchDescriptor<Errand>()) }, { _ = try context.aggregate(.count, of: FetchDescriptor<Errand>()) },
+            { _ = try context.fetch(FetchDescriptor<Errand>()) },
+            { _ = try context.fetchCount(FetchDescriptor<Errand>()) },
+            { _ = try context.fetchIdentifiers(FetchDescriptor<Errand>()) },
+            { _ = try context.aggregate(.count, of: FetchDescriptor<Errand>()) },
         ] as [() throws -> Void] {
             do {
                 try fetch()
                 Issue.record("a fetch answered without the malformed errand")
             } catch let error as FolioError {
                 #expect(error.kind == .unreadableJSON, "\(error)")
-                #expect(error.path?.hasPrefix("Errand/") == true || error.path?.contains("/Errand/") == true, "\(error)")
+                #expect(
+                    error.path?.hasPrefix("Errand/") == true || error.path?.contains("/Errand/") == true, "\(error)")
                 #expect((error.location?.line ?? 0) > 1)
             }
         }
@@ -56,7 +68,8 @@ struct UnreadableDocumentTests {
 
     @Test func aValueThatDoesNotFitFailsTheFetchOrIsSkippedAndListed() throws {
         let folder = try store { path in
-            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"done\": false", with: "\"done\": \"no\"")
+            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+                of: "\"done\": false", with: "\"done\": \"no\"")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         let context = try open(folder, .fail)

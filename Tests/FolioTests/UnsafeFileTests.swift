@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Folio
 
 /// Files a person or a tool put where they do not belong: reported with their path, never followed or overwritten.
@@ -31,10 +32,13 @@ struct UnsafeFileTests {
         let store = try makeStore(in: directory)
         try write("{\"$entity\": \"Timer\", \"name\": \"Outside\"}", to: directory("outside.json"))
         let linkID = UUID()
-        try FileManager.default.createDirectory(atPath: directory("store/Timer/2026/11/22"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory("store/Timer/2026/11/22"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            atPath: directory("store/Timer/2026/11/22/\(linkID.uuidString).json"), withDestinationPath: directory("outside.json"))
-        try FileManager.default.createSymbolicLink(atPath: directory("store/TodoItem/2026"), withDestinationPath: directory(""))
+            atPath: directory("store/Timer/2026/11/22/\(linkID.uuidString).json"),
+            withDestinationPath: directory("outside.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory("store/TodoItem/2026"), withDestinationPath: directory(""))
         try store.refresh()
         #expect(store.document(entity: "Timer", id: linkID) == nil)
         #expect(Set(store.issues.map(\.path)) == ["Timer/2026/11/22/\(linkID.uuidString).json", "TodoItem/2026"])
@@ -47,7 +51,8 @@ struct UnsafeFileTests {
         let real = try #require(try StoreManifest.read(inFolder: store.root))
         #expect(real == store.manifest)
         try FileManager.default.createDirectory(atPath: directory("linked"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: directory("linked/folio.json"), withDestinationPath: store.root + "/folio.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory("linked/folio.json"), withDestinationPath: store.root + "/folio.json")
         #expect(throws: FolioError.self) { _ = try StoreManifest.read(inFolder: directory("linked")) }
         #expect(try StoreManifest.read(inFolder: directory.path) == nil)
     }
@@ -61,7 +66,8 @@ struct UnsafeFileTests {
         try write("x", to: directory("store/Timer/2026/11/22/.\(UUID().uuidString).json.swp"))
         try write("# notes", to: directory("store/README.md"))
         try store.refresh()
-        #expect(Set(store.issues.map(\.path)) == ["Timer/notes.json", "Timer/2026/13", "Timer/2026/11/22/not-a-uuid.json"])
+        #expect(
+            Set(store.issues.map(\.path)) == ["Timer/notes.json", "Timer/2026/13", "Timer/2026/11/22/not-a-uuid.json"])
     }
 
     @Test func documentWhoseEntityDisagreesWithItsFolderIsReported() throws {
@@ -71,15 +77,19 @@ struct UnsafeFileTests {
         try write("{\n  \"$entity\": \"TodoItem\"\n}\n", to: directory("store/Timer/2026/11/22/\(id.uuidString).json"))
         try store.refresh()
         #expect(store.document(entity: "Timer", id: id) == nil && store.document(entity: "TodoItem", id: id) == nil)
-        #expect(store.issues.first?.description.contains("says \"$entity\": \"TodoItem\" but lies in the Timer folder") == true)
+        #expect(
+            store.issues.first?.description.contains("says \"$entity\": \"TodoItem\" but lies in the Timer folder")
+                == true)
     }
 
     @Test func sameIdentityInTwoDayFoldersKeepsOneAndReportsTheOther() throws {
         let directory = try TemporaryDirectory()
         let store = try makeStore(in: directory)
         let id = UUID()
-        try write("{\"$entity\": \"Timer\", \"name\": \"A\"}", to: directory("store/Timer/2026/11/22/\(id.uuidString).json"))
-        try write("{\"$entity\": \"Timer\", \"name\": \"B\"}", to: directory("store/Timer/2026/11/23/\(id.uuidString).json"))
+        try write(
+            "{\"$entity\": \"Timer\", \"name\": \"A\"}", to: directory("store/Timer/2026/11/22/\(id.uuidString).json"))
+        try write(
+            "{\"$entity\": \"Timer\", \"name\": \"B\"}", to: directory("store/Timer/2026/11/23/\(id.uuidString).json"))
         try store.refresh()
         #expect(store.document(entity: "Timer", id: id)?.content["name"] == "A")
         #expect(store.issues.map(\.path) == ["Timer/2026/11/23/\(id.uuidString).json"])
@@ -97,7 +107,9 @@ struct UnsafeFileTests {
         let directory = try TemporaryDirectory()
         let error = try #require(throws: FolioError.self) { try DocumentStore.open(at: directory.path) }
         #expect(error.description.contains("holds no folio.json"))
-        try write("{\"format\": \"folio-store\", \"formatVersion\": 9, \"schemaVersion\": \"1\", \"timeZone\": \"UTC\"}", to: directory("folio.json"))
+        try write(
+            "{\"format\": \"folio-store\", \"formatVersion\": 9, \"schemaVersion\": \"1\", \"timeZone\": \"UTC\"}",
+            to: directory("folio.json"))
         let newer = try #require(throws: FolioError.self) { try DocumentStore.open(at: directory.path) }
         #expect(newer.description.contains("newer than this Folio understands"))
     }

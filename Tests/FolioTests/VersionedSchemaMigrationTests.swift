@@ -1,8 +1,9 @@
-@testable import Folio
 import FolioJSON
 import FolioTestSupport
 import Foundation
 import Testing
+
+@testable import Folio
 
 enum ShelfV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
@@ -55,12 +56,14 @@ struct VersionedSchemaMigrationTests {
         let folder = try TemporaryDirectory()
         let url = folder.url.appending(path: "Shelf")
         do {
-            let context = ModelContext(try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url)]))
+            let context = ModelContext(
+                try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url)]))
             context.insert(ShelfV1.Book(title: "Dune", colorHex: "#C2B280"))
             context.insert(ShelfV1.Book(title: "Emma", colorHex: "#FFFFFF"))
             try context.save()
         }
-        let container = try ModelContainer(for: ShelfV2.schema, migrationPlan: ShelfPlan.self, configurations: [ModelConfiguration(url: url)])
+        let container = try ModelContainer(
+            for: ShelfV2.schema, migrationPlan: ShelfPlan.self, configurations: [ModelConfiguration(url: url)])
         let books = try ModelContext(container).fetch(FetchDescriptor<ShelfV2.Book>(sortBy: [SortDescriptor(\.title)]))
         #expect(books.map(\.title) == ["Dune", "Emma"])
         #expect(books.map(\.color) == ["#C2B280", "#FFFFFF"])
@@ -78,7 +81,8 @@ struct VersionedSchemaMigrationTests {
         let folder = try TemporaryDirectory()
         let url = folder.url.appending(path: "Shelf")
         do {
-            let context = ModelContext(try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url)]))
+            let context = ModelContext(
+                try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url)]))
             context.insert(ShelfV1.Book(title: "Dune", colorHex: "#C2B280"))
             try context.save()
         }
@@ -90,7 +94,10 @@ struct VersionedSchemaMigrationTests {
             static var schemas: [any VersionedSchema.Type] { [ShelfV1.self, Renamed.self] }
             static var stages: [MigrationStage] { [.lightweight(fromVersion: ShelfV1.self, toVersion: Renamed.self)] }
         }
-        #expect(throws: FolioError.self) { try ModelContainer(for: Renamed.schema, migrationPlan: Plan.self, configurations: [ModelConfiguration(url: url)]) }
+        #expect(throws: FolioError.self) {
+            try ModelContainer(
+                for: Renamed.schema, migrationPlan: Plan.self, configurations: [ModelConfiguration(url: url)])
+        }
         #expect(try DocumentStore.open(at: url.path).documents(entity: "Book").count == 1)
     }
 
@@ -98,7 +105,9 @@ struct VersionedSchemaMigrationTests {
         let old: JSONValue = ["entities": ["Book": ["properties": [["name": "title", "type": "String"]]]]]
         let new = Schema(ShelfV2.Shelf.self, version: Schema.Version(2, 0, 0))
         let oldShelf: JSONValue = ["entities": ["Shelf": ["properties": []]]]
-        #expect(throws: FolioError.self) { try MigrationStep.lightweight(from: oldShelf, to: new, fromVersion: Schema.Version(1, 0, 0)) }
+        #expect(throws: FolioError.self) {
+            try MigrationStep.lightweight(from: oldShelf, to: new, fromVersion: Schema.Version(1, 0, 0))
+        }
         let added = try MigrationStep.lightweight(from: old, to: new, fromVersion: Schema.Version(1, 0, 0))
         #expect(added.operations.count == 2)
         #expect(added.operations.contains(.removeEntity(name: "Book")))
@@ -116,7 +125,9 @@ enum CustomShelfPlan: SchemaMigrationPlan {
                 willMigrate: { context in
                     // Duplicate titles, which V2 would rather not have: keep the first.
                     var seen = Set<String>()
-                    for book in try context.fetch(FetchDescriptor<ShelfV1.Book>(sortBy: [SortDescriptor(\.title), SortDescriptor(\.colorHex)])) {
+                    for book in try context.fetch(
+                        FetchDescriptor<ShelfV1.Book>(sortBy: [SortDescriptor(\.title), SortDescriptor(\.colorHex)]))
+                    {
                         if !seen.insert(book.title).inserted { context.delete(book) }
                     }
                     try context.save()
@@ -136,14 +147,19 @@ enum FailingShelfPlan: SchemaMigrationPlan {
     struct Refusal: Error {}
     static var schemas: [any VersionedSchema.Type] { [ShelfV1.self, ShelfV2.self] }
     static var stages: [MigrationStage] {
-        [.custom(fromVersion: ShelfV1.self, toVersion: ShelfV2.self, willMigrate: nil, didMigrate: { _ in throw Refusal() })]
+        [
+            .custom(
+                fromVersion: ShelfV1.self, toVersion: ShelfV2.self, willMigrate: nil,
+                didMigrate: { _ in throw Refusal() })
+        ]
     }
 }
 
 struct CustomStageMigrationTests {
     func v1Store(_ folder: TemporaryDirectory) throws -> URL {
         let url = folder.url.appending(path: "Shelf")
-        let context = ModelContext(try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url, deletion: .hard)]))
+        let context = ModelContext(
+            try ModelContainer(for: ShelfV1.schema, configurations: [ModelConfiguration(url: url, deletion: .hard)]))
         context.insert(ShelfV1.Book(title: "Dune", colorHex: "#C2B280"))
         context.insert(ShelfV1.Book(title: "Dune", colorHex: "#D2B280"))
         context.insert(ShelfV1.Book(title: "Emma", colorHex: "#FFFFFF"))
@@ -153,7 +169,8 @@ struct CustomStageMigrationTests {
 
     func files(_ url: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for case let path as String in FileManager.default.enumerator(atPath: url.path)! where !path.hasPrefix(".folio") && path.hasSuffix(".json") {
+        for case let path as String in FileManager.default.enumerator(atPath: url.path)!
+        where !path.hasPrefix(".folio") && path.hasSuffix(".json") {
             files[path] = try Data(contentsOf: url.appending(path: path))
         }
         return files
@@ -163,14 +180,18 @@ struct CustomStageMigrationTests {
         let folder = try TemporaryDirectory()
         let url = try v1Store(folder)
         let container = try ModelContainer(
-            for: ShelfV2.schema, migrationPlan: CustomShelfPlan.self, configurations: [ModelConfiguration(url: url, deletion: .hard)])
+            for: ShelfV2.schema, migrationPlan: CustomShelfPlan.self,
+            configurations: [ModelConfiguration(url: url, deletion: .hard)])
         let books = try ModelContext(container).fetch(FetchDescriptor<ShelfV2.Book>(sortBy: [SortDescriptor(\.title)]))
         #expect(books.map(\.title) == ["Dune", "Emma"])
         #expect(books.map(\.color) == ["#C2B280", "#FFFFFF"])
         #expect(books.map(\.category) == ["General", "Classics"])
         #expect(try ModelContext(container).fetch(FetchDescriptor<ShelfV2.Shelf>()).map(\.name) == ["Living room"])
         #expect(container.store(of: "Book").manifest.schemaVersion == "2.0.0")
-        #expect(container.store(of: "Book").documents(entity: "Book").allSatisfy { $0.content["$version"] == "2.0.0" && $0.content["colorHex"] == nil })
+        #expect(
+            container.store(of: "Book").documents(entity: "Book").allSatisfy {
+                $0.content["$version"] == "2.0.0" && $0.content["colorHex"] == nil
+            })
         #expect(container.stores[0].statistics.transactionsCommitted == 1)
     }
 
@@ -179,7 +200,9 @@ struct CustomStageMigrationTests {
         let url = try v1Store(folder)
         let before = try files(url)
         #expect(throws: FolioError.self) {
-            try ModelContainer(for: ShelfV2.schema, migrationPlan: FailingShelfPlan.self, configurations: [ModelConfiguration(url: url)])
+            try ModelContainer(
+                for: ShelfV2.schema, migrationPlan: FailingShelfPlan.self,
+                configurations: [ModelConfiguration(url: url)])
         }
         #expect(try files(url) == before)
         #expect(try DocumentStore.open(at: url.path).manifest.schemaVersion == "1.0.0")
@@ -242,7 +265,8 @@ struct CustomStageBlobTests {
         let folder = try TemporaryDirectory()
         let url = folder.url.appending(path: "Album")
         do {
-            let context = ModelContext(try ModelContainer(for: AlbumV1.schema, configurations: [ModelConfiguration(url: url)]))
+            let context = ModelContext(
+                try ModelContainer(for: AlbumV1.schema, configurations: [ModelConfiguration(url: url)]))
             context.insert(AlbumV1.Photo(title: "Beach", image: Data([1, 2, 3, 4, 5])))
             context.insert(AlbumV1.Photo(title: "Blurry", image: Data([9, 9, 9])))
             context.insert(AlbumV1.Photo(title: "Empty", image: nil))
@@ -250,20 +274,29 @@ struct CustomStageBlobTests {
         }
         func imageFiles() throws -> [String: UInt64] {
             var inodes: [String: UInt64] = [:]
-            for case let path as String in FileManager.default.enumerator(atPath: url.path)! where path.hasSuffix(".image.bin") {
-                inodes[path] = (try FileManager.default.attributesOfItem(atPath: url.path + "/" + path)[.systemFileNumber] as? NSNumber)?.uint64Value
+            for case let path as String in FileManager.default.enumerator(atPath: url.path)!
+            where path.hasSuffix(".image.bin") {
+                inodes[path] =
+                    (try FileManager.default.attributesOfItem(atPath: url.path + "/" + path)[.systemFileNumber]
+                    as? NSNumber)?.uint64Value
             }
             return inodes
         }
         let imagesBefore = try imageFiles()
-        let container = try ModelContainer(for: AlbumV2.schema, migrationPlan: AlbumPlan.self, configurations: [ModelConfiguration(url: url)])
-        let photos = try ModelContext(container).fetch(FetchDescriptor<AlbumV2.Photo>(sortBy: [SortDescriptor(\.title)]))
+        let container = try ModelContainer(
+            for: AlbumV2.schema, migrationPlan: AlbumPlan.self, configurations: [ModelConfiguration(url: url)])
+        let photos = try ModelContext(container).fetch(
+            FetchDescriptor<AlbumV2.Photo>(sortBy: [SortDescriptor(\.title)]))
         #expect(photos.map(\.title) == ["Beach", "Blurry", "Empty"])
         #expect(photos.map(\.byteCount) == [5, 3, 0], "the closure read each photo's blob")
-        #expect(photos.map(\.image) == [Data([1, 2, 3, 4, 5]), nil, nil], "the blurry photo's blob is gone, the others are as they were")
+        #expect(
+            photos.map(\.image) == [Data([1, 2, 3, 4, 5]), nil, nil],
+            "the blurry photo's blob is gone, the others are as they were")
         #expect(photos.map(\.thumbnail) == [Data([1, 2]), Data([9, 9]), nil])
         // On disk: Beach's image and thumbnail, Blurry's thumbnail; nothing else.
-        let blobs = FileManager.default.enumerator(atPath: url.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".bin") }
+        let blobs = FileManager.default.enumerator(atPath: url.path)!.compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".bin")
+        }
         #expect(blobs.filter { $0.hasSuffix(".image.bin") }.count == 1)
         #expect(blobs.filter { $0.hasSuffix(".thumbnail.bin") }.count == 2)
         // Beach's image was left as it was: the same file, not written again.

@@ -1,8 +1,9 @@
 import Folio
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import SeedApps
 
 /// The example stores committed in `Data/`: the generator rebuilds them byte for byte,
 /// and each opens cleanly with the content the README describes. The committed stores
@@ -26,7 +27,8 @@ struct ExampleDataTests {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         // The test binary may be inside a bundle folder (`*.xctest/...`); the executable sits beside the bundle.
-        while !FileManager.default.fileExists(atPath: folder.appending(path: "ExampleStores").path), folder.path != "/" {
+        while !FileManager.default.fileExists(atPath: folder.appending(path: "ExampleStores").path), folder.path != "/"
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.appending(path: "ExampleStores").path
@@ -41,7 +43,9 @@ struct ExampleDataTests {
             if relative.split(separator: "/").contains(".folio") { continue }
             var isFolder: ObjCBool = false
             let path = root.appending(path: relative).path
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                continue
+            }
             files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
         }
         return files
@@ -71,7 +75,9 @@ struct ExampleDataTests {
         try #require(process.terminationStatus == 0, "ExampleStores failed: \(message)")
 
         let committed = try FileManager.default.contentsOfDirectory(atPath: Self.dataFolder.path).sorted()
-        #expect(committed == (ExampleData.storeNames + ["README.md"]).sorted(), "Data/ holds the five stores and its README, nothing else")
+        #expect(
+            committed == (ExampleData.storeNames + ["README.md"]).sorted(),
+            "Data/ holds the five stores and its README, nothing else")
         for store in ExampleData.storeNames {
             let expected = try Self.files(under: Self.dataFolder.appending(path: store))
             let generated = try Self.files(under: folder.url.appending(path: store))
@@ -80,7 +86,10 @@ struct ExampleDataTests {
             let differing = expected.keys.filter { generated[$0] != nil && generated[$0] != expected[$0] }.sorted()
             #expect(missing.isEmpty, "\(store): committed but not generated: \(missing.prefix(5))")
             #expect(extra.isEmpty, "\(store): generated but not committed: \(extra.prefix(5))")
-            #expect(differing.isEmpty, "\(store): \(differing.count) file(s) differ, such as \(differing.prefix(5)); run scripts/make-example-data.sh")
+            #expect(
+                differing.isEmpty,
+                "\(store): \(differing.count) file(s) differ, such as \(differing.prefix(5)); run scripts/make-example-data.sh"
+            )
             #expect(expected.keys.contains("folio.json") && expected.keys.contains(".gitignore"))
         }
     }
@@ -92,30 +101,39 @@ struct ExampleDataTests {
         #expect(store.issues.isEmpty, "\(store.issues)")
         #expect(store.documentCounts.filter { $0.value > 0 } == Self.counts[name])
         #expect(store.manifest.timeZone.identifier == "Europe/Berlin")
-        #expect(store.manifest.schemaVersion == "1.0.0", "TimerApp is at the seed's V1, for Migrations/TimerApp to migrate")
+        #expect(
+            store.manifest.schemaVersion == "1.0.0", "TimerApp is at the seed's V1, for Migrations/TimerApp to migrate")
     }
 
     @Test func theTimerStoreShowsTheSeedsSampleTimersWithOneStillToDo() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: Timer.self, TodoItem.self, configurations: ModelConfiguration(url: try Self.copy(of: "TimerApp", into: folder))))
+            try ModelContainer(
+                for: Timer.self, TodoItem.self,
+                configurations: ModelConfiguration(url: try Self.copy(of: "TimerApp", into: folder))))
         let timers = try context.fetch(FetchDescriptor<Timer>(sortBy: [SortDescriptor(\.createdAt)]))
         #expect(timers.map(\.name) == Timer.sampleData.map(\.name))
         #expect(timers.map(\.durationInSeconds) == [1500, 2700, 600, 1200])
         #expect(timers.map { $0.todoItems.count } == [5, 2, 0, 0])
-        let open = try context.fetchOnDocuments(FetchDescriptor<Timer>(predicate: #Predicate<Timer> { timer in
-            timer.todoItems.contains { !$0.isCompleted }
-        }))
+        let open = try context.fetchOnDocuments(
+            FetchDescriptor<Timer>(
+                predicate: #Predicate<Timer> { timer in
+                    timer.todoItems.contains { !$0.isCompleted }
+                }))
         #expect(open.map(\.name) == ["Workout"])
     }
 
     @Test func theFocusStoreHasAYearOfSessionsAndOneActive() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: try Self.copy(of: "ForestFocus", into: folder))))
-        let current = try context.fetchOnDocuments(FetchDescriptor<FocusSession>(predicate: #Predicate<FocusSession> { session in
-            session.state == "active" || session.state == "paused"
-        }))
+            try ModelContainer(
+                for: FocusSession.self,
+                configurations: ModelConfiguration(url: try Self.copy(of: "ForestFocus", into: folder))))
+        let current = try context.fetchOnDocuments(
+            FetchDescriptor<FocusSession>(
+                predicate: #Predicate<FocusSession> { session in
+                    session.state == "active" || session.state == "paused"
+                }))
         #expect(current.count == 1 && current.first?.endTime == nil)
         let sessions = try context.fetch(FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime)]))
         #expect(sessions.allSatisfy { $0.sessionState != nil && $0.duration <= 1500 && $0.pausedDuration >= 0 })
@@ -127,22 +145,30 @@ struct ExampleDataTests {
     @Test func theOneThingStoreHasOneEntryForEachDayOfOctober() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: DayEntry.self, configurations: ModelConfiguration(url: try Self.copy(of: "OneThing", into: folder))))
+            try ModelContainer(
+                for: DayEntry.self, configurations: ModelConfiguration(url: try Self.copy(of: "OneThing", into: folder))
+            ))
         let entries = try context.fetch(FetchDescriptor<DayEntry>(sortBy: [SortDescriptor(\.day)]))
         #expect(entries.map(\.day) == (0..<31).map { ExampleClock.day($0, after: ExampleClock.date(2026, 10, 1)) })
-        #expect(entries.filter { $0.startedAt != nil }.map(\.day) == [ExampleClock.date(2026, 10, 31)], "only today's timer runs")
+        #expect(
+            entries.filter { $0.startedAt != nil }.map(\.day) == [ExampleClock.date(2026, 10, 31)],
+            "only today's timer runs")
     }
 
     @Test func theRowingStoreRelatesTheAthletesSessionsAndTheirMetrics() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(
-            try ModelContainer(for: Athlete.self, PM5Device.self, configurations: ModelConfiguration(url: try Self.copy(of: "Rowing", into: folder))))
+            try ModelContainer(
+                for: Athlete.self, PM5Device.self,
+                configurations: ModelConfiguration(url: try Self.copy(of: "Rowing", into: folder))))
         let athlete = try #require(try context.fetch(FetchDescriptor<Athlete>()).first)
         #expect(athlete.sessions.count == 40 && athlete.profileImageData?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
         let device = try #require(try context.fetch(FetchDescriptor<PM5Device>()).first)
         #expect(Set(device.sessions.map(\.id)) == Set(athlete.sessions.map(\.id)))
         let last = try #require(athlete.sessions.max { $0.startTime < $1.startTime })
-        #expect(last.sessionType == .test && last.metrics.count == 242 && last.metrics.allSatisfy { $0.sessionID == last.id })
+        #expect(
+            last.sessionType == .test && last.metrics.count == 242
+                && last.metrics.allSatisfy { $0.sessionID == last.id })
         #expect(athlete.sessions.allSatisfy { $0.isComplete && !$0.metrics.isEmpty })
     }
 
@@ -151,9 +177,11 @@ struct ExampleDataTests {
         let context = ModelContext(try HealthSyncExample.container(at: try Self.copy(of: "HealthSync", into: folder)))
         let configurations = try context.fetch(FetchDescriptor<SyncConfiguration>())
         #expect(configurations.count == 1 && configurations.first?.enabledTypes == [.steps, .heartRate, .sleep])
-        let active = try context.fetchOnDocuments(FetchDescriptor<PairedDevice>(predicate: #Predicate { $0.isActive == true }))
+        let active = try context.fetchOnDocuments(
+            FetchDescriptor<PairedDevice>(predicate: #Predicate { $0.isActive == true }))
         #expect(active.count == 3)
-        let newest = try context.fetch(FetchDescriptor<AuditEventRecord>(sortBy: [SortDescriptor(\.timestamp, order: .reverse)], fetchLimit: 10))
+        let newest = try context.fetch(
+            FetchDescriptor<AuditEventRecord>(sortBy: [SortDescriptor(\.timestamp, order: .reverse)], fetchLimit: 10))
         #expect(newest.count == 10 && newest.allSatisfy { $0.detailJSON.hasPrefix("{") })
     }
 }

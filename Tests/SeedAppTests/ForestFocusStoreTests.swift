@@ -1,7 +1,8 @@
 import Folio
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import SeedApps
 
 /// Forest Focus (seed 002) on the seed's own in-memory test container: the state
 /// machine in a string, newest completed first, the date range with `endTime ?? startTime`.
@@ -20,14 +21,17 @@ struct ForestFocusStoreTests {
 
     func session(_ state: String, startingHour hour: Double, ended: Bool = true) -> FocusSession {
         let start = day.addingTimeInterval(hour * 3600)
-        return FocusSession(startTime: start, endTime: ended ? start.addingTimeInterval(1500) : nil, state: state, duration: ended ? 1500 : 0)
+        return FocusSession(
+            startTime: start, endTime: ended ? start.addingTimeInterval(1500) : nil, state: state,
+            duration: ended ? 1500 : 0)
     }
 
     /// The seed's Query 4.
     func fetchSessions(from startDate: Date, to endDate: Date, context: ModelContext) throws -> [FocusSession] {
         let descriptor = FetchDescriptor<FocusSession>(
             predicate: #Predicate { session in
-                session.state == "completed" && session.endTime ?? session.startTime >= startDate && session.endTime ?? session.startTime < endDate
+                session.state == "completed" && session.endTime ?? session.startTime >= startDate
+                    && session.endTime ?? session.startTime < endDate
             },
             sortBy: [SortDescriptor(\FocusSession.endTime, order: .reverse)]
         )
@@ -40,7 +44,9 @@ struct ForestFocusStoreTests {
         }
         try context.save()
         let completed = try context.fetchOnDocuments(
-            FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "completed" }, sortBy: [SortDescriptor(\.endTime, order: .reverse)]))
+            FetchDescriptor<FocusSession>(
+                predicate: #Predicate { $0.state == "completed" }, sortBy: [SortDescriptor(\.endTime, order: .reverse)])
+        )
         #expect(completed.map(\.startTime) == [3.0, 1.0, -30.0].map { day.addingTimeInterval($0 * 3600) })
         let today = try fetchSessions(from: day, to: day.addingTimeInterval(86_400), context: context)
         #expect(today.count == 2)
@@ -53,11 +59,16 @@ struct ForestFocusStoreTests {
         let running = session("paused", startingHour: 2, ended: false)
         context.insert(running)
         try context.save()
-        let current = try context.fetchOnDocuments(FetchDescriptor<FocusSession>(predicate: #Predicate { session in session.state == "active" || session.state == "paused" }))
+        let current = try context.fetchOnDocuments(
+            FetchDescriptor<FocusSession>(
+                predicate: #Predicate { session in session.state == "active" || session.state == "paused" }))
         #expect(current.map(\.id) == [running.id])
         running.state = "completed"
         running.endTime = running.startTime.addingTimeInterval(1500)
         try context.save()
-        #expect(try context.fetchOnDocuments(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "active" || $0.state == "paused" })).isEmpty)
+        #expect(
+            try context.fetchOnDocuments(
+                FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "active" || $0.state == "paused" })
+            ).isEmpty)
     }
 }

@@ -1,8 +1,9 @@
 import Folio
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import SeedApps
 
 /// Health Sync (seed 003) end to end: the configuration singleton, devices by activity,
 /// limit and offset, the four delete rules, soft deletes on disk.
@@ -11,7 +12,8 @@ struct HealthSyncStoreTests {
 
     func container(at folder: TemporaryDirectory) throws -> ModelContainer {
         // The seed's configuration, with the store's folder named.
-        let modelConfiguration = ModelConfiguration(schema: schema, url: folder.url, isStoredInMemoryOnly: false, durability: .none)
+        let modelConfiguration = ModelConfiguration(
+            schema: schema, url: folder.url, isStoredInMemoryOnly: false, durability: .none)
         return try ModelContainer(for: schema, configurations: [modelConfiguration])
     }
 
@@ -59,15 +61,19 @@ struct HealthSyncStoreTests {
         for index in 0..<25 {
             context.insert(
                 PairedDevice(
-                    name: "Device \(index)", tokenHash: "hash\(index)", createdAt: start.addingTimeInterval(Double(index)),
+                    name: "Device \(index)", tokenHash: "hash\(index)",
+                    createdAt: start.addingTimeInterval(Double(index)),
                     expiresAt: start.addingTimeInterval(86_400), lastSeenAt: nil, isActive: index % 5 != 0))
         }
         try context.save()
-        let active = try context.fetchOnDocuments(FetchDescriptor<PairedDevice>(predicate: #Predicate { $0.isActive == true }))
+        let active = try context.fetchOnDocuments(
+            FetchDescriptor<PairedDevice>(predicate: #Predicate { $0.isActive == true }))
         #expect(active.count == 20)
-        let newest = try context.fetch(FetchDescriptor<PairedDevice>(sortBy: [SortDescriptor(\.createdAt, order: .reverse)]))
+        let newest = try context.fetch(
+            FetchDescriptor<PairedDevice>(sortBy: [SortDescriptor(\.createdAt, order: .reverse)]))
         #expect(newest.first?.name == "Device 24")
-        let page = try context.fetch(FetchDescriptor<PairedDevice>(sortBy: [SortDescriptor(\.createdAt)], fetchLimit: 10, fetchOffset: 20))
+        let page = try context.fetch(
+            FetchDescriptor<PairedDevice>(sortBy: [SortDescriptor(\.createdAt)], fetchLimit: 10, fetchOffset: 20))
         #expect(page.map(\.name) == (20..<25).map { "Device \($0)" }, "the last page holds what is left")
     }
 
@@ -84,7 +90,8 @@ struct HealthSyncStoreTests {
     }
 
     @Test func deletingAPlaylistCascadesToItsSongs() throws {
-        let context = ModelContext(try ModelContainer(for: Playlist.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: Playlist.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let playlist = Playlist(name: "Run")
         context.insert(playlist)
         playlist.songs = [Song(name: "One"), Song(name: "Two")]
@@ -95,7 +102,8 @@ struct HealthSyncStoreTests {
     }
 
     @Test func denyRefusesTheWholeSaveWhileModelsRemain() throws {
-        let context = ModelContext(try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let shelf = Shelf(name: "Kitchen")
         let book = Book(title: "Bread")
         context.insert(shelf)
@@ -103,7 +111,8 @@ struct HealthSyncStoreTests {
         try context.save()
         context.delete(shelf)
         let error = try #require(throws: FolioError.self) { try context.save() }
-        #expect(error == .deleteDenied(model: shelf.persistentModelID.description, relationship: "books", relatedCount: 1))
+        #expect(
+            error == .deleteDenied(model: shelf.persistentModelID.description, relationship: "books", relatedCount: 1))
         context.rollback()
         #expect(try context.fetchCount(FetchDescriptor<Shelf>()) == 1)
         book.shelf = nil
@@ -114,7 +123,9 @@ struct HealthSyncStoreTests {
 
     @Test func nullifyClearsTheOtherSideAndNoActionLeavesIt() throws {
         let folder = try TemporaryDirectory()
-        let container = try ModelContainer(for: Author.self, Publisher.self, configurations: ModelConfiguration(url: folder.url, durability: .none, deletion: .hard))
+        let container = try ModelContainer(
+            for: Author.self, Publisher.self,
+            configurations: ModelConfiguration(url: folder.url, durability: .none, deletion: .hard))
         let context = ModelContext(container)
         let author = Author(name: "Ada")
         let publisher = Publisher(name: "Press")
@@ -135,7 +146,8 @@ struct HealthSyncStoreTests {
     @Test func deletesOnDiskAreSoftByDefault() throws {
         let folder = try TemporaryDirectory()
         let context = ModelContext(try container(at: folder))
-        let device = PairedDevice(name: "iPhone", tokenHash: "h", createdAt: Date(), expiresAt: Date(), lastSeenAt: nil, isActive: true)
+        let device = PairedDevice(
+            name: "iPhone", tokenHash: "h", createdAt: Date(), expiresAt: Date(), lastSeenAt: nil, isActive: true)
         context.insert(device)
         try context.save()
         context.delete(device)

@@ -1,9 +1,10 @@
-@testable import Folio
 import FolioJSON
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import Folio
+@testable import SeedApps
 
 /// A dry run's unified diff is what `git diff` prints once the migration is applied, byte
 /// for byte: each case builds a Timer app store in a git repository (configuration
@@ -23,8 +24,10 @@ struct MigrationDiffTests {
         let repository = try GitScratchRepository()
         let root = repository.path + "/" + Self.storeFolder
         let context = ModelContext(
-            try ModelContainer(for: Timer.self, TodoItem.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: root))))
-        for (name, seconds) in [("Workout", 1500), ("Study Session", 2700), ("Coffee Break", 600), ("Meditation", 900)] {
+            try ModelContainer(
+                for: Timer.self, TodoItem.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: root))))
+        for (name, seconds) in [("Workout", 1500), ("Study Session", 2700), ("Coffee Break", 600), ("Meditation", 900)]
+        {
             let timer = Timer(name: name, durationInSeconds: seconds, notes: seconds > 1000 ? "long" : nil)
             context.insert(timer)
             timer.todoItems.append(TodoItem(text: "Warm up for \(name)"))
@@ -51,7 +54,9 @@ struct MigrationDiffTests {
         let git = try store.repository.git("diff")
         expectSame(ours, git, sourceLocation: sourceLocation)
         try store.repository.git("add", "-A")
-        #expect(try store.repository.git("diff", "--cached") == ours, "git diff --cached after git add -A differs", sourceLocation: sourceLocation)
+        #expect(
+            try store.repository.git("diff", "--cached") == ours, "git diff --cached after git add -A differs",
+            sourceLocation: sourceLocation)
         return dry
     }
 
@@ -79,13 +84,17 @@ struct MigrationDiffTests {
     @Test func deletedDocumentsAreShownAsGitShowsThem() throws {
         let step = MigrationStep(
             from: Self.v1, to: Self.v2,
-            operations: [.deleteDocuments(entity: "TodoItem", where: .text(.startsWith, .property("text"), .value(.string("Warm up"))))])
+            operations: [
+                .deleteDocuments(
+                    entity: "TodoItem", where: .text(.startsWith, .property("text"), .value(.string("Warm up"))))
+            ])
         let report = try expectDryRunMatchesGit([step], on: try committedV1Store())
         #expect(report.diffs().filter { $0.change == .deleted }.count == 4)
     }
 
     @Test func aRemovedPropertyIsShownAsGitShowsIt() throws {
-        let step = MigrationStep(from: Self.v1, to: Self.v2, operations: [.removeProperty(entity: "Timer", name: "notes")])
+        let step = MigrationStep(
+            from: Self.v1, to: Self.v2, operations: [.removeProperty(entity: "Timer", name: "notes")])
         try expectDryRunMatchesGit([step], on: try committedV1Store())
     }
 
@@ -101,7 +110,9 @@ struct MigrationDiffTests {
     }
 
     @Test func aConvertedTypeIsShownAsGitShowsIt() throws {
-        let step = MigrationStep(from: Self.v1, to: Self.v2, operations: [.convertType(entity: "Timer", name: "durationInSeconds", to: .string)])
+        let step = MigrationStep(
+            from: Self.v1, to: Self.v2,
+            operations: [.convertType(entity: "Timer", name: "durationInSeconds", to: .string)])
         try expectDryRunMatchesGit([step], on: try committedV1Store())
     }
 
@@ -160,9 +171,12 @@ struct MigrationDiffTests {
         let git = try repository.git("diff")
         var report = MigrationReport(fromVersion: "1.0.0", toVersion: Self.v2)
         for (source, destination) in zip(sources, destinations) {
-            report.files.append(.init(path: destination.path, oldPath: source.path, old: source.bytes, new: destination.bytes))
+            report.files.append(
+                .init(path: destination.path, oldPath: source.path, old: source.bytes, new: destination.bytes))
         }
-        for file in deleted { report.files.append(.init(path: file.path, oldPath: file.path, old: file.bytes, new: nil)) }
+        for file in deleted {
+            report.files.append(.init(path: file.path, oldPath: file.path, old: file.bytes, new: nil))
+        }
         for file in added { report.files.append(.init(path: file.path, oldPath: file.path, old: nil, new: file.bytes)) }
         #expect(report.diffs().filter { if case .renamed = $0.change { true } else { false } }.count >= 3)
         expectSame(report.unifiedDiff(), git)
@@ -185,7 +199,10 @@ struct MigrationBlobDiffTests {
                 .put(
                     Document(
                         entity: "Photo", id: id, partitionDate: day,
-                        content: ["$version": "1.0.0", "n": .integer(Int64(n)), "caption": .string("a photo that keeps its caption \(n)")],
+                        content: [
+                            "$version": "1.0.0", "n": .integer(Int64(n)),
+                            "caption": .string("a photo that keeps its caption \(n)"),
+                        ],
                         blobs: ["image": image]), basedOn: nil))
         }
         try store.commit(changes)
@@ -203,7 +220,9 @@ struct MigrationBlobDiffTests {
         let git = try repository.git("diff")
         let ours = dry.unifiedDiff(pathPrefix: "store/")
         if ours != git {
-            Issue.record("the dry run printed:\n\(String(decoding: ours, as: UTF8.self))\ngit diff printed:\n\(String(decoding: git, as: UTF8.self))")
+            Issue.record(
+                "the dry run printed:\n\(String(decoding: ours, as: UTF8.self))\ngit diff printed:\n\(String(decoding: git, as: UTF8.self))"
+            )
         }
     }
 }

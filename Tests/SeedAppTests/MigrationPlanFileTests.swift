@@ -1,16 +1,18 @@
-@testable import Folio
 import FolioJSON
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import Folio
+@testable import SeedApps
 
 /// The plans committed in `Migrations/`: each loads, each stage file is one that
 /// `Migrations/stage.schema.json` describes, and the Timer app's plan takes a store its V1
 /// models wrote to the V2 shape.
 struct MigrationPlanFileTests {
     /// The repository's `Migrations/` folder, found from this file's path.
-    static let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appending(path: "Migrations")
     static let utc = TimeZone(identifier: "UTC")!
 
@@ -29,7 +31,9 @@ struct MigrationPlanFileTests {
         let entities = try #require(store.manifest.schema["entities"]?.objectValue)
         #expect(Set(entities.keys) == ["Timer", "TodoItem", "Category"])
         let timerProperties = entities["Timer"]?["properties"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        #expect(timerProperties.contains("color") && timerProperties.contains("category") && !timerProperties.contains("colorHex"))
+        #expect(
+            timerProperties.contains("color") && timerProperties.contains("category")
+                && !timerProperties.contains("colorHex"))
         let categoryProperties = entities["Category"]?["properties"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(categoryProperties == ["id", "name", "color"])
 
@@ -44,7 +48,10 @@ struct MigrationPlanFileTests {
             #expect(Array(timer.keys) == Array(old.keys).map { $0 == "colorHex" ? "color" : $0 } + ["category"])
         }
         // The to-dos are untouched and still point at their timers.
-        #expect(store.documents(entity: "TodoItem").allSatisfy { $0.content["$version"] == "1.0.0" && $0.content["timer"] != nil })
+        #expect(
+            store.documents(entity: "TodoItem").allSatisfy {
+                $0.content["$version"] == "1.0.0" && $0.content["timer"] != nil
+            })
     }
 
     @Test func everyStageFileIsAcceptedByTheLoaderAndDescribedByTheStageSchema() throws {
@@ -56,7 +63,8 @@ struct MigrationPlanFileTests {
 
         let plans = try FileManager.default.contentsOfDirectory(atPath: Self.migrations.path).sorted().filter {
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: Self.migrations.appending(path: $0).path, isDirectory: &isFolder) && isFolder.boolValue
+            return FileManager.default.fileExists(
+                atPath: Self.migrations.appending(path: $0).path, isDirectory: &isFolder) && isFolder.boolValue
         }
         #expect(plans.contains("TimerApp"))
         for plan in plans {
@@ -70,12 +78,18 @@ struct MigrationPlanFileTests {
                 #expect(members.isSubset(of: topLevel), "\(place) has a member the schema does not describe")
                 for (index, operation) in (stage["operations"]?.arrayValue ?? []).enumerated() {
                     let op = operation["op"]?.stringValue ?? ""
-                    let definition = try #require(definitions[op], "\(place): operations[\(index)] names no known operation")
+                    let definition = try #require(
+                        definitions[op], "\(place): operations[\(index)] names no known operation")
                     let allowed: Set<String> = Set(definition["properties"]?.objectValue?.keys.map { $0 } ?? [])
                     let required = definition["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
                     let keys: Set<String> = Set(operation.objectValue?.keys.map { $0 } ?? [])
-                    #expect(keys.isSubset(of: allowed), "\(place): operations[\(index)] has members \(keys.subtracting(allowed).sorted()) that \(op) does not take")
-                    #expect(Set(required).isSubset(of: keys), "\(place): operations[\(index)] lacks \(Set(required).subtracting(keys).sorted())")
+                    #expect(
+                        keys.isSubset(of: allowed),
+                        "\(place): operations[\(index)] has members \(keys.subtracting(allowed).sorted()) that \(op) does not take"
+                    )
+                    #expect(
+                        Set(required).isSubset(of: keys),
+                        "\(place): operations[\(index)] lacks \(Set(required).subtracting(keys).sorted())")
                 }
             }
         }

@@ -1,8 +1,9 @@
 import Folio
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import SeedApps
 
 /// OneThing (seed 001): fetch-or-create today's entry, one entry per day, across launches.
 struct OneThingStoreTests {
@@ -31,7 +32,8 @@ struct OneThingStoreTests {
         let morning = Date(timeIntervalSinceReferenceDate: 817_000_000)
         let first: DayEntry
         do {
-            let context = ModelContext(try ModelContainer(for: Schema([DayEntry.self]), configurations: [configuration]))
+            let context = ModelContext(
+                try ModelContainer(for: Schema([DayEntry.self]), configurations: [configuration]))
             first = try fetchOrCreateToday(context: context, now: morning)
             first.taskText = "Write the release notes"
             try context.save()

@@ -1,8 +1,9 @@
 import Folio
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import SeedApps
 
 /// Records strokes off the main actor, with a context of its own.
 @ModelActor
@@ -22,7 +23,8 @@ actor StrokeRecorder {
 /// keys beside relationships, one save per stroke, background contexts.
 struct RowingAppStoreTests {
     func container(at folder: TemporaryDirectory) throws -> ModelContainer {
-        try ModelContainer(for: Athlete.self, PM5Device.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        try ModelContainer(
+            for: Athlete.self, PM5Device.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
     }
 
     func text(of entity: String, _ id: UUID, in folder: TemporaryDirectory) throws -> String {
@@ -37,7 +39,9 @@ struct RowingAppStoreTests {
         do {
             let context = ModelContext(try container(at: folder))
             context.insert(athlete)
-            #expect(athlete.preferredBoat == nil && athlete.weight == nil, "optionals the initializer leaves unset start at nil")
+            #expect(
+                athlete.preferredBoat == nil && athlete.weight == nil,
+                "optionals the initializer leaves unset start at nil")
             try context.save()
             athlete.weight = 75.0
             athlete.preferredBoat = .single
@@ -68,7 +72,8 @@ struct RowingAppStoreTests {
             session.athlete = athlete
             try context.save()
             for stroke in 0..<40 {
-                let metric = PerformanceMetric(sessionID: session.id, timestamp: start.addingTimeInterval(Double(stroke) * 2.5))
+                let metric = PerformanceMetric(
+                    sessionID: session.id, timestamp: start.addingTimeInterval(Double(stroke) * 2.5))
                 metric.power = 150.0 + Double(stroke)
                 metric.strokeRate = 24
                 metric.strokeCount = stroke + 1
@@ -85,15 +90,20 @@ struct RowingAppStoreTests {
         let context = ModelContext(try container(at: folder))
         let sessionID = session.id
         let metrics = try context.fetchOnDocuments(
-            FetchDescriptor<PerformanceMetric>(predicate: #Predicate { metric in metric.sessionID == sessionID }, sortBy: [SortDescriptor(\.timestamp)]))
+            FetchDescriptor<PerformanceMetric>(
+                predicate: #Predicate { metric in metric.sessionID == sessionID }, sortBy: [SortDescriptor(\.timestamp)]
+            ))
         #expect(metrics.count == 40)
         #expect(metrics.map(\.strokeCount) == Array(1...40))
-        #expect(metrics[0].strokePhase == .drive && metrics[1].strokePhase == .recovery && metrics[0].heartRate == nil && metrics[1].heartRate == 141)
+        #expect(
+            metrics[0].strokePhase == .drive && metrics[1].strokePhase == .recovery && metrics[0].heartRate == nil
+                && metrics[1].heartRate == 141)
 
         let athleteID = athlete.id
         let recent = try context.fetchOnDocuments(
             FetchDescriptor<RowingSession>(
-                predicate: #Predicate { session in session.athleteID == athleteID && session.isComplete }, sortBy: [SortDescriptor(\.startTime, order: .reverse)]))
+                predicate: #Predicate { session in session.athleteID == athleteID && session.isComplete },
+                sortBy: [SortDescriptor(\.startTime, order: .reverse)]))
         let reread = try #require(recent.first)
         #expect(reread.metrics.count == 40, "the relationship is the documents pointing back")
         #expect(reread.athlete?.name == "John Doe")
@@ -102,14 +112,17 @@ struct RowingAppStoreTests {
     }
 
     @Test func deletingAnAthleteCascadesThroughSessionsToMetrics() throws {
-        let context = ModelContext(try ModelContainer(for: Athlete.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: Athlete.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let athlete = Athlete(name: "John Doe", email: "john@icloud.com")
         context.insert(athlete)
         let session = RowingSession(athleteID: athlete.id, pm5DeviceID: "PM5-1")
         athlete.sessions.append(session)
         session.metrics = [PerformanceMetric(sessionID: session.id), PerformanceMetric(sessionID: session.id)]
         try context.save()
-        #expect(try context.fetchCount(FetchDescriptor<PerformanceMetric>()) == 2, "newly related models are inserted with their owner")
+        #expect(
+            try context.fetchCount(FetchDescriptor<PerformanceMetric>()) == 2,
+            "newly related models are inserted with their owner")
         context.delete(athlete)
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<RowingSession>()) == 0)
@@ -155,7 +168,8 @@ struct RowingAppStoreTests {
         let recorder = StrokeRecorder(modelContainer: container)
         let sessionID = UUID()
         #expect(try await recorder.record(strokes: 12, sessionID: sessionID) == 12)
-        let metrics = try ModelContext(container).fetchOnDocuments(FetchDescriptor<PerformanceMetric>(predicate: #Predicate { $0.sessionID == sessionID }))
+        let metrics = try ModelContext(container).fetchOnDocuments(
+            FetchDescriptor<PerformanceMetric>(predicate: #Predicate { $0.sessionID == sessionID }))
         #expect(metrics.count == 12)
     }
 }

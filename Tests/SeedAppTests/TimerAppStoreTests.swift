@@ -1,8 +1,9 @@
 import Folio
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import SeedApps
 
 /// The Timer app's documented operations, end to end on a store in a temporary folder
 /// and in memory: create, fetch sorted and filtered, cascade, reopen, hand edits.
@@ -14,7 +15,9 @@ struct TimerAppStoreTests {
     /// Every document file under the store, relative to it.
     func documentFiles(in folder: TemporaryDirectory) throws -> [String] {
         let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
-        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".folio") && $0 != "folio.json" }.sorted()
+        return enumerator.compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".json") && !$0.hasPrefix(".folio") && $0 != "folio.json"
+        }.sorted()
     }
 
     @Test func insertedTimersAreSavedAsOneDocumentEachAndReadBackAfterReopening() throws {
@@ -37,7 +40,8 @@ struct TimerAppStoreTests {
         let timers = try context.fetch(FetchDescriptor<Timer>())
         let reread = try #require(timers.first)
         #expect(timers.count == 1)
-        #expect(reread.id == tea.id && reread.name == "Tea" && reread.notes == "green" && reread.durationInSeconds == 180)
+        #expect(
+            reread.id == tea.id && reread.name == "Tea" && reread.notes == "green" && reread.durationInSeconds == 180)
         #expect(reread.createdAt == tea.createdAt, "dates round-trip to the bit")
         #expect(reread.todoItems.map(\.text).sorted() == ["Boil water", "Steep"])
         #expect(reread.todoItems.allSatisfy { $0.timer === reread }, "the inverse points back at the same instance")
@@ -52,8 +56,12 @@ struct TimerAppStoreTests {
         try context.save()
         let timerFile = try #require(try documentFiles(in: folder).first { $0.hasPrefix("Timer/") })
         let text = try String(contentsOfFile: folder(timerFile), encoding: .utf8)
-        #expect(text.hasPrefix("{\n  \"$entity\": \"Timer\",\n  \"$version\": \"1.0.0\",\n  \"id\": \"\(tea.id.uuidString)\",\n  \"name\": \"Tea\","))
-        #expect(!text.contains("todoItems"), "a to-many whose inverse is a to-one is the set of documents pointing back")
+        #expect(
+            text.hasPrefix(
+                "{\n  \"$entity\": \"Timer\",\n  \"$version\": \"1.0.0\",\n  \"id\": \"\(tea.id.uuidString)\",\n  \"name\": \"Tea\","
+            ))
+        #expect(
+            !text.contains("todoItems"), "a to-many whose inverse is a to-one is the set of documents pointing back")
         let itemFile = try #require(try documentFiles(in: folder).first { $0.hasPrefix("TodoItem/") })
         let item = try String(contentsOfFile: folder(itemFile), encoding: .utf8)
         #expect(item.contains("\"timer\": \"\(tea.id.uuidString)\""))
@@ -92,7 +100,8 @@ struct TimerAppStoreTests {
     }
 
     @Test func fetchesSortFilterAndPageAsTheSeedDoes() throws {
-        let context = ModelContext(try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         for (index, name) in ["Tea", "Bread", "Eggs", "Pasta"].enumerated() {
             let timer = Timer(name: name, durationInSeconds: 60 * (index + 1))
             context.insert(timer)
@@ -101,16 +110,20 @@ struct TimerAppStoreTests {
         try context.save()
         let byName = try context.fetch(FetchDescriptor<Timer>(sortBy: [SortDescriptor(\.name)]))
         #expect(byName.map(\.name) == ["Bread", "Eggs", "Pasta", "Tea"])
-        let page = try context.fetch(FetchDescriptor<Timer>(sortBy: [SortDescriptor(\.name, order: .reverse)], fetchLimit: 2, fetchOffset: 1))
+        let page = try context.fetch(
+            FetchDescriptor<Timer>(sortBy: [SortDescriptor(\.name, order: .reverse)], fetchLimit: 2, fetchOffset: 1))
         #expect(page.map(\.name) == ["Pasta", "Eggs"])
         // The seed's @Query filter: timers with an unfinished to-do.
-        let unfinished = try context.fetchOnDocuments(FetchDescriptor<Timer>(predicate: #Predicate { timer in timer.todoItems.contains { !$0.isCompleted } }))
+        let unfinished = try context.fetchOnDocuments(
+            FetchDescriptor<Timer>(predicate: #Predicate { timer in timer.todoItems.contains { !$0.isCompleted } }))
         #expect(unfinished.map(\.name) == ["Eggs"])
-        #expect(try context.fetchCount(FetchDescriptor<Timer>(predicate: #Predicate { $0.durationInSeconds > 120 })) == 2)
+        #expect(
+            try context.fetchCount(FetchDescriptor<Timer>(predicate: #Predicate { $0.durationInSeconds > 120 })) == 2)
     }
 
     @Test func deletingATimerCascadesToItsTodoItems() throws {
-        let context = ModelContext(try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let tea = Timer(name: "Tea", durationInSeconds: 180)
         let bread = Timer(name: "Bread", durationInSeconds: 3600)
         context.insert(tea)
@@ -165,8 +178,15 @@ struct TimerAppStoreTests {
         context.restore(tea)
         try context.save()
         #expect(try context.fetch(FetchDescriptor<Timer>()).map(\.name) == ["Tea"])
-        #expect(try context.fetch(FetchDescriptor<TodoItem>(sortBy: [SortDescriptor(\.text)])).map(\.text) == ["Boil", "Steep"])
-        #expect(try !String(contentsOfFile: folder(try documentFiles(in: folder).first { $0.contains(tea.id.uuidString) }!), encoding: .utf8).contains("$deleted"))
+        #expect(
+            try context.fetch(FetchDescriptor<TodoItem>(sortBy: [SortDescriptor(\.text)])).map(\.text) == [
+                "Boil", "Steep",
+            ])
+        #expect(
+            try !String(
+                contentsOfFile: folder(try documentFiles(in: folder).first { $0.contains(tea.id.uuidString) }!),
+                encoding: .utf8
+            ).contains("$deleted"))
 
         #expect(try context.purge(deletedBefore: Date()) == 1, "only Bread is still deleted")
         #expect(try documentFiles(in: folder).count == 3)
@@ -198,7 +218,8 @@ struct TimerAppStoreTests {
         }
         let file = folder(try #require(try documentFiles(in: folder).first))
         var text = try String(contentsOfFile: file, encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"name\": \"Tea\",", with: "\"name\": \"Oolong\",\n  \"brewer\": \"kyusu\",")
+        text = text.replacingOccurrences(
+            of: "\"name\": \"Tea\",", with: "\"name\": \"Oolong\",\n  \"brewer\": \"kyusu\",")
         try text.write(toFile: file, atomically: false, encoding: .utf8)
 
         let context = ModelContext(try container(at: folder))
@@ -207,7 +228,9 @@ struct TimerAppStoreTests {
         reread.durationInSeconds = 240
         try context.save()
         let saved = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(saved.contains("\"name\": \"Oolong\",\n  \"brewer\": \"kyusu\",\n  \"durationInSeconds\": 240,"), "the unknown key stays in its place")
+        #expect(
+            saved.contains("\"name\": \"Oolong\",\n  \"brewer\": \"kyusu\",\n  \"durationInSeconds\": 240,"),
+            "the unknown key stays in its place")
     }
 
     @Test func aDocumentWithAWrongValueIsReportedByPath() throws {
@@ -219,8 +242,10 @@ struct TimerAppStoreTests {
         }
         let file = try #require(try documentFiles(in: folder).first)
         let text = try String(contentsOfFile: folder(file), encoding: .utf8)
-        try text.replacingOccurrences(of: "\"durationInSeconds\": 180", with: "\"durationInSeconds\": \"three minutes\"")
-            .write(toFile: folder(file), atomically: false, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "\"durationInSeconds\": 180", with: "\"durationInSeconds\": \"three minutes\""
+        )
+        .write(toFile: folder(file), atomically: false, encoding: .utf8)
         let context = ModelContext(try container(at: folder))
         let error = try #require(throws: FolioError.self) { try context.fetch(FetchDescriptor<Timer>()) }
         #expect(error.path == file)
@@ -236,7 +261,8 @@ struct TimerAppStoreTests {
             try context.save()
         }
         let file = try #require(try documentFiles(in: folder).first)
-        let broken = try String(contentsOfFile: folder(file), encoding: .utf8).replacingOccurrences(of: "\"name\":", with: "\"name\"")
+        let broken = try String(contentsOfFile: folder(file), encoding: .utf8).replacingOccurrences(
+            of: "\"name\":", with: "\"name\"")
         try broken.write(toFile: folder(file), atomically: false, encoding: .utf8)
         // By default a fetch whose answer depends on it says so, with its line and column.
         let failingContext = ModelContext(try container(at: folder))
@@ -277,7 +303,8 @@ struct TimerAppStoreTests {
         context.insert(tea)
         try context.save()
         let file = folder(try #require(try documentFiles(in: folder).first))
-        try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "Tea", with: "Chai").write(toFile: file, atomically: false, encoding: .utf8)
+        try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "Tea", with: "Chai").write(
+            toFile: file, atomically: false, encoding: .utf8)
         tea.durationInSeconds = 200
         try context.save()
         let saved = try String(contentsOfFile: file, encoding: .utf8)
@@ -285,7 +312,8 @@ struct TimerAppStoreTests {
     }
 
     @Test func rollbackForgetsInsertsAndRestoresChangedValues() throws {
-        let context = ModelContext(try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(for: Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let tea = Timer(name: "Tea", durationInSeconds: 180)
         context.insert(tea)
         try context.save()

@@ -1,9 +1,10 @@
-@testable import Folio
 import FolioJSON
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import Folio
+@testable import SeedApps
 
 /// Seed 000's V1 to V2 as data: `category` added with "General", `colorHex` renamed
 /// `color`, a `Category` entity; run on a V1 store made by the seed's own models.
@@ -14,7 +15,8 @@ struct TimerMigrationTests {
     static let toV2 = MigrationStep(
         from: v1, to: v2,
         operations: [
-            .addProperty(entity: "Timer", property: ["name": "category", "type": "String"], value: .constant("General")),
+            .addProperty(
+                entity: "Timer", property: ["name": "category", "type": "String"], value: .constant("General")),
             .renameProperty(entity: "Timer", from: "colorHex", to: "color"),
             .addEntity(name: "Category", description: ["properties": [["name": "name", "type": "String"]]]),
         ])
@@ -22,7 +24,9 @@ struct TimerMigrationTests {
     /// A V1 store with the seed's sample timers and a to-do each; returns its folder.
     func v1Store(_ folder: TemporaryDirectory) throws -> String {
         let root = folder("Timers")
-        let context = ModelContext(try ModelContainer(for: Timer.self, TodoItem.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: root))))
+        let context = ModelContext(
+            try ModelContainer(
+                for: Timer.self, TodoItem.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: root))))
         for (name, seconds) in [("Workout", 1500), ("Study Session", 2700), ("Coffee Break", 600)] {
             let timer = Timer(name: name, durationInSeconds: seconds)
             context.insert(timer)
@@ -32,7 +36,9 @@ struct TimerMigrationTests {
         return root
     }
 
-    func documents(_ store: DocumentStore, _ entity: String) -> [JSONObject] { store.documents(entity: entity).map(\.content) }
+    func documents(_ store: DocumentStore, _ entity: String) -> [JSONObject] {
+        store.documents(entity: entity).map(\.content)
+    }
 
     @Test func aDryRunReportsEveryChangeAndWritesNothing() throws {
         let folder = try TemporaryDirectory()
@@ -63,7 +69,9 @@ struct TimerMigrationTests {
         let report = try store.migrate([Self.toV2])
         #expect(report.applied)
         // What the dry run said is what was written, byte for byte.
-        for file in dry.files { #expect(try Array(Data(contentsOf: URL(fileURLWithPath: root + "/" + file.path))) == file.new) }
+        for file in dry.files {
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: root + "/" + file.path))) == file.new)
+        }
         let reopened = try DocumentStore.open(at: root)
         #expect(reopened.manifest.schemaVersion == "2.0.0")
         #expect(reopened.manifest.schema["entities"]?["Category"] != nil)
@@ -101,14 +109,16 @@ struct TimerMigrationTests {
         ahead["$version"] = "2.0.0"
         ahead.renameMember("colorHex", to: "color")
         ahead["category"] = "Work"
-        try store.commit([.put(Document(entity: "Timer", id: timers[0].id, content: ahead), basedOn: timers[0].version)])
+        try store.commit([.put(Document(entity: "Timer", id: timers[0].id, content: ahead), basedOn: timers[0].version)]
+        )
         let report = try store.migrate([Self.toV2], dryRun: true)
         #expect(report.entities["Timer"] == .init(changed: 2, unchanged: 1, deleted: 0, failed: 0))
 
         // One at 3.0.0: newer than the plan, so the migration is refused, naming it.
         var newer = store.documents(entity: "Timer")[1]
         newer.content["$version"] = "3.0.0"
-        try store.commit([.put(Document(entity: "Timer", id: newer.id, content: newer.content), basedOn: newer.version)])
+        try store.commit([.put(Document(entity: "Timer", id: newer.id, content: newer.content), basedOn: newer.version)]
+        )
         let refused = try store.migrate([Self.toV2], dryRun: true)
         #expect(refused.failures.map(\.path) == [newer.path.relativePath])
         #expect(refused.failures.first?.reason.contains("never downgrades") == true)
@@ -121,8 +131,11 @@ struct TimerMigrationTests {
         let step = MigrationStep(
             from: Self.v1, to: Self.v2,
             operations: [
-                .deleteDocuments(entity: "Timer", where: .compare(.property("durationInSeconds"), .less, .value(.integer(1000)))),
-                .setValue(entity: "Timer", name: "icon", value: .expression(.property("name")), where: .compare(.property("name"), .equal, .value(.string("Workout")))),
+                .deleteDocuments(
+                    entity: "Timer", where: .compare(.property("durationInSeconds"), .less, .value(.integer(1000)))),
+                .setValue(
+                    entity: "Timer", name: "icon", value: .expression(.property("name")),
+                    where: .compare(.property("name"), .equal, .value(.string("Workout")))),
                 .removeProperty(entity: "Timer", name: "notes"),
                 .renameEntity(from: "TodoItem", to: "Task"),
             ])
@@ -137,7 +150,9 @@ struct TimerMigrationTests {
         #expect(documents(reopened, "TodoItem").isEmpty)
         #expect(documents(reopened, "Task").count == 3)
         #expect(documents(reopened, "Task").allSatisfy { $0["$entity"] == "Task" })
-        #expect(reopened.manifest.schema["entities"]?["Task"] != nil && reopened.manifest.schema["entities"]?["TodoItem"] == nil)
+        #expect(
+            reopened.manifest.schema["entities"]?["Task"] != nil
+                && reopened.manifest.schema["entities"]?["TodoItem"] == nil)
     }
 
     @Test func planFilesReadIntoStepsAndRun() throws {
@@ -161,14 +176,18 @@ struct TimerMigrationTests {
         #expect(steps.count == 1 && steps[0].operations.count == 4)
         let store = try DocumentStore.open(at: root)
         _ = try store.migrate(steps)
-        let categories = Set(documents(try DocumentStore.open(at: root), "Timer").compactMap { $0["category"]?.stringValue })
+        let categories = Set(
+            documents(try DocumentStore.open(at: root), "Timer").compactMap { $0["category"]?.stringValue })
         #expect(categories == ["General", "Long Study Session"])
 
         try #"{ "from": "2.0.0", "to": "3.0.0", "operations": [{ "op": "renameColumn", "entity": "Timer" }] }"#
             .write(to: plan.appending(path: "002-v3.json"), atomically: false, encoding: .utf8)
-        #expect(throws: FolioError.invalidDocument(
-            path: plan.appending(path: "002-v3.json").path + ": operations[0]",
-            reason: "\"renameColumn\" is not an operation; the operations are addProperty, removeProperty, renameProperty, renameEntity, addEntity, removeEntity, setValue, deleteDocuments, convertType")
+        #expect(
+            throws: FolioError.invalidDocument(
+                path: plan.appending(path: "002-v3.json").path + ": operations[0]",
+                reason:
+                    "\"renameColumn\" is not an operation; the operations are addProperty, removeProperty, renameProperty, renameEntity, addEntity, removeEntity, setValue, deleteDocuments, convertType"
+            )
         ) { try MigrationStep.plan(in: plan, timeZone: TimeZone(identifier: "UTC")!) }
     }
 
@@ -177,7 +196,8 @@ struct TimerMigrationTests {
         var files: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let relative = enumerator?.nextObject() as? String {
-            guard !relative.hasPrefix(".folio"), let data = FileManager.default.contents(atPath: root + "/" + relative) else { continue }
+            guard !relative.hasPrefix(".folio"), let data = FileManager.default.contents(atPath: root + "/" + relative)
+            else { continue }
             files[relative] = data
         }
         return files

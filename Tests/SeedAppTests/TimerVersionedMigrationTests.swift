@@ -1,8 +1,9 @@
 import Folio
 import FolioTestSupport
 import Foundation
-@testable import SeedApps
 import Testing
+
+@testable import SeedApps
 
 /// Seed 000's versioned schemas: V1 is the app's models as written; V2 is what the seed's
 /// "Future Schema Changes" describe (`category` with a default, `colorHex` renamed `color`
@@ -78,7 +79,9 @@ enum TimerAppSchemaV3: VersionedSchema {
 }
 
 enum TimerAppMigrationPlan: SchemaMigrationPlan {
-    static var schemas: [any VersionedSchema.Type] { [TimerAppSchema.self, TimerAppSchemaV2.self, TimerAppSchemaV3.self] }
+    static var schemas: [any VersionedSchema.Type] {
+        [TimerAppSchema.self, TimerAppSchemaV2.self, TimerAppSchemaV3.self]
+    }
     static var stages: [MigrationStage] {
         [
             .lightweight(fromVersion: TimerAppSchema.self, toVersion: TimerAppSchemaV2.self),
@@ -86,7 +89,8 @@ enum TimerAppMigrationPlan: SchemaMigrationPlan {
                 fromVersion: TimerAppSchemaV2.self, toVersion: TimerAppSchemaV3.self,
                 willMigrate: { context in
                     // Long timers are study, the rest stay "General"; then a Category for each name used.
-                    for timer in try context.fetch(FetchDescriptor<TimerAppSchemaV2.Timer>()) where timer.durationInSeconds >= 2700 {
+                    for timer in try context.fetch(FetchDescriptor<TimerAppSchemaV2.Timer>())
+                    where timer.durationInSeconds >= 2700 {
                         timer.category = "Study"
                     }
                     try context.save()
@@ -104,21 +108,26 @@ struct TimerVersionedMigrationTests {
         let folder = try TemporaryDirectory()
         let url = folder.url.appending(path: "Timers")
         do {
-            let context = ModelContext(try ModelContainer(for: TimerAppSchema.schema, configurations: [ModelConfiguration(url: url)]))
+            let context = ModelContext(
+                try ModelContainer(for: TimerAppSchema.schema, configurations: [ModelConfiguration(url: url)]))
             for sample in SeedApps.Timer.sampleData { context.insert(sample) }
-            let workout = try #require(context.fetch(FetchDescriptor<SeedApps.Timer>(predicate: #Predicate { $0.name == "Workout" })).first)
+            let workout = try #require(
+                context.fetch(FetchDescriptor<SeedApps.Timer>(predicate: #Predicate { $0.name == "Workout" })).first)
             workout.todoItems.append(TodoItem(text: "Stretch"))
             try context.save()
         }
         let container = try ModelContainer(
-            for: TimerAppSchemaV3.schema, migrationPlan: TimerAppMigrationPlan.self, configurations: [ModelConfiguration(url: url)])
+            for: TimerAppSchemaV3.schema, migrationPlan: TimerAppMigrationPlan.self,
+            configurations: [ModelConfiguration(url: url)])
         let context = ModelContext(container)
         let timers = try context.fetch(FetchDescriptor<TimerAppSchemaV2.Timer>(sortBy: [SortDescriptor(\.name)]))
         #expect(timers.map(\.name) == SeedApps.Timer.sampleData.map(\.name).sorted())
         #expect(timers.first { $0.name == "Workout" }?.color == "#FF3B30")
         #expect(timers.first { $0.name == "Workout" }?.todoItems.map(\.text) == ["Stretch"])
         #expect(Dictionary(grouping: timers, by: \.category).mapValues(\.count) == ["General": 3, "Study": 1])
-        #expect(try context.fetch(FetchDescriptor<TimerAppSchemaV2.Category>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["General", "Study"])
+        #expect(
+            try context.fetch(FetchDescriptor<TimerAppSchemaV2.Category>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+                == ["General", "Study"])
         let store = try DocumentStore.open(at: url.path)
         #expect(store.manifest.schemaVersion == "3.0.0")
         // A document records the version that last wrote it: V3 changed no Timer's shape,
@@ -133,10 +142,13 @@ struct TimerVersionedMigrationTests {
 
 /// The plan the `folio` tool runs, `Migrations/TimerApp`, as a stage of the app's own plan.
 enum TimerAppFilePlan: SchemaMigrationPlan {
-    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Migrations/TimerApp/001-to-2.0.0.json")
     static var schemas: [any VersionedSchema.Type] { [TimerAppSchema.self, TimerAppSchemaV2.self] }
-    static var stages: [MigrationStage] { [.file(fromVersion: TimerAppSchema.self, toVersion: TimerAppSchemaV2.self, url: file)] }
+    static var stages: [MigrationStage] {
+        [.file(fromVersion: TimerAppSchema.self, toVersion: TimerAppSchemaV2.self, url: file)]
+    }
 }
 
 struct TimerFileStageTests {
@@ -144,15 +156,22 @@ struct TimerFileStageTests {
         let folder = try TemporaryDirectory()
         let url = folder.url.appending(path: "Timers")
         do {
-            let context = ModelContext(try ModelContainer(for: TimerAppSchema.schema, configurations: [ModelConfiguration(url: url)]))
+            let context = ModelContext(
+                try ModelContainer(for: TimerAppSchema.schema, configurations: [ModelConfiguration(url: url)]))
             for sample in SeedApps.Timer.sampleData { context.insert(sample) }
             try context.save()
         }
-        let container = try ModelContainer(for: TimerAppSchemaV2.schema, migrationPlan: TimerAppFilePlan.self, configurations: [ModelConfiguration(url: url)])
-        let timers = try ModelContext(container).fetch(FetchDescriptor<TimerAppSchemaV2.Timer>(sortBy: [SortDescriptor(\.name)]))
+        let container = try ModelContainer(
+            for: TimerAppSchemaV2.schema, migrationPlan: TimerAppFilePlan.self,
+            configurations: [ModelConfiguration(url: url)])
+        let timers = try ModelContext(container).fetch(
+            FetchDescriptor<TimerAppSchemaV2.Timer>(sortBy: [SortDescriptor(\.name)]))
         #expect(timers.count == 4)
         #expect(timers.allSatisfy { $0.category == "General" })
         #expect(timers.first { $0.name == "Coffee Break" }?.color == "#8E8E93")
-        #expect(try DocumentStore.open(at: url.path).documents(entity: "Timer").allSatisfy { $0.content["$version"] == "2.0.0" })
+        #expect(
+            try DocumentStore.open(at: url.path).documents(entity: "Timer").allSatisfy {
+                $0.content["$version"] == "2.0.0"
+            })
     }
 }

@@ -13,11 +13,11 @@ final class FocusSession {
     var endTime: Date?
 
     // State tracking
-    var state: String // "active", "paused", "completed", "abandoned"
+    var state: String  // "active", "paused", "completed", "abandoned"
 
     // Duration tracking
-    var duration: TimeInterval // Actual focus time (excludes paused time)
-    var pausedDuration: TimeInterval // Total time spent paused
+    var duration: TimeInterval  // Actual focus time (excludes paused time)
+    var pausedDuration: TimeInterval  // Total time spent paused
 
     // Metadata
     var createdAt: Date
@@ -63,7 +63,7 @@ enum SessionState: String, Codable, CaseIterable {
         case .paused:
             return [.active, .abandoned]
         case .completed, .abandoned:
-            return [] // Terminal states
+            return []  // Terminal states
         }
     }
 

@@ -16,8 +16,8 @@ final class DayEntry {
     var taskText: String
 
     // Timer
-    var startedAt: Date?          // nil when not running
-    var elapsedSeconds: Int       // accumulated seconds (stopped time)
+    var startedAt: Date?  // nil when not running
+    var elapsedSeconds: Int  // accumulated seconds (stopped time)
 
     // Completion
     var completedAt: Date?

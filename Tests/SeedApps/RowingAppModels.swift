@@ -8,13 +8,13 @@ import Foundation
 class Athlete {
     @Attribute(.unique) var id: UUID
     var name: String
-    var email: String // CloudKit provides via Apple ID
+    var email: String  // CloudKit provides via Apple ID
     var teamID: UUID?
-    var profileImageData: Data? // Local storage
+    var profileImageData: Data?  // Local storage
     var preferredBoat: BoatType?
-    var weight: Double? // kg
-    var height: Double? // cm
-    var userRole: UserRole // Athlete, Coach, Admin
+    var weight: Double?  // kg
+    var height: Double?  // cm
+    var userRole: UserRole  // Athlete, Coach, Admin
     var createdAt: Date
     var modifiedAt: Date
     var isActive: Bool
@@ -49,18 +49,18 @@ enum BoatType: String, Codable, CaseIterable {
 @Model
 class RowingSession {
     @Attribute(.unique) var id: UUID
-    var athleteID: UUID // Foreign key to Athlete
+    var athleteID: UUID  // Foreign key to Athlete
     var teamID: UUID?
     var pm5DeviceID: String
     var sessionType: SessionType
     var startTime: Date
     var endTime: Date?
-    var totalDistance: Double // meters
-    var totalTime: Double // seconds
-    var averagePace: Double // seconds per 500m
-    var averageStrokeRate: Double // SPM
-    var averagePower: Double // watts
-    var maxPower: Double // peak watts
+    var totalDistance: Double  // meters
+    var totalTime: Double  // seconds
+    var averagePace: Double  // seconds per 500m
+    var averageStrokeRate: Double  // SPM
+    var averagePower: Double  // watts
+    var maxPower: Double  // peak watts
     var dragFactor: Double
     var isComplete: Bool
     var createdAt: Date
@@ -98,21 +98,21 @@ enum SessionType: String, Codable, CaseIterable {
 @Model
 class PerformanceMetric {
     @Attribute(.unique) var id: UUID
-    var sessionID: UUID // Foreign key to RowingSession
+    var sessionID: UUID  // Foreign key to RowingSession
     var timestamp: Date
-    var distance: Double // cumulative meters
-    var pace: Double // current 500m pace in seconds
-    var strokeRate: Int // current SPM
-    var power: Double // current watts
+    var distance: Double  // cumulative meters
+    var pace: Double  // current 500m pace in seconds
+    var strokeRate: Int  // current SPM
+    var power: Double  // current watts
     var strokeCount: Int
-    var heartRate: Int? // optional HR
+    var heartRate: Int?  // optional HR
     var strokePhase: StrokePhase
-    var driveTime: Double // seconds
-    var recoveryTime: Double // seconds
-    var strokeLength: Double // meters
-    var peakForce: Double // peak force this stroke
-    var averageForce: Double // average force
-    var workPerStroke: Double // joules
+    var driveTime: Double  // seconds
+    var recoveryTime: Double  // seconds
+    var strokeLength: Double  // meters
+    var peakForce: Double  // peak force this stroke
+    var averageForce: Double  // average force
+    var workPerStroke: Double  // joules
 
     // Relationships
     @Relationship var session: RowingSession?
@@ -150,7 +150,7 @@ class PM5Device {
     var hardwareVersion: String
     var firmwareVersion: String
     var manufacturer: String
-    var nickname: String? // User-friendly name
+    var nickname: String?  // User-friendly name
     var lastConnected: Date?
     var isActive: Bool
     var createdAt: Date

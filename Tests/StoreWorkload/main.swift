@@ -1,3 +1,4 @@
+import Folio
 // Child processes for the store's crash and concurrency tests (see FolioTests).
 //
 //   StoreWorkload crash-writer STORE DURABILITY SEED
@@ -23,7 +24,6 @@
 //       `new`, `added` added, the documents with an odd `n` deleted; `Note` renamed `Memo`,
 //       so its documents move) and prints "migrated".
 import Foundation
-import Folio
 
 let counterID = UUID(uuidString: "00000000-0000-0000-0000-00000000C0DE")!
 let day = Date(timeIntervalSinceReferenceDate: 817_032_600)
@@ -37,7 +37,11 @@ func fail(_ message: String) -> Never {
 func pairID(_ name: String) -> UUID {
     var bytes = [UInt8](repeating: 0, count: 16)
     for (index, byte) in name.utf8.enumerated() { bytes[index % 16] ^= byte &+ UInt8(index) }
-    return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], 0x40, 0x80, bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    return UUID(
+        uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], 0x40, 0x80, bytes[9], bytes[10],
+            bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
 }
 
 /// The identity of the one document `single-writer` saves.
@@ -47,13 +51,15 @@ func singleWriter(store path: String, durability: Durability, seed: UInt64) thro
     let store = try DocumentStore.open(at: path, durability: durability)
     var random = seed
     while true {
-        random = random &* 6364136223846793005 &+ 1442695040888963407
+        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         let size = Int((random >> 33) % 200_000) + 1
         let current = store.document(entity: "Item", id: singleID)
         let n: Int64 = if case .integer(let value)? = current?.content["n"] { value + 1 } else { 1 }
         let document = Document(
             entity: "Item", id: singleID, partitionDate: day,
-            content: ["n": .integer(n), "size": .integer(Int64(size)), "text": .string(String(repeating: "x", count: size))])
+            content: [
+                "n": .integer(n), "size": .integer(Int64(size)), "text": .string(String(repeating: "x", count: size)),
+            ])
         try store.commit([.put(document, basedOn: current?.version)])
     }
 }
@@ -68,29 +74,41 @@ func crashWriter(store path: String, durability: Durability, seed: UInt64) throw
     let store = try DocumentStore.open(at: path, durability: durability)
     var random = seed
     func next(_ bound: Int) -> Int {
-        random = random &* 6364136223846793005 &+ 1442695040888963407
+        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int((random >> 33) % UInt64(bound))
     }
     while true {
         let counter = store.document(entity: "Counter", id: counterID)
         let lastTx: Int64 = if case .integer(let value)? = counter?.content["lastTx"] { value } else { 0 }
         let tx = lastTx + 1
-        let size = switch next(20) { case 0: 200 + next(801); case 1...5: 20 + next(180); default: 1 + next(20) }
+        let size =
+            switch next(20) {
+            case 0: 200 + next(801)
+            case 1...5: 20 + next(180)
+            default: 1 + next(20)
+            }
         var changes: [DocumentChange] = (0..<size).map { index in
-            .put(Document(entity: "Item", id: UUID(), partitionDate: day.addingTimeInterval(Double(next(30)) * 86_400),
-                          content: ["tx": .integer(tx), "count": .integer(Int64(size)), "index": .integer(Int64(index))]), basedOn: nil)
+            .put(
+                Document(
+                    entity: "Item", id: UUID(), partitionDate: day.addingTimeInterval(Double(next(30)) * 86_400),
+                    content: ["tx": .integer(tx), "count": .integer(Int64(size)), "index": .integer(Int64(index))]),
+                basedOn: nil)
         }
         for old in store.documents(entity: "Item") where old.content["tx"] == .integer(tx - 3) {
             changes.append(.delete(old.version))
         }
-        changes.append(.put(Document(entity: "Counter", id: counterID, partitionDate: day, content: ["lastTx": .integer(tx)]), basedOn: counter?.version))
+        changes.append(
+            .put(
+                Document(entity: "Counter", id: counterID, partitionDate: day, content: ["lastTx": .integer(tx)]),
+                basedOn: counter?.version))
         try store.commit(changes)
     }
 }
 
 func counterWriter(store path: String, name: String, count: Int) throws {
     let store = try DocumentStore.open(at: path, durability: .none)
-    let a = pairID(name + "-a"), b = pairID(name + "-b")
+    let a = pairID(name + "-a")
+    let b = pairID(name + "-b")
     var sequence = 1
     var conflicts = 0
     while sequence <= count {
@@ -98,12 +116,18 @@ func counterWriter(store path: String, name: String, count: Int) throws {
         let counter = store.document(entity: "Counter", id: counterID)
         let value: Int64 = if case .integer(let v)? = counter?.content["value"] { v } else { 0 }
         let pair = { (id: UUID) -> DocumentChange in
-            .put(Document(entity: "Pair", id: id, partitionDate: day, content: ["writer": .string(name), "seq": .integer(Int64(sequence))]),
-                 basedOn: store.document(entity: "Pair", id: id)?.version)
+            .put(
+                Document(
+                    entity: "Pair", id: id, partitionDate: day,
+                    content: ["writer": .string(name), "seq": .integer(Int64(sequence))]),
+                basedOn: store.document(entity: "Pair", id: id)?.version)
         }
         do {
             try store.commit([
-                .put(Document(entity: "Counter", id: counterID, partitionDate: day, content: ["value": .integer(value + 1)]), basedOn: counter?.version),
+                .put(
+                    Document(
+                        entity: "Counter", id: counterID, partitionDate: day, content: ["value": .integer(value + 1)]),
+                    basedOn: counter?.version),
                 pair(a), pair(b),
             ])
             sequence += 1
@@ -125,9 +149,13 @@ func reader(store path: String, stopFile: String) throws {
     while !FileManager.default.fileExists(atPath: stopFile) {
         try store.refresh()
         if !store.issues.isEmpty { fail("reader saw unusable files: \(store.issues)") }
-        for pair in Dictionary(grouping: store.documents(entity: "Pair"), by: { $0.content["writer"]?.stringValue ?? "?" }).values {
+        for pair in Dictionary(
+            grouping: store.documents(entity: "Pair"), by: { $0.content["writer"]?.stringValue ?? "?" }
+        ).values {
             guard pair.count == 2 else { continue }  // the writer's first transaction is not in yet
-            if pair[0].content["seq"] != pair[1].content["seq"] { fail("half a transaction: \(pair[0].content) vs \(pair[1].content)") }
+            if pair[0].content["seq"] != pair[1].content["seq"] {
+                fail("half a transaction: \(pair[0].content) vs \(pair[1].content)")
+            }
         }
         if case .integer(let value)? = store.document(entity: "Counter", id: counterID)?.content["value"] {
             if value < lastValue { fail("counter went back from \(lastValue) to \(value)") }
@@ -142,9 +170,14 @@ func inserter(store path: String, tag: Int, count: Int) throws {
     let store = try DocumentStore.open(at: path, durability: .none)
     for save in 0..<count {
         let changes: [DocumentChange] = (0..<3).map { index in
-            .put(Document(entity: "Pebble", id: UUID(), partitionDate: day,
-                          content: ["batch": .integer(Int64(tag)), "index": .integer(Int64(save * 3 + index)), "note": .string("from another process")]),
-                 basedOn: nil)
+            .put(
+                Document(
+                    entity: "Pebble", id: UUID(), partitionDate: day,
+                    content: [
+                        "batch": .integer(Int64(tag)), "index": .integer(Int64(save * 3 + index)),
+                        "note": .string("from another process"),
+                    ]),
+                basedOn: nil)
         }
         try store.commit(changes)
     }
@@ -157,7 +190,9 @@ let migrationToV2 = MigrationStep(
     operations: [
         .renameProperty(entity: "Item", from: "old", to: "new"),
         .addProperty(entity: "Item", property: ["name": "added", "type": "String"], value: .constant("yes")),
-        .deleteDocuments(entity: "Item", where: .compare(.arithmetic(.property("n"), .remainder, .value(.integer(2))), .equal, .value(.integer(1)))),
+        .deleteDocuments(
+            entity: "Item",
+            where: .compare(.arithmetic(.property("n"), .remainder, .value(.integer(2))), .equal, .value(.integer(1)))),
         .renameEntity(from: "Note", to: "Memo"),
     ])
 
@@ -171,9 +206,13 @@ let arguments = CommandLine.arguments
 do {
     switch arguments.dropFirst().first {
     case "crash-writer" where arguments.count == 5:
-        try crashWriter(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none, seed: UInt64(arguments[4]) ?? 1)
+        try crashWriter(
+            store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none,
+            seed: UInt64(arguments[4]) ?? 1)
     case "single-writer" where arguments.count == 5:
-        try singleWriter(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none, seed: UInt64(arguments[4]) ?? 1)
+        try singleWriter(
+            store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none,
+            seed: UInt64(arguments[4]) ?? 1)
     case "counter-writer" where arguments.count == 5:
         try counterWriter(store: arguments[2], name: arguments[3], count: Int(arguments[4]) ?? 1)
     case "reader" where arguments.count == 4:
@@ -183,7 +222,9 @@ do {
     case "migrator" where arguments.count == 4:
         try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
     default:
-        fail("usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | migrator STORE DURABILITY")
+        fail(
+            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | migrator STORE DURABILITY"
+        )
     }
 } catch {
     fail("\(error)")

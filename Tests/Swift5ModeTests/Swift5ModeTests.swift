@@ -7,7 +7,9 @@ import Testing
 
 struct Swift5ModeTests {
     @Test func seedModelsWorkInTheSwift5LanguageMode() throws {
-        let context = ModelContext(try ModelContainer(for: Athlete.self, Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: Athlete.self, Timer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let athlete = Athlete(name: "Ada", email: "ada@example.com")
         context.insert(athlete)
         athlete.sessions.append(RowingSession(athleteID: athlete.id, pm5DeviceID: "PM5"))
@@ -60,15 +62,18 @@ enum HealthSyncMigrationPlan: SchemaMigrationPlan {
 
 struct HealthSyncPlanSwift5Tests {
     @Test func theSeedsPlanWithoutStagesOpensAStoreAtItsVersion() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-healthsync-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "folio-healthsync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let container = try ModelContainer(
-            for: HealthSyncSchema.schema, migrationPlan: HealthSyncMigrationPlan.self, configurations: ModelConfiguration(url: folder))
+            for: HealthSyncSchema.schema, migrationPlan: HealthSyncMigrationPlan.self,
+            configurations: ModelConfiguration(url: folder))
         let context = ModelContext(container)
         context.insert(SyncConfiguration())
         try context.save()
         #expect(HealthSyncSchema.schema.version == Schema.Version(1, 0, 0))
-        #expect(container.schema.entities.map(\.name).sorted() == ["AuditEventRecord", "PairedDevice", "SyncConfiguration"])
+        #expect(
+            container.schema.entities.map(\.name).sorted() == ["AuditEventRecord", "PairedDevice", "SyncConfiguration"])
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<SyncConfiguration>()) == 1)
     }
 }

@@ -16,7 +16,9 @@ enum SampleText {
         "雨の日は少し長めに。",
     ]
     /// Weighted like a history: mostly finished sessions, few still running.
-    static let focusStates = ["completed", "completed", "completed", "completed", "abandoned", "abandoned", "active", "paused"]
+    static let focusStates = [
+        "completed", "completed", "completed", "completed", "abandoned", "abandoned", "active", "paused",
+    ]
     static let focusNotes = [
         "Wrote the migration plan.", "Interrupted by a call.", "Read two chapters of Dune.",
         "Refactored the sync engine — finally.", "Übungen für die Prüfung.",
@@ -24,7 +26,9 @@ enum SampleText {
     static let sessionTypes = ["Training", "Test", "Race"]
     static let strokePhases = ["catch", "drive", "finish", "recovery"]
     static let eventTypes = ["login", "sync.completed", "device.paired", "token.rotated", "export.requested"]
-    static let deviceNames = ["Jürgen's iPhone", "Zoë's Apple Watch", "iPad de Amélie", "Office Mac mini", "Łukasz — Pixel 8"]
+    static let deviceNames = [
+        "Jürgen's iPhone", "Zoë's Apple Watch", "iPad de Amélie", "Office Mac mini", "Łukasz — Pixel 8",
+    ]
     static let places = ["Zürich", "São Paulo", "Kraków", "東京", "Reykjavík", "Montréal"]
     static let userAgents = [
         "HealthSync/2.3 (iPhone; iOS 18.1)", "HealthSync/2.3 (Watch; watchOS 11.0)", "HealthSync/2.2 (Mac; macOS 15.1)",

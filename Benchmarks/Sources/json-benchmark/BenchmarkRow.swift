@@ -74,9 +74,9 @@ func timedPass(_ row: any BenchmarkRow) throws -> (time: Duration, bytes: Int) {
 enum Rows {
     static var all: [any BenchmarkRow.Type] {
         [
-            FolioRead.self, FolioReadReleasing.self, SerializationRead.self, DecoderRead.self, TypedDecoderRead.self, YajlFloorRead.self,
+            FolioRead.self, FolioReadReleasing.self, SerializationRead.self, DecoderRead.self, TypedDecoderRead.self,
+            YajlFloorRead.self,
             FolioWrite.self, EncoderWrite.self, TypedEncoderWrite.self, SerializationWrite.self, YajlGenFloorWrite.self,
         ]
     }
 }
-

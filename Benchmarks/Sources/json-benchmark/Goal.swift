@@ -24,7 +24,8 @@ enum Goal: CaseIterable {
         case .readVersusSerialization: results.seconds(of: SerializationRead.self) / results.seconds(of: FolioRead.self)
         case .readVersusFloor: results.seconds(of: FolioRead.self) / results.seconds(of: YajlFloorRead.self)
         case .writeVersusEncoder: results.seconds(of: EncoderWrite.self) / results.seconds(of: FolioWrite.self)
-        case .writeVersusTypedEncoder: results.seconds(of: TypedEncoderWrite.self) / results.seconds(of: FolioWrite.self)
+        case .writeVersusTypedEncoder:
+            results.seconds(of: TypedEncoderWrite.self) / results.seconds(of: FolioWrite.self)
         case .writeVersusFloor: results.seconds(of: FolioWrite.self) / results.seconds(of: YajlGenFloorWrite.self)
         }
     }

@@ -20,5 +20,7 @@ struct Options {
     var smallDocumentCount: Int { isQuick ? 2_000 : 100_000 }
     /// Workload (b): one document of about this many bytes.
     var largeDocumentBytes: Int { isQuick ? 1_000_000 : 50_000_000 }
-    var command: String { "swift run -c release --package-path Benchmarks json-benchmark" + (isQuick ? " --quick" : "") }
+    var command: String {
+        "swift run -c release --package-path Benchmarks json-benchmark" + (isQuick ? " --quick" : "")
+    }
 }

@@ -49,9 +49,12 @@ struct FolioReadReleasing: BenchmarkRow {
     func pass(_ stopwatch: inout Stopwatch) throws -> Int {
         var bytes = 0
         // The tree goes when the closure returns, on the clock; only whether it was an object leaves it.
-        try stopwatch.each(workload.documents, { document -> Bool in
-            if case .object = try reader.read(document) { true } else { false }
-        }) { document, isObject in
+        try stopwatch.each(
+            workload.documents,
+            { document -> Bool in
+                if case .object = try reader.read(document) { true } else { false }
+            }
+        ) { document, isObject in
             if isObject { bytes += document.count }
         }
         return bytes
@@ -104,7 +107,9 @@ struct DecoderRead: BenchmarkRow {
         switch workload.contents {
         case .records(let records):
             var bytes = 0
-            try stopwatch.each(records.indices, { try records[$0].decodeSameShape(from: workload.data[$0], by: decoder) }) { index, _ in
+            try stopwatch.each(
+                records.indices, { try records[$0].decodeSameShape(from: workload.data[$0], by: decoder) }
+            ) { index, _ in
                 bytes += workload.data[index].count
             }
             return bytes
@@ -117,7 +122,8 @@ struct DecoderRead: BenchmarkRow {
     func validate() throws {
         switch workload.contents {
         case .records(let records):
-            for (record, data) in zip(records, workload.data) where try record.decodeSameShape(from: data, by: decoder) != record {
+            for (record, data) in zip(records, workload.data)
+            where try record.decodeSameShape(from: data, by: decoder) != record {
                 throw BenchmarkFailure("\(Self.name) decoded a record differently from the one it was written from")
             }
         case .archive(let archive):
@@ -148,7 +154,9 @@ struct TypedDecoderRead: BenchmarkRow {
         switch expected {
         case .records(let records):
             var bytes = 0
-            try stopwatch.each(records.indices, { try records[$0].decodeSameShape(from: workload.data[$0], by: decoder) }) { index, _ in
+            try stopwatch.each(
+                records.indices, { try records[$0].decodeSameShape(from: workload.data[$0], by: decoder) }
+            ) { index, _ in
                 bytes += workload.data[index].count
             }
             return bytes
@@ -163,7 +171,8 @@ struct TypedDecoderRead: BenchmarkRow {
     func validate() throws {
         switch expected {
         case .records(let records):
-            for (record, data) in zip(records, workload.data) where try record.decodeSameShape(from: data, by: decoder) != record {
+            for (record, data) in zip(records, workload.data)
+            where try record.decodeSameShape(from: data, by: decoder) != record {
                 throw BenchmarkFailure("\(Self.name) decoded a record differently from its typed twin")
             }
         case .archive(let archive):

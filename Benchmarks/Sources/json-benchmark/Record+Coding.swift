@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 
 extension Record {
     /// The record encoded by `encoder` as its own struct.

@@ -69,6 +69,7 @@ struct Report {
                 Format.ratio(workload.seconds(of: folio) / row.seconds),
             ]
         }
-        return "| \(first.name) | \(first.operation == .read ? "read" : "write") | " + cells.joined(separator: " | ") + " |"
+        return "| \(first.name) | \(first.operation == .read ? "read" : "write") | " + cells.joined(separator: " | ")
+            + " |"
     }
 }

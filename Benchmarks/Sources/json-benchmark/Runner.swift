@@ -17,7 +17,8 @@ struct Runner {
 
         Self.progress("\(workload.title): warm-up")
         let bytes = try rows.map { try timedPass($0).bytes }
-        for (rowType, rowBytes) in zip(rowTypes, bytes) where rowType.operation == .read && rowBytes != workload.totalBytes {
+        for (rowType, rowBytes) in zip(rowTypes, bytes)
+        where rowType.operation == .read && rowBytes != workload.totalBytes {
             throw BenchmarkFailure("\(rowType.name) failed to parse some documents of \(workload.title)")
         }
 
@@ -28,7 +29,9 @@ struct Runner {
                 let (time, passBytes) = try timedPass(rows[index])
                 times[index].append(time)
                 guard passBytes == bytes[index] else {
-                    throw BenchmarkFailure("\(rowTypes[index].name) processed \(passBytes) bytes in one pass and \(bytes[index]) in another")
+                    throw BenchmarkFailure(
+                        "\(rowTypes[index].name) processed \(passBytes) bytes in one pass and \(bytes[index]) in another"
+                    )
                 }
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 
 /// `AuditEventRecord`'s typed twin, with `Date` and `UUID` properties.
 struct TypedAuditEventRecord: Codable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 
 /// `FocusSessionRecord`'s typed twin, with `Date` and `UUID` properties.
 struct TypedFocusSessionRecord: Codable, Equatable {

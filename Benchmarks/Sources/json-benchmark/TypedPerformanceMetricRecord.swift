@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 
 /// `PerformanceMetricRecord`'s typed twin, with `Date` and `UUID` properties.
 struct TypedPerformanceMetricRecord: Codable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 
 /// A sample record as its typed twin.
 enum TypedRecord: Equatable {

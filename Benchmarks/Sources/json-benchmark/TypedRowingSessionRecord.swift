@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 
 /// `RowingSessionRecord`'s typed twin, with `Date` and `UUID` properties.
 struct TypedRowingSessionRecord: Codable, Equatable {

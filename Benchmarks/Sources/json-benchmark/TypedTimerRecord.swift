@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 
 /// `TimerRecord`'s typed twin: the `Timer` model as an app declares it, with `Date`
 /// and `UUID` properties, coded by `JSONEncoder`/`JSONDecoder` with `.iso8601` dates.

@@ -1,6 +1,6 @@
+import BenchmarkSupport
 import FolioJSON
 import Foundation
-import BenchmarkSupport
 import YajlFloor
 
 /// One benchmark input: the documents as canonical bytes, which every parser

@@ -61,7 +61,8 @@ struct EncoderWrite: BenchmarkRow {
         let decoder = JSONDecoder()
         switch workload.contents {
         case .records(let records):
-            for record in records where try record.decodeSameShape(from: record.encoded(by: encoder), by: decoder) != record {
+            for record in records
+            where try record.decodeSameShape(from: record.encoded(by: encoder), by: decoder) != record {
                 throw BenchmarkFailure("\(Self.name) wrote a record that does not decode back to itself")
             }
         case .archive(let archive):
@@ -102,7 +103,8 @@ struct TypedEncoderWrite: BenchmarkRow {
         let decoder = TypedCoding.decoder()
         switch contents {
         case .records(let records):
-            for record in records where try record.decodeSameShape(from: record.encoded(by: encoder), by: decoder) != record.atWholeSeconds {
+            for record in records
+            where try record.decodeSameShape(from: record.encoded(by: encoder), by: decoder) != record.atWholeSeconds {
                 throw BenchmarkFailure("\(Self.name) wrote a record that does not decode back to itself")
             }
         case .archive(let archive):
@@ -131,7 +133,8 @@ struct SerializationWrite: BenchmarkRow {
 
     func pass(_ stopwatch: inout Stopwatch) throws -> Int {
         var bytes = 0
-        try stopwatch.each(objects, { try JSONSerialization.data(withJSONObject: $0, options: Self.options) }) { _, data in
+        try stopwatch.each(objects, { try JSONSerialization.data(withJSONObject: $0, options: Self.options) }) {
+            _, data in
             bytes += data.count
         }
         return bytes

@@ -28,7 +28,9 @@ enum MigrationFloor {
                 bytes.append(contentsOf: buffer[0..<count])
             }
             close(descriptor)
-            guard var content = try reader.read(bytes).objectValue else { throw BenchmarkFailure("\(source) is not an object") }
+            guard var content = try reader.read(bytes).objectValue else {
+                throw BenchmarkFailure("\(source) is not an object")
+            }
             _ = content.renameMember("colorHex", to: "color")
             content["category"] = "General"
             content["$version"] = "2.0.0"
@@ -49,7 +51,9 @@ enum MigrationFloor {
 
     private static func sync(_ root: String) throws {
         let failed = store_floor_syncfs(root)
-        guard failed == 0 else { throw BenchmarkFailure("could not syncfs \(root): \(String(cString: strerror(failed)))") }
+        guard failed == 0 else {
+            throw BenchmarkFailure("could not syncfs \(root): \(String(cString: strerror(failed)))")
+        }
     }
 
     private static func failure(_ operation: String, _ path: String) -> BenchmarkFailure {

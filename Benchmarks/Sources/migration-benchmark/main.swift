@@ -40,20 +40,29 @@ defer { for folder in folders { try? FileManager.default.removeItem(atPath: fold
 
 note("\(Format.grouped(count)) documents: preparing")
 let sample = try MigrationSample(count: count)
-var applied: [Double] = [], floor: [Double] = [], dry: [Double] = [], diffs: [Double] = []
+var applied: [Double] = []
+var floor: [Double] = []
+var dry: [Double] = []
+var diffs: [Double] = []
 var diffBytes = 0
 for repetition in 0..<repetitions {
     note("repetition \(repetition + 1) of \(repetitions): writing two stores")
-    let folioRoot = try freshStore(), floorRoot = try freshStore()
+    let folioRoot = try freshStore()
+    let floorRoot = try freshStore()
     try sample.write(at: folioRoot)
     try sample.write(at: floorRoot)
 
     // The dry run: open the store and migrate in memory (then print nothing).
     sync()
     var report: MigrationReport?
-    dry.append(Format.seconds(try clock.measure { report = try DocumentStore.open(at: folioRoot).migrate([MigrationSample.step], dryRun: true) }))
+    dry.append(
+        Format.seconds(
+            try clock.measure {
+                report = try DocumentStore.open(at: folioRoot).migrate([MigrationSample.step], dryRun: true)
+            }))
     guard report?.entities["Timer"]?.changed == count, report?.files.count == count + 1 else {
-        throw BenchmarkFailure("the dry run would change \(report?.entities["Timer"]?.changed ?? 0) documents, not \(count)")
+        throw BenchmarkFailure(
+            "the dry run would change \(report?.entities["Timer"]?.changed ?? 0) documents, not \(count)")
     }
     var diff: [UInt8] = []
     diffs.append(Format.seconds(clock.measure { diff = report!.unifiedDiff() }))
@@ -66,10 +75,15 @@ for repetition in 0..<repetitions {
         sync()
         if row == "apply" {
             var done: MigrationReport?
-            applied.append(Format.seconds(try clock.measure { done = try DocumentStore.open(at: folioRoot, durability: .full).migrate([MigrationSample.step]) }))
+            applied.append(
+                Format.seconds(
+                    try clock.measure {
+                        done = try DocumentStore.open(at: folioRoot, durability: .full).migrate([MigrationSample.step])
+                    }))
             guard done?.applied == true else { throw BenchmarkFailure("the migration was not applied") }
         } else {
-            floor.append(Format.seconds(try clock.measure { try MigrationFloor.migrate(root: floorRoot, paths: sample.paths) }))
+            floor.append(
+                Format.seconds(try clock.measure { try MigrationFloor.migrate(root: floorRoot, paths: sample.paths) }))
         }
     }
     if repetition == 0 {
@@ -84,7 +98,8 @@ for repetition in 0..<repetitions {
 }
 
 let (apply, raw, dryRun) = (median(applied), median(floor), median(dry))
-print("""
+print(
+    """
     # migration-benchmark
 
     \(Format.grouped(count)) Timer documents at 1.0.0 (one day folder per day of 2025); one lightweight stage: \

@@ -21,11 +21,14 @@ protocol Contender {
     /// Saves `registered` in `folder`, opens the store again and fetches them all (so a
     /// context holds them), then inserts and saves each of `new` on its own. Returns
     /// the time of each insert and save.
-    func singleSaves(registered: [SessionValues], new: [SessionValues], in folder: String, durability: DurabilityPair) throws -> [Duration]
+    func singleSaves(registered: [SessionValues], new: [SessionValues], in folder: String, durability: DurabilityPair)
+        throws -> [Duration]
 
     /// Saves a rowing session in `folder`, then each stroke on its own, referring to the
     /// session. Returns the time of each stroke's insert and save.
-    func strokeSaves(session: StrokeValues.Session, strokes: [StrokeValues], in folder: String, durability: DurabilityPair) throws -> [Duration]
+    func strokeSaves(
+        session: StrokeValues.Session, strokes: [StrokeValues], in folder: String, durability: DurabilityPair
+    ) throws -> [Duration]
 
     /// In a child process of its own: warms up on the store in `warmUp` (opens it and
     /// fetches all, then lets go), then opens the store in `folder` and fetches every

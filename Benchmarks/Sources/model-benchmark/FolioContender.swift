@@ -30,16 +30,21 @@ struct FolioContender: Contender {
         }
         var digest = SessionDigest()
         for session in sessions {
-            digest.add(id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
+            digest.add(
+                id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
         }
         return (time, digest)
     }
 
-    func singleSaves(registered: [SessionValues], new: [SessionValues], in folder: String, durability: DurabilityPair) throws -> [Duration] {
+    func singleSaves(registered: [SessionValues], new: [SessionValues], in folder: String, durability: DurabilityPair)
+        throws -> [Duration]
+    {
         _ = try insertAndSave(registered, in: folder, durability: durability)
         let context = ModelContext(try Self.container(FocusSession.self, in: folder, durability: durability))
         let fetched = try context.fetch(FetchDescriptor<FocusSession>())
-        guard fetched.count == registered.count else { throw BenchmarkFailure("Folio fetched \(fetched.count) of \(registered.count) sessions") }
+        guard fetched.count == registered.count else {
+            throw BenchmarkFailure("Folio fetched \(fetched.count) of \(registered.count) sessions")
+        }
         sync()
         let clock = ContinuousClock()
         let times = try new.map { values in
@@ -49,13 +54,18 @@ struct FolioContender: Contender {
             }
         }
         let saved = try context.fetchCount(FetchDescriptor<FocusSession>())
-        guard saved == registered.count + new.count else { throw BenchmarkFailure("Folio holds \(saved) sessions after the single saves") }
+        guard saved == registered.count + new.count else {
+            throw BenchmarkFailure("Folio holds \(saved) sessions after the single saves")
+        }
         withExtendedLifetime(fetched) {}
         return times
     }
 
-    func strokeSaves(session values: StrokeValues.Session, strokes: [StrokeValues], in folder: String, durability: DurabilityPair) throws -> [Duration] {
-        let context = ModelContext(try Self.container(RowingSession.self, PerformanceMetric.self, in: folder, durability: durability))
+    func strokeSaves(
+        session values: StrokeValues.Session, strokes: [StrokeValues], in folder: String, durability: DurabilityPair
+    ) throws -> [Duration] {
+        let context = ModelContext(
+            try Self.container(RowingSession.self, PerformanceMetric.self, in: folder, durability: durability))
         let session = RowingSession(athleteID: values.athleteID, pm5DeviceID: values.pm5DeviceID)
         session.id = values.id
         session.startTime = values.startTime
@@ -87,10 +97,12 @@ struct FolioContender: Contender {
                 try context.save()
             }
         }
-        let reread = ModelContext(try Self.container(RowingSession.self, PerformanceMetric.self, in: folder, durability: durability))
+        let reread = ModelContext(
+            try Self.container(RowingSession.self, PerformanceMetric.self, in: folder, durability: durability))
         let metrics = try reread.fetch(FetchDescriptor<PerformanceMetric>())
         guard metrics.count == strokes.count, metrics.allSatisfy({ $0.session?.id == values.id }) else {
-            throw BenchmarkFailure("Folio stored \(metrics.count) strokes of \(strokes.count), or some without their session")
+            throw BenchmarkFailure(
+                "Folio stored \(metrics.count) strokes of \(strokes.count), or some without their session")
         }
         return times
     }
@@ -111,10 +123,15 @@ struct FolioContender: Contender {
     }
 
     /// A container over the store in `folder`/store, made when missing.
-    static func container(_ types: any PersistentModel.Type..., in folder: String, durability: DurabilityPair) throws -> ModelContainer {
+    static func container(_ types: any PersistentModel.Type..., in folder: String, durability: DurabilityPair) throws
+        -> ModelContainer
+    {
         try ModelContainer(
             for: Schema(types),
-            configurations: [ModelConfiguration(url: URL(filePath: folder + "/store", directoryHint: .isDirectory), durability: durability.folio)])
+            configurations: [
+                ModelConfiguration(
+                    url: URL(filePath: folder + "/store", directoryHint: .isDirectory), durability: durability.folio)
+            ])
     }
 
     private static func model(_ values: SessionValues) -> FocusSession {

@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import Foundation
-import Glibc
 import GRDB
+import Glibc
 
 /// GRDB's side: a `DatabaseQueue` over an SQLite file in WAL mode, and `Codable`
 /// records, as GRDB's documentation shows them.
@@ -18,7 +18,9 @@ struct GRDBContender: Contender {
             }
         }
         let saved = try queue.read(GRDBFocusSession.fetchCount)
-        guard saved == sessions.count else { throw BenchmarkFailure("GRDB saved \(saved) sessions, not \(sessions.count)") }
+        guard saved == sessions.count else {
+            throw BenchmarkFailure("GRDB saved \(saved) sessions, not \(sessions.count)")
+        }
         return time
     }
 
@@ -30,17 +32,22 @@ struct GRDBContender: Contender {
         }
         var digest = SessionDigest()
         for session in sessions {
-            digest.add(id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
+            digest.add(
+                id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
         }
         return (time, digest)
     }
 
-    func singleSaves(registered: [SessionValues], new: [SessionValues], in folder: String, durability: DurabilityPair) throws -> [Duration] {
+    func singleSaves(registered: [SessionValues], new: [SessionValues], in folder: String, durability: DurabilityPair)
+        throws -> [Duration]
+    {
         _ = try insertAndSave(registered, in: folder, durability: durability)
         let queue = try Self.queue(in: folder, durability: durability)
         // The app's copy of what it fetched, which each new record joins, as Folio's context registers it.
         var fetched = try queue.read(GRDBFocusSession.fetchAll)
-        guard fetched.count == registered.count else { throw BenchmarkFailure("GRDB fetched \(fetched.count) of \(registered.count) sessions") }
+        guard fetched.count == registered.count else {
+            throw BenchmarkFailure("GRDB fetched \(fetched.count) of \(registered.count) sessions")
+        }
         sync()
         let clock = ContinuousClock()
         let times = try new.map { values in
@@ -51,11 +58,15 @@ struct GRDBContender: Contender {
             }
         }
         let saved = try queue.read(GRDBFocusSession.fetchCount)
-        guard saved == registered.count + new.count else { throw BenchmarkFailure("GRDB holds \(saved) sessions after the single saves") }
+        guard saved == registered.count + new.count else {
+            throw BenchmarkFailure("GRDB holds \(saved) sessions after the single saves")
+        }
         return times
     }
 
-    func strokeSaves(session values: StrokeValues.Session, strokes: [StrokeValues], in folder: String, durability: DurabilityPair) throws -> [Duration] {
+    func strokeSaves(
+        session values: StrokeValues.Session, strokes: [StrokeValues], in folder: String, durability: DurabilityPair
+    ) throws -> [Duration] {
         let queue = try Self.queue(in: folder, durability: durability)
         try queue.write(GRDBRowing.createTables)
         let session = GRDBRowingSession(values)
@@ -71,7 +82,9 @@ struct GRDBContender: Contender {
         let stored = try queue.read { db in
             try GRDBPerformanceMetric.filter(Column("sessionID") == session.id).fetchCount(db)
         }
-        guard stored == strokes.count else { throw BenchmarkFailure("GRDB stored \(stored) strokes of \(strokes.count)") }
+        guard stored == strokes.count else {
+            throw BenchmarkFailure("GRDB stored \(stored) strokes of \(strokes.count)")
+        }
         return times
     }
 
@@ -99,13 +112,16 @@ struct GRDBContender: Contender {
         let synchronous = durability.synchronous
         configuration.prepareDatabase { db in
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            guard mode == "wal" else { throw BenchmarkFailure("SQLite answered journal_mode \(mode ?? "nothing") to WAL") }
+            guard mode == "wal" else {
+                throw BenchmarkFailure("SQLite answered journal_mode \(mode ?? "nothing") to WAL")
+            }
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
         let queue = try DatabaseQueue(path: folder + "/db.sqlite", configuration: configuration)
         let level = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         guard level == durability.synchronousCode else {
-            throw BenchmarkFailure("SQLite's synchronous is \(level.map(String.init) ?? "unknown"), not \(durability.synchronous)")
+            throw BenchmarkFailure(
+                "SQLite's synchronous is \(level.map(String.init) ?? "unknown"), not \(durability.synchronous)")
         }
         return queue
     }

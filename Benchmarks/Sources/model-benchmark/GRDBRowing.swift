@@ -99,7 +99,10 @@ enum GRDBRowing {
             table.column("sessionType", .text).notNull()
             table.column("startTime", .datetime).notNull()
             table.column("endTime", .datetime)
-            for name in ["totalDistance", "totalTime", "averagePace", "averageStrokeRate", "averagePower", "maxPower", "dragFactor"] {
+            for name in [
+                "totalDistance", "totalTime", "averagePace", "averageStrokeRate", "averagePower", "maxPower",
+                "dragFactor",
+            ] {
                 table.column(name, .double).notNull()
             }
             table.column("isComplete", .boolean).notNull()
@@ -108,7 +111,8 @@ enum GRDBRowing {
         }
         try db.create(table: GRDBPerformanceMetric.databaseTableName) { table in
             table.primaryKey("id", .blob)
-            table.column("sessionID", .blob).notNull().indexed().references(GRDBRowingSession.databaseTableName, onDelete: .cascade)
+            table.column("sessionID", .blob).notNull().indexed().references(
+                GRDBRowingSession.databaseTableName, onDelete: .cascade)
             table.column("timestamp", .datetime).notNull()
             for name in ["distance", "pace"] { table.column(name, .double).notNull() }
             table.column("strokeRate", .integer).notNull()

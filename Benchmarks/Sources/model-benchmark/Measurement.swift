@@ -61,7 +61,9 @@ struct Results {
 
     /// Folio's statistic over GRDB's, or `nil` when either side has no samples.
     func ratio(_ measurement: Measurement, _ statistic: (Samples) -> Double?) -> Double? {
-        guard let folio = statistic(samples(measurement, .folio)), let grdb = statistic(samples(measurement, .grdb)), grdb > 0 else {
+        guard let folio = statistic(samples(measurement, .folio)), let grdb = statistic(samples(measurement, .grdb)),
+            grdb > 0
+        else {
             return nil
         }
         return folio / grdb

@@ -23,7 +23,9 @@ enum MemoryChild {
     }
 
     /// Runs in the parent: starts a child and reads what it printed.
-    static func spawn(executable: String, side: Side, warmUp: String, folder: String) throws -> (afterOpen: Int, afterFetch: Int) {
+    static func spawn(executable: String, side: Side, warmUp: String, folder: String) throws -> (
+        afterOpen: Int, afterFetch: Int
+    ) {
         let process = Process()
         process.executableURL = URL(filePath: executable)
         process.arguments = [command, side.commandName, warmUp, folder]
@@ -35,7 +37,9 @@ enum MemoryChild {
         let text = String(decoding: data, as: UTF8.self)
         let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard process.terminationStatus == 0, numbers.count == 2 else {
-            throw BenchmarkFailure("the memory child process for \(side.contender.name) exited with \(process.terminationStatus), printing \(text.debugDescription)")
+            throw BenchmarkFailure(
+                "the memory child process for \(side.contender.name) exited with \(process.terminationStatus), printing \(text.debugDescription)"
+            )
         }
         return (numbers[0], numbers[1])
     }

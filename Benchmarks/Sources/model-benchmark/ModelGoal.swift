@@ -21,7 +21,9 @@ enum ModelGoal {
         return pairs.flatMap { [.singleSaveMedian($0), .singleSaveP99($0)] }
             + pairs.flatMap { [.strokeSaveMedian($0), .strokeSaveP99($0)] }
             + sizes.flatMap { size in pairs.map { .insertAndSave(size: size, $0) } }
-            + sizes.flatMap { size in [.reopenAndFetchAll(size: size, second: false), .reopenAndFetchAll(size: size, second: true)] }
+            + sizes.flatMap { size in
+                [.reopenAndFetchAll(size: size, second: false), .reopenAndFetchAll(size: size, second: true)]
+            }
             + [.memory, .memoryBudget]
     }
 

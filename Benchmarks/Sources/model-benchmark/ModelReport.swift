@@ -40,8 +40,13 @@ struct ModelReport {
             for pair in DurabilityPair.durable {
                 lines.append(wholeSetLine("insert + save, \(pair.label)", .insertAndSave(size: size, pair), size: size))
             }
-            lines.append(wholeSetLine("reopen + fetch all, first open after the save", .reopenAndFetchAll(size: size, second: false), size: size))
-            lines.append(wholeSetLine("reopen + fetch all, second open", .reopenAndFetchAll(size: size, second: true), size: size))
+            lines.append(
+                wholeSetLine(
+                    "reopen + fetch all, first open after the save", .reopenAndFetchAll(size: size, second: false),
+                    size: size))
+            lines.append(
+                wholeSetLine(
+                    "reopen + fetch all, second open", .reopenAndFetchAll(size: size, second: true), size: size))
         }
         lines += [
             "",
@@ -58,7 +63,10 @@ struct ModelReport {
             "|---|---|---:|---:|---:|---:|---:|---:|",
         ]
         for pair in DurabilityPair.allCases {
-            lines.append(latencyLine("1 insert + save, \(Format.grouped(options.registeredSessions)) registered", .singleSave(pair), pair))
+            lines.append(
+                latencyLine(
+                    "1 insert + save, \(Format.grouped(options.registeredSessions)) registered", .singleSave(pair), pair
+                ))
         }
         for pair in DurabilityPair.allCases {
             lines.append(latencyLine("rowing: 1 stroke insert + save", .strokeSave(pair), pair))
@@ -99,22 +107,27 @@ struct ModelReport {
     }
 
     private func wholeSetLine(_ title: String, _ measurement: Measurement, size: Int) -> String {
-        let folio = results.samples(measurement, .folio).median, grdb = results.samples(measurement, .grdb).median
+        let folio = results.samples(measurement, .folio).median
+        let grdb = results.samples(measurement, .grdb).median
         let rate = { (seconds: Double?) in seconds.map { Format.rate(Double(size) / $0) } ?? "–" }
-        return "| \(title) | \(Format.grouped(size)) | \(time(folio)) | \(time(grdb)) | \(ratio(results.ratio(measurement, \.median))) | "
+        return
+            "| \(title) | \(Format.grouped(size)) | \(time(folio)) | \(time(grdb)) | \(ratio(results.ratio(measurement, \.median))) | "
             + "\(rate(folio)) | \(rate(grdb)) |"
     }
 
     private func latencyLine(_ title: String, _ measurement: Measurement, _ pair: DurabilityPair) -> String {
-        let folio = results.samples(measurement, .folio), grdb = results.samples(measurement, .grdb)
+        let folio = results.samples(measurement, .folio)
+        let grdb = results.samples(measurement, .grdb)
         let p99 = { (samples: Samples) in samples.percentile(0.99) }
-        return "| \(title) | \(pair.label) | \(time(folio.median)) | \(time(grdb.median)) | \(ratio(results.ratio(measurement, \.median))) | "
+        return
+            "| \(title) | \(pair.label) | \(time(folio.median)) | \(time(grdb.median)) | \(ratio(results.ratio(measurement, \.median))) | "
             + "\(time(p99(folio))) | \(time(p99(grdb))) | \(ratio(results.ratio(measurement, p99))) |"
     }
 
     private func memoryLine(_ title: String, _ measurement: Measurement) -> String {
         let kilobytes = { (value: Double?) in value.map { Format.grouped(Int($0)) + " KB" } ?? "–" }
-        return "| \(title) | \(kilobytes(results.samples(measurement, .folio).median)) | \(kilobytes(results.samples(measurement, .grdb).median)) | "
+        return
+            "| \(title) | \(kilobytes(results.samples(measurement, .folio).median)) | \(kilobytes(results.samples(measurement, .grdb).median)) | "
             + "\(ratio(results.ratio(measurement, \.median))) |"
     }
 

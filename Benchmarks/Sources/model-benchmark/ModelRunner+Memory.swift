@@ -10,12 +10,16 @@ extension ModelRunner {
         let warmUpSessions = SessionValues.make(count: 10, seed: 7)
         var stores: [Side: (warmUp: String, folder: String)] = [:]
         for side in Side.allCases {
-            Self.progress("memory: \(side.contender.name) saves \(Format.grouped(sessions.count)) sessions for the child processes")
-            let warmUp = try scratch.fresh(), folder = try scratch.fresh()
+            Self.progress(
+                "memory: \(side.contender.name) saves \(Format.grouped(sessions.count)) sessions for the child processes"
+            )
+            let warmUp = try scratch.fresh()
+            let folder = try scratch.fresh()
             for (store, values) in [(warmUp, warmUpSessions), (folder, sessions)] {
                 _ = try side.contender.insertAndSave(values, in: store, durability: .full)
                 guard try side.contender.reopenAndFetchAll(in: store).fetched == SessionDigest(values) else {
-                    throw BenchmarkFailure("\(side.contender.name) did not give back the sessions saved for the memory rows")
+                    throw BenchmarkFailure(
+                        "\(side.contender.name) did not give back the sessions saved for the memory rows")
                 }
             }
             stores[side] = (warmUp, folder)
@@ -24,7 +28,8 @@ extension ModelRunner {
         for run in 0..<options.memoryRuns {
             for side in Side.turns(run) {
                 Self.progress("memory: \(side.contender.name), child process \(run + 1) of \(options.memoryRuns)")
-                let growth = try MemoryChild.spawn(executable: executable, side: side, warmUp: stores[side]!.warmUp, folder: stores[side]!.folder)
+                let growth = try MemoryChild.spawn(
+                    executable: executable, side: side, warmUp: stores[side]!.warmUp, folder: stores[side]!.folder)
                 results.record(.memoryAfterOpen, side, value: Double(growth.afterOpen))
                 results.record(.memoryAfterFetch, side, value: Double(growth.afterFetch))
             }

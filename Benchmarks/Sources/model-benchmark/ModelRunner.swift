@@ -34,9 +34,12 @@ struct ModelRunner {
         for round in 0..<options.latencyRounds {
             for (index, pair) in DurabilityPair.allCases.enumerated() {
                 for side in Side.turns(round + index) {
-                    Self.progress("single saves with \(Format.grouped(registered.count)) registered, \(pair.label): \(side.contender.name), round \(round + 1) of \(options.latencyRounds)")
+                    Self.progress(
+                        "single saves with \(Format.grouped(registered.count)) registered, \(pair.label): \(side.contender.name), round \(round + 1) of \(options.latencyRounds)"
+                    )
                     let folder = try scratch.fresh()
-                    let times = try side.contender.singleSaves(registered: registered, new: new, in: folder, durability: pair)
+                    let times = try side.contender.singleSaves(
+                        registered: registered, new: new, in: folder, durability: pair)
                     for time in times.dropFirst(options.warmUpSaves) { results.record(.singleSave(pair), side, time) }
                 }
             }
@@ -51,9 +54,12 @@ struct ModelRunner {
         for round in 0..<options.latencyRounds {
             for (index, pair) in DurabilityPair.allCases.enumerated() {
                 for side in Side.turns(round + index) {
-                    Self.progress("\(strokes.count) strokes, \(pair.label): \(side.contender.name), round \(round + 1) of \(options.latencyRounds)")
+                    Self.progress(
+                        "\(strokes.count) strokes, \(pair.label): \(side.contender.name), round \(round + 1) of \(options.latencyRounds)"
+                    )
                     let folder = try scratch.fresh()
-                    let times = try side.contender.strokeSaves(session: session, strokes: strokes, in: folder, durability: pair)
+                    let times = try side.contender.strokeSaves(
+                        session: session, strokes: strokes, in: folder, durability: pair)
                     for time in times { results.record(.strokeSave(pair), side, time) }
                     results.record(.strokeTotal(pair), side, times.reduce(.zero, +))
                 }
@@ -75,7 +81,9 @@ struct ModelRunner {
             for (index, pair) in DurabilityPair.durable.enumerated() {
                 for side in Side.turns(round + index) {
                     let folder = try scratch.fresh()
-                    results.record(.insertAndSave(size: size, pair), side, try side.contender.insertAndSave(sessions, in: folder, durability: pair))
+                    results.record(
+                        .insertAndSave(size: size, pair), side,
+                        try side.contender.insertAndSave(sessions, in: folder, durability: pair))
                     if pair == .full { fullStores[side] = folder }
                 }
             }

@@ -5,7 +5,8 @@ import BenchmarkSupport
 /// `--memory-child <folio|grdb> <warm-up folder> <folder>` is the hidden subcommand the
 /// benchmark runs itself with, to measure memory in a fresh process (see `MemoryChild`).
 struct Options {
-    static let usage = "usage: swift run -c release --package-path Benchmarks model-benchmark [--quick] [--sizes 1000,10000,100000]"
+    static let usage =
+        "usage: swift run -c release --package-path Benchmarks model-benchmark [--quick] [--sizes 1000,10000,100000]"
     static let defaultSizes = [1_000, 10_000, 100_000]
     static let quickSizes = [1_000]
 
@@ -24,8 +25,10 @@ struct Options {
             case "--sizes":
                 guard let list = remaining.popFirst() else { throw BenchmarkFailure(Self.usage) }
                 let parsed = list.split(separator: ",").compactMap { Int($0.filter { $0 != "_" }) }
-                guard !parsed.isEmpty, parsed.count == list.split(separator: ",").count, parsed.allSatisfy({ $0 >= 1 }) else {
-                    throw BenchmarkFailure("--sizes takes whole numbers of at least 1, separated by commas\n" + Self.usage)
+                guard !parsed.isEmpty, parsed.count == list.split(separator: ",").count, parsed.allSatisfy({ $0 >= 1 })
+                else {
+                    throw BenchmarkFailure(
+                        "--sizes takes whole numbers of at least 1, separated by commas\n" + Self.usage)
                 }
                 sizes = parsed
             default:
@@ -57,6 +60,7 @@ struct Options {
 
     var command: String {
         "swift run -c release --package-path Benchmarks model-benchmark" + (isQuick ? " --quick" : "")
-            + (sizes == (isQuick ? Self.quickSizes : Self.defaultSizes) ? "" : " --sizes " + sizes.map(String.init).joined(separator: ","))
+            + (sizes == (isQuick ? Self.quickSizes : Self.defaultSizes)
+                ? "" : " --sizes " + sizes.map(String.init).joined(separator: ","))
     }
 }

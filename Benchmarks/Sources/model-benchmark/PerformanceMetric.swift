@@ -7,21 +7,21 @@ import Foundation
 @Model
 class PerformanceMetric {
     @Attribute(.unique) var id: UUID
-    var sessionID: UUID // Foreign key to RowingSession
+    var sessionID: UUID  // Foreign key to RowingSession
     var timestamp: Date
-    var distance: Double // cumulative meters
-    var pace: Double // current 500m pace in seconds
-    var strokeRate: Int // current SPM
-    var power: Double // current watts
+    var distance: Double  // cumulative meters
+    var pace: Double  // current 500m pace in seconds
+    var strokeRate: Int  // current SPM
+    var power: Double  // current watts
     var strokeCount: Int
-    var heartRate: Int? // optional HR
+    var heartRate: Int?  // optional HR
     var strokePhase: StrokePhase
-    var driveTime: Double // seconds
-    var recoveryTime: Double // seconds
-    var strokeLength: Double // meters
-    var peakForce: Double // peak force this stroke
-    var averageForce: Double // average force
-    var workPerStroke: Double // joules
+    var driveTime: Double  // seconds
+    var recoveryTime: Double  // seconds
+    var strokeLength: Double  // meters
+    var peakForce: Double  // peak force this stroke
+    var averageForce: Double  // average force
+    var workPerStroke: Double  // joules
 
     // Relationships
     @Relationship var session: RowingSession?

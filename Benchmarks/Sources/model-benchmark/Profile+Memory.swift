@@ -48,7 +48,8 @@ private func stagedGrowth(_ side: Side, in folder: String) throws -> [(String, H
             let sessions = try context.fetch(FetchDescriptor<FocusSession>())
             stages.append(("fetch", try HeapUse().growth(since: start)))
             for session in sessions {
-                digest.add(id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
+                digest.add(
+                    id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
             }
             stages.append(("values read", try HeapUse().growth(since: start)))
             withExtendedLifetime((context, sessions)) {}
@@ -67,7 +68,8 @@ private func stagedGrowth(_ side: Side, in folder: String) throws -> [(String, H
         let sessions = try queue.read(GRDBFocusSession.fetchAll)
         stages.append(("fetch", try HeapUse().growth(since: start)))
         for session in sessions {
-            digest.add(id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
+            digest.add(
+                id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
         }
         stages.append(("values read", try HeapUse().growth(since: start)))
         withExtendedLifetime((queue, sessions)) {}

@@ -21,17 +21,21 @@ enum Profile {
         let clock = ContinuousClock()
         for round in 1...10 {
             let start = clock.now
-            let container = try ModelContainer(for: Schema([FocusSession.self]), configurations: [ModelConfiguration(url: url)])
+            let container = try ModelContainer(
+                for: Schema([FocusSession.self]), configurations: [ModelConfiguration(url: url)])
             let opened = clock.now
             let context = ModelContext(container)
             let fetched = try context.fetch(FetchDescriptor<FocusSession>())
             let done = clock.now
             var digest = SessionDigest()
             for session in fetched {
-                digest.add(id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
+                digest.add(
+                    id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
             }
             let read = clock.now
-            print("round \(round): open \(ms(start.duration(to: opened))), fetch \(ms(opened.duration(to: done))), read \(ms(done.duration(to: read))) (\(fetched.count) sessions)")
+            print(
+                "round \(round): open \(ms(start.duration(to: opened))), fetch \(ms(opened.duration(to: done))), read \(ms(done.duration(to: read))) (\(fetched.count) sessions)"
+            )
         }
     }
 
@@ -48,7 +52,8 @@ extension Profile {
     static func runSaves(scratch: ScratchFolders) throws {
         let registered = SessionValues.make(count: 10_000, seed: 2)
         let new = SessionValues.make(count: 2_000, seed: 3)
-        let times = try FolioContender().singleSaves(registered: registered, new: new, in: try scratch.fresh(), durability: .none)
+        let times = try FolioContender().singleSaves(
+            registered: registered, new: new, in: try scratch.fresh(), durability: .none)
         print("single saves, .none: median \(ms(times.sorted()[times.count / 2]))")
     }
 }

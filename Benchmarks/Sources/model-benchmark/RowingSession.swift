@@ -8,18 +8,18 @@ import Foundation
 @Model
 class RowingSession {
     @Attribute(.unique) var id: UUID
-    var athleteID: UUID // Foreign key to Athlete
+    var athleteID: UUID  // Foreign key to Athlete
     var teamID: UUID?
     var pm5DeviceID: String
     var sessionType: SessionType
     var startTime: Date
     var endTime: Date?
-    var totalDistance: Double // meters
-    var totalTime: Double // seconds
-    var averagePace: Double // seconds per 500m
-    var averageStrokeRate: Double // SPM
-    var averagePower: Double // watts
-    var maxPower: Double // peak watts
+    var totalDistance: Double  // meters
+    var totalTime: Double  // seconds
+    var averagePace: Double  // seconds per 500m
+    var averageStrokeRate: Double  // SPM
+    var averagePower: Double  // watts
+    var maxPower: Double  // peak watts
     var dragFactor: Double
     var isComplete: Bool
     var createdAt: Date

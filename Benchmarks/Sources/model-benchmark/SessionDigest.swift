@@ -14,12 +14,16 @@ struct SessionDigest: Equatable, CustomStringConvertible {
     init() {}
 
     init(_ sessions: [SessionValues]) {
-        for session in sessions { add(id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration) }
+        for session in sessions {
+            add(id: session.id, startTime: session.startTime, endTime: session.endTime, duration: session.duration)
+        }
     }
 
     mutating func add(id: UUID, startTime: Date, endTime: Date?, duration: Double) {
         count += 1
-        let halves = withUnsafeBytes(of: id.uuid) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+        let halves = withUnsafeBytes(of: id.uuid) {
+            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
+        }
         identities &+= halves.0 &* 31 &+ halves.1
         startTimes += startTime.timeIntervalSinceReferenceDate
         durations += duration

@@ -28,7 +28,8 @@ struct SessionValues {
         return (0..<count).map { index in
             let day = Double(index * 7_919 % 365)
             let secondOfDay = Double(Int.random(in: 21_600..<79_200, using: &generator))
-            let start = Date(timeIntervalSinceReferenceDate: firstDay + day * 86_400 + secondOfDay + quarter(0..<4, &generator))
+            let start = Date(
+                timeIntervalSinceReferenceDate: firstDay + day * 86_400 + secondOfDay + quarter(0..<4, &generator))
             let state = states[Int.random(in: 0..<states.count, using: &generator)]
             let duration = quarter(240..<6_000, &generator)  // 1 to 25 minutes
             let paused = quarter(0..<2_400, &generator)

@@ -16,13 +16,16 @@ if arguments.first == MemoryChild.command {
 
 if arguments.first == Profile.savesFlag {
     let scratch = ScratchFolders()
-    do { try Profile.runSaves(scratch: scratch) } catch { FileHandle.standardError.write(Data("model-benchmark \(Profile.savesFlag): \(error)\n".utf8)) }
+    do { try Profile.runSaves(scratch: scratch) } catch {
+        FileHandle.standardError.write(Data("model-benchmark \(Profile.savesFlag): \(error)\n".utf8))
+    }
     try? scratch.removeAll()
     exit(0)
 }
 if arguments.first == Profile.memoryFlag {
     let scratch = ScratchFolders()
-    do { try Profile.runMemory(size: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000, scratch: scratch) } catch {
+    do { try Profile.runMemory(size: arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000, scratch: scratch) } catch
+    {
         FileHandle.standardError.write(Data("model-benchmark \(Profile.memoryFlag): \(error)\n".utf8))
     }
     try? scratch.removeAll()
@@ -32,7 +35,8 @@ if arguments.first == Profile.flag {
     let scratch = ScratchFolders()
     do {
         let rest = arguments.dropFirst()
-        try Profile.run(size: rest.first.flatMap { Int($0) } ?? 100_000, keeping: rest.dropFirst().first, scratch: scratch)
+        try Profile.run(
+            size: rest.first.flatMap { Int($0) } ?? 100_000, keeping: rest.dropFirst().first, scratch: scratch)
     } catch {
         FileHandle.standardError.write(Data("model-benchmark \(Profile.flag): \(error)\n".utf8))
     }

@@ -15,7 +15,10 @@ final class FocusSession {
     var pausedDuration: TimeInterval
     var createdAt: Date
 
-    init(id: UUID, startTime: Date, endTime: Date?, state: String, duration: TimeInterval, pausedDuration: TimeInterval, createdAt: Date) {
+    init(
+        id: UUID, startTime: Date, endTime: Date?, state: String, duration: TimeInterval, pausedDuration: TimeInterval,
+        createdAt: Date
+    ) {
         self.id = id
         self.startTime = startTime
         self.endTime = endTime

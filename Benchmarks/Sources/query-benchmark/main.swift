@@ -28,14 +28,18 @@ func note(_ text: String) { FileHandle.standardError.write(Data(("… " + text +
 let queries: [(key: String, title: String)] = [
     ("point", "point lookup by id"), ("indexed", "equality on an indexed field (state == \"paused\")"),
     ("countIndexed", "count on an indexed field (state == \"paused\")"),
-    ("unindexed", "equality on an unindexed field (pausedDuration == 42)"), ("range", "30-day range on the partition date"),
+    ("unindexed", "equality on an unindexed field (pausedDuration == 42)"),
+    ("range", "30-day range on the partition date"),
     ("latest", "sort by date, limit 20"), ("countByState", "count by state"),
 ]
 
 /// Deterministic sessions over a year: mostly completed, a few paused.
 func makeRecords(_ count: Int) -> [FocusSession] {
     var random = SplitMix64(seed: 2026)
-    let states = ["completed", "completed", "completed", "completed", "completed", "completed", "abandoned", "abandoned", "active", "paused"]
+    let states = [
+        "completed", "completed", "completed", "completed", "completed", "completed", "abandoned", "abandoned",
+        "active", "paused",
+    ]
     return (0..<count).map { _ in
         let start = yearStart.addingTimeInterval(Double(random.next() % (365 * 86_400)))
         let state = states[Int(random.next() % UInt64(states.count))]
@@ -43,9 +47,14 @@ func makeRecords(_ count: Int) -> [FocusSession] {
         var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let id = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let id = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
         return FocusSession(
-            id: id, startTime: start, endTime: state == "completed" ? start.addingTimeInterval(duration) : nil, state: state, duration: duration,
+            id: id, startTime: start, endTime: state == "completed" ? start.addingTimeInterval(duration) : nil,
+            state: state, duration: duration,
             pausedDuration: Double(random.next() % 600), createdAt: start)
     }
 }
@@ -75,31 +84,50 @@ func median(_ body: () throws -> Any, answer: (Any) -> Any = { $0 }) rethrows ->
 func idText(_ ids: Any) -> Any { (ids as? [UUID] ?? []).map(\.uuidString) }
 
 /// The six queries through Folio's public API on a context of `container`.
-func folioQueries(_ container: ModelContainer, target: UUID, from: Date, to: Date) throws -> [String: (seconds: Double, answer: Any)] {
+func folioQueries(_ container: ModelContainer, target: UUID, from: Date, to: Date) throws -> [String: (
+    seconds: Double, answer: Any
+)] {
     var results: [String: (Double, Any)] = [:]
     results["point"] = try median {
-        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target })).map(\.id.uuidString)
+        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target })).map(
+            \.id.uuidString)
     }
     results["indexed"] = try median(
-        { try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })).map(\.id) },
+        {
+            try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
+            ).map(\.id)
+        },
         answer: idText)
     results["countIndexed"] = try median {
-        try ModelContext(container).fetchCount(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" }))
+        try ModelContext(container).fetchCount(
+            FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" }))
     }
     results["unindexed"] = try median(
-        { try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.pausedDuration == 42 })).map(\.id) },
+        {
+            try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(predicate: #Predicate { $0.pausedDuration == 42 })
+            ).map(\.id)
+        },
         answer: idText)
     results["range"] = try median {
-        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })).count
+        try ModelContext(container).fetch(
+            FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })
+        ).count
     }
     results["latest"] = try median {
-        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20))
-            .map(\.id.uuidString)
+        try ModelContext(container).fetch(
+            FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20)
+        )
+        .map(\.id.uuidString)
     }
     results["countByState"] = try median {
-        Dictionary(uniqueKeysWithValues: try ModelContext(container).aggregate(Aggregation<FocusSession>.count, groupedBy: \FocusSession.state).map {
-            ($0.group[0].queryText.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), $0.count)
-        })
+        Dictionary(
+            uniqueKeysWithValues: try ModelContext(container).aggregate(
+                Aggregation<FocusSession>.count, groupedBy: \FocusSession.state
+            ).map {
+                ($0.group[0].queryText.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), $0.count)
+            })
     }
     return results
 }
@@ -108,12 +136,13 @@ func folioQueries(_ container: ModelContainer, target: UUID, from: Date, to: Dat
 /// types; ids in the same order only where `ordered` (a sort's answer).
 func same(_ a: Any, _ b: Any, ordered: Bool) -> Bool {
     switch (a, b) {
-    case let (a as [String], b as [Any]):
+    case (let a as [String], let b as [Any]):
         let b = b.compactMap { $0 as? String }
         return ordered ? a == b : a.sorted() == b.sorted()
-    case let (a as Int, b as Int): return a == b
-    case let (a as Int, b as NSNumber): return a == b.intValue
-    case let (a as [String: Int], b as [String: Any]): return a == b.compactMapValues { ($0 as? Int) ?? ($0 as? NSNumber)?.intValue }
+    case (let a as Int, let b as Int): return a == b
+    case (let a as Int, let b as NSNumber): return a == b.intValue
+    case (let a as [String: Int], let b as [String: Any]):
+        return a == b.compactMapValues { ($0 as? Int) ?? ($0 as? NSNumber)?.intValue }
     default: return false
     }
 }
@@ -121,7 +150,8 @@ func same(_ a: Any, _ b: Any, ordered: Bool) -> Bool {
 let peerNames = ["sqlite indexed", "sqlite unindexed", "tinydb", "jq", "recsel"]
 var report: [String] = []
 var goals: [String] = []
-let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../Scripts/query_peers.py").standardized.path
+let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../Scripts/query_peers.py")
+    .standardized.path
 
 for size in sizes {
     let scratch = FileManager.default.temporaryDirectory.appending(path: "query-benchmark-\(UUID().uuidString)")
@@ -131,7 +161,9 @@ for size in sizes {
     note("\(Format.grouped(size)) records: writing the Folio store")
     let records = makeRecords(size)
     do {
-        let context = ModelContext(try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none)))
+        let context = ModelContext(
+            try ModelContainer(
+                for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none)))
         for record in records { context.insert(record) }
         try context.save()
     }
@@ -139,8 +171,10 @@ for size in sizes {
     var lines = ""
     for record in records {
         let object: [String: Any] = [
-            "id": record.id.uuidString, "startTime": iso(record.startTime), "endTime": record.endTime.map { iso($0) as Any } ?? NSNull(),
-            "state": record.state, "duration": record.duration, "pausedDuration": record.pausedDuration, "createdAt": iso(record.createdAt),
+            "id": record.id.uuidString, "startTime": iso(record.startTime),
+            "endTime": record.endTime.map { iso($0) as Any } ?? NSNull(),
+            "state": record.state, "duration": record.duration, "pausedDuration": record.pausedDuration,
+            "createdAt": iso(record.createdAt),
         ]
         lines += String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self) + "\n"
     }
@@ -151,7 +185,9 @@ for size in sizes {
     let target = records[size / 2].id
     let from = yearStart.addingTimeInterval(100 * 86_400)
     let to = yearStart.addingTimeInterval(130 * 86_400)
-    let parameters: [String: Any] = ["id": target.uuidString, "state": "paused", "pausedDuration": 42, "from": iso(from), "to": iso(to)]
+    let parameters: [String: Any] = [
+        "id": target.uuidString, "state": "paused", "pausedDuration": 42, "from": iso(from), "to": iso(to),
+    ]
     try JSONSerialization.data(withJSONObject: parameters).write(to: scratch.appending(path: "parameters.json"))
 
     note("\(Format.grouped(size)) records: Folio, cold (no .folio/cache: the open, then the query)")
@@ -159,7 +195,8 @@ for size in sizes {
     for (key, _) in queries {
         try? FileManager.default.removeItem(at: storeURL.appending(path: ".folio/cache"))
         let start = ContinuousClock.now
-        let container = try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
+        let container = try ModelContainer(
+            for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
         _ = try folioQueries(container, target: target, from: from, to: to)[key]
         _ = (key, container)
         let elapsed = ContinuousClock.now - start
@@ -168,28 +205,47 @@ for size in sizes {
     // Each cold container wrote `.folio/cache` anew when it went away: written back now, too.
     sync()
     note("\(Format.grouped(size)) records: Folio, warm")
-    let container = try ModelContainer(for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
+    let container = try ModelContainer(
+        for: FocusSession.self, configurations: ModelConfiguration(url: storeURL, durability: .none))
     _ = try folioQueries(container, target: target, from: from, to: to)  // builds the indexes: what "warm" means
     let warm = try folioQueries(container, target: target, from: from, to: to)
     if profiling {
         note("profiling loop")
         for _ in 0..<(ProcessInfo.processInfo.environment["PROFILE_LOOPS"].flatMap { Int($0) } ?? 30) {
-            _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })).map(\.id)
-            _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })).count
+            _ = try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
+            ).map(\.id)
+            _ = try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })
+            ).count
         }
         for key in ["point", "indexed", "unindexed", "range"] { print(key, milliseconds3(warm[key]!.seconds)) }
         // Point lookups of every 100th record, each in a context of its own, as the report's row does.
         let targets = stride(from: 0, to: records.count, by: 100).map { records[$0].id }
         let lookups = try ContinuousClock().measure {
-            for id in targets { _ = try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == id })) }
+            for id in targets {
+                _ = try ModelContext(container).fetch(
+                    FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == id }))
+            }
         }
         print("point, mean of \(targets.count) lookups", milliseconds3(Format.seconds(lookups) / Double(targets.count)))
         let paused = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
-        print("indexed, identifiers only", milliseconds3(try median { try ModelContext(container).fetchIdentifiers(paused).count }.seconds))
-        print("indexed, models (context kept)", milliseconds3(try median { let c = ModelContext(container); let m = try c.fetch(paused); return (c, m) }.seconds))
+        print(
+            "indexed, identifiers only",
+            milliseconds3(try median { try ModelContext(container).fetchIdentifiers(paused).count }.seconds))
+        print(
+            "indexed, models (context kept)",
+            milliseconds3(
+                try median {
+                    let c = ModelContext(container)
+                    let m = try c.fetch(paused)
+                    return (c, m)
+                }.seconds))
         print("indexed, models", milliseconds3(try median { try ModelContext(container).fetch(paused).count }.seconds))
         let range = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })
-        print("range, identifiers only", milliseconds3(try median { try ModelContext(container).fetchIdentifiers(range).count }.seconds))
+        print(
+            "range, identifiers only",
+            milliseconds3(try median { try ModelContext(container).fetchIdentifiers(range).count }.seconds))
         print("range, count", milliseconds3(try median { try ModelContext(container).fetchCount(range) }.seconds))
         let quiet = FetchDescriptor<FocusSession>(predicate: #Predicate { $0.pausedDuration == 42 })
         print("unindexed, count", milliseconds3(try median { try ModelContext(container).fetchCount(quiet) }.seconds))
@@ -216,7 +272,10 @@ for size in sizes {
         for _ in 0..<repetitions {
             let start = ContinuousClock.now
             let context = ModelContext(container)
-            context.insert(FocusSession(id: UUID(), startTime: from, endTime: nil, state: "paused", duration: 1, pausedDuration: 0, createdAt: from))
+            context.insert(
+                FocusSession(
+                    id: UUID(), startTime: from, endTime: nil, state: "paused", duration: 1, pausedDuration: 0,
+                    createdAt: from))
             try context.save()
             let saved = ContinuousClock.now
             _ = try ModelContext(container).fetchCount(paused)
@@ -225,55 +284,80 @@ for size in sizes {
         }
         let afterSaveMedians = afterSave.map { milliseconds3($0.sorted()[$0.count / 2]) }
         print("one record saved \(afterSaveMedians[0]), then the count \(afterSaveMedians[1])")
-        print("indexed, ids read", milliseconds3(try median { try ModelContext(container).fetch(paused).map(\.id) }.seconds))
+        print(
+            "indexed, ids read",
+            milliseconds3(try median { try ModelContext(container).fetch(paused).map(\.id) }.seconds))
         // What answering with sorted id text, as the benchmark once did inside the clock, adds.
-        print("indexed, ids as sorted text", milliseconds3(try median { try ModelContext(container).fetch(paused).map(\.id.uuidString).sorted() }.seconds))
+        print(
+            "indexed, ids as sorted text",
+            milliseconds3(
+                try median { try ModelContext(container).fetch(paused).map(\.id.uuidString).sorted() }.seconds))
         continue
     }
 
     note("\(Format.grouped(size)) records: the peers (SQLite, TinyDB, jq, recsel)")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script, scratch.appending(path: "records.ndjson").path, storeURL.path, scratch.path, scratch.appending(path: "parameters.json").path, "\(repetitions)"]
+    process.arguments = [
+        "python3", script, scratch.appending(path: "records.ndjson").path, storeURL.path, scratch.path,
+        scratch.appending(path: "parameters.json").path, "\(repetitions)",
+    ]
     let output = Pipe()
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let peers = try JSONSerialization.jsonObject(with: data) as? [String: [String: [String: Any]]] else {
-        throw BenchmarkFailure("the peers script failed (exit \(process.terminationStatus)); run it by hand: python3 \(script)")
+    guard process.terminationStatus == 0,
+        let peers = try JSONSerialization.jsonObject(with: data) as? [String: [String: [String: Any]]]
+    else {
+        throw BenchmarkFailure(
+            "the peers script failed (exit \(process.terminationStatus)); run it by hand: python3 \(script)")
     }
     for (key, title) in queries {
-        for peer in peerNames where !same(warm[key]!.answer, peers[peer]?[key]?["answer"] as Any, ordered: key == "latest") {
-            throw BenchmarkFailure("\(peer) answers \(title) differently from Folio: \(peers[peer]?[key]?["answer"] ?? "nothing") against \(warm[key]!.answer)")
+        for peer in peerNames
+        where !same(warm[key]!.answer, peers[peer]?[key]?["answer"] as Any, ordered: key == "latest") {
+            throw BenchmarkFailure(
+                "\(peer) answers \(title) differently from Folio: \(peers[peer]?[key]?["answer"] ?? "nothing") against \(warm[key]!.answer)"
+            )
         }
     }
 
-    func time(_ seconds: Double) -> String { seconds < 0.001 ? Format.decimal(seconds * 1e6, places: 1) + " µs" : Format.milliseconds(seconds) }
+    func time(_ seconds: Double) -> String {
+        seconds < 0.001 ? Format.decimal(seconds * 1e6, places: 1) + " µs" : Format.milliseconds(seconds)
+    }
     report.append("\n### \(Format.grouped(size)) records\n")
     report.append("| query | Folio warm | Folio cold | SQLite indexed | SQLite unindexed | TinyDB | jq | recsel |")
     report.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for (key, title) in queries {
         let peerTimes = peerNames.map { time(peers[$0]?[key]?["median"] as? Double ?? .nan) }
-        report.append("| \(title) | \(time(warm[key]!.seconds)) | \(time(cold[key]!)) | " + peerTimes.joined(separator: " | ") + " |")
+        report.append(
+            "| \(title) | \(time(warm[key]!.seconds)) | \(time(cold[key]!)) | " + peerTimes.joined(separator: " | ")
+                + " |")
     }
     for (key, title) in queries {
         let folio = warm[key]!.seconds
         for peer in ["tinydb", "jq", "recsel"] {
             let theirs = peers[peer]?[key]?["median"] as? Double ?? .nan
-            goals.append("| \(Format.grouped(size)) | \(title) | \(peer) | \(Format.decimal(theirs / folio, places: theirs / folio < 10 ? 1 : 0))× faster | \(theirs / folio >= 10 ? "met" : "MISSED") |")
+            goals.append(
+                "| \(Format.grouped(size)) | \(title) | \(peer) | \(Format.decimal(theirs / folio, places: theirs / folio < 10 ? 1 : 0))× faster | \(theirs / folio >= 10 ? "met" : "MISSED") |"
+            )
         }
         // The issue's "indexed lookups and counts": by id, by the indexed `state`, and the counts.
         if ["point", "indexed", "countIndexed", "countByState"].contains(key) {
             let sqlite = peers["sqlite indexed"]?[key]?["median"] as? Double ?? .nan
-            goals.append("| \(Format.grouped(size)) | \(title) | SQLite indexed | \(Format.ratio(folio / sqlite)) of its time | \(folio <= sqlite ? "met" : "MISSED") |")
+            goals.append(
+                "| \(Format.grouped(size)) | \(title) | SQLite indexed | \(Format.ratio(folio / sqlite)) of its time | \(folio <= sqlite ? "met" : "MISSED") |"
+            )
         }
     }
 }
 
 print("# Folio's query engine against SQLite, TinyDB, jq and recsel\n")
-print("`swift run -c release --package-path Benchmarks query-benchmark`; one run, \(Format.decimal(Date().timeIntervalSince(began) / 60, places: 1)) minutes; 2 cores.")
-print("""
+print(
+    "`swift run -c release --package-path Benchmarks query-benchmark`; one run, \(Format.decimal(Date().timeIntervalSince(began) / 60, places: 1)) minutes; 2 cores."
+)
+print(
+    """
 
     Medians of \(repetitions) repetitions (TinyDB, jq and recsel: \(max(1, repetitions / 3)) at 100,000). Folio runs through
     `ModelContext` (`fetch` making models, `aggregate` for the counts), warm = the same

@@ -2,7 +2,8 @@ import BenchmarkSupport
 
 /// The command line: store sizes to measure, or `--quick` for a smoke run with a small store.
 struct Options {
-    static let usage = "usage: swift run -c release --package-path Benchmarks store-benchmark [--quick] [--sizes 10000,100000]"
+    static let usage =
+        "usage: swift run -c release --package-path Benchmarks store-benchmark [--quick] [--sizes 10000,100000]"
 
     let isQuick: Bool
     /// Documents per store, one table column group each.
@@ -23,7 +24,9 @@ struct Options {
                 guard !parsed.isEmpty, parsed.count == list.split(separator: ",").count,
                     parsed.allSatisfy({ $0 >= StoreGoal.editedFiles })
                 else {
-                    throw BenchmarkFailure("--sizes takes whole numbers of at least \(StoreGoal.editedFiles), separated by commas\n" + Self.usage)
+                    throw BenchmarkFailure(
+                        "--sizes takes whole numbers of at least \(StoreGoal.editedFiles), separated by commas\n"
+                            + Self.usage)
                 }
                 sizes = parsed
             default:
@@ -41,6 +44,7 @@ struct Options {
 
     var command: String {
         "swift run -c release --package-path Benchmarks store-benchmark" + (isQuick ? " --quick" : "")
-            + (sizes == [10_000, 100_000] || (isQuick && sizes == [2_000]) ? "" : " --sizes " + sizes.map(String.init).joined(separator: ","))
+            + (sizes == [10_000, 100_000] || (isQuick && sizes == [2_000])
+                ? "" : " --sizes " + sizes.map(String.init).joined(separator: ","))
     }
 }

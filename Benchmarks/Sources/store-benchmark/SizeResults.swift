@@ -16,7 +16,8 @@ struct SizeResults {
         documentCount = sample.count
         self.repetitions = repetitions
         let sizes = sample.bytes.map(\.count)
-        summary = "\(sizes.min() ?? 0)-\(sizes.max() ?? 0) bytes (mean \(sample.totalBytes / max(sample.count, 1))), "
+        summary =
+            "\(sizes.min() ?? 0)-\(sizes.max() ?? 0) bytes (mean \(sample.totalBytes / max(sample.count, 1))), "
             + "\(Format.decimal(Double(sample.totalBytes) / 1e6, places: 1)) MB in all, in \(Format.grouped(sample.dayFolderCount)) day folders"
     }
 

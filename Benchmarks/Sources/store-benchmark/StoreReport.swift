@@ -56,7 +56,8 @@ struct StoreReport {
                 "Disk usage of the \(Format.grouped(size.documentCount))-document tree (`st_blocks`, as `du` counts): "
                     + "\(Format.decimal(Double(tree.fileBytesOnDisk) / 1e6, places: 1)) MB in \(Format.grouped(tree.files)) files, "
                     + "\(Format.decimal(perFile, places: 2)) KiB per file for \(tree.fileBytes / max(tree.files, 1)) bytes of text; "
-                    + "\(Format.decimal(Double(tree.folderBytesOnDisk) / 1e6, places: 1)) MB in \(Format.grouped(tree.folders)) folders.")
+                    + "\(Format.decimal(Double(tree.folderBytesOnDisk) / 1e6, places: 1)) MB in \(Format.grouped(tree.folders)) folders."
+            )
             lines.append("")
         }
         lines += [
@@ -89,7 +90,11 @@ struct StoreReport {
         let cells = results.flatMap { size -> [String] in
             guard let time = size.seconds(row) else { return ["–", "–", "–", "–"] }
             let reads = Set(size.filesRead[row] ?? [])
-            let readText = reads.isEmpty ? "" : reads.count == 1 ? Format.grouped(reads.first!) : "\(Format.grouped(reads.min()!))-\(Format.grouped(reads.max()!))"
+            let readText =
+                reads.isEmpty
+                ? ""
+                : reads.count == 1
+                    ? Format.grouped(reads.first!) : "\(Format.grouped(reads.min()!))-\(Format.grouped(reads.max()!))"
             return [
                 Format.milliseconds(time),
                 Format.rate(Double(size.documentCount) / time),

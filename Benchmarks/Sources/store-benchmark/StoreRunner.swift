@@ -32,10 +32,13 @@ struct StoreRunner {
     }
 
     private func measureOnce(_ sample: StoreSample, repetition: Int, into results: inout SizeResults) throws {
-        let folioNone = try scratch.freshTree(), floorNone = try scratch.freshTree()
-        let folioFull = try scratch.freshTree(), floorFull = try scratch.freshTree()
+        let folioNone = try scratch.freshTree()
+        let floorNone = try scratch.freshTree()
+        let folioFull = try scratch.freshTree()
+        let floorFull = try scratch.freshTree()
         var writes: [(row: StoreRow, root: String)] = [
-            (.commitNone, folioNone), (.floorWrite, floorNone), (.commitFull, folioFull), (.floorWriteSynced, floorFull),
+            (.commitNone, folioNone), (.floorWrite, floorNone), (.commitFull, folioFull),
+            (.floorWriteSynced, floorFull),
         ]
         if repetition % 2 == 1 { writes = [writes[1], writes[0], writes[3], writes[2]] }
         for (row, root) in writes {
@@ -53,7 +56,9 @@ struct StoreRunner {
             if row == .statWalk {
                 var walk: StatWalk?
                 results.record(row, try clock.measure { walk = try StatWalk(root: folioNone) })
-                guard walk?.files == sample.count else { throw BenchmarkFailure("the stat walk found \(walk?.files ?? 0) documents") }
+                guard walk?.files == sample.count else {
+                    throw BenchmarkFailure("the stat walk found \(walk?.files ?? 0) documents")
+                }
                 results.tree = walk
             } else {
                 store = try open(row, root: folioNone, sample: sample, expectedReads: 0, into: &results)
@@ -92,7 +97,9 @@ struct StoreRunner {
     }
 
     private func dropPageCache() throws {
-        guard PageCache.drop() else { throw BenchmarkFailure("the kernel accepted dropping its page cache once, then refused") }
+        guard PageCache.drop() else {
+            throw BenchmarkFailure("the kernel accepted dropping its page cache once, then refused")
+        }
     }
 
     /// Writes every document into a new tree at `root`: through Folio (timed from
@@ -104,7 +111,8 @@ struct StoreRunner {
             var store: DocumentStore?
             var summary: CommitSummary?
             let time = try clock.measure {
-                store = try DocumentStore.create(at: root, manifest: StoreSample.manifest, durability: row == .commitFull ? .full : .none)
+                store = try DocumentStore.create(
+                    at: root, manifest: StoreSample.manifest, durability: row == .commitFull ? .full : .none)
                 summary = try store!.commit(sample.changes)
             }
             guard summary?.written == sample.count else {
@@ -122,10 +130,14 @@ struct StoreRunner {
     /// Rewrites `StoreGoal.editedFiles` random documents behind the open store's back
     /// (new bytes in a new file renamed over the old one, as git does), then times
     /// the store's refresh, which must report exactly those files as modified.
-    private func measureRefresh(of store: DocumentStore, sample: StoreSample, repetition: Int, into results: inout SizeResults) throws {
+    private func measureRefresh(
+        of store: DocumentStore, sample: StoreSample, repetition: Int, into results: inout SizeResults
+    ) throws {
         var generator = SplitMix64(seed: 100 + UInt64(repetition))
         var chosen = Set<Int>()
-        while chosen.count < StoreGoal.editedFiles { chosen.insert(Int.random(in: 0..<sample.count, using: &generator)) }
+        while chosen.count < StoreGoal.editedFiles {
+            chosen.insert(Int.random(in: 0..<sample.count, using: &generator))
+        }
         let indices = chosen.sorted()
         let edits = FloorInput(
             paths: indices.map { sample.paths[$0] },
@@ -146,7 +158,9 @@ struct StoreRunner {
 
     private func removeCache(of root: String) throws {
         let path = root + "/.folio/cache"
-        guard FileManager.default.fileExists(atPath: path) else { throw BenchmarkFailure("\(root) has no cache to delete") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw BenchmarkFailure("\(root) has no cache to delete")
+        }
         try FileManager.default.removeItem(atPath: path)
     }
 

@@ -10,7 +10,12 @@ struct StoreSample {
     /// Days are cut in UTC, so each document's folder follows from its partition date alone.
     static let manifest = StoreManifest(
         timeZone: TimeZone(identifier: "UTC")!,
-        schema: ["entities": ["Timer": [:], "FocusSession": [:], "RowingSession": [:], "PerformanceMetric": [:], "AuditEventRecord": [:]]])
+        schema: [
+            "entities": [
+                "Timer": [:], "FocusSession": [:], "RowingSession": [:], "PerformanceMetric": [:],
+                "AuditEventRecord": [:],
+            ]
+        ])
     /// 2025-01-01T00:00:00Z, in seconds since Foundation's reference date.
     private static let firstDay = 757_382_400.0
 
@@ -44,10 +49,12 @@ struct StoreSample {
             // The shapes take turns, so `index / 5` counts the documents of one entity;
             // 7,919 is prime, so they visit every day of the year in turn.
             let day = Double(index / 5 * 7_919 % 365)
-            let partitionDate = Date(timeIntervalSinceReferenceDate: Self.firstDay + day * 86_400 + Double(index % 86_400))
+            let partitionDate = Date(
+                timeIntervalSinceReferenceDate: Self.firstDay + day * 86_400 + Double(index % 86_400))
             let document = Document(entity: record.entity, id: id, partitionDate: partitionDate, content: content)
             documents.append(document)
-            paths.append(try DocumentPath(entity: record.entity, day: Day(partitionDate, in: calendar), id: id).relativePath)
+            paths.append(
+                try DocumentPath(entity: record.entity, day: Day(partitionDate, in: calendar), id: id).relativePath)
             bytes.append(try writer.write(.object(content)))
         }
         self.documents = documents

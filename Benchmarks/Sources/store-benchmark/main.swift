@@ -15,10 +15,13 @@ do {
     }
     StoreRunner.progress("removing the trees")
     try scratch.removeAll()
-    let report = StoreReport(options: options, results: results, pageCacheDropped: pageCacheDropped, runTime: start.duration(to: .now))
+    let report = StoreReport(
+        options: options, results: results, pageCacheDropped: pageCacheDropped, runTime: start.duration(to: .now))
     print(report.markdown)
     guard report.refreshReadExactly else {
-        throw BenchmarkFailure("FAILED: a refresh after \(StoreGoal.editedFiles) edits did not read exactly the edited files (see the goals)")
+        throw BenchmarkFailure(
+            "FAILED: a refresh after \(StoreGoal.editedFiles) edits did not read exactly the edited files (see the goals)"
+        )
     }
 } catch {
     try? scratch.removeAll()

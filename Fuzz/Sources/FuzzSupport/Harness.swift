@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CLibFuzzer
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What every harness shares: handing over to libFuzzer, the one-time setup that lets
 /// crashes reach libFuzzer, the report an oracle makes before it aborts, and a private
@@ -28,7 +29,9 @@ public struct Harness: Sendable {
     /// SwiftPM compiles an executable's entry point (its `@main` type) as `<module>_main`
     /// and links the program with `main` pointing at it (`--defsym`), so libFuzzer's own
     /// `main`, linked too, is never called: this hands over to libFuzzer as that `main` would.
-    public func runLibFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt, setUp: () -> Void = {}) -> Never {
+    public func runLibFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt, setUp: () -> Void = {})
+        -> Never
+    {
         letCrashesReachLibFuzzer()
         setUp()
         var argc = CommandLine.argc
@@ -49,12 +52,12 @@ public struct Harness: Sendable {
     /// returns from here.
     private func letCrashesReachLibFuzzer() {
         #if os(Linux)
-        let setting = getenv("SWIFT_BACKTRACE").map { String(cString: $0) } ?? ""
-        if !setting.contains("enable=no") {
-            setenv("SWIFT_BACKTRACE", "enable=no", 1)
-            execv("/proc/self/exe", CommandLine.unsafeArgv)
-            perror("\(name): cannot re-run with SWIFT_BACKTRACE=enable=no; set it yourself")
-        }
+            let setting = getenv("SWIFT_BACKTRACE").map { String(cString: $0) } ?? ""
+            if !setting.contains("enable=no") {
+                setenv("SWIFT_BACKTRACE", "enable=no", 1)
+                execv("/proc/self/exe", CommandLine.unsafeArgv)
+                perror("\(name): cannot re-run with SWIFT_BACKTRACE=enable=no; set it yourself")
+            }
         #endif
     }
 
@@ -75,7 +78,8 @@ public struct Harness: Sendable {
     public func makePrivateFolder() -> String {
         let parent = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let prefix = "folio-\(name)."
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix) {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix)
+        {
             guard let pid = entry.dropFirst(prefix.count).split(separator: ".").first.flatMap({ pid_t($0) }),
                 kill(pid, 0) == -1, errno == ESRCH
             else { continue }
@@ -97,7 +101,9 @@ public struct Harness: Sendable {
         let copy = makePrivateFolder() + "/" + name
         do {
             try FileManager.default.copyItem(atPath: source, toPath: copy)
-            if FileManager.default.fileExists(atPath: copy + "/.folio") { try FileManager.default.removeItem(atPath: copy + "/.folio") }
+            if FileManager.default.fileExists(atPath: copy + "/.folio") {
+                try FileManager.default.removeItem(atPath: copy + "/.folio")
+            }
         } catch {
             setupFailed("cannot copy the example store \(source) to \(copy): \(error)")
         }

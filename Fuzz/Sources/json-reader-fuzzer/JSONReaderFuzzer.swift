@@ -31,7 +31,6 @@ enum JSONReaderFuzzer {
     static func main() { harness.runLibFuzzer(fuzz) }
 }
 
-
 let harness = Harness("json-reader-fuzzer")
 
 /// The properties every input must have, and the report made when one does not.
@@ -42,43 +41,53 @@ enum RoundTripOracle {
         do {
             written = try JSONWriter().write(value)
         } catch {
-            harness.fail("the writer refused a value the reader accepted", input: input, details: [
-                ("error", error.description),
-                ("value", "\(value)"),
-            ])
+            harness.fail(
+                "the writer refused a value the reader accepted", input: input,
+                details: [
+                    ("error", error.description),
+                    ("value", "\(value)"),
+                ])
         }
 
         let reread: JSONValue
         do {
             reread = try JSONReader().read(written)
         } catch {
-            harness.fail("the reader rejected the writer's output", input: input, details: [
-                ("error", error.description),
-                ("written", Harness.escaped(written)),
-            ])
+            harness.fail(
+                "the reader rejected the writer's output", input: input,
+                details: [
+                    ("error", error.description),
+                    ("written", Harness.escaped(written)),
+                ])
         }
         guard reread == value else {
-            harness.fail("reading the written bytes gave a different value", input: input, details: [
-                ("value", "\(value)"),
-                ("reread", "\(reread)"),
-                ("written", Harness.escaped(written)),
-            ])
+            harness.fail(
+                "reading the written bytes gave a different value", input: input,
+                details: [
+                    ("value", "\(value)"),
+                    ("reread", "\(reread)"),
+                    ("written", Harness.escaped(written)),
+                ])
         }
 
         let rewritten: [UInt8]
         do {
             rewritten = try JSONWriter().write(reread)
         } catch {
-            harness.fail("the writer refused the re-read value", input: input, details: [
-                ("error", error.description),
-                ("written", Harness.escaped(written)),
-            ])
+            harness.fail(
+                "the writer refused the re-read value", input: input,
+                details: [
+                    ("error", error.description),
+                    ("written", Harness.escaped(written)),
+                ])
         }
         guard rewritten == written else {
-            harness.fail("writing the re-read value gave different bytes (canonical text is not idempotent)", input: input, details: [
-                ("written", Harness.escaped(written)),
-                ("rewritten", Harness.escaped(rewritten)),
-            ])
+            harness.fail(
+                "writing the re-read value gave different bytes (canonical text is not idempotent)", input: input,
+                details: [
+                    ("written", Harness.escaped(written)),
+                    ("rewritten", Harness.escaped(rewritten)),
+                ])
         }
     }
 
@@ -88,10 +97,15 @@ enum RoundTripOracle {
             harness.fail("the reader's error has no location", input: input, details: [("error", error.description)])
         }
         guard location.line >= 1, location.column >= 1, location.offset >= 0, location.offset <= input.count else {
-            harness.fail("the reader's error location is out of range", input: input, details: [
-                ("location", "line \(location.line), column \(location.column), offset \(location.offset) of \(input.count) bytes"),
-                ("error", error.description),
-            ])
+            harness.fail(
+                "the reader's error location is out of range", input: input,
+                details: [
+                    (
+                        "location",
+                        "line \(location.line), column \(location.column), offset \(location.offset) of \(input.count) bytes"
+                    ),
+                    ("error", error.description),
+                ])
         }
     }
 }

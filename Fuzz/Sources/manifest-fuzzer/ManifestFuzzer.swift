@@ -47,7 +47,6 @@ enum ManifestFuzzer {
     static func main() { harness.runLibFuzzer(fuzz) }
 }
 
-
 let harness = Harness("manifest-fuzzer")
 /// The store every input's manifest is written into: a private copy of the Timer example store.
 let storeRoot = harness.copyOfExampleStore("TimerApp")
@@ -61,41 +60,53 @@ enum ManifestOracle {
         do {
             direct = try StoreManifest(json: JSONReader().read(input), path: manifestPath)
         } catch {
-            harness.fail("the store opened with a manifest that StoreManifest(json:path:) refuses", input: input, details: [("error", "\(error)")])
+            harness.fail(
+                "the store opened with a manifest that StoreManifest(json:path:) refuses", input: input,
+                details: [("error", "\(error)")])
         }
         guard direct == manifest else {
-            harness.fail("the store holds a different manifest from the one StoreManifest(json:path:) reads", input: input, details: [
-                ("store's", describe(manifest)),
-                ("read", describe(direct)),
-            ])
+            harness.fail(
+                "the store holds a different manifest from the one StoreManifest(json:path:) reads", input: input,
+                details: [
+                    ("store's", describe(manifest)),
+                    ("read", describe(direct)),
+                ])
         }
         let written: [UInt8]
         do {
             written = try JSONWriter().write(manifest.json)
         } catch {
-            harness.fail("the manifest's JSON cannot be written", input: input, details: [("error", error.description), ("manifest", describe(manifest))])
+            harness.fail(
+                "the manifest's JSON cannot be written", input: input,
+                details: [("error", error.description), ("manifest", describe(manifest))])
         }
         let reread: StoreManifest
         do {
             reread = try StoreManifest(json: JSONReader().read(written), path: manifestPath)
         } catch {
-            harness.fail("the manifest's own JSON is refused", input: input, details: [
-                ("error", "\(error)"),
-                ("written", Harness.escaped(written)),
-            ])
+            harness.fail(
+                "the manifest's own JSON is refused", input: input,
+                details: [
+                    ("error", "\(error)"),
+                    ("written", Harness.escaped(written)),
+                ])
         }
         guard reread == manifest else {
-            harness.fail("the manifest's JSON reads back as a different manifest", input: input, details: [
-                ("manifest", describe(manifest)),
-                ("reread", describe(reread)),
-                ("written", Harness.escaped(written)),
-            ])
+            harness.fail(
+                "the manifest's JSON reads back as a different manifest", input: input,
+                details: [
+                    ("manifest", describe(manifest)),
+                    ("reread", describe(reread)),
+                    ("written", Harness.escaped(written)),
+                ])
         }
         guard reread.json == manifest.json else {
-            harness.fail("the re-read manifest's JSON differs (canonical JSON is not a fixed point)", input: input, details: [
-                ("json", "\(manifest.json)"),
-                ("reread", "\(reread.json)"),
-            ])
+            harness.fail(
+                "the re-read manifest's JSON differs (canonical JSON is not a fixed point)", input: input,
+                details: [
+                    ("json", "\(manifest.json)"),
+                    ("reread", "\(reread.json)"),
+                ])
         }
     }
 
@@ -103,10 +114,12 @@ enum ManifestOracle {
     static func check(_ error: FolioError, refusing input: UnsafeBufferPointer<UInt8>) {
         let description = error.description
         guard !description.isEmpty, description.contains(StoreManifest.fileName) else {
-            harness.fail("the refusal is empty or does not name \(StoreManifest.fileName)", input: input, details: [
-                ("error", Harness.escaped(description)),
-                ("case", String(reflecting: error)),
-            ])
+            harness.fail(
+                "the refusal is empty or does not name \(StoreManifest.fileName)", input: input,
+                details: [
+                    ("error", Harness.escaped(description)),
+                    ("case", String(reflecting: error)),
+                ])
         }
     }
 
@@ -121,7 +134,8 @@ enum ManifestOracle {
             _ = try? store.query(DocumentQuery(entity: entity))
             for name in names {
                 let filter = QueryExpression.compare(.property(name), .greaterOrEqual, .value(.integer(0)))
-                _ = try? store.query(DocumentQuery(entity: entity, filter: filter, sort: [.init(.property(name))], limit: 2))
+                _ = try? store.query(
+                    DocumentQuery(entity: entity, filter: filter, sort: [.init(.property(name))], limit: 2))
                 _ = try? store.parseQuery("\(name) != nil", entity: entity)
             }
         }

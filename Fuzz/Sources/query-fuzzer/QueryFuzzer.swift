@@ -35,7 +35,6 @@ enum QueryFuzzer {
     static func main() { harness.runLibFuzzer(fuzz) }
 }
 
-
 let harness = Harness("query-fuzzer")
 /// Days such as `@2026-11-01` are midnight in this zone.
 let utc = TimeZone(identifier: "UTC")!
@@ -46,33 +45,41 @@ enum QueryOracle {
     static func check(_ tree: QueryExpression, parsedFrom input: UnsafeBufferPointer<UInt8>) {
         let depth = tree.depth
         guard depth <= QueryExpression.maximumDepth else {
-            harness.fail("the parser accepted a tree deeper than QueryExpression.maximumDepth", input: input, details: [
-                ("depth", "\(depth), limit \(QueryExpression.maximumDepth)"),
-            ])
+            harness.fail(
+                "the parser accepted a tree deeper than QueryExpression.maximumDepth", input: input,
+                details: [
+                    ("depth", "\(depth), limit \(QueryExpression.maximumDepth)")
+                ])
         }
         let printed = tree.queryText
         let reread: QueryExpression
         do {
             reread = try QueryExpression(parsing: printed, timeZone: utc)
         } catch {
-            harness.fail("the parser refused the printed query", input: input, details: [
-                ("printed", Harness.escaped(printed)),
-                ("error", error.description),
-            ])
+            harness.fail(
+                "the parser refused the printed query", input: input,
+                details: [
+                    ("printed", Harness.escaped(printed)),
+                    ("error", error.description),
+                ])
         }
         guard reread == tree else {
-            harness.fail("parse, print, parse again gave a different tree", input: input, details: [
-                ("printed", Harness.escaped(printed)),
-                ("tree", structure(of: tree)),
-                ("reread", structure(of: reread)),
-            ])
+            harness.fail(
+                "parse, print, parse again gave a different tree", input: input,
+                details: [
+                    ("printed", Harness.escaped(printed)),
+                    ("tree", structure(of: tree)),
+                    ("reread", structure(of: reread)),
+                ])
         }
         let reprinted = reread.queryText
         guard reprinted == printed else {
-            harness.fail("printing the re-read tree gave different text (printed text is not a fixed point)", input: input, details: [
-                ("printed", Harness.escaped(printed)),
-                ("reprinted", Harness.escaped(reprinted)),
-            ])
+            harness.fail(
+                "printing the re-read tree gave different text (printed text is not a fixed point)", input: input,
+                details: [
+                    ("printed", Harness.escaped(printed)),
+                    ("reprinted", Harness.escaped(reprinted)),
+                ])
         }
     }
 
@@ -86,17 +93,22 @@ enum QueryOracle {
     /// Checks that a refusal is an `invalidQuery` that points into the query and says why.
     static func check(_ error: FolioError, refusing text: String, input: UnsafeBufferPointer<UInt8>) {
         guard error.kind == .invalidQuery, let query = error.query, let column = error.location?.column else {
-            harness.fail("the parser threw something other than FolioError.invalidQuery with the query and its column", input: input, details: [("error", error.description)])
+            harness.fail(
+                "the parser threw something other than FolioError.invalidQuery with the query and its column",
+                input: input, details: [("error", error.description)])
         }
         let message = error.reason
         guard query == text else {
-            harness.fail("the error quotes a different query", input: input, details: [("quoted", Harness.escaped(query))])
+            harness.fail(
+                "the error quotes a different query", input: input, details: [("quoted", Harness.escaped(query))])
         }
         guard (1...(text.count + 1)).contains(column), !message.isEmpty else {
-            harness.fail("the error's column is outside the query, or it has no message", input: input, details: [
-                ("column", "\(column) of a query of \(text.count) characters"),
-                ("message", Harness.escaped(message)),
-            ])
+            harness.fail(
+                "the error's column is outside the query, or it has no message", input: input,
+                details: [
+                    ("column", "\(column) of a query of \(text.count) characters"),
+                    ("message", Harness.escaped(message)),
+                ])
         }
     }
 }

@@ -52,7 +52,6 @@ enum StageFuzzer {
     static func main() { harness.runLibFuzzer(fuzz, setUp: { _ = timer }) }
 }
 
-
 let harness = Harness("stage-fuzzer")
 /// The store every stage runs on, and what it holds before any of them.
 let timer = TimerStore()
@@ -75,7 +74,9 @@ struct TimerStore: Sendable {
         manifest = store.manifest
         documentCounts = store.documentCounts
         files = Self.files(in: root)
-        guard documentCounts.values.reduce(0, +) > 0 else { harness.setupFailed("the Timer store at \(root) holds no documents") }
+        guard documentCounts.values.reduce(0, +) > 0 else {
+            harness.setupFailed("the Timer store at \(root) holds no documents")
+        }
     }
 
     /// The entries of a store's folder outside `.folio/`, by relative path.
@@ -90,7 +91,9 @@ struct TimerStore: Sendable {
             let full = root + "/" + path
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
-            files[path] = isFolder.boolValue ? .some(nil) : .some(FileManager.default.contents(atPath: full).map { [UInt8]($0) } ?? [])
+            files[path] =
+                isFolder.boolValue
+                ? .some(nil) : .some(FileManager.default.contents(atPath: full).map { [UInt8]($0) } ?? [])
         }
         return files
     }
@@ -105,28 +108,38 @@ enum StageOracle {
     static func check(_ error: FolioError, refusing input: UnsafeBufferPointer<UInt8>, namesFile: Bool) {
         let description = error.description
         guard !description.isEmpty, !namesFile || description.contains(stagePath) else {
-            harness.fail(namesFile ? "the stage's refusal is empty or does not name the file" : "the migration's refusal is empty", input: input, details: [
-                ("error", Harness.escaped(description)),
-                ("case", String(reflecting: error)),
-            ])
+            harness.fail(
+                namesFile
+                    ? "the stage's refusal is empty or does not name the file" : "the migration's refusal is empty",
+                input: input,
+                details: [
+                    ("error", Harness.escaped(description)),
+                    ("case", String(reflecting: error)),
+                ])
         }
     }
 
     /// Checks that the store is as it was before any dry run: in memory and on disk.
     static func checkUntouched(input: UnsafeBufferPointer<UInt8>) {
         guard timer.store.manifest == timer.manifest else {
-            harness.fail("a dry run changed the store's manifest", input: input, details: [("manifest", "\(timer.store.manifest.json)")])
+            harness.fail(
+                "a dry run changed the store's manifest", input: input,
+                details: [("manifest", "\(timer.store.manifest.json)")])
         }
         guard timer.store.documentCounts == timer.documentCounts else {
-            harness.fail("a dry run changed the store's documents", input: input, details: [
-                ("before", "\(timer.documentCounts)"),
-                ("after", "\(timer.store.documentCounts)"),
-            ])
+            harness.fail(
+                "a dry run changed the store's documents", input: input,
+                details: [
+                    ("before", "\(timer.documentCounts)"),
+                    ("after", "\(timer.store.documentCounts)"),
+                ])
         }
         let files = TimerStore.files(in: timer.store.root)
         guard files == timer.files else {
             let changed = Set(files.keys).union(timer.files.keys).filter { files[$0] != timer.files[$0] }.sorted()
-            harness.fail("a dry run changed files of the store", input: input, details: [("changed", changed.joined(separator: ", "))])
+            harness.fail(
+                "a dry run changed files of the store", input: input,
+                details: [("changed", changed.joined(separator: ", "))])
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// An entity's stored properties resolved once per container, in declaration order, for
 /// writing documents and making models from them: how each is coded and where it lives.
@@ -82,7 +82,9 @@ final class EntityLayout {
         var otherSlots: [Int] = []
         for (position, slot) in slots.enumerated() {
             if case .member(let attribute, let coding) = slot {
-                memberReaders.append(MemberReader(name: attribute.name, valueType: attribute.valueType, decode: coding.decode, slot: position))
+                memberReaders.append(
+                    MemberReader(
+                        name: attribute.name, valueType: attribute.valueType, decode: coding.decode, slot: position))
             } else {
                 otherSlots.append(position)
             }

@@ -30,7 +30,10 @@ public struct FetchDescriptor<T: PersistentModel> {
 
     /// A descriptor. `fetchLimit:` and `fetchOffset:` here are Folio's (SwiftData has
     /// them as properties only); the seeds write them so.
-    public init(predicate: Predicate<Model>? = nil, sortBy: [SortDescriptor<Model>] = [], fetchLimit: Int? = nil, fetchOffset: Int? = nil) {
+    public init(
+        predicate: Predicate<Model>? = nil, sortBy: [SortDescriptor<Model>] = [], fetchLimit: Int? = nil,
+        fetchOffset: Int? = nil
+    ) {
         self.predicate = predicate
         self.sortBy = sortBy
         self.fetchLimit = fetchLimit

@@ -28,7 +28,9 @@ public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollec
     public var endIndex: Int { identifiers.count }
 
     public subscript(position: Int) -> Model {
-        precondition(identifiers.indices.contains(position), "index \(position) is outside the \(identifiers.count) fetched models")
+        precondition(
+            identifiers.indices.contains(position),
+            "index \(position) is outside the \(identifiers.count) fetched models")
         let batch = position / batchSize
         if let models = batches.made[batch] { return models[position - batch * batchSize] }
         let range = (batch * batchSize)..<Swift.min((batch + 1) * batchSize, identifiers.count)
@@ -44,7 +46,9 @@ extension ModelContext {
     /// The models a descriptor selects, made `batchSize` at a time as the collection is
     /// read, as SwiftData's `fetch(_:batchSize:)`: for going through many models without
     /// making them all at once. See also `enumerate(_:batchSize:block:)`.
-    public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>, batchSize: Int) throws -> FetchResultsCollection<Model> {
+    public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>, batchSize: Int) throws
+        -> FetchResultsCollection<Model>
+    {
         FetchResultsCollection(identifiers: try fetchIdentifiers(descriptor), batchSize: batchSize, context: self)
     }
 }

@@ -89,8 +89,10 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// A configuration. Without a URL, the store is `<name>.folio` in the user's data folder
     /// (`$XDG_DATA_HOME`, else `~/.local/share`), in a folder named after the program.
     public init(
-        _ name: String? = nil, schema: Schema? = nil, url: URL? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
-        groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .none, durability: Durability = .full,
+        _ name: String? = nil, schema: Schema? = nil, url: URL? = nil, isStoredInMemoryOnly: Bool = false,
+        allowsSave: Bool = true,
+        groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .none,
+        durability: Durability = .full,
         deletion: Deletion? = nil, conflicts: ConflictPolicy = .fail, timeZone: TimeZone? = nil
     ) {
         self.name = name ?? "default"
@@ -110,28 +112,34 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// SwiftData's `ModelConfiguration(for:isStoredInMemoryOnly:)`.
     /// At least one type is required, so that `ModelConfiguration(isStoredInMemoryOnly: true)` stays the other initializer.
     public init(
-        _ name: String? = nil, for type: any PersistentModel.Type, _ more: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false,
+        _ name: String? = nil, for type: any PersistentModel.Type, _ more: any PersistentModel.Type...,
+        isStoredInMemoryOnly: Bool = false,
         allowsSave: Bool = true, groupContainer: GroupContainer = .automatic, cloudKitDatabase: CloudKitDatabase = .none
     ) {
         self.init(
-            name, schema: Schema([type] + more), isStoredInMemoryOnly: isStoredInMemoryOnly, allowsSave: allowsSave, groupContainer: groupContainer,
+            name, schema: Schema([type] + more), isStoredInMemoryOnly: isStoredInMemoryOnly, allowsSave: allowsSave,
+            groupContainer: groupContainer,
             cloudKitDatabase: cloudKitDatabase)
     }
 
     /// A configuration for a store in this folder, as SwiftData's `ModelConfiguration(url:)`.
     public init(
-        url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil, conflicts: ConflictPolicy = .fail,
+        url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil,
+        conflicts: ConflictPolicy = .fail,
         timeZone: TimeZone? = nil
     ) {
         self.init(
-            nil, schema: nil, url: url, isStoredInMemoryOnly: false, allowsSave: allowsSave, durability: durability, deletion: deletion,
+            nil, schema: nil, url: url, isStoredInMemoryOnly: false, allowsSave: allowsSave, durability: durability,
+            deletion: deletion,
             conflicts: conflicts, timeZone: timeZone)
     }
 
     private static var defaultFolder: URL {
         let environment = ProcessInfo.processInfo.environment
-        let dataHome = environment["XDG_DATA_HOME"].map { URL(filePath: $0, directoryHint: .isDirectory) }
-            ?? URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".local/share", directoryHint: .isDirectory)
+        let dataHome =
+            environment["XDG_DATA_HOME"].map { URL(filePath: $0, directoryHint: .isDirectory) }
+            ?? URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(
+                path: ".local/share", directoryHint: .isDirectory)
         return dataHome.appending(path: ProcessInfo.processInfo.processName, directoryHint: .isDirectory)
     }
 }

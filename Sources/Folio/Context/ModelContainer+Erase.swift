@@ -11,7 +11,9 @@ extension ModelContainer {
     public func erase() throws(FolioError) {
         for store in stores {
             _ = try store.refresh()
-            let changes = store.manifest.folderNames.flatMap { store.documents(entity: $0) }.map { DocumentChange.delete($0.version) }
+            let changes = store.manifest.folderNames.flatMap { store.documents(entity: $0) }.map {
+                DocumentChange.delete($0.version)
+            }
             guard !changes.isEmpty else { continue }
             try store.commit(changes)
         }

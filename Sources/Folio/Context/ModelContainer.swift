@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// The models' store and schema: SwiftData's `ModelContainer`, over a Folio store folder.
 ///
@@ -31,7 +31,9 @@ public final class ModelContainer: Sendable {
     private nonisolated(unsafe) var main: ModelContext?
 
     /// A container for these model types (and those their relationships reach).
-    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws(FolioError) {
+    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...)
+        throws(FolioError)
+    {
         try self.init(for: Schema(types), configurations: configurations)
     }
 
@@ -42,13 +44,16 @@ public final class ModelContainer: Sendable {
 
     /// A container for these model types that migrates an older store with a plan first.
     public convenience init(
-        for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: ModelConfiguration...
+        for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: ModelConfiguration...
     ) throws(FolioError) {
         try self.init(for: Schema(types), migrationPlan: migrationPlan, configurations: configurations)
     }
 
     /// A container for a schema that migrates an older store with a plan first.
-    public convenience init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: ModelConfiguration...) throws(FolioError) {
+    public convenience init(
+        for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: ModelConfiguration...
+    ) throws(FolioError) {
         try self.init(for: schema, migrationPlan: migrationPlan, configurations: configurations)
     }
 
@@ -59,14 +64,17 @@ public final class ModelContainer: Sendable {
 
     /// A container for a schema; a store at an older version is migrated by the plan's
     /// stages first, in one transaction with the manifest.
-    public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]) throws(FolioError) {
+    public init(
+        for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]
+    ) throws(FolioError) {
         let configurations = configurations.isEmpty ? [ModelConfiguration(schema: schema)] : configurations
         // One configuration's schema may stand for the container's (`ModelContainer(for: schema, configurations: .init(schema: …))`).
         let given = configurations.count == 1 ? configurations[0].schema ?? schema : schema
         let schema = try Self.versioned(given, by: migrationPlan)
         try Self.check(schema)
         self.schema = schema
-        layouts = RuntimeOnly(Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityLayout($0, in: schema)) }))
+        layouts = RuntimeOnly(
+            Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityLayout($0, in: schema)) }))
         plan = RuntimeOnly(migrationPlan)
         let assigned = try Self.assign(schema, to: configurations)
         partOfEntity = assigned
@@ -95,7 +103,8 @@ public final class ModelContainer: Sendable {
             let store = try openStore(
                 // An in-memory store is private scratch that starts empty: made even when saving is not allowed.
                 at: folder.path(percentEncoded: false), schema: schema, durability: durability,
-                writable: configuration.allowsSave || configuration.isStoredInMemoryOnly, timeZone: configuration.timeZone ?? .current,
+                writable: configuration.allowsSave || configuration.isStoredInMemoryOnly,
+                timeZone: configuration.timeZone ?? .current,
                 migrationPlan: migrationPlan)
             return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: scratch)
         } catch {
@@ -107,22 +116,27 @@ public final class ModelContainer: Sendable {
     /// Which configuration holds each entity: the first whose schema names it (a class
     /// that inherits from another model goes with its hierarchy's root), else the first
     /// without a schema. Relationships stay within one store, as in SwiftData.
-    private static func assign(_ schema: Schema, to configurations: [ModelConfiguration]) throws(FolioError) -> [String: Int] {
+    private static func assign(_ schema: Schema, to configurations: [ModelConfiguration]) throws(FolioError) -> [String:
+        Int]
+    {
         var assigned: [String: Int] = [:]
         for entity in schema.entities {
             let root = entity.storageName
-            guard let index = configurations.firstIndex(where: { $0.schema?.entity(named: root) != nil })
-                ?? configurations.firstIndex(where: { $0.schema == nil })
+            guard
+                let index = configurations.firstIndex(where: { $0.schema?.entity(named: root) != nil })
+                    ?? configurations.firstIndex(where: { $0.schema == nil })
             else {
                 throw .misuse(
-                    "\(entity.name) is in none of the configurations' schemas; add it to one, or give one configuration no schema to take the models no other one names")
+                    "\(entity.name) is in none of the configurations' schemas; add it to one, or give one configuration no schema to take the models no other one names"
+                )
             }
             assigned[entity.name] = index
         }
         for entity in schema.entities {
             for relationship in entity.relationships where assigned[relationship.destination] != assigned[entity.name] {
                 throw .misuse(
-                    "\(entity.name).\(relationship.name) relates models of two configurations, whose stores are separate folders; put \(entity.name) and \(relationship.destination) in the same configuration")
+                    "\(entity.name).\(relationship.name) relates models of two configurations, whose stores are separate folders; put \(entity.name) and \(relationship.destination) in the same configuration"
+                )
             }
         }
         return assigned
@@ -169,13 +183,17 @@ public final class ModelContainer: Sendable {
     func layout(of entityName: String) -> EntityLayout? { layouts.value[entityName] }
 
     /// The layout of a model's own class, which may inherit from its identity's entity.
-    func layout(of model: any PersistentModel) -> EntityLayout? { layouts.value[ModelEntities.entity(of: type(of: model)).name] }
+    func layout(of model: any PersistentModel) -> EntityLayout? {
+        layouts.value[ModelEntities.entity(of: type(of: model)).name]
+    }
 
     /// The layout for a stored document: its `"$entity"`'s, which is the folder's entity
     /// or one inheriting from it. `given`, the layout a fetch looked up once, is used when
     /// it is that entity's, sparing a lookup per document.
     func layout(of stored: StoredDocument, given: EntityLayout? = nil) -> EntityLayout? {
-        guard case .string(let name)? = stored.content[ModelDocument.entityKey] else { return given ?? layout(of: stored.entity) }
+        guard case .string(let name)? = stored.content[ModelDocument.entityKey] else {
+            return given ?? layout(of: stored.entity)
+        }
         if let given, given.entity.name == name { return given }
         guard let layout = layouts.value[name], layout.entity.storageName == stored.entity else { return nil }
         return layout
@@ -185,7 +203,9 @@ public final class ModelContainer: Sendable {
     func store(of entityName: String) -> DocumentStore { parts[partOfEntity[entityName] ?? 0].store }
 
     /// The configuration of the store that holds an entity.
-    func configuration(of entityName: String) -> ModelConfiguration { parts[partOfEntity[entityName] ?? 0].configuration }
+    func configuration(of entityName: String) -> ModelConfiguration {
+        parts[partOfEntity[entityName] ?? 0].configuration
+    }
 
     /// Every store of the container, one per configuration.
     var stores: [DocumentStore] { parts.map(\.store) }
@@ -197,11 +217,19 @@ public final class ModelContainer: Sendable {
         migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws(FolioError) -> DocumentStore {
         var holdsStore = false
-        if try FileSystem.status(root) != nil { holdsStore = try OpenFolder(root: root).status(of: StoreManifest.fileName) != nil }
+        if try FileSystem.status(root) != nil {
+            holdsStore = try OpenFolder(root: root).status(of: StoreManifest.fileName) != nil
+        }
         guard holdsStore else {
-            guard writable else { throw .invalidStore(path: root, reason: "holds no Folio store, and the configuration (allowsSave: false) may not create one") }
+            guard writable else {
+                throw .invalidStore(
+                    path: root,
+                    reason: "holds no Folio store, and the configuration (allowsSave: false) may not create one")
+            }
             return try DocumentStore.create(
-                at: root, manifest: StoreManifest(schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),
+                at: root,
+                manifest: StoreManifest(
+                    schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),
                 durability: durability)
         }
         let store = try DocumentStore.open(at: root, durability: durability)
@@ -217,7 +245,9 @@ public final class ModelContainer: Sendable {
             if let migrationPlan {
                 try migrate(store, from: recorded, to: schema, plan: migrationPlan)
             } else {
-                try migrate(store, steps: [MigrationStep.lightweight(from: manifest.schema, to: schema, fromVersion: recorded)], to: schema)
+                try migrate(
+                    store, steps: [MigrationStep.lightweight(from: manifest.schema, to: schema, fromVersion: recorded)],
+                    to: schema)
             }
             manifest = store.manifest
         }
@@ -230,22 +260,28 @@ public final class ModelContainer: Sendable {
     /// Runs the plan's stages between the store's version and the schema's, as one
     /// transaction. A stage that would delete the documents of an entity the new schema
     /// lacks is refused (a class renamed without a plan file would lose its data that way).
-    private static func migrate(_ store: DocumentStore, from recorded: Schema.Version, to schema: Schema, plan: any SchemaMigrationPlan.Type) throws(FolioError) {
-        let stages = plan.stages.filter { $0.versions.to.versionIdentifier > recorded && $0.versions.to.versionIdentifier <= schema.version }
-            .sorted { $0.versions.to.versionIdentifier < $1.versions.to.versionIdentifier }
+    private static func migrate(
+        _ store: DocumentStore, from recorded: Schema.Version, to schema: Schema, plan: any SchemaMigrationPlan.Type
+    ) throws(FolioError) {
+        let stages = plan.stages.filter {
+            $0.versions.to.versionIdentifier > recorded && $0.versions.to.versionIdentifier <= schema.version
+        }
+        .sorted { $0.versions.to.versionIdentifier < $1.versions.to.versionIdentifier }
         // The stages must lead from the store's version to the models' without a gap: a
         // version skipped would be recorded without its change made to the documents.
         var reached = recorded
         for stage in stages {
             guard stage.versions.from.versionIdentifier == reached else {
                 throw .migration(
-                    "the store is at \(reached), but \(plan)'s next stage goes from \(stage.versions.from.versionIdentifier) to \(stage.versions.to.versionIdentifier); add a stage from \(reached), and nothing was changed")
+                    "the store is at \(reached), but \(plan)'s next stage goes from \(stage.versions.from.versionIdentifier) to \(stage.versions.to.versionIdentifier); add a stage from \(reached), and nothing was changed"
+                )
             }
             reached = stage.versions.to.versionIdentifier
         }
         guard reached == schema.version else {
             throw .migration(
-                "\(plan) has no stages from the store's version \(reached) to the models' \(schema.version); add them, and nothing was changed")
+                "\(plan) has no stages from the store's version \(reached) to the models' \(schema.version); add them, and nothing was changed"
+            )
         }
         if stages.contains(where: { if case .custom = $0 { true } else { false } }) {
             return try StagedMigration(store: store, stages: stages).run()
@@ -264,10 +300,13 @@ public final class ModelContainer: Sendable {
     private static func migrate(_ store: DocumentStore, steps: [MigrationStep], to schema: Schema) throws(FolioError) {
         guard !steps.isEmpty else { return }
         let dryRun = try store.migrate(steps, dryRun: true)
-        let removed = steps.flatMap(\.operations).compactMap { if case .removeEntity(let name) = $0 { name } else { nil } }
+        let removed = steps.flatMap(\.operations).compactMap {
+            if case .removeEntity(let name) = $0 { name } else { nil }
+        }
         for name in removed where (dryRun.entities[name]?.deleted ?? 0) > 0 {
             throw .misuse(
-                "migrating to \(schema.version) would delete the \(dryRun.entities[name]!.deleted) documents of \(name), which the new schema lacks; if the model was renamed, migrate with a plan file's renameEntity, else remove them with removeEntity")
+                "migrating to \(schema.version) would delete the \(dryRun.entities[name]!.deleted) documents of \(name), which the new schema lacks; if the model was renamed, migrate with a plan file's renameEntity, else remove them with removeEntity"
+            )
         }
         try store.migrate(steps)
     }
@@ -279,12 +318,15 @@ public final class ModelContainer: Sendable {
     /// than that is taken as it is.
     static func versioned(_ schema: Schema, by plan: (any SchemaMigrationPlan.Type)?) throws(FolioError) -> Schema {
         guard let plan else { return schema }
-        func types(of schema: Schema) -> Set<ObjectIdentifier> { Set(schema.entities.compactMap { $0.modelType.value.map(ObjectIdentifier.init) }) }
+        func types(of schema: Schema) -> Set<ObjectIdentifier> {
+            Set(schema.entities.compactMap { $0.modelType.value.map(ObjectIdentifier.init) })
+        }
         let wanted = types(of: schema)
         let holding = plan.schemas.map(Schema.init(versionedSchema:)).filter { wanted.isSubset(of: types(of: $0)) }
         guard let latest = holding.max(by: { $0.version < $1.version }) else {
             throw .misuse(
-                "none of \(plan)'s schemas holds \(schema.entities.map(\.name).joined(separator: ", ")) (the classes themselves, as VersionedSchema.models lists them); pass the models of one of its versions")
+                "none of \(plan)'s schemas holds \(schema.entities.map(\.name).joined(separator: ", ")) (the classes themselves, as VersionedSchema.models lists them); pass the models of one of its versions"
+            )
         }
         return schema.version > latest.version ? schema : latest
     }
@@ -293,18 +335,22 @@ public final class ModelContainer: Sendable {
     private static func check(_ schema: Schema) throws(FolioError) {
         for entity in schema.entities {
             guard DocumentPath.isIdentifier(entity.name) else {
-                throw .misuse("the model \(entity.name) cannot name a folder; give it a name made of letters, digits and _")
+                throw .misuse(
+                    "the model \(entity.name) cannot name a folder; give it a name made of letters, digits and _")
             }
             for attribute in entity.attributes where attribute.coding.value == nil {
                 throw .misuse(
-                    "\(entity.name).\(attribute.name) has type \(attribute.valueType), which Folio cannot store; make the type Codable, or mark the property @Transient")
+                    "\(entity.name).\(attribute.name) has type \(attribute.valueType), which Folio cannot store; make the type Codable, or mark the property @Transient"
+                )
             }
             for attribute in entity.attributes where attribute.isExternalStorage && attribute.valueType != "Data" {
                 throw .misuse(
-                    "\(entity.name).\(attribute.name) is \(attribute.valueType); .externalStorage keeps Data (or Data?) in a file of its own, so declare it as Data or drop the option")
+                    "\(entity.name).\(attribute.name) is \(attribute.valueType); .externalStorage keeps Data (or Data?) in a file of its own, so declare it as Data or drop the option"
+                )
             }
             for relationship in entity.relationships where schema.entity(named: relationship.destination) == nil {
-                throw .misuse("\(entity.name).\(relationship.name) refers to \(relationship.destination), which is not a model")
+                throw .misuse(
+                    "\(entity.name).\(relationship.name) refers to \(relationship.destination), which is not a model")
             }
         }
     }

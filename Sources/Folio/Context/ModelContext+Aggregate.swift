@@ -22,17 +22,23 @@ extension ModelContext {
             throw FolioError.misuse("aggregate needs a predicate that runs on documents: \(plan.fallback ?? "")")
         }
         query.sort = []
-        let value = try aggregation.keyPath.map { keyPath throws(FolioError) in try propertyExpression(keyPath, in: entity) }
+        let value = try aggregation.keyPath.map { keyPath throws(FolioError) in
+            try propertyExpression(keyPath, in: entity)
+        }
         let groups = try groupBy.map { keyPath throws(FolioError) in try propertyExpression(keyPath, in: entity) }
-        return try container.store(of: query.entity).aggregate(query, QueryAggregate(aggregation.function, of: value), groupedBy: groups, overlay: plan.overlay)
+        return try container.store(of: query.entity).aggregate(
+            query, QueryAggregate(aggregation.function, of: value), groupedBy: groups, overlay: plan.overlay)
     }
 
     /// The property a model's key path names, as a query expression.
-    private func propertyExpression(_ keyPath: AnyKeyPath, in entity: Schema.Entity) throws(FolioError) -> QueryExpression {
+    private func propertyExpression(_ keyPath: AnyKeyPath, in entity: Schema.Entity) throws(FolioError)
+        -> QueryExpression
+    {
         for property in entity.properties {
             switch property {
             case .attribute(let attribute) where attribute.keyPath.value == keyPath: return .property(attribute.name)
-            case .relationship(let relationship) where relationship.keyPath.value == keyPath: return .property(relationship.name)
+            case .relationship(let relationship) where relationship.keyPath.value == keyPath:
+                return .property(relationship.name)
             default: continue
             }
         }
@@ -48,15 +54,31 @@ public struct Aggregation<Model: PersistentModel> {
     /// How many models.
     public static var count: Aggregation { Aggregation(function: .count, keyPath: nil) }
     /// The sum of a numeric property (`nil`s skipped).
-    public static func sum<Value: Numeric>(_ keyPath: KeyPath<Model, Value>) -> Aggregation { Aggregation(function: .sum, keyPath: keyPath) }
-    public static func sum<Value: Numeric>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation { Aggregation(function: .sum, keyPath: keyPath) }
+    public static func sum<Value: Numeric>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
+        Aggregation(function: .sum, keyPath: keyPath)
+    }
+    public static func sum<Value: Numeric>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
+        Aggregation(function: .sum, keyPath: keyPath)
+    }
     /// The mean of a numeric property (`nil`s skipped), as a double.
-    public static func average<Value: Numeric>(_ keyPath: KeyPath<Model, Value>) -> Aggregation { Aggregation(function: .average, keyPath: keyPath) }
-    public static func average<Value: Numeric>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation { Aggregation(function: .average, keyPath: keyPath) }
+    public static func average<Value: Numeric>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
+        Aggregation(function: .average, keyPath: keyPath)
+    }
+    public static func average<Value: Numeric>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
+        Aggregation(function: .average, keyPath: keyPath)
+    }
     /// The least value of a property.
-    public static func min<Value: Comparable>(_ keyPath: KeyPath<Model, Value>) -> Aggregation { Aggregation(function: .min, keyPath: keyPath) }
-    public static func min<Value: Comparable>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation { Aggregation(function: .min, keyPath: keyPath) }
+    public static func min<Value: Comparable>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
+        Aggregation(function: .min, keyPath: keyPath)
+    }
+    public static func min<Value: Comparable>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
+        Aggregation(function: .min, keyPath: keyPath)
+    }
     /// The greatest value of a property.
-    public static func max<Value: Comparable>(_ keyPath: KeyPath<Model, Value>) -> Aggregation { Aggregation(function: .max, keyPath: keyPath) }
-    public static func max<Value: Comparable>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation { Aggregation(function: .max, keyPath: keyPath) }
+    public static func max<Value: Comparable>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
+        Aggregation(function: .max, keyPath: keyPath)
+    }
+    public static func max<Value: Comparable>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
+        Aggregation(function: .max, keyPath: keyPath)
+    }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension ModelContext {
     /// The models a descriptor selects, filtered, sorted and paged.
@@ -25,9 +25,14 @@ extension ModelContext {
         let layout = container.layout(of: query.entity)
         let folder = container.schema.storageName(of: query.entity)
         for match in result.matches {
-            if let model = try unlessSkipped(in: query.entity, { () throws(FolioError) in
-                try model(for: match, entity: folder, layout: layout, mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
-            }) as? Model {
+            if let model = try unlessSkipped(
+                in: query.entity,
+                { () throws(FolioError) in
+                    try model(
+                        for: match, entity: folder, layout: layout, mayBeRegistered: mayBeRegistered,
+                        decodedRows: &decodedRows)
+                }) as? Model
+            {
                 models.append(model)
             }
         }
@@ -46,7 +51,9 @@ extension ModelContext {
 
     /// The identities of the models a descriptor selects, to pass to other tasks; no
     /// model is made when the query runs on documents.
-    public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [PersistentIdentifier] {
+    public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws
+        -> [PersistentIdentifier]
+    {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else { return try fetchOnModels(descriptor).map(\.persistentModelID) }
         let folder = container.schema.storageName(of: query.entity)
@@ -69,7 +76,8 @@ extension ModelContext {
     /// try context.enumerate(FetchDescriptor<FocusSession>(), batchSize: 1000) { minutes += $0.duration / 60 }
     /// ```
     public func enumerate<Model: PersistentModel>(
-        _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false, block: (Model) throws -> Void
+        _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
+        block: (Model) throws -> Void
     ) throws {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else {
@@ -90,7 +98,12 @@ extension ModelContext {
             for match in batch {
                 let identifier = PersistentIdentifier(entityName: folder, id: match.id)
                 let isNew = registered[identifier] == nil
-                guard let model = try unlessSkipped(in: query.entity, { () throws(FolioError) in try model(for: match, entity: folder, layout: layout, decodedRows: &decodedRows) }) as? Model
+                guard
+                    let model = try unlessSkipped(
+                        in: query.entity,
+                        { () throws(FolioError) in
+                            try model(for: match, entity: folder, layout: layout, decodedRows: &decodedRows)
+                        }) as? Model
                 else { continue }
                 if isNew { made.append(identifier) }
                 try block(model)
@@ -98,7 +111,8 @@ extension ModelContext {
             rememberReadable(decodedRows, of: result, entity: folder)
             if !allowEscapingMutations, (inserted, deleted, changed) != unsaved {
                 throw FolioError.misuse(
-                    "enumerate's block left unsaved changes to \(Model.self) models; save them inside the block, or pass allowEscapingMutations: true")
+                    "enumerate's block left unsaved changes to \(Model.self) models; save them inside the block, or pass allowEscapingMutations: true"
+                )
             }
             letGo(made)
         }
@@ -138,7 +152,8 @@ extension ModelContext {
             let total = container.store(of: entity.name).documentCounts[entity.storageName] ?? 0
             let matched = try fetchOnModels(descriptor).count
             return QueryExplanation(
-                entity: entity.name, access: .scan, documents: total, examined: total, matched: matched, fallback: plan.fallback)
+                entity: entity.name, access: .scan, documents: total, examined: total, matched: matched,
+                fallback: plan.fallback)
         }
         return try container.store(of: query.entity).run(query, overlay: plan.overlay).explanation
     }
@@ -162,13 +177,17 @@ extension ModelContext {
             case .success(let filter): query.filter = filter
             case .failure(let reason):
                 let shape = String(describing: type(of: predicate.expression))
-                OnceLog.query.notice(entity.name + "|" + shape, "A predicate on \(entity.name) runs on models, not on documents: \(reason.description)")
+                OnceLog.query.notice(
+                    entity.name + "|" + shape,
+                    "A predicate on \(entity.name) runs on models, not on documents: \(reason.description)")
                 return FetchPlan(fallback: reason.description)
             }
         }
         for descriptor in descriptor.sortBy {
             guard let key = sortKey(descriptor, in: entity) else {
-                return FetchPlan(fallback: "a sort on \(descriptor.keyPath.map { "\($0)" } ?? "a comparator") has no query translation")
+                return FetchPlan(
+                    fallback:
+                        "a sort on \(descriptor.keyPath.map { "\($0)" } ?? "a comparator") has no query translation")
             }
             query.sort.append(key)
         }
@@ -183,27 +202,35 @@ extension ModelContext {
         guard let first = unreadable.first else { return }
         guard container.configuration(of: entity.name).unreadableDocuments == .skip else { throw first.error }
         for issue in unreadable {
-            OnceLog.documents.notice(issue.path, "A fetch of \(entity.name) leaves out \(issue.path), which cannot be read: \(issue.error.description)")
+            OnceLog.documents.notice(
+                issue.path,
+                "A fetch of \(entity.name) leaves out \(issue.path), which cannot be read: \(issue.error.description)")
         }
     }
 
     /// What `make` returns; under `.skip`, `nil` instead of its error when a document does not
     /// fit the model (logged once, and kept in `issues`).
-    private func unlessSkipped(in entity: String, _ make: () throws(FolioError) -> (any PersistentModel)?) throws(FolioError) -> (any PersistentModel)? {
+    private func unlessSkipped(in entity: String, _ make: () throws(FolioError) -> (any PersistentModel)?)
+        throws(FolioError) -> (any PersistentModel)?
+    {
         do { return try make() } catch {
             guard container.configuration(of: entity).unreadableDocuments == .skip else { throw error }
-            OnceLog.documents.notice(error.path ?? error.description, "A fetch leaves out a document that does not fit its model: \(error.description)")
+            OnceLog.documents.notice(
+                error.path ?? error.description,
+                "A fetch leaves out a document that does not fit its model: \(error.description)")
             issues.append(error)
             return nil
         }
     }
 
     /// A sort descriptor on a value the engine orders as Swift does (see `SortTranslation`).
-    private func sortKey<Model>(_ descriptor: SortDescriptor<Model>, in entity: Schema.Entity) -> DocumentQuery.SortKey? {
+    private func sortKey<Model>(_ descriptor: SortDescriptor<Model>, in entity: Schema.Entity) -> DocumentQuery.SortKey?
+    {
         guard let keyPath = descriptor.keyPath,
             let expression = SortTranslation.expression(for: keyPath, in: entity, schema: container.schema)
         else { return nil }
-        return DocumentQuery.SortKey(expression, ascending: descriptor.order == .forward, comparator: descriptor.stringComparator)
+        return DocumentQuery.SortKey(
+            expression, ascending: descriptor.order == .forward, comparator: descriptor.stringComparator)
     }
 
     /// Unsaved content: inserted and changed models as the documents a save would
@@ -214,22 +241,29 @@ extension ModelContext {
         for identifier in inserted + edited where !deleted.contains(identifier) {
             guard let model = registered[identifier], let layout = container.layout(of: model) else { continue }
             let document = try ModelDocument.document(
-                for: model, layout: layout, version: container.schema.version, deletedAt: model.persistentBackingData.deletedAt)
+                for: model, layout: layout, version: container.schema.version,
+                deletedAt: model.persistentBackingData.deletedAt)
             overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), document.content))
         }
-        for identifier in deleted { overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), nil)) }
+        for identifier in deleted {
+            overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), nil))
+        }
         return overlay
     }
 
     /// The model for a query's match: the registered instance, else one made from the
     /// document, whose row joins `decodedRows` when making it decoded every member.
     private func model(
-        for match: DocumentQueryResult.Match, entity: String, layout: EntityLayout?, mayBeRegistered: Bool = true, decodedRows: inout [Int]
+        for match: DocumentQueryResult.Match, entity: String, layout: EntityLayout?, mayBeRegistered: Bool = true,
+        decodedRows: inout [Int]
     ) throws(FolioError) -> (any PersistentModel)? {
         // `materialize` returns the registered model if there is one: looking it up here
         // first hashed the identity twice for every result.
-        guard let stored = match.stored else { return registered[PersistentIdentifier(entityName: entity, id: match.id)] }
-        let (model, decoded) = try materialize(stored, isKnownReadable: match.isKnownReadable, mayBeRegistered: mayBeRegistered, layout: layout)
+        guard let stored = match.stored else {
+            return registered[PersistentIdentifier(entityName: entity, id: match.id)]
+        }
+        let (model, decoded) = try materialize(
+            stored, isKnownReadable: match.isKnownReadable, mayBeRegistered: mayBeRegistered, layout: layout)
         if decoded, let row = match.row { decodedRows.append(row) }
         return model
     }
@@ -247,7 +281,9 @@ extension ModelContext {
     private func fetchOnModels<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         var models = try candidates(for: descriptor)
         if let predicate = descriptor.predicate { models = try models.filter { try predicate.evaluate($0) } }
-        if !descriptor.sortBy.isEmpty { models.sort { LocalizedStringOrder.compare($0, $1, by: descriptor.sortBy) == .orderedAscending } }
+        if !descriptor.sortBy.isEmpty {
+            models.sort { LocalizedStringOrder.compare($0, $1, by: descriptor.sortBy) == .orderedAscending }
+        }
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
         let end = descriptor.fetchLimit.map { min(offset + max($0, 0), models.count) } ?? models.count
         return Array(models[offset..<end])
@@ -255,13 +291,16 @@ extension ModelContext {
 
     /// Every model of the type before filtering: stored ones (skipping soft-deleted ones
     /// unless asked) and, with pending changes, unsaved inserts but not unsaved deletes.
-    private func candidates<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError) -> [Model] {
+    private func candidates<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError)
+        -> [Model]
+    {
         let entity = try entity(of: Model.self)
         var models: [Model] = []
         var seen = Set<ObjectIdentifier>()
         for stored in container.store(of: entity.name).documents(entity: entity.storageName) {
             guard descriptor.includeDeleted || stored.content[ModelDocument.deletedKey] == nil,
-                let model = try unlessSkipped(in: entity.name, { () throws(FolioError) in try materialize(stored) }) as? Model,
+                let model = try unlessSkipped(in: entity.name, { () throws(FolioError) in try materialize(stored) })
+                    as? Model,
                 !(descriptor.includePendingChanges && isPendingDeletion(model.persistentBackingData)),
                 seen.insert(ObjectIdentifier(model)).inserted
             else { continue }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension ModelContext {
     /// Writes every inserted, changed and deleted model in one store transaction.
@@ -17,8 +17,11 @@ extension ModelContext {
     /// again writes the rest.
     public func save() throws(FolioError) {
         guard hasChanges else { return }
-        for identifier in inserted + changed + deleted where !container.configuration(of: identifier.entityName).allowsSave {
-            throw .misuse("\(identifier.entityName)'s configuration has allowsSave: false, so it cannot save; make another configuration to write")
+        for identifier in inserted + changed + deleted
+        where !container.configuration(of: identifier.entityName).allowsSave {
+            throw .misuse(
+                "\(identifier.entityName)'s configuration has allowsSave: false, so it cannot save; make another configuration to write"
+            )
         }
         let schema = container.schema
         let doomed = try applyDeleteRules()
@@ -36,7 +39,8 @@ extension ModelContext {
             }
             let replaced = try upsertTarget(for: model, layout: layout)
             if let replaced, replaced.id != model.persistentModelID.id { changes.append(.delete(replaced.version)) }
-            let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: nil)
+            let document = try ModelDocument.document(
+                for: model, layout: layout, version: schema.version, deletedAt: nil)
             changes.append(.put(document, basedOn: replaced?.id == document.id ? replaced?.version : nil))
             written.append((model, document, nil))
         }
@@ -45,9 +49,11 @@ extension ModelContext {
             let data = model.persistentBackingData
             if layout.hasOwnIdentity, let own = data.ownIdentity, own != identifier.id {
                 throw .misuse(
-                    "\(identifier): its id was changed to \(own.uuidString), but a saved model's id names its file; insert a new model with that id instead")
+                    "\(identifier): its id was changed to \(own.uuidString), but a saved model's id names its file; insert a new model with that id instead"
+                )
             }
-            let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: data.deletedAt)
+            let document = try ModelDocument.document(
+                for: model, layout: layout, version: schema.version, deletedAt: data.deletedAt)
             changes.append(.put(document, basedOn: data.document?.version))
             written.append((model, document, data.deletedAt))
         }
@@ -57,7 +63,8 @@ extension ModelContext {
             else { continue }
             if container.configuration(of: identifier.entityName).deletion == .soft {
                 // A tombstone keeps every value, so `restore` can bring the model back whole.
-                let document = try ModelDocument.document(for: model, layout: layout, version: schema.version, deletedAt: now)
+                let document = try ModelDocument.document(
+                    for: model, layout: layout, version: schema.version, deletedAt: now)
                 changes.append(.put(document, basedOn: stored.version))
                 written.append((model, document, now))
             } else {
@@ -72,8 +79,11 @@ extension ModelContext {
             guard !own.isEmpty else { continue }
             let summary = try commit(own, to: store)
             var versions: [PersistentIdentifier: DocumentVersion] = [:]
-            for (path, version) in summary.versions { versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version }
-            for (model, document, deletedAt) in written where stores.count == 1 || container.store(of: document.entity) === store {
+            for (path, version) in summary.versions {
+                versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version
+            }
+            for (model, document, deletedAt) in written
+            where stores.count == 1 || container.store(of: document.entity) === store {
                 let data = model.persistentBackingData
                 if let version = versions[model.persistentModelID] {
                     data.document = StoredDocument(version: version, content: document.content)
@@ -81,10 +91,13 @@ extension ModelContext {
                 data.deletedAt = deletedAt
                 data.clearChanges()
             }
-            let saved = { (identifier: PersistentIdentifier) in stores.count == 1 || self.container.store(of: identifier.entityName) === store }
+            let saved = { (identifier: PersistentIdentifier) in
+                stores.count == 1 || self.container.store(of: identifier.entityName) === store
+            }
             // A soft-deleted model stays registered, stamped: a fetch that includes deleted models
             // finds this same object (one identity, one model per context), and `restore` works on it.
-            for identifier in doomed where saved(identifier) && container.configuration(of: identifier.entityName).deletion == .hard {
+            for identifier in doomed
+            where saved(identifier) && container.configuration(of: identifier.entityName).deletion == .hard {
                 guard let data = registered[identifier]?.persistentBackingData else { continue }
                 data.context = nil
                 data.document = nil
@@ -119,7 +132,8 @@ extension ModelContext {
             for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .deny {
                 let remaining = related.filter { !doomedSet.contains($0.persistentModelID) }
                 guard remaining.isEmpty else {
-                    throw .deleteDenied(model: identifier.description, relationship: relationship.name, relatedCount: remaining.count)
+                    throw .deleteDenied(
+                        model: identifier.description, relationship: relationship.name, relatedCount: remaining.count)
                 }
             }
         }
@@ -127,7 +141,8 @@ extension ModelContext {
             guard let owner = registered[identifier] else { continue }
             for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .nullify {
                 guard let inverseName = relationship.inverseName,
-                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(named: inverseName),
+                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(
+                        named: inverseName),
                     let access = inverse.access.value
                 else { continue }
                 for model in related where !doomedSet.contains(model.persistentModelID) {
@@ -149,7 +164,8 @@ extension ModelContext {
         for identifier in owners {
             for (relationship, related) in relatedModels(of: identifier) where !relationship.isToMany {
                 guard let inverseName = relationship.inverseName,
-                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(named: inverseName),
+                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(
+                        named: inverseName),
                     inverse.isToMany, (inverse.minimumModelCount ?? 0) > 0 || (inverse.maximumModelCount ?? 0) > 0
                 else { continue }
                 owners += related.map(\.persistentModelID)
@@ -168,7 +184,8 @@ extension ModelContext {
                 let limits = maximum > 0 ? "\(minimum) to \(maximum)" : "at least \(minimum)"
                 if count < minimum || (maximum > 0 && count > maximum) {
                     throw .constraint(
-                        "\(identifier): \(relationship.name) holds \(count) \(relationship.destination) models, but its @Relationship allows \(limits) (minimumModelCount, maximumModelCount); nothing was saved")
+                        "\(identifier): \(relationship.name) holds \(count) \(relationship.destination) models, but its @Relationship allows \(limits) (minimumModelCount, maximumModelCount); nothing was saved"
+                    )
                 }
             }
         }
@@ -187,7 +204,9 @@ extension ModelContext {
     /// The stored document an inserted model replaces under its entity's uniqueness
     /// constraints (SwiftData's upsert), if any. A model without an `id` of its own takes
     /// over the replaced document's identity.
-    private func upsertTarget(for model: any PersistentModel, layout: EntityLayout) throws(FolioError) -> StoredDocument? {
+    private func upsertTarget(for model: any PersistentModel, layout: EntityLayout) throws(FolioError)
+        -> StoredDocument?
+    {
         let identifier = model.persistentModelID
         let entity = layout.entity
         let store = container.store(of: entity.name)
@@ -198,15 +217,20 @@ extension ModelContext {
             (constraint != ["id"] || !layout.hasOwnIdentity) && constraint.allSatisfy(layout.storedNames.contains)
         }
         guard !constraints.isEmpty else { return nil }
-        let document = try ModelDocument.document(for: model, layout: layout, version: container.schema.version, deletedAt: nil)
+        let document = try ModelDocument.document(
+            for: model, layout: layout, version: container.schema.version, deletedAt: nil)
         for constraint in constraints {
             let key = constraint.map { document.content[$0] }
             // As in SQL, a missing value (nil) is unique to itself: it matches nothing.
             guard !key.contains(where: { $0 == nil || $0 == .null }) else { continue }
-            guard let match = store.documents(entity: entity.storageName).first(where: { stored in
-                stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
-            }) else { continue }
-            if !layout.hasOwnIdentity { rekey(model, from: identifier, to: PersistentIdentifier(entityName: entity.storageName, id: match.id)) }
+            guard
+                let match = store.documents(entity: entity.storageName).first(where: { stored in
+                    stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
+                })
+            else { continue }
+            if !layout.hasOwnIdentity {
+                rekey(model, from: identifier, to: PersistentIdentifier(entityName: entity.storageName, id: match.id))
+            }
             return match
         }
         return nil
@@ -228,7 +252,9 @@ extension ModelContext {
     private func commit(_ changes: [DocumentChange], to store: DocumentStore) throws(FolioError) -> CommitSummary {
         do {
             return try store.commit(changes)
-        } catch FolioError.Kind.conflict where changes.first.map({ container.configuration(of: $0.entity).conflicts }) == .overwrite {
+        } catch FolioError.Kind.conflict
+            where changes.first.map({ container.configuration(of: $0.entity).conflicts }) == .overwrite
+        {
             _ = try store.refresh()
             return try store.commit(changes.compactMap { rebased($0, in: store) })
         } catch let error where error.kind == .conflict {

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension ModelContext {
     /// Brings back a soft-deleted model and every model its deletion cascaded to (they
@@ -21,7 +21,9 @@ extension ModelContext {
             changed.insert(identifier)
             guard let entity = container.layout(of: next)?.entity else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .cascade {
-                pending += cascaded(from: next, through: relationship).filter { $0.persistentBackingData.deletedAt == stamp }
+                pending += cascaded(from: next, through: relationship).filter {
+                    $0.persistentBackingData.deletedAt == stamp
+                }
             }
         }
     }
@@ -50,20 +52,24 @@ extension ModelContext {
     /// Lets go of the models a purge removed, and gives the models that referred to them
     /// their new documents; returns how many documents were purged.
     private func forgetPurged(_ changes: [DocumentChange], from store: DocumentStore) -> Int {
-        let purged = Set(changes.compactMap { change -> PersistentIdentifier? in
-            guard case .delete(let version) = change else { return nil }
-            return PersistentIdentifier(entityName: version.path.entity, id: version.path.id)
-        })
+        let purged = Set(
+            changes.compactMap { change -> PersistentIdentifier? in
+                guard case .delete(let version) = change else { return nil }
+                return PersistentIdentifier(entityName: version.path.entity, id: version.path.id)
+            })
         for change in changes {
             switch change {
             case .delete(let version):
-                if let model = registered.removeValue(forKey: PersistentIdentifier(entityName: version.path.entity, id: version.path.id)) {
+                if let model = registered.removeValue(
+                    forKey: PersistentIdentifier(entityName: version.path.entity, id: version.path.id))
+                {
                     model.persistentBackingData.context = nil
                     model.persistentBackingData.document = nil
                 }
             case .put(let document, _):
                 let identifier = PersistentIdentifier(entityName: document.entity, id: document.id)
-                guard let model = registered[identifier], let stored = store.document(entity: document.entity, id: document.id),
+                guard let model = registered[identifier],
+                    let stored = store.document(entity: document.entity, id: document.id),
                     let layout = container.layout(of: model)
                 else { continue }
                 let data = model.persistentBackingData
@@ -71,13 +77,17 @@ extension ModelContext {
                     // Its unsaved changes stay, without the purged models; its next save builds on the new document.
                     data.document = stored
                     for relationship in layout.entity.relationships {
-                        guard let access = relationship.access.value, let value = data.currentValue(forKey: relationship.name) else { continue }
+                        guard let access = relationship.access.value,
+                            let value = data.currentValue(forKey: relationship.name)
+                        else { continue }
                         let held = access.models(value)
                         let kept = held.filter { !purged.contains($0.persistentModelID) }
                         if kept.count != held.count { access.assign(model, access.value(kept)) }
                     }
                 } else {
-                    recordingIssue { () throws(FolioError) in try ModelDocument.fill(data, from: stored, layout: layout, context: self) }
+                    recordingIssue { () throws(FolioError) in
+                        try ModelDocument.fill(data, from: stored, layout: layout, context: self)
+                    }
                 }
             }
         }
@@ -85,9 +95,13 @@ extension ModelContext {
     }
 
     /// The models a relationship of a model holds, soft-deleted ones included.
-    private func cascaded(from model: any PersistentModel, through relationship: Schema.Relationship) -> [any PersistentModel] {
+    private func cascaded(from model: any PersistentModel, through relationship: Schema.Relationship)
+        -> [any PersistentModel]
+    {
         if !relationship.isStored(in: container.schema), let inverseName = relationship.inverseName {
-            return models(of: relationship.destination, referringTo: model.persistentModelID.id, through: inverseName, includingDeleted: true)
+            return models(
+                of: relationship.destination, referringTo: model.persistentModelID.id, through: inverseName,
+                includingDeleted: true)
         }
         guard let access = relationship.access.value else { return [] }
         return model.persistentBackingData.currentValue(forKey: relationship.name).map(access.models) ?? []

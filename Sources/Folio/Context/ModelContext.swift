@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A scratch pad of models over a container's store: SwiftData's `ModelContext`.
 ///
@@ -62,7 +62,8 @@ public final class ModelContext {
         scheduleAutosave()
         guard let entity = container.layout(of: model)?.entity else { return }
         for relationship in entity.relationships {
-            guard let access = relationship.access.value, let value = data.currentValue(forKey: relationship.name) else { continue }
+            guard let access = relationship.access.value, let value = data.currentValue(forKey: relationship.name)
+            else { continue }
             for related in access.models(value) where related.persistentBackingData.context == nil { insert(related) }
         }
     }
@@ -86,7 +87,8 @@ public final class ModelContext {
     public func delete<Model: PersistentModel>(
         model: Model.Type, where predicate: Predicate<Model>? = nil, includeSubclasses: Bool = true
     ) throws {
-        for found in try fetch(FetchDescriptor<Model>(predicate: predicate)) where includeSubclasses || type(of: found) == model {
+        for found in try fetch(FetchDescriptor<Model>(predicate: predicate))
+        where includeSubclasses || type(of: found) == model {
             delete(found)
         }
     }
@@ -115,12 +117,14 @@ public final class ModelContext {
     public func model(for identifier: PersistentIdentifier) -> any PersistentModel {
         if let model = existingModel(for: identifier) { return model }
         guard let type = container.layout(of: identifier.entityName)?.entity.modelType.value else {
-            preconditionFailure("\(identifier.entityName) is not one of this container's models; add it to the container's schema")
+            preconditionFailure(
+                "\(identifier.entityName) is not one of this container's models; add it to the container's schema")
         }
         // A `let` takes its stored value in `init(backingData:)`, and a placeholder has none to give.
         precondition(
             ModelEntities.info(of: type).constants.isEmpty,
-            "\(identifier) is not in the store, and \(identifier.entityName) has let properties, so no placeholder can be made; look it up with registeredModel(for:) or a fetch when it may be gone")
+            "\(identifier) is not in the store, and \(identifier.entityName) has let properties, so no placeholder can be made; look it up with registeredModel(for:) or a fetch when it may be gone"
+        )
         let data = ModelBackingData()
         data.persistentIdentifier = identifier
         return ModelLoading.loading(type) { type.init(backingData: data) }
@@ -130,7 +134,10 @@ public final class ModelContext {
     /// store holds no such model.
     func existingModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         if let model = registered[identifier] { return model }
-        guard let stored = container.store(of: identifier.entityName).document(entity: identifier.entityName, id: identifier.id) else { return nil }
+        guard
+            let stored = container.store(of: identifier.entityName).document(
+                entity: identifier.entityName, id: identifier.id)
+        else { return nil }
         return recordingIssue { () throws(FolioError) in try materialize(stored) }
     }
 
@@ -148,7 +155,9 @@ public final class ModelContext {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
                 let layout = container.layout(of: model)
             else { continue }
-            recordingIssue { () throws(FolioError) in try ModelDocument.fill(model.persistentBackingData, from: stored, layout: layout, context: self) }
+            recordingIssue { () throws(FolioError) in
+                try ModelDocument.fill(model.persistentBackingData, from: stored, layout: layout, context: self)
+            }
         }
         inserted = []
         deleted = []
@@ -197,11 +206,17 @@ public final class ModelContext {
         let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
         if mayBeRegistered, let model = registered[identifier] { return (model, false) }
         guard let layout = container.layout(of: stored, given: layout), let type = layout.entity.modelType.value else {
-            throw .invalidDocument(path: stored.path.relativePath, reason: "no model of this container is named \(stored.content[ModelDocument.entityKey]?.stringValue ?? stored.entity)")
+            throw .invalidDocument(
+                path: stored.path.relativePath,
+                reason:
+                    "no model of this container is named \(stored.content[ModelDocument.entityKey]?.stringValue ?? stored.entity)"
+            )
         }
-        let contents = try ModelDocument.contents(of: stored, layout: layout, context: self, decodingMembers: !isKnownReadable)
+        let contents = try ModelDocument.contents(
+            of: stored, layout: layout, context: self, decodingMembers: !isKnownReadable)
         let data = ModelBackingData(
-            layout: layout, values: contents.values, faults: contents.faults, identifier: identifier, document: stored, deletedAt: contents.deletedAt,
+            layout: layout, values: contents.values, faults: contents.faults, identifier: identifier, document: stored,
+            deletedAt: contents.deletedAt,
             context: self)
         let model = ModelLoading.loading(type) { type.init(backingData: data) }
         registered[identifier] = model
@@ -210,14 +225,19 @@ public final class ModelContext {
 
     /// The models of an entity whose to-one relationship `inverseName` refers to a model:
     /// the other side of a to-many that documents do not store.
-    func models(of entity: String, referringTo owner: UUID, through inverseName: String, includingDeleted: Bool = false) -> [any PersistentModel] {
-        guard let destination = container.schema.entity(named: entity)?.relationship(named: inverseName)?.destination else { return [] }
+    func models(of entity: String, referringTo owner: UUID, through inverseName: String, includingDeleted: Bool = false)
+        -> [any PersistentModel]
+    {
+        guard let destination = container.schema.entity(named: entity)?.relationship(named: inverseName)?.destination
+        else { return [] }
         let owners = container.schema.storageName(of: destination)
         // The relationship index answers this without reading the entity's other documents.
         let query = DocumentQuery(
-            entity: entity, filter: .compare(.property(inverseName), .equal, .value(.document(entity: owners, id: owner))),
+            entity: entity,
+            filter: .compare(.property(inverseName), .equal, .value(.document(entity: owners, id: owner))),
             includeDeleted: includingDeleted)
-        guard let result = recordingIssue({ () throws(FolioError) in try container.store(of: entity).query(query) }) else { return [] }
+        guard let result = recordingIssue({ () throws(FolioError) in try container.store(of: entity).query(query) })
+        else { return [] }
         return result.matches.compactMap(\.stored)
             .compactMap { stored in recordingIssue { () throws(FolioError) in try materialize(stored) } }
             .filter { !isPendingDeletion($0.persistentBackingData) }

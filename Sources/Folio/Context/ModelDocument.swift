@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A model as a document and back, as the README's format section describes.
 ///
@@ -48,7 +48,8 @@ enum ModelDocument {
             case .blob(let attribute, _):
                 // The blob is its own file: written when new or changed, else left alone.
                 if data.document == nil || data.changedProperties.contains(attribute.name) {
-                    blobs[attribute.name] = .some((data.currentValue(forKey: attribute.name) as? Data).map { Array($0) })
+                    blobs[attribute.name] = .some(
+                        (data.currentValue(forKey: attribute.name) as? Data).map { Array($0) })
                 }
             case .ephemeral, .backReference:
                 continue
@@ -64,12 +65,16 @@ enum ModelDocument {
                     : identities.first?.json ?? .null
             }
         }
-        return Document(entity: layout.entity.storageName, id: identifier.id, partitionDate: partitionDate, content: content, blobs: blobs)
+        return Document(
+            entity: layout.entity.storageName, id: identifier.id, partitionDate: partitionDate, content: content,
+            blobs: blobs)
     }
 
     /// Fills a model's backing data from its document again (a rollback): what
     /// `contents(of:layout:context:)` reads, in place of what the model held.
-    static func fill(_ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext) throws(FolioError) {
+    static func fill(_ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext)
+        throws(FolioError)
+    {
         let contents = try contents(of: stored, layout: layout, context: context)
         data.load(layout: layout, values: contents.values, faults: contents.faults)
         data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.storageName, id: stored.id)
@@ -102,7 +107,9 @@ enum ModelDocument {
                 do {
                     values[reader.slot] = try reader.decode(content[position].value)
                 } catch {
-                    throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(reader.name)\" (\(reader.valueType)): \(error.message)")
+                    throw .invalidDocument(
+                        path: stored.path.relativePath,
+                        reason: "\"\(reader.name)\" (\(reader.valueType)): \(error.message)")
                 }
             } else if case .member(let attribute, let coding) = layout.slots[reader.slot] {
                 values[reader.slot] = try absentValue(of: attribute, coding: coding, stored)
@@ -114,13 +121,16 @@ enum ModelDocument {
                 continue  // above
             case .blob(let attribute, let coding):
                 let bytes = try container.store(of: stored.entity).blob(of: stored.path, property: attribute.name)
-                values[position] = try decode(bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
+                values[position] = try decode(
+                    bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
             case .ephemeral(let attribute, let coding):
                 values[position] = try absentValue(of: attribute, coding: coding, stored)
             case .backReference(let relationship, let access, let inverseName):
                 let owner = stored.id
                 faults[relationship.name] = { [weak context] in
-                    access.value((context ?? ModelContext(container)).models(of: relationship.destination, referringTo: owner, through: inverseName))
+                    access.value(
+                        (context ?? ModelContext(container)).models(
+                            of: relationship.destination, referringTo: owner, through: inverseName))
                 }
             case .reference(let relationship, let access):
                 let identities: [UUID] =
@@ -132,7 +142,10 @@ enum ModelDocument {
                 let destination = container.schema.storageName(of: relationship.destination)
                 faults[relationship.name] = { [weak context] in
                     let resolver = context ?? ModelContext(container)
-                    return access.value(identities.compactMap { resolver.existingModel(for: PersistentIdentifier(entityName: destination, id: $0)) })
+                    return access.value(
+                        identities.compactMap {
+                            resolver.existingModel(for: PersistentIdentifier(entityName: destination, id: $0))
+                        })
                 }
             }
         }
@@ -140,7 +153,8 @@ enum ModelDocument {
         var deletedAt: Date?
         if decodingMembers, let stamp = content[deletedKey] {
             do { deletedAt = try Date(json: stamp) } catch {
-                throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(deletedKey)\" is not a time: \(error.message)")
+                throw .invalidDocument(
+                    path: stored.path.relativePath, reason: "\"\(deletedKey)\" is not a time: \(error.message)")
             }
         }
         return (values, faults, deletedAt)
@@ -158,7 +172,10 @@ enum ModelDocument {
             do {
                 return .success(try member.decode(stored.content[position].value))
             } catch {
-                return .failure(.invalidDocument(path: stored.path.relativePath, reason: "\"\(member.name)\" (\(member.valueType)): \(error.message)"))
+                return .failure(
+                    .invalidDocument(
+                        path: stored.path.relativePath,
+                        reason: "\"\(member.name)\" (\(member.valueType)): \(error.message)"))
             }
         }
         guard case .member(let attribute, let coding) = layout.slots[slot] else { return nil }
@@ -167,19 +184,27 @@ enum ModelDocument {
 
     /// The value of an attribute the document lacks (written before the property was
     /// added, or never stored): the declaration's initial value, or `nil` for an optional.
-    private static func absentValue(of attribute: Schema.Attribute, coding: ValueCoding, _ stored: StoredDocument) throws(FolioError) -> Any {
+    private static func absentValue(of attribute: Schema.Attribute, coding: ValueCoding, _ stored: StoredDocument)
+        throws(FolioError) -> Any
+    {
         if let makeDefault = attribute.defaultValue.value { return makeDefault() }
         if attribute.isOptional { return try decode(.null, with: coding, attribute: attribute, stored) }
         throw .invalidDocument(
             path: stored.path.relativePath,
-            reason: "the document has no \"\(attribute.name)\", which \(stored.entity) requires (\(attribute.valueType)); add it, or give the property a default value")
+            reason:
+                "the document has no \"\(attribute.name)\", which \(stored.entity) requires (\(attribute.valueType)); add it, or give the property a default value"
+        )
     }
 
-    private static func decode(_ json: JSONValue, with coding: ValueCoding, attribute: Schema.Attribute, _ stored: StoredDocument) throws(FolioError) -> Any {
+    private static func decode(
+        _ json: JSONValue, with coding: ValueCoding, attribute: Schema.Attribute, _ stored: StoredDocument
+    ) throws(FolioError) -> Any {
         do {
             return try coding.decode(json)
         } catch {
-            throw .invalidDocument(path: stored.path.relativePath, reason: "\"\(attribute.name)\" (\(attribute.valueType)): \(error.message)")
+            throw .invalidDocument(
+                path: stored.path.relativePath,
+                reason: "\"\(attribute.name)\" (\(attribute.valueType)): \(error.message)")
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A three-way merge of one document by member, not by line: what `folio merge-driver`
 /// does for git with each document both branches changed.
@@ -107,10 +107,12 @@ public struct DocumentMerge: Sendable {
 
     /// A set-valued property merged as sets: in when both have it or one side added it.
     private func setMerge(_ key: String, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) -> JSONValue? {
-        guard setProperties.contains(key), let oursValues = ours?.arrayValue, let theirsValues = theirs?.arrayValue else { return nil }
+        guard setProperties.contains(key), let oursValues = ours?.arrayValue, let theirsValues = theirs?.arrayValue
+        else { return nil }
         let baseSet = Set(base?.arrayValue ?? [])
         let (oursSet, theirsSet) = (Set(oursValues), Set(theirsValues))
-        let kept = oursSet.intersection(theirsSet).union(oursSet.subtracting(baseSet)).union(theirsSet.subtracting(baseSet))
+        let kept = oursSet.intersection(theirsSet).union(oursSet.subtracting(baseSet)).union(
+            theirsSet.subtracting(baseSet))
         guard kept.allSatisfy({ $0.stringValue != nil }) else { return nil }
         return .array(kept.sorted { $0.stringValue! < $1.stringValue! })
     }
@@ -132,7 +134,9 @@ public struct DocumentMerge: Sendable {
 
     /// Conflicts either side already recorded and nobody settled, except those on
     /// properties that conflict anew; ours first.
-    private func carriedConflicts(base: JSONObject, ours: JSONObject, theirs: JSONObject, merged: JSONObject, new: [MergeConflict]) -> [MergeConflict] {
+    private func carriedConflicts(
+        base: JSONObject, ours: JSONObject, theirs: JSONObject, merged: JSONObject, new: [MergeConflict]
+    ) -> [MergeConflict] {
         let settledInBase = Set(MergeConflict.recorded(in: base).map(\.property))
         let oursRecorded = MergeConflict.recorded(in: ours)
         let theirsRecorded = MergeConflict.recorded(in: theirs)
@@ -142,7 +146,9 @@ public struct DocumentMerge: Sendable {
         var seen = Set(new.map(\.property))
         var carried: [MergeConflict] = []
         for conflict in oursRecorded + theirsRecorded where !seen.contains(conflict.property) {
-            guard !settledByOurs.contains(conflict.property), !settledByTheirs.contains(conflict.property) else { continue }
+            guard !settledByOurs.contains(conflict.property), !settledByTheirs.contains(conflict.property) else {
+                continue
+            }
             seen.insert(conflict.property)
             carried.append(conflict)
         }

@@ -43,7 +43,8 @@ public struct MergeConflict: Sendable, Equatable {
         guard let entries = content[key]?.objectValue else { return [] }
         return entries.map { member in
             let entry = member.value.objectValue ?? [:]
-            return MergeConflict(property: member.key, base: entry["base"], ours: entry["ours"], theirs: entry["theirs"])
+            return MergeConflict(
+                property: member.key, base: entry["base"], ours: entry["ours"], theirs: entry["theirs"])
         }
     }
 

@@ -26,7 +26,9 @@ public struct MergePolicy: Sendable, Equatable {
     public var timestampProperties: [String]
 
     /// A policy; the default keeps both values of every conflict.
-    public init(conflicts: Conflicts = .keepBoth, timestampProperties: [String] = MergePolicy.defaultTimestampProperties) {
+    public init(
+        conflicts: Conflicts = .keepBoth, timestampProperties: [String] = MergePolicy.defaultTimestampProperties
+    ) {
         self.conflicts = conflicts
         self.timestampProperties = timestampProperties
     }
@@ -35,18 +37,21 @@ public struct MergePolicy: Sendable, Equatable {
     public init(json: JSONValue, path: String) throws(FolioError) {
         self.init()
         guard let object = json.objectValue else {
-            throw .invalidStore(path: path, reason: "the manifest's \"merge\" must be an object like {\"conflicts\": \"keep-both\"}")
+            throw .invalidStore(
+                path: path, reason: "the manifest's \"merge\" must be an object like {\"conflicts\": \"keep-both\"}")
         }
         if let value = object["conflicts"] {
             guard let text = value.stringValue, let conflicts = Conflicts(rawValue: text) else {
                 let known = Conflicts.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                throw .invalidStore(path: path, reason: "the manifest's \"merge\".\"conflicts\" is \(value); it must be \(known)")
+                throw .invalidStore(
+                    path: path, reason: "the manifest's \"merge\".\"conflicts\" is \(value); it must be \(known)")
             }
             self.conflicts = conflicts
         }
         if let value = object["timestamps"] {
             guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
-                throw .invalidStore(path: path, reason: "the manifest's \"merge\".\"timestamps\" must be an array of property names")
+                throw .invalidStore(
+                    path: path, reason: "the manifest's \"merge\".\"timestamps\" must be an array of property names")
             }
             timestampProperties = names
         }

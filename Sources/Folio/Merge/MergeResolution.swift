@@ -17,14 +17,18 @@ extension MergeConflict {
     ///
     /// Throws when the document records no conflicts, or a value names a property that is
     /// not in conflict (change that with `folio set`).
-    public static func resolving(_ content: JSONObject, choice: MergeChoice?, values: JSONObject, path: String) throws(FolioError) -> JSONObject {
+    public static func resolving(_ content: JSONObject, choice: MergeChoice?, values: JSONObject, path: String)
+        throws(FolioError) -> JSONObject
+    {
         let conflicts = recorded(in: content)
         guard !conflicts.isEmpty else {
             throw .invalidInput("\(path) records no merge conflicts (no \"\(key)\"); change values with `folio set`")
         }
         let conflicting = Set(conflicts.map(\.property))
         for name in values.keys where !conflicting.contains(name) {
-            throw .invalidInput("\(path): \"\(name)\" is not in conflict (the conflicts are \(conflicts.map(\.property).joined(separator: ", "))); change it with `folio set`")
+            throw .invalidInput(
+                "\(path): \"\(name)\" is not in conflict (the conflicts are \(conflicts.map(\.property).joined(separator: ", "))); change it with `folio set`"
+            )
         }
         var result = content
         var remaining: [MergeConflict] = []

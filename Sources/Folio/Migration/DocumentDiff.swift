@@ -91,7 +91,10 @@ public struct DocumentDiff: Sendable, Hashable {
     /// when moved, unless another added file is more similar to it, or more than
     /// 1,000 × 1,000 pairs are left to compare (`diff.renameLimit`) and git gives up on
     /// inexact renames.
-    public init?(renaming oldPath: String, to newPath: String, old: [UInt8], new: [UInt8], abbreviation: Int = DocumentDiff.defaultAbbreviation) {
+    public init?(
+        renaming oldPath: String, to newPath: String, old: [UInt8], new: [UInt8],
+        abbreviation: Int = DocumentDiff.defaultAbbreviation
+    ) {
         guard oldPath != newPath else {
             let inPlace = DocumentDiff(path: newPath, old: old, new: new, abbreviation: abbreviation)
             (path, change, bytes) = (inPlace.path, inPlace.change, inPlace.bytes)
@@ -102,7 +105,8 @@ public struct DocumentDiff: Sendable, Hashable {
         let percent = similarity * 100 / RenameSimilarity.maximumScore
         path = newPath
         change = .renamed(from: oldPath, similarity: percent)
-        bytes = Self.render(oldPath: oldPath, newPath: newPath, old: old, new: new, similarity: percent, abbreviation: abbreviation)
+        bytes = Self.render(
+            oldPath: oldPath, newPath: newPath, old: old, new: new, similarity: percent, abbreviation: abbreviation)
     }
 
     /// How many hex digits git shows of an id when `core.abbrev` is unset: 7, or more in a
@@ -138,7 +142,8 @@ public struct DocumentDiff: Sendable, Hashable {
             mustShowHeader = true
         }
         if let similarity {
-            header += "similarity index \(similarity)%\nrename from \(GitText.quoted(nameA))\nrename to \(GitText.quoted(nameB))\n"
+            header +=
+                "similarity index \(similarity)%\nrename from \(GitText.quoted(nameA))\nrename to \(GitText.quoted(nameB))\n"
             mustShowHeader = true
         }
         let oldID = old.map { GitBlobID(content: $0) } ?? .null

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// One document taken through a migration's operations: what it becomes.
 struct DocumentRewrite {
@@ -60,7 +60,8 @@ struct DocumentRewrite {
     }
 
     private static func json(
-        of value: MigrationValue, on content: JSONObject, entity: String, evaluate: (QueryExpression, String, JSONObject) -> QueryValue
+        of value: MigrationValue, on content: JSONObject, entity: String,
+        evaluate: (QueryExpression, String, JSONObject) -> QueryValue
     ) -> JSONValue {
         switch value {
         case .constant(let json): json
@@ -69,7 +70,9 @@ struct DocumentRewrite {
     }
 
     /// A value converted between text, number, date and boolean, or why it cannot be.
-    static func convert(_ value: JSONValue, to type: MigrationOperation.ConvertedType) -> Result<JSONValue, ConversionFailure> {
+    static func convert(_ value: JSONValue, to type: MigrationOperation.ConvertedType) -> Result<
+        JSONValue, ConversionFailure
+    > {
         if value == .null { return .success(.null) }
         switch (type, value) {
         case (.string, .string): return .success(value)

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension DocumentStore {
     /// Migrates every document older than the last step's version through the steps
@@ -13,17 +13,21 @@ extension DocumentStore {
     /// as they were keep their bytes, so the diff shows only what changed. `progress`
     /// hears how many documents have gone through the steps, of how many.
     @discardableResult
-    public func migrate(_ steps: [MigrationStep], dryRun: Bool = false, progress: ReadProgress? = nil) throws(FolioError) -> MigrationReport {
+    public func migrate(_ steps: [MigrationStep], dryRun: Bool = false, progress: ReadProgress? = nil)
+        throws(FolioError) -> MigrationReport
+    {
         let steps = steps.sorted { $0.fromVersion < $1.fromVersion }
         guard let target = steps.last?.toVersion else { throw .migration("the migration has no steps") }
         for step in steps where step.toVersion <= step.fromVersion {
-            throw .migration("a migration step goes from \(step.fromVersion) to \(step.toVersion); each must go to a later version")
+            throw .migration(
+                "a migration step goes from \(step.fromVersion) to \(step.toVersion); each must go to a later version")
         }
         let (manifest, calendar) = state.withLock { ($0.manifest, $0.manifest.calendar) }
         let storeVersion = Schema.Version(manifest.schemaVersion) ?? Schema.Version(0, 0, 0)
         guard storeVersion <= target else {
             throw .migration(
-                "the store is at schema \(storeVersion), newer than \(target), where this migration ends; a migration never lowers a store's version, so nothing was written (run the plan that ends at \(storeVersion) or later)")
+                "the store is at schema \(storeVersion), newer than \(target), where this migration ends; a migration never lowers a store's version, so nothing was written (run the plan that ends at \(storeVersion) or later)"
+            )
         }
         var report = MigrationReport(fromVersion: manifest.schemaVersion, toVersion: target)
         var changes: [DocumentChange] = []
@@ -35,21 +39,31 @@ extension DocumentStore {
             let paths = evaluation.documents.catalog.paths.sorted()
             for (done, path) in paths.enumerated() {
                 if let progress, done % 256 == 0 { progress(done, paths.count) }
-                guard let entry = evaluation.documents.catalog.entry(at: path), let content = evaluation.documents.catalog.content(at: path) else {
+                guard let entry = evaluation.documents.catalog.entry(at: path),
+                    let content = evaluation.documents.catalog.content(at: path)
+                else {
                     continue
                 }
                 // A step's operations change the documents of the entity they name, a subclass's
                 // by its own name: its documents are in its hierarchy's root folder.
                 let own = evaluation.documents.schema.entity(of: content, inFolder: path.entity)?.name ?? path.entity
-                let written = content[ModelDocument.versionKey]?.stringValue.flatMap(Schema.Version.init) ?? storeVersion
+                let written =
+                    content[ModelDocument.versionKey]?.stringValue.flatMap(Schema.Version.init) ?? storeVersion
                 if written > target {
-                    report.failures.append(.init(path: path.relativePath, reason: "written by schema version \(written), newer than \(target), the last version of this migration; Folio never downgrades a document"))
+                    report.failures.append(
+                        .init(
+                            path: path.relativePath,
+                            reason:
+                                "written by schema version \(written), newer than \(target), the last version of this migration; Folio never downgrades a document"
+                        ))
                     report.entities[own, default: .init()].failed += 1
                     continue
                 }
                 let pending = steps.filter { $0.toVersion > written }
                 let outcome = DocumentRewrite.apply(pending, to: content, entity: own) { expression, entity, content in
-                    evaluation.value(of: expression, on: Catalog.Identity(entity: entity == own ? path.entity : entity, id: path.id), content: content)
+                    evaluation.value(
+                        of: expression, on: Catalog.Identity(entity: entity == own ? path.entity : entity, id: path.id),
+                        content: content)
                 }
                 switch outcome {
                 case .unchanged:
@@ -70,7 +84,9 @@ extension DocumentStore {
         var newManifest = manifest
         newManifest.schemaVersion = target.description
         // The manifest's schema already has the steps up to its own version.
-        newManifest.schema = steps.filter { $0.toVersion > storeVersion }.reduce(manifest.schema) { $1.schema(after: $0) }
+        newManifest.schema = steps.filter { $0.toVersion > storeVersion }.reduce(manifest.schema) {
+            $1.schema(after: $0)
+        }
         let manifestChange = try manifestChange(from: manifest, to: newManifest)
         let newSchema = QuerySchema(newManifest.schema)
         if manifestChange.old != manifestChange.new { report.files.append(manifestChange) }
@@ -96,33 +112,49 @@ extension DocumentStore {
             let folder = newSchema.entities[rewrite.entity]?.storageName ?? rewrite.entity
             let newBytes: [UInt8]
             do { newBytes = try JSONWriter().write(.object(content)) } catch {
-                throw .invalidDocument(path: old.relativePath, reason: "the migrated document cannot be written: \(error.message)")
+                throw .invalidDocument(
+                    path: old.relativePath, reason: "the migrated document cannot be written: \(error.message)")
             }
             if folder == old.entity {
-                changes.append(.put(Document(entity: old.entity, id: old.id, content: content), basedOn: rewrite.version))
-                report.files.append(.init(path: old.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
+                changes.append(
+                    .put(Document(entity: old.entity, id: old.id, content: content), basedOn: rewrite.version))
+                report.files.append(
+                    .init(path: old.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
             } else {
                 // Renamed: the document moves to the new entity's folder, same day, blobs and all.
                 var blobs: [String: [UInt8]?] = [:]
                 for property in blobProperties(of: old) { blobs[property] = try blob(of: old, property: property) }
-                let day = calendar.date(from: DateComponents(year: old.day.year, month: old.day.month, day: old.day.day, hour: 12)) ?? Date()
-                changes.append(.put(Document(entity: folder, id: old.id, partitionDate: day, content: content, blobs: blobs), basedOn: nil))
+                let day =
+                    calendar.date(
+                        from: DateComponents(year: old.day.year, month: old.day.month, day: old.day.day, hour: 12))
+                    ?? Date()
+                changes.append(
+                    .put(
+                        Document(entity: folder, id: old.id, partitionDate: day, content: content, blobs: blobs),
+                        basedOn: nil))
                 changes.append(.delete(rewrite.version))
                 let moved = try DocumentPath(entity: folder, day: old.day, id: old.id)
-                report.files.append(.init(path: moved.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
+                report.files.append(
+                    .init(path: moved.relativePath, oldPath: old.relativePath, old: oldBytes, new: newBytes))
                 for case (let property, let bytes?) in blobs {
-                    report.files.append(.init(path: try moved.blob(property).relativePath, oldPath: try old.blob(property).relativePath, old: bytes, new: bytes))
+                    report.files.append(
+                        .init(
+                            path: try moved.blob(property).relativePath, oldPath: try old.blob(property).relativePath,
+                            old: bytes, new: bytes))
                 }
             }
         }
-        report.files.sort { ($0.path == StoreManifest.fileName ? "" : $0.path) < ($1.path == StoreManifest.fileName ? "" : $1.path) }
+        report.files.sort {
+            ($0.path == StoreManifest.fileName ? "" : $0.path) < ($1.path == StoreManifest.fileName ? "" : $1.path)
+        }
         report.failures.sort { $0.path < $1.path }
         guard !dryRun else { return report }
         if let first = report.failures.first {
             let others = report.failures.count - 1
             throw .invalidDocument(
                 path: first.path,
-                reason: "cannot be migrated: \(first.reason)" + (others > 0 ? " (and \(others) more; a dry run lists them all)" : "")
+                reason: "cannot be migrated: \(first.reason)"
+                    + (others > 0 ? " (and \(others) more; a dry run lists them all)" : "")
                     + "; nothing was written")
         }
         try commit(changes, manifest: newManifest)
@@ -130,12 +162,17 @@ extension DocumentStore {
         return report
     }
 
-    private func manifestChange(from old: StoreManifest, to new: StoreManifest) throws(FolioError) -> MigrationReport.FileChange {
+    private func manifestChange(from old: StoreManifest, to new: StoreManifest) throws(FolioError)
+        -> MigrationReport.FileChange
+    {
         let oldBytes = try folder.readFile(StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes
         do {
-            return .init(path: StoreManifest.fileName, oldPath: StoreManifest.fileName, old: oldBytes, new: try JSONWriter().write(new.json))
+            return .init(
+                path: StoreManifest.fileName, oldPath: StoreManifest.fileName, old: oldBytes,
+                new: try JSONWriter().write(new.json))
         } catch {
-            throw .invalidDocument(path: StoreManifest.fileName, reason: "the new manifest cannot be written: \(error.message)")
+            throw .invalidDocument(
+                path: StoreManifest.fileName, reason: "the new manifest cannot be written: \(error.message)")
         }
     }
 }

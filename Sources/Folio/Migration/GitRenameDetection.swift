@@ -30,7 +30,9 @@ struct GitRenameDetection {
     /// How many pairs git compares at most, as the square of `diff.renameLimit`'s default.
     static let renameLimit = 1_000
     /// The similarity a file-name match needs: halfway from the minimum (50%) to 100%.
-    static let basenameMinimumScore = RenameSimilarity.defaultMinimumScore + (RenameSimilarity.maximumScore - RenameSimilarity.defaultMinimumScore) / 2
+    static let basenameMinimumScore =
+        RenameSimilarity.defaultMinimumScore + (RenameSimilarity.maximumScore - RenameSimilarity.defaultMinimumScore)
+        / 2
     /// How many best sources git keeps per destination in the last round.
     private static let candidatesPerDestination = 4
 

@@ -11,14 +11,20 @@ extension LineDiff {
         var prefix = 0
         while prefix < shorter, old.classes[prefix] == new.classes[prefix] { prefix += 1 }
         var suffix = 0
-        while suffix < shorter - prefix, old.classes[old.count - 1 - suffix] == new.classes[new.count - 1 - suffix] { suffix += 1 }
+        while suffix < shorter - prefix, old.classes[old.count - 1 - suffix] == new.classes[new.count - 1 - suffix] {
+            suffix += 1
+        }
 
         let oldKept = keptLines(&old, in: prefix..<old.count - suffix, otherCounts: newCounts)
         let newKept = keptLines(&new, in: prefix..<new.count - suffix, otherCounts: oldCounts)
         let search = MyersSearch(old: oldKept.classes, new: newKept.classes)
         search.run()
-        for (index, changed) in search.oldChanged.enumerated() where changed { old.setChanged(oldKept.lines[index], true) }
-        for (index, changed) in search.newChanged.enumerated() where changed { new.setChanged(newKept.lines[index], true) }
+        for (index, changed) in search.oldChanged.enumerated() where changed {
+            old.setChanged(oldKept.lines[index], true)
+        }
+        for (index, changed) in search.newChanged.enumerated() where changed {
+            new.setChanged(newKept.lines[index], true)
+        }
     }
 
     /// The lines of `range` the search will look at; the others are marked changed.
@@ -27,7 +33,9 @@ extension LineDiff {
     /// with at least √n equals on the other side (n this side's line count, at most 1024)
     /// is dropped when it sits inside a run of such lines and unmatchable ones in which
     /// the unmatchable ones are more than a quarter.
-    private static func keptLines(_ side: inout Side, in range: Range<Int>, otherCounts: [Int]) -> (classes: [Int], lines: [Int]) {
+    private static func keptLines(_ side: inout Side, in range: Range<Int>, otherCounts: [Int]) -> (
+        classes: [Int], lines: [Int]
+    ) {
         let many = min(roughSquareRoot(side.count), 1024)
         var kind = [Matches](repeating: .none, count: side.count)
         for index in range {
@@ -157,8 +165,11 @@ private final class MyersSearch {
                 for index in box.low1..<box.high1 { oldChanged[index] = true }
             } else {
                 let split = self.split(box)
-                boxes.append(Box(low1: split.i1, high1: box.high1, low2: split.i2, high2: box.high2, minimal: split.minimalAfter))
-                boxes.append(Box(low1: box.low1, high1: split.i1, low2: box.low2, high2: split.i2, minimal: split.minimalBefore))
+                boxes.append(
+                    Box(low1: split.i1, high1: box.high1, low2: split.i2, high2: box.high2, minimal: split.minimalAfter)
+                )
+                boxes.append(
+                    Box(low1: box.low1, high1: split.i1, low2: box.low2, high2: split.i2, minimal: split.minimalBefore))
             }
         }
     }
@@ -297,7 +308,9 @@ private final class MyersSearch {
     }
 
     /// When the cost limit is reached: whichever of the two searches got further, as the split.
-    private func furthestReaching(_ box: Box, _ forwardMin: Int, _ forwardMax: Int, _ backwardMin: Int, _ backwardMax: Int)
+    private func furthestReaching(
+        _ box: Box, _ forwardMin: Int, _ forwardMax: Int, _ backwardMin: Int, _ backwardMax: Int
+    )
         -> (i1: Int, i2: Int, minimalBefore: Bool, minimalAfter: Bool)
     {
         var forwardBest = -1

@@ -26,7 +26,9 @@ extension LineDiff {
                     size = group.size
                     endFacingChange = nil
                     while slideUp(&side, &group) {
-                        guard previousGroup(other, &facing) else { preconditionFailure("groups out of step sliding up") }
+                        guard previousGroup(other, &facing) else {
+                            preconditionFailure("groups out of step sliding up")
+                        }
                     }
                     earliestEnd = group.end
                     if facing.size > 0 { endFacingChange = group.end }
@@ -202,7 +204,8 @@ extension LineDiff {
 
         /// Negative when `self` is better: the indents' order counts 60, then the penalties.
         func compare(to other: SplitScore) -> Int {
-            let indentOrder = (effectiveIndent > other.effectiveIndent ? 1 : 0) - (effectiveIndent < other.effectiveIndent ? 1 : 0)
+            let indentOrder =
+                (effectiveIndent > other.effectiveIndent ? 1 : 0) - (effectiveIndent < other.effectiveIndent ? 1 : 0)
             return 60 * indentOrder + (penalty - other.penalty)
         }
     }

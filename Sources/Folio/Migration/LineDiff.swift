@@ -80,7 +80,8 @@ struct LineDiff {
                 let startNew = j
                 while old.isChanged(i) { i += 1 }
                 while new.isChanged(j) { j += 1 }
-                result.append(Change(oldStart: startOld, newStart: startNew, oldCount: i - startOld, newCount: j - startNew))
+                result.append(
+                    Change(oldStart: startOld, newStart: startNew, oldCount: i - startOld, newCount: j - startNew))
             }
             i += 1
             j += 1

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// One change a migration stage makes to an entity's documents (and to the schema the
 /// manifest keeps): the operations of `Migrations/<Store>/*.json`, and what a
@@ -33,7 +33,8 @@ public enum MigrationOperation: Sendable, Hashable {
     /// The entity whose documents the operation touches (the old name for a rename).
     public var entity: String {
         switch self {
-        case .addProperty(let entity, _, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _), .setValue(let entity, _, _, _),
+        case .addProperty(let entity, _, _), .removeProperty(let entity, _), .renameProperty(let entity, _, _),
+            .setValue(let entity, _, _, _),
             .deleteDocuments(let entity, _), .convertType(let entity, _, _):
             entity
         case .renameEntity(let from, _): from

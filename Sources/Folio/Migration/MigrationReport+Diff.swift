@@ -46,13 +46,15 @@ extension MigrationReport {
         for (index, destination) in destinations.enumerated() {
             if let pair = renames[index],
                 let rename = DocumentDiff(
-                    renaming: sources[pair.source].path, to: destination.path, old: sources[pair.source].bytes, new: destination.bytes,
+                    renaming: sources[pair.source].path, to: destination.path, old: sources[pair.source].bytes,
+                    new: destination.bytes,
                     abbreviation: abbreviation)
             {
                 diffs.append(rename)
                 renamedSources.insert(pair.source)
             } else {
-                diffs.append(DocumentDiff(path: destination.path, old: nil, new: destination.bytes, abbreviation: abbreviation))
+                diffs.append(
+                    DocumentDiff(path: destination.path, old: nil, new: destination.bytes, abbreviation: abbreviation))
             }
         }
         for (index, source) in sources.enumerated() where !renamedSources.contains(index) {

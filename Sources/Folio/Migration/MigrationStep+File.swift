@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension MigrationStep {
     /// Reads every stage of a plan folder (`Migrations/<Store>/*.json`), ordered by version.
@@ -22,7 +22,9 @@ extension MigrationStep {
     public static func plan(in folder: URL, timeZone: TimeZone) throws(FolioError) -> [MigrationStep] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-            throw .fileSystem(path: folder.path, operation: "list the migration plan's files", reason: "\(error.localizedDescription)")
+            throw .fileSystem(
+                path: folder.path, operation: "list the migration plan's files", reason: "\(error.localizedDescription)"
+            )
         }
         var steps: [MigrationStep] = []
         for name in names.sorted() where name.hasSuffix(".json") {
@@ -50,7 +52,8 @@ extension MigrationStep {
         let from = try version("from")
         let to = try version("to")
         guard let described = json["operations"]?.arrayValue else {
-            throw .invalidDocument(path: path, reason: "\"operations\" must be an array of operations, each an object with \"op\"")
+            throw .invalidDocument(
+                path: path, reason: "\"operations\" must be an array of operations, each an object with \"op\"")
         }
         var operations: [MigrationOperation] = []
         for (index, operation) in described.enumerated() {
@@ -61,10 +64,13 @@ extension MigrationStep {
 
     /// Every `"op"` a stage file may name, in the order the README and `Migrations/stage.schema.json` list them.
     static let operationNames = [
-        "addProperty", "removeProperty", "renameProperty", "renameEntity", "addEntity", "removeEntity", "setValue", "deleteDocuments", "convertType",
+        "addProperty", "removeProperty", "renameProperty", "renameEntity", "addEntity", "removeEntity", "setValue",
+        "deleteDocuments", "convertType",
     ]
 
-    private static func operation(_ json: JSONValue, at place: String, timeZone: TimeZone) throws(FolioError) -> MigrationOperation {
+    private static func operation(_ json: JSONValue, at place: String, timeZone: TimeZone) throws(FolioError)
+        -> MigrationOperation
+    {
         func text(_ key: String) throws(FolioError) -> String {
             guard let value = json[key]?.stringValue, !value.isEmpty else {
                 throw .invalidDocument(path: place, reason: "\"\(key)\" must be a non-empty string")
@@ -80,7 +86,8 @@ extension MigrationStep {
         func value() throws(FolioError) -> MigrationValue {
             if let constant = json["default"] { return .constant(constant) }
             if json["value"] != nil { return .expression(try query("value")) }
-            throw .invalidDocument(path: place, reason: "give the new value as \"default\" (a JSON value) or \"value\" (an expression)")
+            throw .invalidDocument(
+                path: place, reason: "give the new value as \"default\" (a JSON value) or \"value\" (an expression)")
         }
         let op = try text("op")
         switch op {
@@ -89,25 +96,33 @@ extension MigrationStep {
             if json["optional"] == .bool(true) { property["optional"] = true }
             return .addProperty(entity: try text("entity"), property: .object(property), value: try value())
         case "removeProperty": return .removeProperty(entity: try text("entity"), name: try text("property"))
-        case "renameProperty": return .renameProperty(entity: try text("entity"), from: try text("from"), to: try text("to"))
+        case "renameProperty":
+            return .renameProperty(entity: try text("entity"), from: try text("from"), to: try text("to"))
         case "renameEntity": return .renameEntity(from: try text("from"), to: try text("to"))
         case "addEntity":
             guard let properties = json["properties"]?.arrayValue else {
-                throw .invalidDocument(path: place, reason: "\"properties\" must list the entity's properties, as folio.json's schema does")
+                throw .invalidDocument(
+                    path: place, reason: "\"properties\" must list the entity's properties, as folio.json's schema does"
+                )
             }
             return .addEntity(name: try text("entity"), description: ["properties": .array(properties)])
         case "removeEntity": return .removeEntity(name: try text("entity"))
         case "setValue":
-            return .setValue(entity: try text("entity"), name: try text("property"), value: try value(), where: json["where"] == nil ? nil : try query("where"))
+            return .setValue(
+                entity: try text("entity"), name: try text("property"), value: try value(),
+                where: json["where"] == nil ? nil : try query("where"))
         case "deleteDocuments": return .deleteDocuments(entity: try text("entity"), where: try query("where"))
         case "convertType":
             let target = try text("to")
             guard let type = MigrationOperation.ConvertedType(rawValue: target) else {
-                throw .invalidDocument(path: place, reason: "\"to\" must be one of string, number, date, bool, not \"\(target)\"")
+                throw .invalidDocument(
+                    path: place, reason: "\"to\" must be one of string, number, date, bool, not \"\(target)\"")
             }
             return .convertType(entity: try text("entity"), name: try text("property"), to: type)
         default:
-            throw .invalidDocument(path: place, reason: "\"\(op)\" is not an operation; the operations are \(operationNames.joined(separator: ", "))")
+            throw .invalidDocument(
+                path: place,
+                reason: "\"\(op)\" is not an operation; the operations are \(operationNames.joined(separator: ", "))")
         }
     }
 }

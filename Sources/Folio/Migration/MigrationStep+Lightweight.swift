@@ -6,7 +6,9 @@ extension MigrationStep {
     /// with a default), removed ones, `originalName` renames, optional to required with a
     /// default, added and removed entities. Anything else throws, naming the property
     /// that needs a custom stage.
-    static func lightweight(from old: JSONValue, to new: Schema, fromVersion: Schema.Version) throws(FolioError) -> MigrationStep {
+    static func lightweight(from old: JSONValue, to new: Schema, fromVersion: Schema.Version) throws(FolioError)
+        -> MigrationStep
+    {
         let oldEntities = old["entities"]?.objectValue ?? [:]
         var operations: [MigrationOperation] = []
         for entity in new.entities {
@@ -29,44 +31,63 @@ extension MigrationStep {
                     case .attribute(let attribute): attribute.isStored && !attribute.isExternalStorage
                     case .relationship(let relationship): relationship.isStored(in: new)
                     }
-                let oldName = oldProperties[name] != nil ? name : originalName.flatMap { oldProperties[$0] != nil ? $0 : nil }
+                let oldName =
+                    oldProperties[name] != nil ? name : originalName.flatMap { oldProperties[$0] != nil ? $0 : nil }
                 guard let oldName, let oldProperty = oldProperties.removeValue(forKey: oldName) else {
                     guard stored else { continue }
-                    operations.append(.addProperty(entity: entity.name, property: property.json, value: .constant(try initialValue(of: property, in: entity))))
+                    operations.append(
+                        .addProperty(
+                            entity: entity.name, property: property.json,
+                            value: .constant(try initialValue(of: property, in: entity))))
                     continue
                 }
                 if oldName != name { operations.append(.renameProperty(entity: entity.name, from: oldName, to: name)) }
                 guard case .attribute(let attribute) = property else { continue }
                 if let oldType = oldProperty["type"]?.stringValue, oldType != attribute.valueType {
                     throw .migration(
-                        "\(entity.name).\(name) changes type from \(oldType) to \(attribute.valueType); a lightweight stage cannot convert values, so use a custom stage or a plan file with convertType")
+                        "\(entity.name).\(name) changes type from \(oldType) to \(attribute.valueType); a lightweight stage cannot convert values, so use a custom stage or a plan file with convertType"
+                    )
                 }
                 if oldProperty["optional"] == .bool(true), !attribute.isOptional, stored {
                     let value = try initialValue(of: property, in: entity)
                     guard value != .null else {
-                        throw .migration("\(entity.name).\(name) becomes required without a default; give it one, or use a custom stage")
+                        throw .migration(
+                            "\(entity.name).\(name) becomes required without a default; give it one, or use a custom stage"
+                        )
                     }
-                    operations.append(.setValue(entity: entity.name, name: name, value: .constant(value), where: .compare(.property(name), .equal, .value(.null))))
+                    operations.append(
+                        .setValue(
+                            entity: entity.name, name: name, value: .constant(value),
+                            where: .compare(.property(name), .equal, .value(.null))))
                 }
             }
-            for name in oldProperties.keys.sorted() { operations.append(.removeProperty(entity: entity.name, name: name)) }
+            for name in oldProperties.keys.sorted() {
+                operations.append(.removeProperty(entity: entity.name, name: name))
+            }
         }
-        for name in oldEntities.keys.sorted() where new.entity(named: name) == nil { operations.append(.removeEntity(name: name)) }
+        for name in oldEntities.keys.sorted() where new.entity(named: name) == nil {
+            operations.append(.removeEntity(name: name))
+        }
         return MigrationStep(from: fromVersion, to: new.version, operations: operations)
     }
 
     /// What a new property holds in documents written before it: its declared initial
     /// value, `nil` for an optional, no elements for a to-many.
-    private static func initialValue(of property: Schema.Property, in entity: Schema.Entity) throws(FolioError) -> JSONValue {
+    private static func initialValue(of property: Schema.Property, in entity: Schema.Entity) throws(FolioError)
+        -> JSONValue
+    {
         switch property {
         case .relationship(let relationship): return relationship.isToMany ? [] : .null
         case .attribute(let attribute):
-            if let makeDefault = attribute.defaultValue.value, let coding = attribute.coding.value, let json = try? coding.encode(makeDefault()) {
+            if let makeDefault = attribute.defaultValue.value, let coding = attribute.coding.value,
+                let json = try? coding.encode(makeDefault())
+            {
                 return json
             }
             if attribute.isOptional { return .null }
             throw .migration(
-                "\(entity.name).\(attribute.name) is new and required, without an initial value; give it a default (var \(attribute.name): \(attribute.valueType) = ...), make it optional, or use a custom stage")
+                "\(entity.name).\(attribute.name) is new and required, without an initial value; give it a default (var \(attribute.name): \(attribute.valueType) = ...), make it optional, or use a custom stage"
+            )
         }
     }
 }

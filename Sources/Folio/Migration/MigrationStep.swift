@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// One stage of a migration as data: the operations that take documents from one schema
 /// version to the next. A file of `Migrations/<Store>/` holds one; a lightweight
@@ -50,7 +50,9 @@ public struct MigrationStep: Sendable, Hashable {
                 for name in entities.keys {
                     updateProperties(of: name) { properties in
                         properties = properties.map { property in
-                            guard property["destination"] == .string(from), var object = property.objectValue else { return property }
+                            guard property["destination"] == .string(from), var object = property.objectValue else {
+                                return property
+                            }
                             object["destination"] = .string(to)
                             return .object(object)
                         }
@@ -61,7 +63,9 @@ public struct MigrationStep: Sendable, Hashable {
             case .convertType(let entity, let name, let type):
                 updateProperties(of: entity) { properties in
                     properties = properties.map { property in
-                        guard property["name"] == .string(name), var object = property.objectValue else { return property }
+                        guard property["name"] == .string(name), var object = property.objectValue else {
+                            return property
+                        }
                         object["type"] = .string(type.swiftType)
                         return .object(object)
                     }

@@ -3,7 +3,9 @@
 /// Here only to compute git blob ids without running git; SHA-1 is not used for
 /// anything that needs collision resistance.
 struct SHA1 {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
+    )
     /// Bytes not yet hashed: always fewer than one 64-byte block.
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
@@ -37,11 +39,15 @@ struct SHA1 {
         var tail = pending
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         for start in stride(from: 0, to: tail.count, by: 64) { compress(tail[start..<start + 64]) }
         var digest: [UInt8] = []
         for word in [state.0, state.1, state.2, state.3, state.4] {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
+            }
         }
         return digest
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A `SchemaMigrationPlan` with custom stages, run as one transaction on the real store.
 ///
@@ -48,7 +48,11 @@ struct StagedMigration {
         var puts: [DocumentChange] = []
         for entity in store.documentCounts.keys.sorted() {
             for stored in store.documents(entity: entity) {
-                puts.append(.put(Document(entity: entity, id: stored.id, partitionDate: stored.path.day.noon(in: calendar), content: stored.content), basedOn: nil))
+                puts.append(
+                    .put(
+                        Document(
+                            entity: entity, id: stored.id, partitionDate: stored.path.day.noon(in: calendar),
+                            content: stored.content), basedOn: nil))
             }
         }
         try copy.commit(puts)
@@ -63,8 +67,12 @@ struct StagedMigration {
 
     /// Runs one closure on a context over a version's models in the copy, saving what it
     /// left unsaved; its error, whatever it is, fails the migration with the stage named.
-    private func run(_ closure: (ModelContext) throws -> Void, models version: any VersionedSchema.Type, on scratch: URL, stage: String) throws(FolioError) {
-        let container = try ModelContainer(for: version.schema, configurations: [ModelConfiguration(url: scratch, durability: .none)])
+    private func run(
+        _ closure: (ModelContext) throws -> Void, models version: any VersionedSchema.Type, on scratch: URL,
+        stage: String
+    ) throws(FolioError) {
+        let container = try ModelContainer(
+            for: version.schema, configurations: [ModelConfiguration(url: scratch, durability: .none)])
         let context = ModelContext(container)
         do {
             try closure(context)
@@ -72,13 +80,17 @@ struct StagedMigration {
         } catch let error as FolioError {
             throw error
         } catch {
-            throw .migration("the custom migration stage's \(stage) to \(version.versionIdentifier) failed: \(error); the store is unchanged")
+            throw .migration(
+                "the custom migration stage's \(stage) to \(version.versionIdentifier) failed: \(error); the store is unchanged"
+            )
         }
     }
 
     /// The puts and deletes that make the real store's documents those of the copy:
     /// unchanged documents are left alone, moved ones written at their new path.
-    private func changes(toMatch copy: DocumentStore, copiedBlobs: [DocumentPath: FileStamp]) throws(FolioError) -> [DocumentChange] {
+    private func changes(toMatch copy: DocumentStore, copiedBlobs: [DocumentPath: FileStamp]) throws(FolioError)
+        -> [DocumentChange]
+    {
         let calendar = copy.manifest.calendar
         var changes: [DocumentChange] = []
         var kept = Set<Catalog.Identity>()
@@ -90,14 +102,18 @@ struct StagedMigration {
                 kept.insert(identity)
                 let original = store.document(entity: entity, id: migrated.id)
                 let blobs = try changedBlobs(from: original, to: migrated, in: copy, untouched: untouched)
-                if let original, original.path == migrated.path, original.content == migrated.content, blobs.isEmpty { continue }
+                if let original, original.path == migrated.path, original.content == migrated.content, blobs.isEmpty {
+                    continue
+                }
                 let document = Document(
-                    entity: entity, id: migrated.id, partitionDate: migrated.path.day.noon(in: calendar), content: migrated.content, blobs: blobs)
+                    entity: entity, id: migrated.id, partitionDate: migrated.path.day.noon(in: calendar),
+                    content: migrated.content, blobs: blobs)
                 changes.append(.put(document, basedOn: original?.version))
             }
         }
         for entity in store.documentCounts.keys.sorted() {
-            for original in store.documents(entity: entity) where !kept.contains(Catalog.Identity(entity: entity, id: original.id)) {
+            for original in store.documents(entity: entity)
+            where !kept.contains(Catalog.Identity(entity: entity, id: original.id)) {
                 changes.append(.delete(original.version))
             }
         }
@@ -108,7 +124,8 @@ struct StagedMigration {
     /// bytes (`nil`: deleted). Blobs left as they were are not mentioned: a document that
     /// moved carries them.
     private func changedBlobs(
-        from original: StoredDocument?, to migrated: StoredDocument, in copy: DocumentStore, untouched: Set<DocumentPath>
+        from original: StoredDocument?, to migrated: StoredDocument, in copy: DocumentStore,
+        untouched: Set<DocumentPath>
     ) throws(FolioError) -> [String: [UInt8]?] {
         var properties = Set(copy.blobProperties(of: migrated.path))
         if let original { properties.formUnion(store.blobProperties(of: original.path)) }

@@ -34,7 +34,8 @@ struct UnifiedHunks {
             let oldStart = max(first.oldStart - Self.contextLines, 0)
             let newStart = max(first.newStart - Self.contextLines, 0)
             let trailing = min(
-                Self.contextLines, diff.old.count - (final.oldStart + final.oldCount), diff.new.count - (final.newStart + final.newCount))
+                Self.contextLines, diff.old.count - (final.oldStart + final.oldCount),
+                diff.new.count - (final.newStart + final.newCount))
             let oldEnd = final.oldStart + final.oldCount + trailing
             let newEnd = final.newStart + final.newCount + trailing
 
@@ -49,7 +50,9 @@ struct UnifiedHunks {
                 line -= 1
             }
             previousSearchStart = oldStart - 1
-            appendHeader(&output, oldStart: oldStart, oldCount: oldEnd - oldStart, newStart: newStart, newCount: newEnd - newStart, function: function)
+            appendHeader(
+                &output, oldStart: oldStart, oldCount: oldEnd - oldStart, newStart: newStart,
+                newCount: newEnd - newStart, function: function)
 
             var newLine = newStart
             for change in changes[next...last] {
@@ -76,7 +79,8 @@ struct UnifiedHunks {
 
     /// A line's text for the `@@` line if it starts with a letter, `_` or `$`.
     private func functionText(_ range: Range<Int>) -> ArraySlice<UInt8>? {
-        guard let first = range.first.map({ old[$0] }), GitText.isLetter(first) || first == UInt8(ascii: "_") || first == UInt8(ascii: "$")
+        guard let first = range.first.map({ old[$0] }),
+            GitText.isLetter(first) || first == UInt8(ascii: "_") || first == UInt8(ascii: "$")
         else { return nil }
         var text = old[range.lowerBound..<min(range.upperBound, range.lowerBound + Self.functionTextLimit)]
         while let last = text.last, GitText.isSpace(last) { text.removeLast() }

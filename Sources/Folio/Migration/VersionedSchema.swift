@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// One version of an app's models, as SwiftData's `VersionedSchema`: the version and the
 /// model types (usually nested in the enum, so each version keeps its own classes).
@@ -36,7 +36,8 @@ public enum MigrationStage {
     /// schema change between them inferred as for `lightweight`; the whole plan is still
     /// one transaction on the store (see `StagedMigration`).
     case custom(
-        fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type, willMigrate: ((ModelContext) throws -> Void)?,
+        fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
+        willMigrate: ((ModelContext) throws -> Void)?,
         didMigrate: ((ModelContext) throws -> Void)?)
 
     /// A stage as data: a stage file such as those in `Migrations/<Store>/`, read when the
@@ -59,7 +60,8 @@ public enum MigrationStage {
         let step = try MigrationStep(contentsOf: url, timeZone: timeZone)
         guard step.fromVersion == from.versionIdentifier, step.toVersion == to.versionIdentifier else {
             throw .migration(
-                "\(url.path) migrates \(step.fromVersion) to \(step.toVersion), but the plan's stage goes from \(from.versionIdentifier) to \(to.versionIdentifier)")
+                "\(url.path) migrates \(step.fromVersion) to \(step.toVersion), but the plan's stage goes from \(from.versionIdentifier) to \(to.versionIdentifier)"
+            )
         }
         return step
     }

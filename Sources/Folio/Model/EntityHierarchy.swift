@@ -4,7 +4,9 @@
 enum EntityHierarchy {
     /// An entity and every entity inheriting from it, directly or not, breadth first and
     /// in name order at each level; `superentity` names the entity one inherits from.
-    static func names(from root: String, among entities: some Collection<String>, superentity: (String) -> String?) -> [String] {
+    static func names(from root: String, among entities: some Collection<String>, superentity: (String) -> String?)
+        -> [String]
+    {
         var names = [root]
         var index = 0
         while index < names.count, names.count <= entities.count {

@@ -37,7 +37,8 @@ public final class ModelBackingData {
     /// made by an initializer need none of the exclusivity checks that setting each
     /// property afterwards paid, once per property of every model fetched.
     init(
-        layout: EntityLayout, values: [Any?], faults: [String: () -> Any], identifier: PersistentIdentifier, document: StoredDocument,
+        layout: EntityLayout, values: [Any?], faults: [String: () -> Any], identifier: PersistentIdentifier,
+        document: StoredDocument,
         deletedAt: Date?, context: ModelContext
     ) {
         self.layout = layout
@@ -76,10 +77,15 @@ public final class ModelBackingData {
     /// they are handed out (relationships when first read). An optional the initializer
     /// left unset is `nil`, as Swift has it.
     public func value<Value>(forKey key: String) -> Value {
-        guard let value = currentValue(forKey: key) as? Value ?? (Value.self as? any OptionalValue.Type)?.noValue as? Value else {
+        guard
+            let value = currentValue(forKey: key) as? Value ?? (Value.self as? any OptionalValue.Type)?.noValue
+                as? Value
+        else {
             // Reached only when a required member without a default fails to decode on first read, which
             // `ModelDocument.member` explains and the context's `issues` records; a getter has no error to throw.
-            preconditionFailure("\(key) has no value of type \(Value.self): \(context?.issues.last?.description ?? "it was read before it was set")")
+            preconditionFailure(
+                "\(key) has no value of type \(Value.self): \(context?.issues.last?.description ?? "it was read before it was set")"
+            )
         }
         return value
     }
@@ -172,8 +178,10 @@ public final class ModelBackingData {
     /// reads `nil`). Never silent: the error goes to the context's `issues` and is logged once.
     private func undecodableMember(_ key: String, at position: Int, layout: EntityLayout, _ error: FolioError) -> Any? {
         context?.issues.append(error)
-        OnceLog.documents.notice(error.path ?? key, "A model's \(key) could not be decoded when first read: \(error.description)")
-        guard case .member(let attribute, _) = layout.slots[position], let makeDefault = attribute.defaultValue.value else { return nil }
+        OnceLog.documents.notice(
+            error.path ?? key, "A model's \(key) could not be decoded when first read: \(error.description)")
+        guard case .member(let attribute, _) = layout.slots[position], let makeDefault = attribute.defaultValue.value
+        else { return nil }
         let value = makeDefault()
         slotValues[position] = value
         return value
@@ -195,7 +203,9 @@ public final class ModelBackingData {
     /// The model is passed in, not kept: a reference from the backing data back to its
     /// model would have to be weak, and a weak reference gives every model a side table
     /// to allocate and free.
-    private func keepInverse(of relationship: Schema.Relationship, owner: any PersistentModel, from previous: Any, to value: Any) {
+    private func keepInverse(
+        of relationship: Schema.Relationship, owner: any PersistentModel, from previous: Any, to value: Any
+    ) {
         guard let access = relationship.access.value else { return }
         let before = access.models(previous)
         let after = access.models(value)

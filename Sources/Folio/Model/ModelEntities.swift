@@ -27,7 +27,8 @@ enum ModelEntities {
                 guard let modelType = entity.modelType.value else { continue }
                 let backReferences = entity.relationships.filter { !$0.isStored(in: schema) }.map(\.name)
                 let constants = entity.attributes.filter(\.isConstant)
-                infos[ObjectIdentifier(modelType)] = Info(entity: entity, backReferences: Set(backReferences), constants: constants)
+                infos[ObjectIdentifier(modelType)] = Info(
+                    entity: entity, backReferences: Set(backReferences), constants: constants)
             }
             return infos[ObjectIdentifier(type)]!
         }

@@ -29,14 +29,17 @@ public macro _PersistedProperty() = #externalMacro(module: "FolioMacros", type: 
 /// `.spotlight` and `.allowsCloudEncryption` are accepted for SwiftData compatibility
 /// and do nothing; `hashModifier` is accepted and ignored.
 @attached(peer)
-public macro Attribute(_ options: Schema.Attribute.Option..., originalName: String? = nil, hashModifier: String? = nil) =
+public macro Attribute(
+    _ options: Schema.Attribute.Option..., originalName: String? = nil, hashModifier: String? = nil
+) =
     #externalMacro(module: "FolioMacros", type: "SchemaMarkerMacro")
 
 /// How a `@Model` stores a relationship: its delete rule, the property on the other side,
 /// how many models it may hold, a previous name for migrations.
 @attached(peer)
 public macro Relationship(
-    _ options: Schema.Relationship.Option..., deleteRule: Schema.Relationship.DeleteRule = .nullify, minimumModelCount: Int? = 0, maximumModelCount: Int? = 0,
+    _ options: Schema.Relationship.Option..., deleteRule: Schema.Relationship.DeleteRule = .nullify,
+    minimumModelCount: Int? = 0, maximumModelCount: Int? = 0,
     originalName: String? = nil, inverse: AnyKeyPath? = nil, hashModifier: String? = nil
 ) = #externalMacro(module: "FolioMacros", type: "SchemaMarkerMacro")
 
@@ -48,16 +51,19 @@ public macro Transient() = #externalMacro(module: "FolioMacros", type: "SchemaMa
 /// Declares that these properties, taken together, identify a model of this type:
 /// inserting one whose values match an existing model's updates that model instead.
 @freestanding(declaration)
-public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) = #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
+public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) =
+    #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
 
 /// Declares indexes on these properties (each array one index), for faster queries.
 @freestanding(declaration)
-public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) = #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
+public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) =
+    #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
 
 /// Declares indexes by kind, as SwiftData's `#Index<Trip>(.binary(\.name), .rtree(\.latitude, \.longitude))`.
 /// Folio keeps every kind as the same sorted index, which answers ranges and equality alike.
 @freestanding(declaration)
-public macro Index<Model>(_ indices: Schema.Index.Types<Model>...) = #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
+public macro Index<Model>(_ indices: Schema.Index.Types<Model>...) =
+    #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
 
 /// Gives an actor a model context of its own over a container (`init(modelContainer:)`)
 /// and the `ModelActor` conformance, as SwiftData's `@ModelActor` does.

@@ -23,7 +23,9 @@ extension PersistentModel {
         if let identifier = data.persistentIdentifier { return identifier }
         recordConstants()  // a `let id` names the model
         // The folder's entity: a subclass's models are found wherever its superclass's are.
-        let identifier = PersistentIdentifier(entityName: ModelEntities.entity(of: type(of: self)).storageName, id: data.ownIdentity ?? AssignedIdentity.next())
+        let identifier = PersistentIdentifier(
+            entityName: ModelEntities.entity(of: type(of: self)).storageName,
+            id: data.ownIdentity ?? AssignedIdentity.next())
         data.persistentIdentifier = identifier
         return identifier
     }
@@ -33,8 +35,11 @@ extension PersistentModel {
     func recordConstants() {
         let data = persistentBackingData
         guard data.document == nil else { return }
-        for constant in ModelEntities.info(of: type(of: self)).constants where data.currentValue(forKey: constant.name) == nil {
-            if let keyPath = constant.keyPath.value, let value = self[keyPath: keyPath] { data.setInitialValue(value, forKey: constant.name) }
+        for constant in ModelEntities.info(of: type(of: self)).constants
+        where data.currentValue(forKey: constant.name) == nil {
+            if let keyPath = constant.keyPath.value, let value = self[keyPath: keyPath] {
+                data.setInitialValue(value, forKey: constant.name)
+            }
         }
     }
 

@@ -6,7 +6,8 @@ extension Schema {
         /// How Folio treats an attribute, as written in `@Attribute(...)`.
         public struct Option: Sendable, Hashable {
             enum Kind: Hashable {
-                case unique, externalStorage, ephemeral, preserveValueOnDeletion, spotlight, allowsCloudEncryption, indexed
+                case unique, externalStorage, ephemeral, preserveValueOnDeletion, spotlight, allowsCloudEncryption,
+                    indexed
                 case originalName(String)
                 case transformable(Transformer)
             }
@@ -48,7 +49,9 @@ extension Schema {
             /// document), and read back through its reverse transformation: for a type that
             /// is not `Codable`.
             public static func transformable(by transformerType: ValueTransformer.Type) -> Option {
-                Option(kind: .transformable(Transformer(name: String(describing: transformerType), type: RuntimeOnly(transformerType))))
+                Option(
+                    kind: .transformable(
+                        Transformer(name: String(describing: transformerType), type: RuntimeOnly(transformerType))))
             }
 
             /// As `transformable(by:)`, with the transformer registered under this name
@@ -95,11 +98,14 @@ extension Schema {
         var isConstant = false
 
         public init(name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option]) {
-            self.init(name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: hasDefaultValue, options: options, coding: nil, keyPath: nil)
+            self.init(
+                name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: hasDefaultValue,
+                options: options, coding: nil, keyPath: nil)
         }
 
         init(
-            name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option], coding: ValueCoding?,
+            name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option],
+            coding: ValueCoding?,
             keyPath: AnyKeyPath?
         ) {
             self.name = name

@@ -15,7 +15,9 @@ extension Schema.Entity {
         var object: JSONObject = [:]
         if let superentityName { object["superentity"] = .string(superentityName) }
         object["properties"] = .array(properties.map(\.json))
-        if !uniquenessConstraints.isEmpty { object["unique"] = .array(uniquenessConstraints.map { .array($0.map(JSONValue.string)) }) }
+        if !uniquenessConstraints.isEmpty {
+            object["unique"] = .array(uniquenessConstraints.map { .array($0.map(JSONValue.string)) })
+        }
         if !indices.isEmpty { object["indices"] = .array(indices.map { .array($0.map(JSONValue.string)) }) }
         return .object(object)
     }
@@ -44,7 +46,9 @@ extension Schema.Property {
             if let transformer = attribute.transformer { object["transformer"] = .string(transformer.name) }
             switch attribute.initialValue {
             case .constant:
-                if let make = attribute.defaultValue.value, let coding = attribute.coding.value, let json = try? coding.encode(make()) {
+                if let make = attribute.defaultValue.value, let coding = attribute.coding.value,
+                    let json = try? coding.encode(make())
+                {
                     object["default"] = json
                 }
             case .now: object["generated"] = "now"
@@ -56,8 +60,12 @@ extension Schema.Property {
             object["toMany"] = .bool(relationship.isToMany)
             object["deleteRule"] = .string("\(relationship.deleteRule)")
             if let inverse = relationship.inverseName { object["inverse"] = .string(inverse) }
-            if let minimum = relationship.minimumModelCount, minimum > 0 { object["minimumModelCount"] = .integer(Int64(minimum)) }
-            if let maximum = relationship.maximumModelCount, maximum > 0 { object["maximumModelCount"] = .integer(Int64(maximum)) }
+            if let minimum = relationship.minimumModelCount, minimum > 0 {
+                object["minimumModelCount"] = .integer(Int64(minimum))
+            }
+            if let maximum = relationship.maximumModelCount, maximum > 0 {
+                object["maximumModelCount"] = .integer(Int64(maximum))
+            }
             if let originalName = relationship.originalName { object["originalName"] = .string(originalName) }
         }
         return .object(object)

@@ -8,7 +8,8 @@ extension Schema.Property {
     ) -> Self {
         let (valueType, isOptional) = unwrapped(Value.self)
         var attribute = Schema.Attribute(
-            name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil, options: options,
+            name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil,
+            options: options,
             coding: ValueCoding.of(Value.self, options: options), keyPath: keyPath)
         attribute.defaultValue = RuntimeOnly(defaultValue.map { make in { make() as Any } })
         attribute.cases = Schema.Attribute.cases(of: Value.self)
@@ -19,12 +20,14 @@ extension Schema.Property {
     /// A `let` attribute, which SwiftData persists too: written when the model is inserted,
     /// read when it is fetched, never changed.
     public static func describe<Model: PersistentModel, Value>(
-        _ name: String, _ keyPath: KeyPath<Model, Value>, defaultValue: (() -> Value)?, options: [Schema.Attribute.Option] = [],
+        _ name: String, _ keyPath: KeyPath<Model, Value>, defaultValue: (() -> Value)?,
+        options: [Schema.Attribute.Option] = [],
         initial: Schema.Attribute.InitialValue = .none
     ) -> Self {
         let (valueType, isOptional) = unwrapped(Value.self)
         var attribute = Schema.Attribute(
-            name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil, options: options,
+            name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil,
+            options: options,
             coding: ValueCoding.of(Value.self, options: options), keyPath: keyPath)
         attribute.cases = Schema.Attribute.cases(of: Value.self)
         attribute.isConstant = true
@@ -57,45 +60,58 @@ extension Schema.Property {
 
     /// A to-one relationship declared with `@Relationship`.
     public static func relationship<Model: PersistentModel, Related: PersistentModel>(
-        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related?>, deleteRule: Schema.Relationship.DeleteRule,
-        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related?>,
+        deleteRule: Schema.Relationship.DeleteRule,
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil,
         options: [Schema.Relationship.Option] = []
     ) -> Self {
         relationship(
             Schema.Relationship(
-                name: name, destination: String(describing: Related.self), isToMany: false, isOptional: true, deleteRule: deleteRule,
-                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
+                name: name, destination: String(describing: Related.self), isToMany: false, isOptional: true,
+                deleteRule: deleteRule,
+                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
+                originalName: originalName),
             access: .toOne(keyPath), keyPath: keyPath, options: options)
     }
 
     /// A to-many relationship declared with `@Relationship`.
     public static func relationship<Model: PersistentModel, Related: PersistentModel>(
-        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>, deleteRule: Schema.Relationship.DeleteRule,
-        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>,
+        deleteRule: Schema.Relationship.DeleteRule,
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil,
         options: [Schema.Relationship.Option] = []
     ) -> Self {
         relationship(
             Schema.Relationship(
-                name: name, destination: String(describing: Related.self), isToMany: true, isOptional: false, deleteRule: deleteRule,
-                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
+                name: name, destination: String(describing: Related.self), isToMany: true, isOptional: false,
+                deleteRule: deleteRule,
+                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
+                originalName: originalName),
             access: .toMany(keyPath), keyPath: keyPath, options: options)
     }
 
     /// An optional to-many relationship declared with `@Relationship`.
     public static func relationship<Model: PersistentModel, Related: PersistentModel>(
-        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]?>, deleteRule: Schema.Relationship.DeleteRule,
-        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]?>,
+        deleteRule: Schema.Relationship.DeleteRule,
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil,
         options: [Schema.Relationship.Option] = []
     ) -> Self {
         relationship(
             Schema.Relationship(
-                name: name, destination: String(describing: Related.self), isToMany: true, isOptional: true, deleteRule: deleteRule,
-                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount, originalName: originalName),
+                name: name, destination: String(describing: Related.self), isToMany: true, isOptional: true,
+                deleteRule: deleteRule,
+                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
+                originalName: originalName),
             access: .optionalToMany(keyPath), keyPath: keyPath, options: options)
     }
 
     private static func relationship(
-        _ declared: Schema.Relationship, access: RelationshipAccess, keyPath: AnyKeyPath, options: [Schema.Relationship.Option] = []
+        _ declared: Schema.Relationship, access: RelationshipAccess, keyPath: AnyKeyPath,
+        options: [Schema.Relationship.Option] = []
     ) -> Self {
         var relationship = declared
         relationship.isUnique = options.contains(.unique)

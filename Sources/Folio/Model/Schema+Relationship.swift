@@ -34,13 +34,16 @@ extension Schema {
         /// Whether the documents keep this relationship: a to-many whose inverse is a to-one
         /// is not stored, being the set of documents that point back.
         func isStored(in schema: Schema) -> Bool {
-            guard isToMany, let inverseName, let inverse = schema.entity(named: destination)?.relationship(named: inverseName) else { return true }
+            guard isToMany, let inverseName,
+                let inverse = schema.entity(named: destination)?.relationship(named: inverseName)
+            else { return true }
             return inverse.isToMany
         }
 
         public init(
             name: String, destination: String, isToMany: Bool, isOptional: Bool, deleteRule: DeleteRule = .nullify,
-            inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil
+            inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+            originalName: String? = nil
         ) {
             self.name = name
             self.destination = destination

@@ -46,14 +46,17 @@ public struct Schema: Sendable, Hashable {
         /// The superclass, when the entity was read from a class that inherits from a model.
         var superentityType: RuntimeOnly<(any PersistentModel.Type)?> = RuntimeOnly(nil)
 
-        public init(name: String, properties: [Property], uniquenessConstraints: [[String]] = [], indices: [[String]] = []) {
+        public init(
+            name: String, properties: [Property], uniquenessConstraints: [[String]] = [], indices: [[String]] = []
+        ) {
             self.name = name
             storageName = name
             self.properties = properties
             self.uniquenessConstraints = []
             self.indices = []
             // A unique to-one is a constraint on the related model's identity, which its documents store.
-            self.uniquenessConstraints = uniquenessConstraints + attributes.filter(\.isUnique).map { [$0.name] }
+            self.uniquenessConstraints =
+                uniquenessConstraints + attributes.filter(\.isUnique).map { [$0.name] }
                 + relationships.filter { $0.isUnique && !$0.isToMany }.map { [$0.name] }
             self.indices = indices + attributes.filter(\.isIndexed).map { [$0.name] }
         }
@@ -62,18 +65,21 @@ public struct Schema: Sendable, Hashable {
         /// properties, constraints and indexes, then its own. `keyPaths` reads every
         /// property from this class (`\BusinessTrip.name`), as its predicates name them.
         public init(
-            name: String, inheritingFrom superclass: any PersistentModel.Type, keyPaths: [String: AnyKeyPath], properties: [Property],
+            name: String, inheritingFrom superclass: any PersistentModel.Type, keyPaths: [String: AnyKeyPath],
+            properties: [Property],
             uniquenessConstraints: [[String]] = [], indices: [[String]] = []
         ) {
             let base = superclass.schemaEntity
-            let inherited = base.properties.map { property in keyPaths[property.name].map(property.reading) ?? property }
+            let inherited = base.properties.map { property in keyPaths[property.name].map(property.reading) ?? property
+            }
             self.init(name: name, properties: inherited + properties, indices: indices)
             // The superclass's lists already hold what its own attribute options add.
             func merged(_ lists: [[String]]...) -> [[String]] {
                 var seen = Set<[String]>()
                 return lists.joined().filter { seen.insert($0).inserted }
             }
-            self.uniquenessConstraints = merged(base.uniquenessConstraints, uniquenessConstraints, self.uniquenessConstraints)
+            self.uniquenessConstraints = merged(
+                base.uniquenessConstraints, uniquenessConstraints, self.uniquenessConstraints)
             self.indices = merged(base.indices, self.indices)
             superentityName = base.name
             storageName = base.storageName
@@ -167,7 +173,9 @@ public struct Schema: Sendable, Hashable {
     func storageName(of name: String) -> String { entity(named: name)?.storageName ?? name }
 
     /// The entities by name, as SwiftData's `entitiesByName`.
-    public var entitiesByName: [String: Entity] { Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+    public var entitiesByName: [String: Entity] {
+        Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     private static func linkingInverses(_ entities: [Entity]) -> [Entity] {
         func pointing(from entity: String, to destination: String) -> [Relationship] {

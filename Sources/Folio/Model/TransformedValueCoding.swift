@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension ValueCoding {
     /// The coding of a property's type under its options: through the transformer that
@@ -14,7 +14,9 @@ extension ValueCoding {
     /// A value turned into `Data` by a `ValueTransformer` and stored as `Data` is (base64
     /// text); `nil` is `null`. A transformer that is missing, makes no `Data`, or cannot
     /// reverse it is an error naming the transformer, never a value lost.
-    private static func transformed<Value>(_: Value.Type, by transformer: Schema.Attribute.Option.Transformer) -> ValueCoding {
+    private static func transformed<Value>(_: Value.Type, by transformer: Schema.Attribute.Option.Transformer)
+        -> ValueCoding
+    {
         let noValue = (Value.self as? any OptionalValue.Type)?.noValue
         return ValueCoding(
             encode: { value throws(JSONError) in
@@ -22,11 +24,16 @@ extension ValueCoding {
                 // (an optional property's value may come wrapped twice, as `Any` holding `T??`).
                 var value = value
                 while let optional = value as? any OptionalValue {
-                    guard !optional.isNone, let wrapped = Mirror(reflecting: optional).children.first?.value else { return .null }
+                    guard !optional.isNone, let wrapped = Mirror(reflecting: optional).children.first?.value else {
+                        return .null
+                    }
                     value = wrapped
                 }
                 guard let made = transformer.make() else {
-                    throw JSONError(.notRepresentable("no ValueTransformer is registered as \(transformer.name); register it before the store is used"))
+                    throw JSONError(
+                        .notRepresentable(
+                            "no ValueTransformer is registered as \(transformer.name); register it before the store is used"
+                        ))
                 }
                 guard let data = made.transformedValue(value) as? Data else {
                     throw JSONError(.notRepresentable("\(transformer.name) did not turn the \(Value.self) into Data"))
@@ -37,10 +44,14 @@ extension ValueCoding {
                 if json == .null, let noValue { return noValue }
                 let data = try Data(json: json)
                 guard let made = transformer.make() else {
-                    throw JSONError(.invalidValue("no ValueTransformer is registered as \(transformer.name); register it before the store is used"))
+                    throw JSONError(
+                        .invalidValue(
+                            "no ValueTransformer is registered as \(transformer.name); register it before the store is used"
+                        ))
                 }
                 guard let value = made.reverseTransformedValue(data), value is Value else {
-                    throw JSONError(.invalidValue("\(transformer.name) could not turn the stored Data back into a \(Value.self)"))
+                    throw JSONError(
+                        .invalidValue("\(transformer.name) could not turn the stored Data back into a \(Value.self)"))
                 }
                 return value
             })

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// How one attribute's Swift value becomes JSON and back, chosen from its type when the
 /// schema is read from the declaration.
@@ -50,11 +50,14 @@ public struct ValueCoding {
     private static func optionalRepresenting<Value: JSONRepresentable>(_ type: Value.Type) -> ValueCoding {
         ValueCoding(
             encode: { value in (value as? Value)?.json ?? .null },
-            decode: { json throws(JSONError) in json == .null ? Value?.none as Any : Value?.some(try Value(json: json)) as Any })
+            decode: { json throws(JSONError) in
+                json == .null ? Value?.none as Any : Value?.some(try Value(json: json)) as Any
+            })
     }
 
     private static func representing<Value: JSONRepresentable>(_ type: Value.Type) -> ValueCoding {
-        ValueCoding(encode: { value in (value as! Value).json }, decode: { json throws(JSONError) in try Value(json: json) })
+        ValueCoding(
+            encode: { value in (value as! Value).json }, decode: { json throws(JSONError) in try Value(json: json) })
     }
 
     private static func byRawValue<Value: RawRepresentable>(_ type: Value.Type) -> ValueCoding? {

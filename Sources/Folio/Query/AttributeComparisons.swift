@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A filter made only of comparisons between the document's own attributes and
 /// constants, joined by `&&`: `state == "paused"`, `startTime >= a && startTime < b`.

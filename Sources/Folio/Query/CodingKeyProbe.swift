@@ -78,11 +78,14 @@ enum CodingKeyProbe {
         /// The path of the first marker found in a value: itself, its first element, or its first member.
         func path(of value: Any) -> [String]? {
             if let optional = value as? any OptionalValue {
-                guard !optional.isNone, let wrapped = Mirror(reflecting: value).children.first?.value else { return nil }
+                guard !optional.isNone, let wrapped = Mirror(reflecting: value).children.first?.value else {
+                    return nil
+                }
                 return path(of: wrapped)
             }
             switch value {
-            case let text as String: return text.hasPrefix(Self.prefix) ? paths[String(text.dropFirst(Self.prefix.count))] : nil
+            case let text as String:
+                return text.hasPrefix(Self.prefix) ? paths[String(text.dropFirst(Self.prefix.count))] : nil
             case let number as Int: return paths[String(number)]
             case let number as Double: return Int(exactly: number).flatMap { paths[String($0)] }
             case let date as Date: return paths[String(Int(date.timeIntervalSinceReferenceDate))]
@@ -106,7 +109,9 @@ private struct MarkingDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { Unkeyed(markers: markers, codingPath: codingPath) }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(markers: markers, codingPath: codingPath) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        Single(markers: markers, codingPath: codingPath)
+    }
 
     /// How deep values nest before the probe stops: a type that contains itself (a tree's
     /// optional children) ends in absent members there instead of recursing for ever.
@@ -115,7 +120,8 @@ private struct MarkingDecoder: Decoder {
     /// A marked value of a type, or a type's own decoding from a nested marking decoder.
     /// Every type whose decoding asks a single-value container for itself is answered here,
     /// or it would ask again for ever.
-    static func value<T: Decodable>(_ type: T.Type, markers: CodingKeyProbe.Markers, path: [any CodingKey]) throws -> T {
+    static func value<T: Decodable>(_ type: T.Type, markers: CodingKeyProbe.Markers, path: [any CodingKey]) throws -> T
+    {
         func marker() -> Int { markers.marker(for: path) }
         func integer<I: BinaryInteger>(_ type: I.Type) -> I { I(truncatingIfNeeded: marker()) }
         func floating<F: BinaryFloatingPoint>(_ type: F.Type) -> F { F(marker()) }
@@ -126,14 +132,17 @@ private struct MarkingDecoder: Decoder {
         case is Date.Type: return Date(timeIntervalSinceReferenceDate: Double(marker())) as! T
         case is UUID.Type:
             let digits = String(marker())
-            return UUID(uuidString: "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits)! as! T
+            return UUID(
+                uuidString: "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits)!
+                as! T
         case is URL.Type: return URL(string: "https://folio.invalid/\(marker())")! as! T
         default:
             if let integerType = type as? any BinaryInteger.Type { return integer(integerType) as! T }
             if let floatingType = type as? any BinaryFloatingPoint.Type { return floating(floatingType) as! T }
             if let cases = type as? any CaseIterable.Type, let first = firstCase(cases) as? T { return first }
             guard path.count <= maximumDepth else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: "nested too deep to probe"))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: path, debugDescription: "nested too deep to probe"))
             }
             return try T(from: MarkingDecoder(markers: markers, codingPath: path))
         }
@@ -149,14 +158,18 @@ private struct MarkingDecoder: Decoder {
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             try MarkingDecoder.value(type, markers: markers, path: codingPath + [key])
         }
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             KeyedDecodingContainer(Keyed<NestedKey>(markers: markers, codingPath: codingPath + [key]))
         }
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
             Unkeyed(markers: markers, codingPath: codingPath + [key])
         }
         func superDecoder() throws -> any Decoder { MarkingDecoder(markers: markers, codingPath: codingPath) }
-        func superDecoder(forKey key: Key) throws -> any Decoder { MarkingDecoder(markers: markers, codingPath: codingPath + [key]) }
+        func superDecoder(forKey key: Key) throws -> any Decoder {
+            MarkingDecoder(markers: markers, codingPath: codingPath + [key])
+        }
     }
 
     /// One element, so that an array member carries its key's marker too.
@@ -177,7 +190,9 @@ private struct MarkingDecoder: Decoder {
             currentIndex += 1
             return try MarkingDecoder.value(type, markers: markers, path: codingPath)
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             currentIndex += 1
             return KeyedDecodingContainer(Keyed<NestedKey>(markers: markers, codingPath: codingPath))
         }
@@ -193,6 +208,8 @@ private struct MarkingDecoder: Decoder {
         let codingPath: [any CodingKey]
 
         func decodeNil() -> Bool { false }
-        func decode<T: Decodable>(_ type: T.Type) throws -> T { try MarkingDecoder.value(type, markers: markers, path: codingPath) }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try MarkingDecoder.value(type, markers: markers, path: codingPath)
+        }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// Dates as a person types them, read in a store's time zone: in queries (`@2026-11-01`)
 /// and in the tool's values (`startTime=2026-11-01 09:30`).
@@ -18,7 +18,10 @@ package enum DateInput {
         case "today": return calendar.startOfDay(for: now)
         default: break
         }
-        guard let match = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[ T]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?)?/) else {
+        guard
+            let match = text.wholeMatch(
+                of: /([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[ T]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?)?/)
+        else {
             return nil
         }
         let (_, year, month, day, hour, minute, second) = match.output

@@ -13,7 +13,10 @@ public struct DocumentQuery: Sendable {
     /// Whether soft-deleted documents are included.
     public var includeDeleted: Bool
 
-    public init(entity: String, filter: QueryExpression? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil, includeDeleted: Bool = false) {
+    public init(
+        entity: String, filter: QueryExpression? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil,
+        includeDeleted: Bool = false
+    ) {
         self.entity = entity
         self.filter = filter
         self.sort = sort
@@ -30,7 +33,8 @@ public struct DocumentQuery: Sendable {
         /// How text compares; `nil` compares as Swift's `<` does.
         public var comparator: String.StandardComparator?
 
-        public init(_ expression: QueryExpression, ascending: Bool = true, comparator: String.StandardComparator? = nil) {
+        public init(_ expression: QueryExpression, ascending: Bool = true, comparator: String.StandardComparator? = nil)
+        {
             self.expression = expression
             self.ascending = ascending
             self.comparator = comparator

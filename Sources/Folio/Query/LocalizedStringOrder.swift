@@ -49,12 +49,16 @@ enum LocalizedStringOrder {
 
     /// Two models as sort descriptors order them: Foundation's comparison, but Folio's for
     /// text under a localized comparator (with `nil` first, as Foundation puts it).
-    static func compare<Model>(_ lhs: Model, _ rhs: Model, by descriptors: [SortDescriptor<Model>]) -> ComparisonResult {
+    static func compare<Model>(_ lhs: Model, _ rhs: Model, by descriptors: [SortDescriptor<Model>]) -> ComparisonResult
+    {
         for descriptor in descriptors {
             let order: ComparisonResult
-            if let comparator = descriptor.stringComparator, let localized = LocalizedStringOrder(comparator), let keyPath = descriptor.keyPath {
+            if let comparator = descriptor.stringComparator, let localized = LocalizedStringOrder(comparator),
+                let keyPath = descriptor.keyPath
+            {
                 switch (lhs[keyPath: keyPath] as? String, rhs[keyPath: keyPath] as? String) {
-                case (let left?, let right?): order = localized.compare(left, right).reversed(descriptor.order == .reverse)
+                case (let left?, let right?):
+                    order = localized.compare(left, right).reversed(descriptor.order == .reverse)
                 case (nil, nil): order = .orderedSame
                 case (nil, _): order = ComparisonResult.orderedAscending.reversed(descriptor.order == .reverse)
                 case (_, nil): order = ComparisonResult.orderedDescending.reversed(descriptor.order == .reverse)
@@ -82,9 +86,14 @@ enum LocalizedStringOrder {
             bytes.storeBytes(of: options.rawValue, toByteOffset: 0, as: UInt.self)
             bytes.storeBytes(of: true, toByteOffset: MemoryLayout<UInt>.size, as: Bool.self)
         }
-        let fields = (try? JSONEncoder().encode(comparator)).flatMap { try? JSONDecoder().decode(Fields.self, from: $0) }
+        let fields = (try? JSONEncoder().encode(comparator)).flatMap {
+            try? JSONDecoder().decode(Fields.self, from: $0)
+        }
         guard let fields, fields.options == options.rawValue, fields.isLocalized else {
-            OnceLog.query.notice("localized-comparator", "This Foundation's String.StandardComparator cannot be marked as a localized order; sorts with .localizedStandard and .localized run as .lexical")
+            OnceLog.query.notice(
+                "localized-comparator",
+                "This Foundation's String.StandardComparator cannot be marked as a localized order; sorts with .localizedStandard and .localized run as .lexical"
+            )
             return .lexical
         }
         return comparator
@@ -104,16 +113,16 @@ extension ComparisonResult {
 }
 
 #if !canImport(Darwin)
-extension String.StandardComparator {
-    /// Compares strings as Finder does, as Darwin's `.localizedStandard`: case ignored,
-    /// numbers by value (`A, b, C`; `a9, a10`). Folio's: Foundation on Linux lacks it.
-    ///
-    /// Folio's fetches sort with it as Darwin does, on documents and on models; sorting
-    /// with it outside Folio, Foundation on Linux compares by code point, numbers by value.
-    public static var localizedStandard: String.StandardComparator { LocalizedStringOrder.standardComparator }
+    extension String.StandardComparator {
+        /// Compares strings as Finder does, as Darwin's `.localizedStandard`: case ignored,
+        /// numbers by value (`A, b, C`; `a9, a10`). Folio's: Foundation on Linux lacks it.
+        ///
+        /// Folio's fetches sort with it as Darwin does, on documents and on models; sorting
+        /// with it outside Folio, Foundation on Linux compares by code point, numbers by value.
+        public static var localizedStandard: String.StandardComparator { LocalizedStringOrder.standardComparator }
 
-    /// Compares strings in the current locale's order, as Darwin's `.localized`. Folio's:
-    /// Foundation on Linux lacks it; outside Folio's fetches it compares by code point.
-    public static var localized: String.StandardComparator { LocalizedStringOrder.localizedComparator }
-}
+        /// Compares strings in the current locale's order, as Darwin's `.localized`. Folio's:
+        /// Foundation on Linux lacks it; outside Folio's fetches it compares by code point.
+        public static var localized: String.StandardComparator { LocalizedStringOrder.localizedComparator }
+    }
 #endif

@@ -33,7 +33,9 @@ struct PredicateTranslation {
     private var nextVariable = 1
 
     /// The query for a predicate on an entity's models, or why there is none.
-    static func query<Model: PersistentModel>(for predicate: Predicate<Model>, entity: Schema.Entity, schema: Schema) -> Result<QueryExpression, Unsupported> {
+    static func query<Model: PersistentModel>(for predicate: Predicate<Model>, entity: Schema.Entity, schema: Schema)
+        -> Result<QueryExpression, Unsupported>
+    {
         var translation = PredicateTranslation(schema: schema)
         translation.variables[predicate.variable.key] = Translated(expression: .root, shape: .model(entity))
         do {
@@ -54,13 +56,17 @@ struct PredicateTranslation {
 
     /// The expression of a bound variable.
     func variable(_ key: PredicateExpressions.VariableID) throws(Unsupported) -> Translated {
-        guard let bound = variables[key] else { throw Unsupported(description: "a variable bound outside the predicate") }
+        guard let bound = variables[key] else {
+            throw Unsupported(description: "a variable bound outside the predicate")
+        }
         return bound
     }
 
     /// Binds a closure's variable (`contains(where:)`, `flatMap`) to a new query variable
     /// standing for one element of `shape`, and translates its body.
-    mutating func bind(_ key: PredicateExpressions.VariableID, elementOf shape: Shape, body: Any) throws(Unsupported) -> (Int, Translated) {
+    mutating func bind(_ key: PredicateExpressions.VariableID, elementOf shape: Shape, body: Any) throws(Unsupported)
+        -> (Int, Translated)
+    {
         let number = nextVariable
         nextVariable += 1
         let element: Shape =
@@ -74,7 +80,9 @@ struct PredicateTranslation {
 
     /// The test that a translated model is of a class or of one inheriting from it
     /// (`$0 is BusinessTrip`), and that class's entity.
-    func isModel(_ base: Translated, of desired: Any.Type) throws(Unsupported) -> (test: QueryExpression, entity: Schema.Entity) {
+    func isModel(_ base: Translated, of desired: Any.Type) throws(Unsupported) -> (
+        test: QueryExpression, entity: Schema.Entity
+    ) {
         guard case .model = base.shape, let type = desired as? any PersistentModel.Type,
             let entity = schema.entity(named: ModelEntities.entity(of: type).name)
         else { throw Unsupported(description: "a test of whether a \(Self.name(of: desired)) is a value's type") }
@@ -99,25 +107,36 @@ struct PredicateTranslation {
             if let type = entity.modelType.value, type.persistentModelIDKeyPath == keyPath {
                 return Translated(expression: base.expression, shape: .value(PersistentIdentifier.self))
             }
-            throw Unsupported(description: "a key path from \(entity.name) to \(type(of: keyPath).valueType) is not one of its stored properties")
+            throw Unsupported(
+                description:
+                    "a key path from \(entity.name) to \(type(of: keyPath).valueType) is not one of its stored properties"
+            )
         case .models, .value:
             if let kind = (keyPath as? any CollectionKeyPath)?.commonKind {
                 switch kind {
                 case .count: return Translated(expression: .count(base.expression), shape: .value(Int.self))
                 case .isEmpty:
-                    return Translated(expression: .compare(.count(base.expression), .equal, .value(.integer(0))), shape: .value(Bool.self))
+                    return Translated(
+                        expression: .compare(.count(base.expression), .equal, .value(.integer(0))),
+                        shape: .value(Bool.self))
                 }
             }
-            if case .value(let type) = base.shape, let raw = type as? any RawRepresentable.Type, raw.rawValueKeyPath == keyPath {
+            if case .value(let type) = base.shape, let raw = type as? any RawRepresentable.Type,
+                raw.rawValueKeyPath == keyPath
+            {
                 return Translated(expression: base.expression, shape: .value(raw.rawValueType))
             }
             // A stored property of a `Codable` value the document keeps as a JSON object: its key there.
-            if case .value(let type) = base.shape, let nested = Self.nestedCodable(type), let key = CodingKeyProbe.key(of: keyPath, in: nested) {
+            if case .value(let type) = base.shape, let nested = Self.nestedCodable(type),
+                let key = CodingKeyProbe.key(of: keyPath, in: nested)
+            {
                 return Translated(expression: .member(base.expression, key), shape: .value(outputType))
             }
             let path = type(of: keyPath)
             throw Unsupported(
-                description: "a key path from \(path.rootType) to \(path.valueType) has no query translation: not a stored property Folio can find in the stored JSON (a computed property, or a member that is a Bool or an enum); count, isEmpty and rawValue do")
+                description:
+                    "a key path from \(path.rootType) to \(path.valueType) has no query translation: not a stored property Folio can find in the stored JSON (a computed property, or a member that is a Bool or an enum); count, isEmpty and rawValue do"
+            )
         }
     }
 
@@ -125,7 +144,9 @@ struct PredicateTranslation {
     /// objects: a `Codable` struct or class, not a scalar, an enum or a collection.
     static func nestedCodable(_ type: Any.Type) -> (any Decodable.Type)? {
         let unwrapped = (type as? any OptionalValue.Type)?.wrappedType ?? type
-        guard !(unwrapped is any JSONRepresentable.Type), !(unwrapped is any RawRepresentable.Type), !(unwrapped is any Collection.Type) else { return nil }
+        guard !(unwrapped is any JSONRepresentable.Type), !(unwrapped is any RawRepresentable.Type),
+            !(unwrapped is any Collection.Type)
+        else { return nil }
         return unwrapped as? any Decodable.Type
     }
 
@@ -138,7 +159,8 @@ struct PredicateTranslation {
 
 /// An expression of `#Predicate` that knows its query.
 protocol QueryTranslatable {
-    func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported) -> PredicateTranslation.Translated
+    func translate(into translation: inout PredicateTranslation) throws(PredicateTranslation.Unsupported)
+        -> PredicateTranslation.Translated
 }
 
 /// A key path that may be a collection's `count` or `isEmpty`, which predicates apply

@@ -53,12 +53,15 @@ extension QueryAggregate {
 extension QueryRun {
     /// `count` of a whole entity grouped by one indexed property, with no pending
     /// changes to it: the sizes of the index's entries, reading no document.
-    mutating func countGroupsFromIndex(_ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [Catalog.Identity]) -> [QueryAggregate.Row]? {
+    mutating func countGroupsFromIndex(
+        _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [Catalog.Identity]
+    ) -> [QueryAggregate.Row]? {
         let entity = query.entity
         guard aggregate.function == .count, aggregate.value == nil, query.filter == nil, groupBy.count == 1,
             case .member(.variable(0), let name) = groupBy[0], !overlay.contains(where: { $0.entity == entity })
         else { return nil }
-        let table = evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
+        let table = evaluation.documents.indexes.table(
+            of: entity, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
         guard let live = table.values[[name]] else { return nil }
         var counts = live.mapValues(\.count)
         if query.includeDeleted {
@@ -78,24 +81,31 @@ extension DocumentStore {
     /// let minutes = try store.aggregate(
     ///     DocumentQuery(entity: "FocusSession"), QueryAggregate(.sum, of: .property("duration")), groupedBy: [.property("state")])
     /// ```
-    public func aggregate(_ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression] = []) throws(FolioError) -> [QueryAggregate.Row] {
+    public func aggregate(
+        _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression] = []
+    ) throws(FolioError) -> [QueryAggregate.Row] {
         try self.aggregate(query, aggregate, groupedBy: groupBy, overlay: [])
     }
 
     func aggregate(
-        _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [(Catalog.Identity, JSONObject?)]
+        _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression],
+        overlay: [(Catalog.Identity, JSONObject?)]
     ) throws(FolioError) -> [QueryAggregate.Row] {
         try aggregate.value?.checkDepth()
         for expression in groupBy { try expression.checkDepth() }
         return try run(query, overlay: overlay) { run in
-            if let counted = run.countGroupsFromIndex(aggregate, groupedBy: groupBy, overlay: overlay.map(\.0)) { return counted }
+            if let counted = run.countGroupsFromIndex(aggregate, groupedBy: groupBy, overlay: overlay.map(\.0)) {
+                return counted
+            }
             let (found, _) = run.collect(overlay: overlay.map(\.0))
             var groups: [[QueryValue]: (count: Int, values: [QueryValue])] = [:]
             var order: [[QueryValue]] = []
             for document in found {
                 let identity = Catalog.Identity(entity: query.entity, id: document.id)
                 let key = groupBy.map { run.evaluation.value(of: $0, on: identity, content: document.content) }
-                let value = aggregate.value.map { run.evaluation.value(of: $0, on: identity, content: document.content) }
+                let value = aggregate.value.map {
+                    run.evaluation.value(of: $0, on: identity, content: document.content)
+                }
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: (0, [])].count += 1
                 if let value { groups[key]!.values.append(value) }
@@ -103,7 +113,8 @@ extension DocumentStore {
             if groupBy.isEmpty, order.isEmpty { order = [[]] }
             return order.sorted(by: QueryAggregate.groupOrder).map { key in
                 let group = groups[key] ?? (0, [])
-                return QueryAggregate.Row(group: key, count: group.count, value: aggregate.summarize(group.values, documents: group.count))
+                return QueryAggregate.Row(
+                    group: key, count: group.count, value: aggregate.summarize(group.values, documents: group.count))
             }
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// The documents a query reads: the store's catalog as of the last refresh or commit,
 /// with a context's unsaved changes laid over it, and the indexes over the catalog.
@@ -45,16 +45,23 @@ struct QueryDocuments {
     /// The documents of `entity` whose to-one `property` holds `id`: a to-many the
     /// documents do not keep, answered from the relationship index.
     mutating func referrers(entity: String, property: String, to id: UUID) -> [UUID] {
-        guard case .relationship(let destination, false, _) = schema.entities[entity]?.property(named: property) else { return [] }
+        guard case .relationship(let destination, false, _) = schema.entities[entity]?.property(named: property) else {
+            return []
+        }
         let table = indexes.table(of: entity, in: &catalog, schema: schema)
         var found: [UUID] = []
-        let positions = QueryIndexes.lookup(table, properties: [property], key: [.document(entity: destination, id: id)], includeDeleted: includeDeleted)
+        let positions = QueryIndexes.lookup(
+            table, properties: [property], key: [.document(entity: destination, id: id)], includeDeleted: includeDeleted
+        )
         for position in positions {
             let referrer = table.rows[position].path.id
-            if overlay.isEmpty || overlay[Catalog.Identity(entity: entity, id: referrer)] == nil { found.append(referrer) }
+            if overlay.isEmpty || overlay[Catalog.Identity(entity: entity, id: referrer)] == nil {
+                found.append(referrer)
+            }
         }
         for (identity, content) in overlay where identity.entity == entity {
-            guard let content, content[property] == .string(UUIDText.text(of: id)), includeDeleted || content[ModelDocument.deletedKey] == nil
+            guard let content, content[property] == .string(UUIDText.text(of: id)),
+                includeDeleted || content[ModelDocument.deletedKey] == nil
             else { continue }
             found.append(identity.id)
         }

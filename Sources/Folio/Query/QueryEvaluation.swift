@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// Evaluates a `QueryExpression` on stored documents.
 ///
@@ -30,7 +30,9 @@ struct QueryEvaluation {
     }
 
     /// An expression's value for a document.
-    mutating func value(of expression: QueryExpression, on identity: Catalog.Identity, content: JSONObject) -> QueryValue {
+    mutating func value(of expression: QueryExpression, on identity: Catalog.Identity, content: JSONObject)
+        -> QueryValue
+    {
         rootIdentity = identity
         rootContent = content
         // Reused, not reallocated: this runs once per document examined.
@@ -46,7 +48,9 @@ struct QueryEvaluation {
         case .attribute(let kind, _, _): return QueryValue(json, type: kind)
         case .relationship(let destination, _, _):
             func document(_ json: JSONValue) -> QueryValue {
-                guard case .string(let text) = json, let id = UUIDText.parse(text) else { return QueryValue(json, type: .other) }
+                guard case .string(let text) = json, let id = UUIDText.parse(text) else {
+                    return QueryValue(json, type: .other)
+                }
                 return .document(entity: destination, id: id)
             }
             if case .array(let elements) = json { return .array(elements.map(document)) }
@@ -77,7 +81,9 @@ struct QueryEvaluation {
         case .conditional(let test, let then, let otherwise):
             return evaluate(test).boolValue == true ? evaluate(then) : evaluate(otherwise)
         case .text(let op, let lhs, let rhs):
-            guard case .string(let text) = evaluate(lhs), case .string(let other) = evaluate(rhs) else { return .bool(false) }
+            guard case .string(let text) = evaluate(lhs), case .string(let other) = evaluate(rhs) else {
+                return .bool(false)
+            }
             return .bool(test(op, text, other))
         case .contains(let collection, let element):
             let element = evaluate(element)
@@ -133,9 +139,10 @@ struct QueryEvaluation {
             }
             let property = property(name, of: entity)
             if case .relationship(_, true, let inverse?) = property {
-                return .array(documents.referrers(entity: relationshipDestination(property), property: inverse, to: id).map {
-                    .document(entity: relationshipDestination(property), id: $0)
-                })
+                return .array(
+                    documents.referrers(entity: relationshipDestination(property), property: inverse, to: id).map {
+                        .document(entity: relationshipDestination(property), id: $0)
+                    })
             }
             let value = Self.storedValue(json, as: property)
             guard case .relationship = property else { return value }
@@ -144,10 +151,11 @@ struct QueryEvaluation {
             case .document(let entity, let id):
                 return documents.content(of: Catalog.Identity(entity: entity, id: id)) == nil ? .null : value
             case .array(let related):
-                return .array(related.filter {
-                    guard case .document(let entity, let id) = $0 else { return false }
-                    return documents.content(of: Catalog.Identity(entity: entity, id: id)) != nil
-                })
+                return .array(
+                    related.filter {
+                        guard case .document(let entity, let id) = $0 else { return false }
+                        return documents.content(of: Catalog.Identity(entity: entity, id: id)) != nil
+                    })
             default: return value
             }
         case .json(.object(let object)): return QueryValue(object[name] ?? .null, type: .other)
@@ -188,7 +196,8 @@ struct QueryEvaluation {
     /// Integers stay integers (as in Swift; an overflow becomes a double rather than a
     /// trap), anything with a double is a double, division by zero is `nil`; `+` joins
     /// text, and adds seconds to a date.
-    static func arithmetic(_ lhs: QueryValue, _ op: QueryExpression.ArithmeticOperator, _ rhs: QueryValue) -> QueryValue {
+    static func arithmetic(_ lhs: QueryValue, _ op: QueryExpression.ArithmeticOperator, _ rhs: QueryValue) -> QueryValue
+    {
         if case .integer(let a) = lhs, case .integer(let b) = rhs {
             let result: (Int64, Bool)
             switch op {

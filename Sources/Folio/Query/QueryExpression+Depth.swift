@@ -26,11 +26,13 @@ extension QueryExpression {
         case .value, .variable: []
         case .member(let base, _): [base]
         case .not(let operand), .negate(let operand), .count(let operand): [operand]
-        case .and(let lhs, let rhs), .or(let lhs, let rhs), .compare(let lhs, _, let rhs), .arithmetic(let lhs, _, let rhs),
+        case .and(let lhs, let rhs), .or(let lhs, let rhs), .compare(let lhs, _, let rhs),
+            .arithmetic(let lhs, _, let rhs),
             .coalesce(let lhs, let rhs), .text(_, let lhs, let rhs), .contains(let lhs, let rhs):
             [lhs, rhs]
         case .conditional(let test, let then, let otherwise): [test, then, otherwise]
-        case .any(let base, _, let body), .all(let base, _, let body), .filter(let base, _, let body), .unwrap(let base, _, let body):
+        case .any(let base, _, let body), .all(let base, _, let body), .filter(let base, _, let body),
+            .unwrap(let base, _, let body):
             [base, body]
         }
     }
@@ -39,7 +41,10 @@ extension QueryExpression {
     func checkDepth() throws(FolioError) {
         let depth = depth
         guard depth > Self.maximumDepth else { return }
-        throw FolioError(.invalidQuery, "the query is \(depth) levels deep, more than the \(Self.maximumDepth) Folio evaluates; split it or shorten its chains")
+        throw FolioError(
+            .invalidQuery,
+            "the query is \(depth) levels deep, more than the \(Self.maximumDepth) Folio evaluates; split it or shorten its chains"
+        )
     }
 
     /// `&&` or `||`: the operators whose chains may be grouped any way without changing

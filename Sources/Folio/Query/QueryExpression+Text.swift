@@ -26,7 +26,9 @@ extension QueryExpression: CustomStringConvertible {
 
     /// `scope` lists the bound variables, innermost last: bare names belong to it.
     private func text(scope: [Int]) -> String {
-        func operand(_ expression: QueryExpression, _ minimum: Int) -> String { expression.operandText(minimum, scope: scope) }
+        func operand(_ expression: QueryExpression, _ minimum: Int) -> String {
+            expression.operandText(minimum, scope: scope)
+        }
         func receiver(_ expression: QueryExpression) -> String { expression.receiverText(scope: scope) }
         func closure(_ variable: Int, _ body: QueryExpression) -> String { body.text(scope: scope + [variable]) }
         switch self {
@@ -36,7 +38,8 @@ extension QueryExpression: CustomStringConvertible {
             if number == scope.last { return "$0" }
             return number == 0 ? "self" : "$\(number)"
         // A bare `self`, `true`, `false`, `nil` or `null` would read back as a constant: `$0.nil`.
-        case .member(.variable(let number), let name) where number == scope.last && !Self.keywords.contains(name): return name
+        case .member(.variable(let number), let name) where number == scope.last && !Self.keywords.contains(name):
+            return name
         case .member(let base, let name): return receiver(base) + name
         case .not(let operand): return "!" + operand.operandText(8, scope: scope)
         case .negate(.value(let value)) where value.doubleValue.map({ $0.sign == .plus }) == true:
@@ -66,12 +69,17 @@ extension QueryExpression: CustomStringConvertible {
                 case .matches: "matches"
                 }
             return receiver(lhs) + "\(method)(" + rhs.text(scope: scope) + ")"
-        case .contains(let collection, let element): return receiver(collection) + "contains(" + element.text(scope: scope) + ")"
-        case .any(let collection, let variable, let test): return receiver(collection) + "any(" + closure(variable, test) + ")"
-        case .all(let collection, let variable, let test): return receiver(collection) + "all(" + closure(variable, test) + ")"
-        case .filter(let collection, let variable, let test): return receiver(collection) + "filter(" + closure(variable, test) + ")"
+        case .contains(let collection, let element):
+            return receiver(collection) + "contains(" + element.text(scope: scope) + ")"
+        case .any(let collection, let variable, let test):
+            return receiver(collection) + "any(" + closure(variable, test) + ")"
+        case .all(let collection, let variable, let test):
+            return receiver(collection) + "all(" + closure(variable, test) + ")"
+        case .filter(let collection, let variable, let test):
+            return receiver(collection) + "filter(" + closure(variable, test) + ")"
         case .count(let collection): return receiver(collection) + "count"
-        case .unwrap(let optional, let variable, let transform): return receiver(optional) + "map(" + closure(variable, transform) + ")"
+        case .unwrap(let optional, let variable, let transform):
+            return receiver(optional) + "map(" + closure(variable, transform) + ")"
         }
     }
 
@@ -82,8 +90,10 @@ extension QueryExpression: CustomStringConvertible {
     private func operandText(_ minimum: Int, scope: [Int]) -> String {
         guard precedence < minimum else { return text(scope: scope) }
         switch self {
-        case .compare(.count(let collection), .equal, .value(.integer(0))): return collection.receiverText(scope: scope) + "isEmpty"
-        case .text(.matches, let lhs, let pattern): return lhs.receiverText(scope: scope) + "matches(" + pattern.text(scope: scope) + ")"
+        case .compare(.count(let collection), .equal, .value(.integer(0))):
+            return collection.receiverText(scope: scope) + "isEmpty"
+        case .text(.matches, let lhs, let pattern):
+            return lhs.receiverText(scope: scope) + "matches(" + pattern.text(scope: scope) + ")"
         default: return "(" + text(scope: scope) + ")"
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension QueryIndexes.EntityIndexes {
     /// Brings the table and its indexes up to `generation` by following the documents at
@@ -11,14 +11,18 @@ extension QueryIndexes.EntityIndexes {
     /// Rows stay in store order. Those before the first change keep their positions; the
     /// rest are merged with the changed documents, and every index entry from that point
     /// on is moved to its row's new position.
-    mutating func follow(_ changed: Set<DocumentPath>, in catalog: inout Catalog, entity: QuerySchema.Entity, generation: UInt64) {
+    mutating func follow(
+        _ changed: Set<DocumentPath>, in catalog: inout Catalog, entity: QuerySchema.Entity, generation: UInt64
+    ) {
         self.generation = generation
         var removed: [Int] = []  // ascending, as the paths are sorted
         var added: [QueryIndexes.Row] = []
         for path in changed.sorted() {
             if let position = position(of: path) { removed.append(position) }
             if let (content, version) = catalog.document(at: path) {
-                added.append(QueryIndexes.Row(version: version, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
+                added.append(
+                    QueryIndexes.Row(
+                        version: version, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
             }
         }
         let firstAdded = added.first.map { row in rows.partitioningIndex { $0.path >= row.path } } ?? rows.count

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// The in-memory indexes over a store's documents, built per entity from the catalog's
 /// values (the `.folio/cache` content, never re-read files) the first time a query
@@ -80,7 +80,8 @@ struct QueryIndexes {
         defer { catalog.forgetChanges(of: entity, through: generation) }
         // Taken out while it changes, so that the dictionary's copy does not make it copy.
         if var indexes = entities.removeValue(forKey: entity), let described = schema.entities[entity],
-            let changed = catalog.changes(of: entity, since: indexes.generation), changed.count <= max(64, indexes.rows.count / 4)
+            let changed = catalog.changes(of: entity, since: indexes.generation),
+            changed.count <= max(64, indexes.rows.count / 4)
         {
             indexes.follow(changed, in: &catalog, entity: described, generation: generation)
             entities[entity] = indexes
@@ -95,7 +96,8 @@ struct QueryIndexes {
                 indexes.days.append(path.day)
                 indexes.dayStarts.append(indexes.rows.count)
             }
-            indexes.rows.append(Row(version: version, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
+            indexes.rows.append(
+                Row(version: version, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
         }
         if let described = schema.entities[entity] {
             let declared = Self.declaredIndexes(of: described)
@@ -122,7 +124,8 @@ struct QueryIndexes {
     /// A document's key in the index on `properties` (described by `kinds`, looked up
     /// once per index rather than once per document): their values, in order.
     static func key(of content: JSONObject, properties: [String], kinds: [QuerySchema.Property?]) -> [QueryValue] {
-        zip(properties, kinds).map { name, property in QueryEvaluation.storedValue(content[name] ?? .null, as: property) }
+        zip(properties, kinds).map { name, property in QueryEvaluation.storedValue(content[name] ?? .null, as: property)
+        }
     }
 
     /// The positions of the documents whose `properties` hold `key`, in store order
@@ -135,7 +138,9 @@ struct QueryIndexes {
 
     /// The positions of the documents in day folders from `first` through `last`, and
     /// how many days that is of how many.
-    static func rows(_ table: EntityIndexes, days range: ClosedRange<Day>) -> (positions: Range<Int>, days: Int, of: Int) {
+    static func rows(_ table: EntityIndexes, days range: ClosedRange<Day>) -> (
+        positions: Range<Int>, days: Int, of: Int
+    ) {
         let start = table.days.partitioningIndex { $0 >= range.lowerBound }
         let end = table.days.partitioningIndex { $0 > range.upperBound }
         guard start < end else { return (0..<0, 0, table.days.count) }
@@ -145,7 +150,9 @@ struct QueryIndexes {
 
     /// An entity's documents ordered by a property's value (ties in store order),
     /// built on first use for this generation.
-    mutating func ordered(entity: String, by property: String, in catalog: inout Catalog, schema: QuerySchema) -> (EntityIndexes, [(value: QueryValue, position: Int)]) {
+    mutating func ordered(entity: String, by property: String, in catalog: inout Catalog, schema: QuerySchema) -> (
+        EntityIndexes, [(value: QueryValue, position: Int)]
+    ) {
         var indexes = table(of: entity, in: &catalog, schema: schema)
         if let ordered = indexes.ordered[property] { return (indexes, ordered) }
         let described = schema.entities[entity]?.property(named: property)

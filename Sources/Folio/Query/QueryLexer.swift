@@ -25,14 +25,19 @@ struct QueryLexer {
         var message: String
     }
 
-    static let symbols = ["&&", "||", "==", "!=", "<=", ">=", "~=", "??", "<", ">", "!", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", "?", ":"]
+    static let symbols = [
+        "&&", "||", "==", "!=", "<=", ">=", "~=", "??", "<", ">", "!", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",",
+        ".", "?", ":",
+    ]
 
     /// The tokens of a query, ending with `.end`.
     static func tokens(of text: String) throws(Failure) -> [Token] {
         let characters = Array(text)
         var tokens: [Token] = []
         var index = 0
-        func peek(_ offset: Int = 0) -> Character? { index + offset < characters.count ? characters[index + offset] : nil }
+        func peek(_ offset: Int = 0) -> Character? {
+            index + offset < characters.count ? characters[index + offset] : nil
+        }
         while index < characters.count {
             let character = characters[index]
             let column = index + 1
@@ -56,15 +61,18 @@ struct QueryLexer {
                     digits.append(next)
                     index += 1
                 }
-                guard let number = Int(digits) else { throw Failure(column: column, message: "expected a number after $, as in $0") }
+                guard let number = Int(digits) else {
+                    throw Failure(column: column, message: "expected a number after $, as in $0")
+                }
                 tokens.append(Token(kind: .variable(number), column: column))
                 continue
             }
             if character.isASCII, character.isNumber {
                 var text = ""
                 var isDouble = false
-                while let next = peek(), next.isASCII, next.isNumber || next == "_" || (next == "." && !isDouble && peek(1)?.isNumber == true)
-                    || ((next == "e" || next == "E") && !text.contains("e"))
+                while let next = peek(), next.isASCII,
+                    next.isNumber || next == "_" || (next == "." && !isDouble && peek(1)?.isNumber == true)
+                        || ((next == "e" || next == "E") && !text.contains("e"))
                 {
                     if next == "." || next == "e" || next == "E" { isDouble = true }
                     if next != "_" { text.append(next == "E" ? "e" : next) }
@@ -75,12 +83,19 @@ struct QueryLexer {
                     }
                 }
                 if isDouble {
-                    guard let value = Double(text) else { throw Failure(column: column, message: "\(text) is not a number") }
+                    guard let value = Double(text) else {
+                        throw Failure(column: column, message: "\(text) is not a number")
+                    }
                     // Double reads 1e400 as infinity, which no query could write back.
-                    guard value.isFinite else { throw Failure(column: column, message: "\(text) is too large for a 64-bit floating-point number") }
+                    guard value.isFinite else {
+                        throw Failure(
+                            column: column, message: "\(text) is too large for a 64-bit floating-point number")
+                    }
                     tokens.append(Token(kind: .double(value), column: column))
                 } else {
-                    guard let value = Int64(text) else { throw Failure(column: column, message: "\(text) does not fit a 64-bit integer") }
+                    guard let value = Int64(text) else {
+                        throw Failure(column: column, message: "\(text) does not fit a 64-bit integer")
+                    }
                     tokens.append(Token(kind: .integer(value), column: column))
                 }
                 continue
@@ -89,14 +104,18 @@ struct QueryLexer {
                 index += 1
                 var value = ""
                 while true {
-                    guard let next = peek() else { throw Failure(column: column, message: "the string that starts here has no closing \"") }
+                    guard let next = peek() else {
+                        throw Failure(column: column, message: "the string that starts here has no closing \"")
+                    }
                     index += 1
                     if next == "\"" { break }
                     guard next == "\\" else {
                         value.append(next)
                         continue
                     }
-                    guard let escaped = peek() else { throw Failure(column: column, message: "the string that starts here has no closing \"") }
+                    guard let escaped = peek() else {
+                        throw Failure(column: column, message: "the string that starts here has no closing \"")
+                    }
                     index += 1
                     switch escaped {
                     case "\"": value.append("\"")
@@ -107,11 +126,15 @@ struct QueryLexer {
                     case "0": value.append("\0")
                     case "u":
                         guard peek() == "{", let close = characters[index...].firstIndex(of: "}"),
-                            let scalar = UInt32(String(characters[(index + 1)..<close]), radix: 16).flatMap(Unicode.Scalar.init)
+                            let scalar = UInt32(String(characters[(index + 1)..<close]), radix: 16).flatMap(
+                                Unicode.Scalar.init)
                         else { throw Failure(column: index, message: "expected a Unicode escape such as \\u{1F600}") }
                         value.unicodeScalars.append(scalar)
                         index = close + 1
-                    default: throw Failure(column: index, message: "\\\(escaped) is not an escape; use \\\" \\\\ \\n \\t \\r \\0 or \\u{...}")
+                    default:
+                        throw Failure(
+                            column: index,
+                            message: "\\\(escaped) is not an escape; use \\\" \\\\ \\n \\t \\r \\0 or \\u{...}")
                     }
                 }
                 tokens.append(Token(kind: .string(value), column: column))
@@ -124,11 +147,18 @@ struct QueryLexer {
                     text.append(next)
                     index += 1
                 }
-                guard !text.isEmpty else { throw Failure(column: column, message: "expected a date after @, as in @2026-11-01 or @2026-11-01T09:30:00Z") }
+                guard !text.isEmpty else {
+                    throw Failure(
+                        column: column, message: "expected a date after @, as in @2026-11-01 or @2026-11-01T09:30:00Z")
+                }
                 tokens.append(Token(kind: .date(text), column: column))
                 continue
             }
-            guard let symbol = symbols.first(where: { symbol in symbol.enumerated().allSatisfy { peek($0.offset) == $0.element } }) else {
+            guard
+                let symbol = symbols.first(where: { symbol in
+                    symbol.enumerated().allSatisfy { peek($0.offset) == $0.element }
+                })
+            else {
                 throw Failure(column: column, message: "\(character) is not part of the query language")
             }
             index += symbol.count

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// Reads the text query language into a `QueryExpression`, checking property names
 /// against an entity when one is given.
@@ -37,7 +37,9 @@ struct QueryParser {
     private var nesting = 0
 
     /// Parses `text`; with a schema, names are checked against `entity`'s properties.
-    static func parse(_ text: String, entity: String?, schema: QuerySchema?, timeZone: TimeZone) throws(FolioError) -> QueryExpression {
+    static func parse(_ text: String, entity: String?, schema: QuerySchema?, timeZone: TimeZone) throws(FolioError)
+        -> QueryExpression
+    {
         let tokens: [QueryLexer.Token]
         do { tokens = try QueryLexer.tokens(of: text) } catch {
             throw .invalidQuery(query: text, column: error.column, message: error.message)
@@ -45,17 +47,23 @@ struct QueryParser {
         let root: Shape = entity.map { .document($0) } ?? .value
         var parser = QueryParser(text: text, tokens: tokens, schema: schema, timeZone: timeZone, scopes: [(0, root)])
         let expression = try parser.expression()
-        guard case .end = parser.current.kind else { throw parser.failure("expected the end of the query, or an operator such as && or ==") }
+        guard case .end = parser.current.kind else {
+            throw parser.failure("expected the end of the query, or an operator such as && or ==")
+        }
         let depth = expression.depth
         guard depth <= QueryExpression.maximumDepth else {
             throw .invalidQuery(
                 query: text, column: 1,
-                message: "the query is \(depth) levels deep, more than the \(QueryExpression.maximumDepth) Folio evaluates; every term of a chain of + - * / % adds a level (&& and || do not): shorten the chain")
+                message:
+                    "the query is \(depth) levels deep, more than the \(QueryExpression.maximumDepth) Folio evaluates; every term of a chain of + - * / % adds a level (&& and || do not): shorten the chain"
+            )
         }
         return expression
     }
 
-    private init(text: String, tokens: [QueryLexer.Token], schema: QuerySchema?, timeZone: TimeZone, scopes: [(Int, Shape)]) {
+    private init(
+        text: String, tokens: [QueryLexer.Token], schema: QuerySchema?, timeZone: TimeZone, scopes: [(Int, Shape)]
+    ) {
         self.text = text
         self.tokens = tokens
         self.schema = schema
@@ -82,7 +90,9 @@ struct QueryParser {
     /// Reads one nested level with `body`, refusing to go deeper than `maximumNesting`.
     private mutating func nested<T>(_ body: (inout QueryParser) throws(FolioError) -> T) throws(FolioError) -> T {
         guard nesting < Self.maximumNesting else {
-            throw failure("the query nests more than \(Self.maximumNesting) levels deep here (parentheses, !, -, ?:, ?? and closures); write it flatter")
+            throw failure(
+                "the query nests more than \(Self.maximumNesting) levels deep here (parentheses, !, -, ?:, ?? and closures); write it flatter"
+            )
         }
         nesting += 1
         defer { nesting -= 1 }
@@ -128,7 +138,9 @@ struct QueryParser {
         position += 1
         let rhsColumn = current.column
         let rhs = try coalesce()
-        if case .symbol(let next) = current.kind, QueryExpression.ComparisonOperator(rawValue: next) != nil || next == "~=" {
+        if case .symbol(let next) = current.kind,
+            QueryExpression.ComparisonOperator(rawValue: next) != nil || next == "~="
+        {
             throw failure("comparisons do not chain; join them with && instead")
         }
         try checkComparable(lhs, rhs, constantAt: rhsColumn)
@@ -140,14 +152,22 @@ struct QueryParser {
     /// be ordered against: such a comparison is false for every document (a date against
     /// text answers 0 without a word), so it is a mistake to point out, with the fix.
     /// `docs/queries.md` lists the comparisons that are allowed.
-    private func checkComparable(_ property: QueryExpression, _ constant: QueryExpression, constantAt column: Int) throws(FolioError) {
-        guard case .member(.variable(let variable), let name) = property, case .value(let value) = constant, !value.isNull,
+    private func checkComparable(_ property: QueryExpression, _ constant: QueryExpression, constantAt column: Int)
+        throws(FolioError)
+    {
+        guard case .member(.variable(let variable), let name) = property, case .value(let value) = constant,
+            !value.isNull,
             let scope = scopes.last(where: { $0.variable == variable }), case .document(let entityName) = scope.shape,
-            let entity = schema?.entities[entityName], case .attribute(_, let typeName, _)? = entity.property(named: name)
+            let entity = schema?.entities[entityName],
+            case .attribute(_, let typeName, _)? = entity.property(named: name)
         else { return }
-        if case .enumeration(let cases) = entity.storedType(of: name, typeName: typeName), !cases.map({ QueryValue($0, type: .other) }).contains(value) {
+        if case .enumeration(let cases) = entity.storedType(of: name, typeName: typeName),
+            !cases.map({ QueryValue($0, type: .other) }).contains(value)
+        {
             let listed = cases.map(\.description).joined(separator: ", ")
-            throw failure("\(value.queryText) is not a case of \(typeName), the type of \(name); its cases are \(listed) (`folio check` finds documents that hold another value)", at: column)
+            throw failure(
+                "\(value.queryText) is not a case of \(typeName), the type of \(name); its cases are \(listed) (`folio check` finds documents that hold another value)",
+                at: column)
         }
         guard let expected = StoredType(typeName).comparableKind else { return }
         let found: StoredType.ComparableKind? =
@@ -160,10 +180,18 @@ struct QueryParser {
             }
         guard let found, found != expected, !(expected == .uuid && found == .text) else { return }
         var hint = ""
-        if expected == .date, case .string(let text) = value { hint = "; write the date as @\(text.isEmpty ? "2026-11-01" : text)" }
-        if expected == .number, case .string(let text) = value, Double(text) != nil { hint = "; write the number without quotes: \(text)" }
-        if expected == .text, found == .number || found == .bool { hint = "; put text in quotes: \"\(value.queryText)\"" }
-        throw failure("\(name) holds \(expected.description) (\(typeName)), which \(found.description) such as \(value.queryText) never equals or orders against\(hint)", at: column)
+        if expected == .date, case .string(let text) = value {
+            hint = "; write the date as @\(text.isEmpty ? "2026-11-01" : text)"
+        }
+        if expected == .number, case .string(let text) = value, Double(text) != nil {
+            hint = "; write the number without quotes: \(text)"
+        }
+        if expected == .text, found == .number || found == .bool {
+            hint = "; put text in quotes: \"\(value.queryText)\""
+        }
+        throw failure(
+            "\(name) holds \(expected.description) (\(typeName)), which \(found.description) such as \(value.queryText) never equals or orders against\(hint)",
+            at: column)
     }
 
     private mutating func coalesce() throws(FolioError) -> QueryExpression {
@@ -183,7 +211,9 @@ struct QueryParser {
 
     private mutating func multiplicative() throws(FolioError) -> QueryExpression {
         var result = try prefix()
-        while case .symbol(let symbol) = current.kind, let op = QueryExpression.ArithmeticOperator(rawValue: symbol), [.multiply, .divide, .remainder].contains(op) {
+        while case .symbol(let symbol) = current.kind, let op = QueryExpression.ArithmeticOperator(rawValue: symbol),
+            [.multiply, .divide, .remainder].contains(op)
+        {
             position += 1
             result = .arithmetic(result, op, try prefix())
         }
@@ -215,7 +245,9 @@ struct QueryParser {
     private mutating func postfix() throws(FolioError) -> QueryExpression {
         var (result, shape) = try primary()
         while take(".") {
-            guard case .identifier(let name) = current.kind else { throw failure("expected a property or method name after .") }
+            guard case .identifier(let name) = current.kind else {
+                throw failure("expected a property or method name after .")
+            }
             let column = current.column
             position += 1
             if take("(") {
@@ -240,7 +272,8 @@ struct QueryParser {
         case .string(let value): return (.value(.string(value)), .value)
         case .date(let text): return (.value(.date(try date(text, column: token.column))), .value)
         case .variable(let number):
-            let variable = number == 0 ? scopes[scopes.count - 1] : scopes.first { $0.variable == number } ?? (number, .value)
+            let variable =
+                number == 0 ? scopes[scopes.count - 1] : scopes.first { $0.variable == number } ?? (number, .value)
             return (.variable(variable.variable), variable.shape)
         case .identifier("self"): return (.variable(scopes[0].variable), scopes[0].shape)
         case .identifier("true"): return (.value(.bool(true)), .value)
@@ -258,7 +291,8 @@ struct QueryParser {
             if !take("]") {
                 repeat {
                     let column = current.column
-                    guard case .value(let element) = try nested({ parser throws(FolioError) in try parser.prefix() }) else {
+                    guard case .value(let element) = try nested({ parser throws(FolioError) in try parser.prefix() })
+                    else {
                         throw failure("array elements must be constants", at: column)
                     }
                     elements.append(element)
@@ -267,12 +301,15 @@ struct QueryParser {
             }
             return (.value(.array(elements)), .value)
         case .end: throw failure("the query ends where a value was expected", at: token.column)
-        case .symbol(let symbol): throw failure("expected a value, a property or ( but found \(symbol)", at: token.column)
+        case .symbol(let symbol):
+            throw failure("expected a value, a property or ( but found \(symbol)", at: token.column)
         }
     }
 
     /// `base.name(arguments)`: string tests, collection tests with a closure argument.
-    private mutating func method(_ name: String, on base: QueryExpression, shape: Shape, column: Int) throws(FolioError) -> (QueryExpression, Shape) {
+    private mutating func method(_ name: String, on base: QueryExpression, shape: Shape, column: Int) throws(FolioError)
+        -> (QueryExpression, Shape)
+    {
         let textTests: [String: QueryExpression.TextOperator] = [
             "hasPrefix": .startsWith, "hasSuffix": .endsWith, "localizedStandardContains": .containsIgnoringCase,
             "caseInsensitiveEquals": .equalsIgnoringCase, "matches": .matches,
@@ -288,7 +325,9 @@ struct QueryParser {
             try expect(")", "to close starts(with:)")
             return (.text(.startsWith, base, argument), .value)
         }
-        if closures.contains(name) { return (try closure(name, on: base, shape: shape), name == "filter" ? shape : .value) }
+        if closures.contains(name) {
+            return (try closure(name, on: base, shape: shape), name == "filter" ? shape : .value)
+        }
         let argumentColumn = current.column
         let argument = try expression()
         try expect(")", "to close \(name)(")
@@ -298,13 +337,16 @@ struct QueryParser {
             if op == .matches { try checkRegularExpression(argument, column: argumentColumn) }
             return (.text(op, base, argument), .value)
         }
-        let known = (["contains", "contains(where:)", "starts(with:)"] + closures + textTests.keys.sorted()).joined(separator: ", ")
+        let known = (["contains", "contains(where:)", "starts(with:)"] + closures + textTests.keys.sorted()).joined(
+            separator: ", ")
         throw failure("\(name) is not a method of the query language; it has \(known)", at: column)
     }
 
     /// `any(...)`, `all(...)`, `filter(...)`, `map(...)`: the argument is read with a new
     /// variable bound to each element, whose properties bare names then refer to.
-    private mutating func closure(_ name: String, on base: QueryExpression, shape: Shape) throws(FolioError) -> QueryExpression {
+    private mutating func closure(_ name: String, on base: QueryExpression, shape: Shape) throws(FolioError)
+        -> QueryExpression
+    {
         let variable = nextVariable
         nextVariable += 1
         let element: Shape =
@@ -329,12 +371,15 @@ struct QueryParser {
         guard case .document(let entityName) = shape, let schema else { return .value }
         guard let entity = schema.entities[entityName] else { return .value }
         switch entity.property(named: name) {
-        case .relationship(let destination, let isToMany, _)?: return isToMany ? .documents(destination) : .document(destination)
+        case .relationship(let destination, let isToMany, _)?:
+            return isToMany ? .documents(destination) : .document(destination)
         case .attribute?: return .value
         case nil:
             if name == "id" || name.hasPrefix("$") { return .value }
             let names = entity.properties.map(\.name)
-            let hint = Spelling.nearest(to: name, among: names).map { "did you mean \($0)?" } ?? "its properties are \(names.joined(separator: ", "))"
+            let hint =
+                Spelling.nearest(to: name, among: names).map { "did you mean \($0)?" }
+                ?? "its properties are \(names.joined(separator: ", "))"
             throw failure("\(entityName) has no property \(name); \(hint)", at: column)
         }
     }
@@ -342,7 +387,9 @@ struct QueryParser {
     /// A constant pattern of `~=` or `matches(...)` must be a regular expression.
     private func checkRegularExpression(_ pattern: QueryExpression, column: Int) throws(FolioError) {
         guard case .value(.string(let text)) = pattern else { return }
-        do { _ = try Regex(text) } catch { throw failure("\"\(text)\" is not a regular expression: \(error)", at: column) }
+        do { _ = try Regex(text) } catch {
+            throw failure("\"\(text)\" is not a regular expression: \(error)", at: column)
+        }
     }
 
     /// A date as `DateInput` reads it (`@2026-11-01` is midnight in the store's time zone,
@@ -351,10 +398,13 @@ struct QueryParser {
     private func date(_ text: String, column: Int) throws(FolioError) -> Date {
         // `@NaN` and `@Infinity` read as stored dates do, but no one means them in a query.
         guard let date = DateInput.date(text, timeZone: timeZone), date.timeIntervalSinceReferenceDate.isFinite else {
-            throw failure("@\(text) is not a date; write @2026-11-01, @2026-11-01T09:30 (the store's time zone), @2026-11-01T09:30:00Z, @today or @now", at: column)
+            throw failure(
+                "@\(text) is not a date; write @2026-11-01, @2026-11-01T09:30 (the store's time zone), @2026-11-01T09:30:00Z, @today or @now",
+                at: column)
         }
         guard case .string = ISO8601Timestamp.jsonValue(for: date) else {
-            throw failure("@\(text) is outside the years 0000 to 9999 (in UTC), the dates a query can write", at: column)
+            throw failure(
+                "@\(text) is outside the years 0000 to 9999 (in UTC), the dates a query can write", at: column)
         }
         return date
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// How a query reaches its candidate documents, chosen from the filter's top-level
 /// `&&` terms in this order: identity lookup, unique and `#Index` indexes, relationship
@@ -36,7 +36,9 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The best access for a filter on an entity.
-    static func plan(_ filter: QueryExpression?, for entity: QuerySchema.Entity, in schema: QuerySchema, calendar: Calendar) -> QueryAccess {
+    static func plan(
+        _ filter: QueryExpression?, for entity: QuerySchema.Entity, in schema: QuerySchema, calendar: Calendar
+    ) -> QueryAccess {
         guard let filter else { return .scan }
         var equalities: [String: QueryValue] = [:]
         var relationships: [String: UUID] = [:]
@@ -47,7 +49,9 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
             // `persistentModelID == x`: the document itself.
             if case .compare(let lhs, .equal, let rhs) = term {
                 for (side, constant) in [(lhs, rhs), (rhs, lhs)] {
-                    if case .variable(0) = side, case .value(.document(entity.name, let id)) = constant { return .identity(id) }
+                    if case .variable(0) = side, case .value(.document(entity.name, let id)) = constant {
+                        return .identity(id)
+                    }
                 }
             }
             // `timer?.id == x`, where the related model's own id names its document.
@@ -65,7 +69,8 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
                 var key: QueryValue? = value
                 switch (kind, value) {
                 case (.date, _): key = value.dateValue.map(QueryValue.date)
-                case (.uuid, .string(let text)): key = UUIDText.parse(text).map { .string(UUIDText.text(of: $0)) } ?? value
+                case (.uuid, .string(let text)):
+                    key = UUIDText.parse(text).map { .string(UUIDText.text(of: $0)) } ?? value
                 case (_, .date): key = nil
                 default: break
                 }
@@ -82,8 +87,12 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
             default: continue
             }
         }
-        if entity.hasOwnIdentity, case .string(let text)? = equalities["id"], let id = UUIDText.parse(text) { return .identity(id) }
-        let indexes = QueryIndexes.declaredIndexes(of: entity).filter { !($0.count == 1 && entity.toOneRelationships.contains($0[0])) }
+        if entity.hasOwnIdentity, case .string(let text)? = equalities["id"], let id = UUIDText.parse(text) {
+            return .identity(id)
+        }
+        let indexes = QueryIndexes.declaredIndexes(of: entity).filter {
+            !($0.count == 1 && entity.toOneRelationships.contains($0[0]))
+        }
         let usable = indexes.filter { $0.allSatisfy { equalities[$0] != nil } }
         // A unique index first, then the one that pins the most properties.
         if let best = usable.max(by: { rank($0, in: entity) < rank($1, in: entity) }) {
@@ -148,7 +157,9 @@ extension QueryExpression {
     var propertyComparison: (String, ComparisonOperator, QueryValue)? {
         guard case .compare(let lhs, let op, let rhs) = self else { return nil }
         if case .member(.variable(0), let name) = lhs, case .value(let value) = rhs { return (name, op, value) }
-        if case .member(.variable(0), let name) = rhs, case .value(let value) = lhs { return (name, op.mirrored, value) }
+        if case .member(.variable(0), let name) = rhs, case .value(let value) = lhs {
+            return (name, op.mirrored, value)
+        }
         return nil
     }
 }
@@ -189,7 +200,8 @@ extension QueryValue {
         case .bool(let value): "\(value)"
         case .integer(let value): "\(value)"
         case .double(let value): "\(value)"
-        case .string(let text): "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let text):
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .date(let date): "@" + (ISO8601Timestamp.jsonValue(for: date).stringValue ?? "\(date)")
         case .array(let values): "[" + values.map(\.queryText).joined(separator: ", ") + "]"
         case .document(let entity, let id): "\(entity)(\(id))"

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// The shape of a store's documents as queries need it, read from the schema as data
 /// (the manifest's `"schema"`), so the command line, which never sees the Swift models,
@@ -66,7 +66,9 @@ struct QuerySchema: Sendable {
         /// document's folder, as the model layer picks it (`ModelDocument.document(for:)`).
         var partitionProperty: String? {
             properties.first {
-                guard !unstored.contains($0.name), case .attribute(.date, let typeName, false) = $0.property else { return false }
+                guard !unstored.contains($0.name), case .attribute(.date, let typeName, false) = $0.property else {
+                    return false
+                }
                 return typeName == "Date"
             }?.name
         }
@@ -91,19 +93,27 @@ struct QuerySchema: Sendable {
         var entities: [String: Entity] = [:]
         let described = json["entities"]?.objectValue ?? [:]
         for member in described {
-            let properties = (member.value["properties"]?.arrayValue ?? []).compactMap { property -> (String, Property)? in
+            let properties = (member.value["properties"]?.arrayValue ?? []).compactMap {
+                property -> (String, Property)? in
                 guard let name = property["name"]?.stringValue else { return nil }
                 if let destination = property["destination"]?.stringValue {
                     let isToMany = property["toMany"] == .bool(true)
                     return (name, .relationship(destination: destination, isToMany: isToMany, storedInverse: nil))
                 }
                 let typeName = property["type"]?.stringValue ?? ""
-                return (name, .attribute(QueryValue.ValueKind(typeName: typeName), typeName: typeName, isOptional: property["optional"] == .bool(true)))
+                return (
+                    name,
+                    .attribute(
+                        QueryValue.ValueKind(typeName: typeName), typeName: typeName,
+                        isOptional: property["optional"] == .bool(true))
+                )
             }
             // A list naming no property constrains and indexes nothing (and `check` reports a
             // duplicate by the first property of its constraint), so it is left out.
             func lists(_ key: String) -> [[String]] {
-                (member.value[key]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) }.filter { !$0.isEmpty }
+                (member.value[key]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) }.filter {
+                    !$0.isEmpty
+                }
             }
             var cases: [String: [JSONValue]] = [:]
             var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
@@ -120,14 +130,18 @@ struct QuerySchema: Sendable {
                 default: break
                 }
                 if let listed = property["cases"]?.arrayValue { cases[name] = listed }
-                func count(_ key: String) -> Int { if case .integer(let count)? = property[key], count > 0 { Int(clamping: count) } else { 0 } }
+                func count(_ key: String) -> Int {
+                    if case .integer(let count)? = property[key], count > 0 { Int(clamping: count) } else { 0 }
+                }
                 if property["toMany"] == .bool(true), count("minimumModelCount") > 0 || count("maximumModelCount") > 0 {
                     modelCounts[name] = (count("minimumModelCount"), count("maximumModelCount"))
                 }
             }
             entities[member.key] = Entity(
-                name: member.key, properties: properties, superentity: member.value["superentity"]?.stringValue, storageName: member.key,
-                uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases, modelCounts: modelCounts, unstored: unstored,
+                name: member.key, properties: properties, superentity: member.value["superentity"]?.stringValue,
+                storageName: member.key,
+                uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases,
+                modelCounts: modelCounts, unstored: unstored,
                 initialValues: initialValues)
         }
         Self.linkHierarchies(&entities)
@@ -135,10 +149,13 @@ struct QuerySchema: Sendable {
         for (name, entity) in entities {
             for (index, named) in entity.properties.enumerated() {
                 guard case .relationship(let destination, true, _) = named.property,
-                    let inverse = described[name]?["properties"]?.arrayValue?.first(where: { $0["name"]?.stringValue == named.name })?["inverse"]?.stringValue,
+                    let inverse = described[name]?["properties"]?.arrayValue?.first(where: {
+                        $0["name"]?.stringValue == named.name
+                    })?["inverse"]?.stringValue,
                     case .relationship(_, false, _) = entities[destination]?.property(named: inverse)
                 else { continue }
-                entities[name]?.properties[index].property = .relationship(destination: destination, isToMany: true, storedInverse: inverse)
+                entities[name]?.properties[index].property = .relationship(
+                    destination: destination, isToMany: true, storedInverse: inverse)
             }
         }
         self.entities = entities
@@ -151,7 +168,9 @@ struct QuerySchema: Sendable {
         func root(of name: String) -> String {
             var seen: Set<String> = [name]
             var current = name
-            while let parent = entities[current]?.superentity, entities[parent] != nil, seen.insert(parent).inserted { current = parent }
+            while let parent = entities[current]?.superentity, entities[parent] != nil, seen.insert(parent).inserted {
+                current = parent
+            }
             return entities[current]?.superentity.map { seen.contains($0) } == true ? name : current
         }
         let roots = entities.keys.map { ($0, root(of: $0)) }
@@ -160,7 +179,8 @@ struct QuerySchema: Sendable {
             guard let entity = entities[name], entity.storageName != name else { continue }
             var ancestor = entity.superentity
             while let current = ancestor, current != name, var above = entities[current] {
-                for named in entity.properties where above.properties.allSatisfy({ $0.name != named.name })
+                for named in entity.properties
+                where above.properties.allSatisfy({ $0.name != named.name })
                     && above.subentityProperties.allSatisfy({ $0.name != named.name })
                 {
                     above.subentityProperties.append(named)
@@ -173,7 +193,8 @@ struct QuerySchema: Sendable {
         for name in entities.keys {
             func rooted(_ list: [(name: String, property: Property)]) -> [(name: String, property: Property)] {
                 list.map { named in
-                    guard case .relationship(let destination, let isToMany, let inverse) = named.property, let root = storage[destination], root != destination
+                    guard case .relationship(let destination, let isToMany, let inverse) = named.property,
+                        let root = storage[destination], root != destination
                     else { return named }
                     return (named.name, .relationship(destination: root, isToMany: isToMany, storedInverse: inverse))
                 }
@@ -190,7 +211,9 @@ struct QuerySchema: Sendable {
     /// the entities inheriting from it. `nil` kinds for every document of the folder.
     func folder(of name: String) -> (folder: String, kinds: [String]?) {
         guard let entity = entities[name], entity.storageName != name else { return (name, nil) }
-        return (entity.storageName, EntityHierarchy.names(from: name, among: entities.keys) { entities[$0]?.superentity })
+        return (
+            entity.storageName, EntityHierarchy.names(from: name, among: entities.keys) { entities[$0]?.superentity }
+        )
     }
 
     /// A query of an entity whose class inherits from another model, as the query of its
@@ -208,7 +231,8 @@ struct QuerySchema: Sendable {
     /// The entity a document of a folder is, by its `"$entity"`: the folder's own, or one
     /// inheriting from it; `nil` for any other.
     func entity(of content: JSONObject, inFolder folder: String) -> Entity? {
-        guard case .string(let name)? = content["$entity"], let entity = entities[name], entity.storageName == folder else { return nil }
+        guard case .string(let name)? = content["$entity"], let entity = entities[name], entity.storageName == folder
+        else { return nil }
         return entity
     }
 }

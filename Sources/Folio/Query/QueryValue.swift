@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A value a query computes with: a stored JSON value read with its property's type in
 /// mind (a `Date` property's text is a date), a constant, or a related document.
@@ -70,7 +70,9 @@ extension QueryValue {
         if let model = value as? any PersistentModel {
             return .document(entity: model.persistentModelID.entityName, id: model.persistentModelID.id)
         }
-        if let identifier = value as? PersistentIdentifier { return .document(entity: identifier.entityName, id: identifier.id) }
+        if let identifier = value as? PersistentIdentifier {
+            return .document(entity: identifier.entityName, id: identifier.id)
+        }
         guard let coding = ValueCoding.of(type(of: value)), let json = try? coding.encode(value) else { return nil }
         return QueryValue(json, type: .other)
     }
@@ -103,15 +105,15 @@ extension QueryValue: Equatable {
     public static func == (lhs: QueryValue, rhs: QueryValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
-        case let (.bool(a), .bool(b)): a == b
-        case let (.integer(a), .integer(b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
         case (.integer, .double), (.double, .integer), (.double, .double): lhs.doubleValue == rhs.doubleValue
-        case let (.string(a), .string(b)): a == b
-        case let (.date(a), .date(b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.date(let a), .date(let b)): a == b
         case (.date, .string), (.string, .date): lhs.dateValue != nil && lhs.dateValue == rhs.dateValue
-        case let (.array(a), .array(b)): a == b
-        case let (.document(e1, a), .document(e2, b)): a == b && e1 == e2
-        case let (.json(a), .json(b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.document(let e1, let a), .document(let e2, let b)): a == b && e1 == e2
+        case (.json(let a), .json(let b)): a == b
         default: false
         }
     }
@@ -141,15 +143,17 @@ extension QueryValue {
     /// booleans (`false` first). `nil` for values that have no order between them.
     func compared(to other: QueryValue) -> ComparisonResult? {
         switch (self, other) {
-        case let (.integer(a), .integer(b)): return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+        case (.integer(let a), .integer(let b)):
+            return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
         case (.integer, .double), (.double, .integer), (.double, .double):
             guard let a = doubleValue, let b = other.doubleValue, !a.isNaN, !b.isNaN else { return nil }
             return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
-        case let (.string(a), .string(b)): return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+        case (.string(let a), .string(let b)):
+            return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
         case (.date, .date), (.date, .string), (.string, .date):
             guard let a = dateValue, let b = other.dateValue else { return nil }
             return a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
-        case let (.bool(a), .bool(b)): return a == b ? .orderedSame : !a ? .orderedAscending : .orderedDescending
+        case (.bool(let a), .bool(let b)): return a == b ? .orderedSame : !a ? .orderedAscending : .orderedDescending
         default: return nil
         }
     }

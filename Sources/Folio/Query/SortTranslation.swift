@@ -7,9 +7,12 @@ import Foundation
 enum SortTranslation {
     /// The types whose order the engine shares with Swift's.
     private static let orderable: Set<ObjectIdentifier> = [
-        ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self),
-        ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self), ObjectIdentifier(UInt8.self),
-        ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt64.self), ObjectIdentifier(Double.self),
+        ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self),
+        ObjectIdentifier(Int16.self),
+        ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self),
+        ObjectIdentifier(UInt8.self),
+        ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt64.self),
+        ObjectIdentifier(Double.self),
         ObjectIdentifier(Float.self), ObjectIdentifier(Date.self),
     ]
 
@@ -24,7 +27,9 @@ enum SortTranslation {
     static func expression(for keyPath: AnyKeyPath, in entity: Schema.Entity, schema: Schema) -> QueryExpression? {
         // The common sort, on one of the model's own attributes, needs no printed form.
         if case .attribute(let attribute)? = entity.property(readBy: keyPath) {
-            guard attribute.isStored, !attribute.isExternalStorage, isOrderable(type(of: keyPath).valueType, insideValue: false) else { return nil }
+            guard attribute.isStored, !attribute.isExternalStorage,
+                isOrderable(type(of: keyPath).valueType, insideValue: false)
+            else { return nil }
             return .member(.root, attribute.name)
         }
         guard let steps = steps(of: keyPath) else { return nil }
@@ -34,14 +39,18 @@ enum SortTranslation {
         var insideValue = false
         for step in steps {
             if let current = model {
-                func named(_ path: AnyKeyPath?, _ name: String) -> Bool { step == name || path.flatMap(Self.steps(of:)) == [step] }
-                if let attribute = current.attributes.first(where: { named($0.keyPath.value, $0.name) }), attribute.isStored, !attribute.isExternalStorage,
+                func named(_ path: AnyKeyPath?, _ name: String) -> Bool {
+                    step == name || path.flatMap(Self.steps(of:)) == [step]
+                }
+                if let attribute = current.attributes.first(where: { named($0.keyPath.value, $0.name) }),
+                    attribute.isStored, !attribute.isExternalStorage,
                     let path = attribute.keyPath.value
                 {
                     value = type(of: path).valueType
                     model = nil
                     expression = .member(expression, attribute.name)
-                } else if let relationship = current.relationships.first(where: { named($0.keyPath.value, $0.name) }), !relationship.isToMany,
+                } else if let relationship = current.relationships.first(where: { named($0.keyPath.value, $0.name) }),
+                    !relationship.isToMany,
                     let destination = schema.entity(named: relationship.destination)
                 {
                     model = destination

@@ -16,7 +16,9 @@ public enum Spelling {
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var row = [i + 1]
-            for (j, y) in b.enumerated() { row.append(min(previous[j + 1] + 1, row[j] + 1, previous[j] + (x == y ? 0 : 1))) }
+            for (j, y) in b.enumerated() {
+                row.append(min(previous[j + 1] + 1, row[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
             previous = row
         }
         return previous[b.count]

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// What the store knows of its tree: every readable document with its stamp and
 /// content, every blob, and every file it could not use.
@@ -22,7 +22,9 @@ struct Catalog {
         /// The last walk that found this entry's file (see `Catalog.see`).
         var lastSeen: UInt32 = 0
 
-        var version: DocumentVersion { DocumentVersion(path: path, stamp: stamp, contentHash: contentHash, verified: verified) }
+        var version: DocumentVersion {
+            DocumentVersion(path: path, stamp: stamp, contentHash: contentHash, verified: verified)
+        }
     }
 
     /// An entity and an identity: what names a document regardless of its day folder.

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A document to write: one model instance as a JSON object, with its entity, identity and partition.
 public struct Document: Sendable, Equatable {
@@ -15,7 +15,9 @@ public struct Document: Sendable, Equatable {
     /// Blobs of `.externalStorage` properties to write (bytes) or remove (`nil`), by property name.
     public var blobs: [String: [UInt8]?]
 
-    public init(entity: String, id: UUID, partitionDate: Date? = nil, content: JSONObject, blobs: [String: [UInt8]?] = [:]) {
+    public init(
+        entity: String, id: UUID, partitionDate: Date? = nil, content: JSONObject, blobs: [String: [UInt8]?] = [:]
+    ) {
         self.entity = entity
         self.id = id
         self.partitionDate = partitionDate

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 import Glibc
 
 /// `.folio/cache`: every verified document's stamp, content hash and parsed content,
@@ -49,7 +49,9 @@ enum DocumentCache {
                 let path = DocumentPath(validEntity: entity, day: day, id: id, blobProperty: nil)
                 // Only verified entries are cached; the walk decides whether each still holds.
                 catalog.insert(
-                    Catalog.Entry(path: path, stamp: stamp, contentHash: hash, verified: true, content: .cached(buffer, start..<(start + length))))
+                    Catalog.Entry(
+                        path: path, stamp: stamp, contentHash: hash, verified: true,
+                        content: .cached(buffer, start..<(start + length))))
             }
             return cursor.remaining == 0 ? catalog : nil
         }
@@ -71,8 +73,10 @@ enum DocumentCache {
             bytes.append(UInt8(path.day.month))
             bytes.append(UInt8(path.day.day))
             withUnsafeBytes(of: path.id.uuid) { bytes.append(contentsOf: $0) }
-            for number in [UInt64(bitPattern: entry.stamp.size), UInt64(bitPattern: entry.stamp.modifiedSeconds),
-                           UInt64(bitPattern: entry.stamp.modifiedNanoseconds), entry.stamp.inode] {
+            for number in [
+                UInt64(bitPattern: entry.stamp.size), UInt64(bitPattern: entry.stamp.modifiedSeconds),
+                UInt64(bitPattern: entry.stamp.modifiedNanoseconds), entry.stamp.inode,
+            ] {
                 CompactJSON.appendVarint(number, to: &bytes)
             }
             withUnsafeBytes(of: entry.contentHash.littleEndian) { bytes.append(contentsOf: $0) }

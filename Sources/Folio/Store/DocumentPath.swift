@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// Where a document (or one of its blobs) lives in a store: `<Entity>/<YYYY>/<MM>/<DD>/<UUID>.json`.
 ///
@@ -33,7 +33,8 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     /// A document's path; throws for an entity name that is not an identifier.
     public init(entity: String, day: Day, id: UUID) throws(FolioError) {
         guard Self.isIdentifier(entity) else {
-            throw .invalidInput("entity name \"\(entity)\" is not an identifier (letters, digits and _, not starting with a digit)")
+            throw .invalidInput(
+                "entity name \"\(entity)\" is not an identifier (letters, digits and _, not starting with a digit)")
         }
         self.entity = entity
         self.day = day
@@ -42,7 +43,9 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// The path of the blob that holds one property of this document.
     public func blob(_ property: String) throws(FolioError) -> DocumentPath {
-        guard Self.isIdentifier(property) else { throw .invalidInput("property name \"\(property)\" is not an identifier") }
+        guard Self.isIdentifier(property) else {
+            throw .invalidInput("property name \"\(property)\" is not an identifier")
+        }
         var path = self
         path.blobProperty = property
         return path
@@ -122,7 +125,9 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     /// `<UUID>.json` or `<UUID>.<property>.bin`, from the bytes of a file name; the walk
     /// parses names this way without making a string of each.
     static func parseFileName(_ name: UnsafeBufferPointer<UInt8>) -> (UUID, String?)? {
-        guard name.count >= 41, let id = uuid(UnsafeBufferPointer(rebasing: name[0..<36])), name[36] == UInt8(ascii: ".") else { return nil }
+        guard name.count >= 41, let id = uuid(UnsafeBufferPointer(rebasing: name[0..<36])),
+            name[36] == UInt8(ascii: ".")
+        else { return nil }
         let rest = UnsafeBufferPointer(rebasing: name[37...])
         if rest.elementsEqual("json".utf8) { return (id, nil) }
         guard rest.count > 4, rest.suffix(4).elementsEqual(".bin".utf8) else { return nil }
@@ -141,9 +146,12 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Whether a name is an identifier: ASCII letters, digits and `_`, not starting with a digit.
     public static func isIdentifier(_ name: some StringProtocol) -> Bool {
-        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
         return name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension DocumentStore {
     /// Writes a batch of changes as one transaction: all of them or, on any error, none.
@@ -21,7 +21,9 @@ extension DocumentStore {
     /// state is locked only to plan the transaction and to record it, not while its files
     /// are written and synced, so reads in this process go on meanwhile.
     @discardableResult
-    public func commit(_ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil) throws(FolioError) -> CommitSummary {
+    public func commit(_ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil) throws(FolioError)
+        -> CommitSummary
+    {
         try lock.withLock(.exclusive) { () throws(FolioError) in
             let recovered: (finished: Int, discarded: Int)
             do throws(FolioError) {
@@ -86,13 +88,16 @@ extension DocumentStore {
     }
 
     /// Resolves every change to the files it writes and removes, checking each against the disk.
-    private func plan(_ changes: [DocumentChange], manifest newManifest: StoreManifest?, state: State) throws(FolioError) -> PlannedTransaction {
+    private func plan(_ changes: [DocumentChange], manifest newManifest: StoreManifest?, state: State)
+        throws(FolioError) -> PlannedTransaction
+    {
         let calendar = state.manifest.calendar
         let schema = newManifest.map { QuerySchema($0.schema) } ?? state.querySchema
         var puts: [PlannedPut] = []
         var deletes: [DocumentVersion] = []
         var identities = Set<Catalog.Identity>(minimumCapacity: changes.count)
-        var summary = CommitSummary(versions: .init(minimumCapacity: changes.count), written: 0, unchanged: 0, deleted: 0)
+        var summary = CommitSummary(
+            versions: .init(minimumCapacity: changes.count), written: 0, unchanged: 0, deleted: 0)
         var folders = FolderPresence()
         var writes = WriteSet()
 
@@ -102,8 +107,12 @@ extension DocumentStore {
                 guard identities.insert(.init(entity: document.entity, id: document.id)).inserted else {
                     throw .misuse("\(document.entity) \(document.id) appears twice in one transaction")
                 }
-                let plan = try plan(document, basedOn: basedOn, calendar: calendar, schema: schema, catalog: state.catalog, folders: &folders)
-                if plan.previous?.path == plan.target, plan.previous?.contentHash == plan.contentHash, document.blobs.isEmpty {
+                let plan = try plan(
+                    document, basedOn: basedOn, calendar: calendar, schema: schema, catalog: state.catalog,
+                    folders: &folders)
+                if plan.previous?.path == plan.target, plan.previous?.contentHash == plan.contentHash,
+                    document.blobs.isEmpty
+                {
                     summary.unchanged += 1
                     summary.versions[plan.target] = plan.previous
                 } else {
@@ -121,12 +130,15 @@ extension DocumentStore {
         var manifestBytes: [UInt8]?
         if let newManifest, newManifest != state.manifest {
             do { manifestBytes = try JSONWriter().write(newManifest.json) } catch {
-                throw .invalidDocument(path: StoreManifest.fileName, reason: "the new manifest cannot be written: \(error.message)")
+                throw .invalidDocument(
+                    path: StoreManifest.fileName, reason: "the new manifest cannot be written: \(error.message)")
             }
         }
         for version in deletes {
             writes.removals.append(.init(target: version.path.relativePath, stamp: version.stamp))
-            for (blob, stamp) in state.catalog.blobs(of: version.path) { writes.removals.append(.init(target: blob.relativePath, stamp: stamp)) }
+            for (blob, stamp) in state.catalog.blobs(of: version.path) {
+                writes.removals.append(.init(target: blob.relativePath, stamp: stamp))
+            }
         }
         if let manifestBytes { writes.add(Journal.Target(folder: "", name: StoreManifest.fileName), manifestBytes) }
         return PlannedTransaction(puts: puts, deletes: deletes, writes: writes, summary: summary)
@@ -135,7 +147,8 @@ extension DocumentStore {
     /// Writes a planned transaction's files and returns their stamps, in the order of its targets.
     private func write(_ writes: WriteSet) throws(FolioError) -> [FileStamp] {
         if writes.targets.count == 1, writes.removals.isEmpty,
-            let stamp = try Journal.writeAlone(writes.targets[0], bytes: writes.bytes[0], in: folder, durability: durability)
+            let stamp = try Journal.writeAlone(
+                writes.targets[0], bytes: writes.bytes[0], in: folder, durability: durability)
         {
             return [stamp]
         }
@@ -161,7 +174,10 @@ extension DocumentStore {
     }
 
     /// Brings the catalog up to date with a written transaction and returns its summary.
-    private func record(_ transaction: PlannedTransaction, stamps: [FileStamp], manifest newManifest: StoreManifest?, in state: inout State) -> CommitSummary {
+    private func record(
+        _ transaction: PlannedTransaction, stamps: [FileStamp], manifest newManifest: StoreManifest?,
+        in state: inout State
+    ) -> CommitSummary {
         let (puts, deletes, writes) = (transaction.puts, transaction.deletes, transaction.writes)
         var summary = transaction.summary
         // Reserved at once: growing a map of 100,000 entries step by step costs more than filling it.
@@ -195,14 +211,17 @@ extension DocumentStore {
     /// Resolves a put: its canonical bytes, its target path, and the checks that the disk
     /// still holds what the caller read (or nothing, for a new document).
     private func plan(
-        _ document: Document, basedOn: DocumentVersion?, calendar: Calendar, schema: QuerySchema, catalog: Catalog, folders: inout FolderPresence
+        _ document: Document, basedOn: DocumentVersion?, calendar: Calendar, schema: QuerySchema, catalog: Catalog,
+        folders: inout FolderPresence
     ) throws(FolioError) -> PlannedPut {
         var content = document.content
         switch content["$entity"] {
         case nil: content.insert(.string(document.entity), forKey: "$entity", at: 0)
         case .string(document.entity)?: break
-        case _? where schema.entity(of: content, inFolder: document.entity) != nil: break  // a subclass's, in its root's folder
-        case let other?: throw .misuse("document \(document.id) says \"$entity\": \(other) but is written as a \(document.entity)")
+        // A subclass's document, in its hierarchy's root folder.
+        case _? where schema.entity(of: content, inFolder: document.entity) != nil: break
+        case let other?:
+            throw .misuse("document \(document.id) says \"$entity\": \(other) but is written as a \(document.entity)")
         }
         if let basedOn, basedOn.path.entity != document.entity || basedOn.path.id != document.id {
             throw .misuse("the version passed for \(document.entity) \(document.id) is that of \(basedOn.path)")
@@ -212,10 +231,14 @@ extension DocumentStore {
         if let basedOn {
             try verifyUnchanged(basedOn)
         } else if let existing = catalog.path(of: .init(entity: document.entity, id: document.id)) {
-            throw .conflict(path: existing.relativePath, reason: "a document with this identity already exists; read it and pass its version to overwrite it")
+            throw .conflict(
+                path: existing.relativePath,
+                reason: "a document with this identity already exists; read it and pass its version to overwrite it")
         }
         let file = Journal.Target(target)
-        if basedOn?.path != target, try folders.exists(file.folder, in: folder), let info = try folder.status(of: file.relativePath) {
+        if basedOn?.path != target, try folders.exists(file.folder, in: folder),
+            let info = try folder.status(of: file.relativePath)
+        {
             let what = FileSystem.isRegularFile(info) ? "a file" : "something that is not a file"
             throw .conflict(path: target.relativePath, reason: "\(what) already exists where this document goes")
         }
@@ -223,10 +246,12 @@ extension DocumentStore {
         for property in document.blobs.keys { blobPaths[property] = try target.blob(property) }
         let bytes: [UInt8]
         do { bytes = try JSONWriter().write(.object(content)) } catch {
-            throw .invalidDocument(path: target.relativePath, reason: "the document cannot be written: \(error.message)")
+            throw .invalidDocument(
+                path: target.relativePath, reason: "the document cannot be written: \(error.message)")
         }
         return PlannedPut(
-            document: document, content: content, bytes: bytes, contentHash: ContentHash.of(bytes), target: target, file: file,
+            document: document, content: content, bytes: bytes, contentHash: ContentHash.of(bytes), target: target,
+            file: file,
             previous: basedOn, blobPaths: blobPaths)
     }
 
@@ -304,12 +329,15 @@ extension DocumentStore {
         guard let info = try folder.status(of: relative) else {
             throw .conflict(path: relative, reason: "was deleted since it was read")
         }
-        guard FileSystem.isRegularFile(info) else { throw .unsafePath(path: relative, reason: "is no longer a regular file") }
+        guard FileSystem.isRegularFile(info) else {
+            throw .unsafePath(path: relative, reason: "is no longer a regular file")
+        }
         if FileStamp(info) == version.stamp {
             if version.verified { return }
             // Stamped within the file system's clock tick: only the bytes can tell.
             if ContentHash.of(try folder.readFile(relative, limit: Int.max).bytes) == version.contentHash { return }
         }
-        throw .conflict(path: relative, reason: "changed on disk since it was read (edited by hand, by git, or by another process)")
+        throw .conflict(
+            path: relative, reason: "changed on disk since it was read (edited by hand, by git, or by another process)")
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension DocumentStore {
     /// Runs a query on the documents as of the last refresh or commit, using the
@@ -16,7 +16,9 @@ extension DocumentStore {
     /// Runs a query with unsaved content laid over the stored documents: each entry
     /// replaces the stored document of its identity (`nil` hides it), and new identities
     /// are candidates after the stored ones, in the order given.
-    func run(_ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], countOnly: Bool = false) throws(FolioError) -> DocumentQueryResult {
+    func run(_ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], countOnly: Bool = false)
+        throws(FolioError) -> DocumentQueryResult
+    {
         try run(query, overlay: overlay) { $0.perform(overlay: overlay.map(\.0), countOnly: countOnly) }
     }
 
@@ -29,7 +31,8 @@ extension DocumentStore {
     /// Hands an evaluation over the store's documents to `body`, under the store's lock.
     func withEvaluation<Result>(_ body: (inout QueryEvaluation) -> Result) -> Result {
         state.withLock { state in
-            var evaluation = QueryEvaluation(documents: QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: state.querySchema))
+            var evaluation = QueryEvaluation(
+                documents: QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: state.querySchema))
             // The catalog is moved out and back so decoding on first use stays one copy.
             state.catalog = Catalog()
             state.indexes = QueryIndexes()
@@ -51,7 +54,9 @@ extension DocumentStore {
             throw .notFound("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
         }
         let query = schema.inFolder(query)
-        guard let entity = schema.entities[query.entity] else { preconditionFailure("\(asked.name)'s folder \(asked.storageName) is not an entity") }
+        guard let entity = schema.entities[query.entity] else {
+            preconditionFailure("\(asked.name)'s folder \(asked.storageName) is not an entity")
+        }
         // A tree built in code may be deeper than the parser lets text be; evaluating it would recurse past the stack.
         try query.filter?.checkDepth()
         for key in query.sort { try key.expression.checkDepth() }
@@ -61,7 +66,8 @@ extension DocumentStore {
             for (identity, content) in overlay { evaluation.documents.overlay[identity] = content }
             // Swapped in and out, not copied: a second reference to the catalog would make
             // the first decoding of cached content copy the whole catalog.
-            var run = QueryRun(query: query, access: access, evaluation: QueryEvaluation(documents: QueryDocuments(empty: schema)))
+            var run = QueryRun(
+                query: query, access: access, evaluation: QueryEvaluation(documents: QueryDocuments(empty: schema)))
             swap(&run.evaluation, &evaluation)
             defer { swap(&run.evaluation, &evaluation) }
             return body(&run)
@@ -105,7 +111,8 @@ struct QueryRun {
         var matches: [DocumentQueryResult.Match] = []
         matches.reserveCapacity(page.count)
         for document in page { matches.append(match(document)) }
-        return DocumentQueryResult(matches: matches, total: explanation.matched, explanation: explanation, tableGeneration: tableGeneration)
+        return DocumentQueryResult(
+            matches: matches, total: explanation.matched, explanation: explanation, tableGeneration: tableGeneration)
     }
 
     /// A found document as a result: stored ones with their version, pending ones with
@@ -115,12 +122,16 @@ struct QueryRun {
         let path = version.path
         // Without pending changes (every fetch in a fresh context) there is no overlay to
         // look the identity up in: this runs once per match.
-        if evaluation.documents.overlay.isEmpty || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil {
+        if evaluation.documents.overlay.isEmpty
+            || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil
+        {
             return .init(
                 id: found.id, stored: StoredDocument(version: version, content: found.content), row: found.row,
                 isKnownReadable: found.isKnownReadable)
         }
-        let stored = evaluation.documents.catalog.content(at: path).map { StoredDocument(version: version, content: $0) }
+        let stored = evaluation.documents.catalog.content(at: path).map {
+            StoredDocument(version: version, content: $0)
+        }
         return .init(id: found.id, stored: stored)
     }
 
@@ -131,7 +142,8 @@ struct QueryRun {
         let entity = query.entity
         let schema = evaluation.documents.schema
         var explanation = QueryExplanation(
-            entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
+            entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0,
+            matched: 0)
         let pending = overlay.filter { $0.entity == entity }
         var found: [Found] = []
         let overlaid = Set(pending.map(\.id))
@@ -151,7 +163,8 @@ struct QueryRun {
         }
         let table =
             access.readsTable
-            ? evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema) : QueryIndexes.EntityIndexes(generation: 0)
+            ? evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema)
+            : QueryIndexes.EntityIndexes(generation: 0)
         if access.readsTable { tableGeneration = table.generation }
         // By position, so the table's rows are read in place rather than copied (a copy
         // retains every string and array a row holds; this runs for every row scanned).
@@ -173,7 +186,8 @@ struct QueryRun {
         case .identity:
             break  // above
         case .index(let properties, let key, _):
-            let positions = QueryIndexes.lookup(table, properties: properties, key: key, includeDeleted: query.includeDeleted)
+            let positions = QueryIndexes.lookup(
+                table, properties: properties, key: key, includeDeleted: query.includeDeleted)
             let answered = query.filter.map { Self.isAnswered($0, byIndexOn: properties) } == true
             if countOnly, pending.isEmpty, answered {
                 explanation.matched = positions.count
@@ -188,9 +202,13 @@ struct QueryRun {
             let filter = answered && attributesOnly ? nil : query.filter
             for position in positions { consider(position, filter: filter) }
         case .relationship(let property, let id):
-            guard case .relationship(let destination, _, _) = schema.entities[entity]?.property(named: property) else { break }
+            guard case .relationship(let destination, _, _) = schema.entities[entity]?.property(named: property) else {
+                break
+            }
             let key: [QueryValue] = [.document(entity: destination, id: id)]
-            for position in QueryIndexes.lookup(table, properties: [property], key: key, includeDeleted: query.includeDeleted) {
+            for position in QueryIndexes.lookup(
+                table, properties: [property], key: key, includeDeleted: query.includeDeleted)
+            {
                 consider(position, filter: query.filter)
             }
         case .days(_, let first, let last):
@@ -204,7 +222,9 @@ struct QueryRun {
             guard let content = evaluation.documents.content(of: identity) else { continue }
             explanation.examined += 1
             if let filter = query.filter, !evaluation.test(filter, on: identity, content: content) { continue }
-            let stored = evaluation.documents.catalog.path(of: identity).flatMap { evaluation.documents.catalog.entry(at: $0)?.version }
+            let stored = evaluation.documents.catalog.path(of: identity).flatMap {
+                evaluation.documents.catalog.entry(at: $0)?.version
+            }
             found.append(Found(id: identity.id, content: content, version: stored))
             foundPending = true
         }
@@ -215,12 +235,16 @@ struct QueryRun {
     /// The query's filter as comparisons of attributes with constants, when it is one:
     /// the common shape, which rows are then tested on without the evaluator.
     private var filterComparisons: AttributeComparisons? {
-        query.filter.flatMap { filter in evaluation.documents.schema.entities[query.entity].flatMap { AttributeComparisons(filter, entity: $0) } }
+        query.filter.flatMap { filter in
+            evaluation.documents.schema.entities[query.entity].flatMap { AttributeComparisons(filter, entity: $0) }
+        }
     }
 
     /// Whether a stored row satisfies `filter`: on its members directly when the filter
     /// is attribute comparisons (see `AttributeComparisons`), else through the evaluator.
-    private mutating func passes(_ filter: QueryExpression, _ comparisons: AttributeComparisons?, id: UUID, content: JSONObject) -> Bool {
+    private mutating func passes(
+        _ filter: QueryExpression, _ comparisons: AttributeComparisons?, id: UUID, content: JSONObject
+    ) -> Bool {
         if let comparisons { return comparisons.test(content) }
         return evaluation.test(filter, on: Catalog.Identity(entity: query.entity, id: id), content: content)
     }
@@ -253,7 +277,8 @@ struct QueryRun {
             entity: entity, by: name, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
         tableGeneration = table.generation
         var explanation = QueryExplanation(
-            entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0, matched: 0)
+            entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0,
+            matched: 0)
         // Walk until the page is full and the values equal to the last one taken are
         // taken too (their order among themselves is the store's), then order those few.
         var found: [Found] = []
@@ -265,8 +290,13 @@ struct QueryRun {
             if found.count >= wanted, let last, value.sortOrder(last) != .orderedSame { break }
             guard query.includeDeleted || !row.isDeleted else { continue }
             explanation.examined += 1
-            if let filter = query.filter, !passes(filter, comparisons, id: row.path.id, content: row.content) { continue }
-            found.append(Found(id: row.path.id, content: row.content, version: row.version, row: index[position].position, isKnownReadable: row.isKnownReadable))
+            if let filter = query.filter, !passes(filter, comparisons, id: row.path.id, content: row.content) {
+                continue
+            }
+            found.append(
+                Found(
+                    id: row.path.id, content: row.content, version: row.version, row: index[position].position,
+                    isKnownReadable: row.isKnownReadable))
             last = value
         }
         explanation.matched = found.count
@@ -274,13 +304,15 @@ struct QueryRun {
         explanation.sort = (explanation.sort ?? "") + " (ordered index: walked \(explanation.examined) documents)"
         var matches: [DocumentQueryResult.Match] = []
         for document in page { matches.append(match(document)) }
-        return DocumentQueryResult(matches: matches, total: found.count, explanation: explanation, tableGeneration: tableGeneration)
+        return DocumentQueryResult(
+            matches: matches, total: found.count, explanation: explanation, tableGeneration: tableGeneration)
     }
 
     /// Types whose order as values is their order in Swift (text has comparators, so it
     /// is sorted in full instead).
     private static let orderedTypes: Set<String> = [
-        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float", "Date",
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+        "Date",
     ]
 
     /// The page of the matches in the query's order: sorted by the keys (a bounded heap
@@ -291,7 +323,7 @@ struct QueryRun {
         let wanted = query.limit.map { offset + max($0, 0) }
         func storeOrder(_ a: Found, _ b: Found) -> Bool {
             switch (a.path, b.path) {
-            case let (a?, b?): a < b
+            case (let a?, let b?): a < b
             case (_?, nil): true
             default: false
             }
@@ -311,10 +343,14 @@ struct QueryRun {
                 found = stableSorted(found, by: storeOrder)
             }
         } else {
-            explanation.sort = query.sort.map { "\($0.expression.queryText) \($0.ascending ? "ascending" : "descending")" }.joined(separator: ", ")
+            explanation.sort = query.sort.map {
+                "\($0.expression.queryText) \($0.ascending ? "ascending" : "descending")"
+            }.joined(separator: ", ")
             for index in found.indices {
                 let identity = Catalog.Identity(entity: query.entity, id: found[index].id)
-                found[index].keys = query.sort.map { evaluation.value(of: $0.expression, on: identity, content: found[index].content) }
+                found[index].keys = query.sort.map {
+                    evaluation.value(of: $0.expression, on: identity, content: found[index].content)
+                }
             }
             let keys = query.sort
             let before: (Found, Found) -> Bool = { a, b in

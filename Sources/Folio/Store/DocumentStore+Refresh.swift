@@ -64,7 +64,9 @@ extension DocumentStore {
         }
     }
 
-    private func apply(_ listing: TreeListing, confirmingCache: Bool, progress: ReadProgress?, to state: inout State) -> StoreChanges {
+    private func apply(_ listing: TreeListing, confirmingCache: Bool, progress: ReadProgress?, to state: inout State)
+        -> StoreChanges
+    {
         var changes = StoreChanges()
         var toRead: [TreeListing.Entry] = []
         var stillBroken: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
@@ -78,7 +80,9 @@ extension DocumentStore {
             case .changed:
                 break
             case .new:
-                if !state.catalog.brokenFiles.isEmpty, let broken = state.catalog.brokenFiles[found.path.relativePath], broken.stamp == found.stamp {
+                if !state.catalog.brokenFiles.isEmpty, let broken = state.catalog.brokenFiles[found.path.relativePath],
+                    broken.stamp == found.stamp
+                {
                     stillBroken[found.path.relativePath] = broken  // unchanged and still unusable: not read again
                     continue
                 }
@@ -107,13 +111,17 @@ extension DocumentStore {
         state.catalog.brokenFiles = stillBroken
         state.catalog.layoutIssues = listing.issues
         state.stagedFiles = listing.stagedFiles
-        state.catalog.replaceBlobs(Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }))
+        state.catalog.replaceBlobs(
+            Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }))
         return changes
     }
 
     /// Adds an entry; of two files with one identity, the one with the smaller path is kept
     /// (so the outcome does not depend on the walk's order) and the other reported.
-    private func insert(_ entry: Catalog.Entry, into catalog: inout Catalog, issues: inout [String: (stamp: FileStamp, issue: StoreIssue)]) {
+    private func insert(
+        _ entry: Catalog.Entry, into catalog: inout Catalog,
+        issues: inout [String: (stamp: FileStamp, issue: StoreIssue)]
+    ) {
         guard let existing = catalog.insert(entry) else { return }
         let (kept, dropped) = existing < entry.path ? (existing, entry) : (entry.path, catalog.entry(at: existing)!)
         if kept == entry.path {
@@ -123,7 +131,8 @@ extension DocumentStore {
         let path = dropped.path.relativePath
         let issue = StoreIssue(
             path: path,
-            error: .invalidDocument(path: path, reason: "has the same identity as \(kept.relativePath); one of the two must go"))
+            error: .invalidDocument(
+                path: path, reason: "has the same identity as \(kept.relativePath); one of the two must go"))
         issues[path] = (dropped.stamp, issue)
     }
 
@@ -133,7 +142,9 @@ extension DocumentStore {
     }
 
     /// Reads and parses files, on every core, in the order given.
-    private func readDocuments(_ files: [TreeListing.Entry], schema: QuerySchema, progress: ReadProgress?) -> [Result<Catalog.Entry, ReadFailure>] {
+    private func readDocuments(_ files: [TreeListing.Entry], schema: QuerySchema, progress: ReadProgress?) -> [Result<
+        Catalog.Entry, ReadFailure
+    >] {
         let chunkSize = 256
         let chunkCount = (files.count + chunkSize - 1) / chunkSize
         let results = Mutex([[Result<Catalog.Entry, ReadFailure>]](repeating: [], count: chunkCount))
@@ -171,12 +182,17 @@ extension DocumentStore {
             return failure(.unreadableJSON(error), stamp: stamp)
         }
         guard case .object(let object) = value else {
-            return failure(.invalidDocument(path: relative, reason: "is a JSON \(value.typeName), not an object"), stamp: stamp)
+            return failure(
+                .invalidDocument(path: relative, reason: "is a JSON \(value.typeName), not an object"), stamp: stamp)
         }
         // A subclass's documents lie in its hierarchy's root folder (see `Schema.Entity.storageName`).
-        guard let entity = object["$entity"]?.stringValue, entity == found.path.entity || schema.entity(of: object, inFolder: found.path.entity) != nil else {
+        guard let entity = object["$entity"]?.stringValue,
+            entity == found.path.entity || schema.entity(of: object, inFolder: found.path.entity) != nil
+        else {
             let found = object["$entity"].map { "says \"$entity\": \($0)" } ?? "has no \"$entity\""
-            return failure(.invalidDocument(path: relative, reason: "\(found) but lies in the \(entity(of: relative)) folder"), stamp: stamp)
+            return failure(
+                .invalidDocument(path: relative, reason: "\(found) but lies in the \(entity(of: relative)) folder"),
+                stamp: stamp)
         }
         return .success(
             Catalog.Entry(

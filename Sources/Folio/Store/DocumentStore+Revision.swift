@@ -14,7 +14,9 @@ extension DocumentStore {
         let relative = document.path.relativePath
         let bytes = try folder.readFile(relative, limit: JSONReader.absoluteMaximumSize).bytes
         guard ContentHash.of(bytes) == document.version.contentHash else {
-            throw .conflict(path: relative, reason: "changed on disk since it was read (edited by hand, by git, or by another process)")
+            throw .conflict(
+                path: relative,
+                reason: "changed on disk since it was read (edited by hand, by git, or by another process)")
         }
         return GitBlobID(content: bytes).hex
     }

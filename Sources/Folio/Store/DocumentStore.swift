@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 import Glibc
 import Synchronization
 
@@ -60,10 +60,14 @@ public final class DocumentStore: Sendable {
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
     /// and a folder per entity the manifest's schema names.
-    public static func create(at root: String, manifest: StoreManifest, durability: Durability = .full) throws(FolioError) -> DocumentStore {
+    public static func create(at root: String, manifest: StoreManifest, durability: Durability = .full)
+        throws(FolioError) -> DocumentStore
+    {
         let root = Self.normalized(root)
         if let info = try FileSystem.status(root) {
-            guard FileSystem.isDirectory(info) else { throw .invalidStore(path: root, reason: "exists and is not a folder") }
+            guard FileSystem.isDirectory(info) else {
+                throw .invalidStore(path: root, reason: "exists and is not a folder")
+            }
             guard try FileSystem.status(root + "/" + StoreManifest.fileName) == nil else {
                 throw .invalidStore(path: root, reason: "already holds a Folio store")
             }
@@ -71,7 +75,9 @@ public final class DocumentStore: Sendable {
             try FileSystem.makeFolders(atPath: root)
         }
         for entity in manifest.entityNames {
-            guard DocumentPath.isIdentifier(entity) else { throw .invalidInput("entity name \"\(entity)\" is not an identifier") }
+            guard DocumentPath.isIdentifier(entity) else {
+                throw .invalidInput("entity name \"\(entity)\" is not an identifier")
+            }
         }
         let folder = try OpenFolder(root: root)
         try folder.makeFolders(".folio")
@@ -106,7 +112,8 @@ public final class DocumentStore: Sendable {
         // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
         let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
         let store = DocumentStore(
-            root: root, durability: durability, folder: folder, lock: try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout),
+            root: root, durability: durability, folder: folder,
+            lock: try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout),
             manifest: try readManifest(in: folder), manifestStamp: manifestStamp)
         try store.recoverJournals()
         let changes = try store.refresh(loadingCache: true, progress: progress)
@@ -122,12 +129,18 @@ public final class DocumentStore: Sendable {
         return store
     }
 
-    private init(root: String, durability: Durability, folder: OpenFolder, lock: StoreLock, manifest: StoreManifest, manifestStamp: FileStamp?) {
+    private init(
+        root: String, durability: Durability, folder: OpenFolder, lock: StoreLock, manifest: StoreManifest,
+        manifestStamp: FileStamp?
+    ) {
         self.root = root
         self.durability = durability
         self.folder = folder
         self.lock = lock
-        self.state = Mutex(State(manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.schema), calendar: manifest.calendar))
+        self.state = Mutex(
+            State(
+                manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.schema),
+                calendar: manifest.calendar))
     }
 
     private static func normalized(_ root: String) -> String {
@@ -169,8 +182,11 @@ public final class DocumentStore: Sendable {
     public func document(entity: String, id: UUID) -> StoredDocument? {
         state.withLock { state in
             let (folder, kinds) = state.querySchema.folder(of: entity)
-            guard let path = state.catalog.path(of: .init(entity: folder, id: id)), let stored = Self.stored(at: path, in: &state.catalog) else { return nil }
-            return kinds.map { $0.contains(stored.content[ModelDocument.entityKey]?.stringValue ?? "") } == false ? nil : stored
+            guard let path = state.catalog.path(of: .init(entity: folder, id: id)),
+                let stored = Self.stored(at: path, in: &state.catalog)
+            else { return nil }
+            return kinds.map { $0.contains(stored.content[ModelDocument.entityKey]?.stringValue ?? "") } == false
+                ? nil : stored
         }
     }
 
@@ -178,7 +194,9 @@ public final class DocumentStore: Sendable {
     public func documents(entity: String) -> [StoredDocument] {
         state.withLock { state in
             let (folder, kinds) = state.querySchema.folder(of: entity)
-            let documents = state.catalog.paths.filter { $0.entity == folder }.sorted().compactMap { Self.stored(at: $0, in: &state.catalog) }
+            let documents = state.catalog.paths.filter { $0.entity == folder }.sorted().compactMap {
+                Self.stored(at: $0, in: &state.catalog)
+            }
             guard let kinds else { return documents }
             return documents.filter { kinds.contains($0.content[ModelDocument.entityKey]?.stringValue ?? "") }
         }
@@ -193,7 +211,8 @@ public final class DocumentStore: Sendable {
     /// walk stamped them: no file is read or listed again.
     public var documentBytes: Int64 {
         state.withLock { state in
-            state.catalog.entries.values.reduce(0) { $0 + $1.stamp.size } + state.catalog.blobs.values.reduce(0) { $0 + $1.size }
+            state.catalog.entries.values.reduce(0) { $0 + $1.stamp.size }
+                + state.catalog.blobs.values.reduce(0) { $0 + $1.size }
         }
     }
 
@@ -223,7 +242,9 @@ public final class DocumentStore: Sendable {
     public func writeCache() throws(FolioError) {
         // Entries stamped within the file system's clock tick are confirmed after it has
         // passed; the wait is outside the state's mutex, so other threads go on meanwhile.
-        if state.withLock({ $0.catalog.hasUnverifiedEntries }) { usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000)) }
+        if state.withLock({ $0.catalog.hasUnverifiedEntries }) {
+            usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
+        }
         try state.withLock { state throws(FolioError) in
             try verifyRecentEntries(&state)
             if let written = state.cacheOnDisk, written.revision == state.catalog.revision,
@@ -252,7 +273,9 @@ public final class DocumentStore: Sendable {
         let recent = state.catalog.entries.values.filter { !$0.verified }
         guard !recent.isEmpty else { return }
         for entry in recent {
-            guard let (bytes, stamp) = try? folder.readFile(entry.path.relativePath, limit: JSONReader.absoluteMaximumSize),
+            guard
+                let (bytes, stamp) = try? folder.readFile(
+                    entry.path.relativePath, limit: JSONReader.absoluteMaximumSize),
                 stamp == entry.stamp, ContentHash.of(bytes) == entry.contentHash, !stamp.isRacy(now: FileSystem.now())
             else { continue }  // changed or unreadable since: left unverified, so not cached
             state.catalog.setVerified(entry.path)
@@ -283,12 +306,16 @@ public final class DocumentStore: Sendable {
 
     /// The store's `.gitignore`: Folio's local state, and files staged by a transaction
     /// that a crash left behind (hidden, and removed when the journal is recovered).
-    static let gitignore = "# Folio's local state: lock, journal, cache\n.folio/\n# files staged by an unfinished transaction\n.*\(Journal.stagedSuffix)\n"
+    static let gitignore =
+        "# Folio's local state: lock, journal, cache\n.folio/\n# files staged by an unfinished transaction\n.*\(Journal.stagedSuffix)\n"
 
-    static func writeManifest(_ manifest: StoreManifest, in folder: OpenFolder, durability: Durability) throws(FolioError) {
+    static func writeManifest(_ manifest: StoreManifest, in folder: OpenFolder, durability: Durability)
+        throws(FolioError)
+    {
         let bytes: [UInt8]
         do { bytes = try JSONWriter().write(manifest.json) } catch {
-            throw .invalidDocument(path: StoreManifest.fileName, reason: "the manifest cannot be written: \(error.message)")
+            throw .invalidDocument(
+                path: StoreManifest.fileName, reason: "the manifest cannot be written: \(error.message)")
         }
         let temporary = ".\(StoreManifest.fileName).\(getpid()).tmp"
         try folder.removeFile(temporary)  // left by a crash of an earlier process with this id
@@ -302,9 +329,13 @@ public final class DocumentStore: Sendable {
     /// finished yet is kept as `unfinishedTransaction`, and a read-only store is read as it
     /// is. A link in the journal's place is refused, never followed.
     func recoverJournals() throws(FolioError) {
-        guard let journals = try folder.folder(at: Journal.folder), try journals.list().contains(where: Journal.isJournalName) else { return }
+        guard let journals = try folder.folder(at: Journal.folder),
+            try journals.list().contains(where: Journal.isJournalName)
+        else { return }
         do {
-            let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in try Journal.recover(in: folder, durability: durability) }
+            let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in
+                try Journal.recover(in: folder, durability: durability)
+            }
             state.withLock {
                 $0.statistics.transactionsRecovered += recovered.finished
                 $0.statistics.transactionsDiscarded += recovered.discarded
@@ -314,7 +345,9 @@ public final class DocumentStore: Sendable {
             state.withLock { $0.unfinishedTransaction = error }
         } catch let error where error.kind == .fileSystem && lock.unlockedReason != nil {
             // Read-only: an uncommitted journal only left hidden staged files, which reads pass over.
-            let committed = try journals.list().contains { Journal.isJournalName($0) && (try? journals.status(of: $0 + "/" + Journal.recordName)) != nil }
+            let committed = try journals.list().contains {
+                Journal.isJournalName($0) && (try? journals.status(of: $0 + "/" + Journal.recordName)) != nil
+            }
             if committed {
                 state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
             }

@@ -28,7 +28,9 @@ enum FileSystem {
     /// Writes the bytes to a file just opened for writing, closes it and returns its stamp;
     /// `sync` fsyncs it before closing.
     /// `path` names the file in errors, and is only built for one.
-    static func finishWriting(_ descriptor: Int32, bytes: [UInt8], sync: Bool, path: @autoclosure () -> String) throws(FolioError) -> FileStamp {
+    static func finishWriting(_ descriptor: Int32, bytes: [UInt8], sync: Bool, path: @autoclosure () -> String)
+        throws(FolioError) -> FileStamp
+    {
         var closed = false
         defer { if !closed { close(descriptor) } }
         var written = 0

@@ -45,7 +45,9 @@ struct Journal {
                 self.init(folder: "", name: relativePath)
                 return
             }
-            self.init(folder: String(relativePath[..<slash]), name: String(relativePath[relativePath.utf8.index(after: slash)...]))
+            self.init(
+                folder: String(relativePath[..<slash]),
+                name: String(relativePath[relativePath.utf8.index(after: slash)...]))
         }
 
         /// A document's or a blob's file.
@@ -108,7 +110,9 @@ struct Journal {
     ///
     /// Returns the file's stamp, or `nil` (nothing written) when the target's folder does
     /// not exist yet: a new folder is made durable by the journal's file-system sync.
-    static func writeAlone(_ target: Target, bytes: [UInt8], in root: OpenFolder, durability: Durability) throws(FolioError) -> FileStamp? {
+    static func writeAlone(_ target: Target, bytes: [UInt8], in root: OpenFolder, durability: Durability)
+        throws(FolioError) -> FileStamp?
+    {
         guard let folder = try root.folder(at: target.folder) else { return nil }
         let staged = stagedName(of: target.name)
         let stamp: FileStamp
@@ -125,9 +129,12 @@ struct Journal {
 
     /// Starts a transaction that writes `targets` and removes `deletes`: a new journal
     /// folder holding the plan, and nothing staged yet.
-    static func begin(in root: OpenFolder, writing targets: [Target], deleting deletes: [Delete]) throws(FolioError) -> Journal {
+    static func begin(in root: OpenFolder, writing targets: [Target], deleting deletes: [Delete]) throws(FolioError)
+        -> Journal
+    {
         let now = FileSystem.now()
-        let journal = Journal(root: root, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: targets, deletes: deletes)
+        let journal = Journal(
+            root: root, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: targets, deletes: deletes)
         let folder = try root.makeFolders(journal.directory)
         do {
             // Not synced on its own: the sync that makes the staged files durable covers it.
@@ -158,7 +165,9 @@ struct Journal {
     func commit(durability: Durability) throws(FolioError) {
         if durability != .none { try root.syncFileSystem() }
         guard let folder = try root.folder(at: directory) else {
-            throw .fileSystem(path: root.pathOf(directory), operation: "commit the transaction in", reason: "the journal's folder was removed")
+            throw .fileSystem(
+                path: root.pathOf(directory), operation: "commit the transaction in",
+                reason: "the journal's folder was removed")
         }
         try folder.rename(Self.planName, to: Self.recordName)
         if durability != .none {
@@ -175,7 +184,9 @@ struct Journal {
         }
         for delete in deletes {
             // Only the file the transaction saw: after a crash, a file someone put back stays.
-            guard let info = try root.status(of: delete.target), FileSystem.isRegularFile(info), FileStamp(info) == delete.stamp else { continue }
+            guard let info = try root.status(of: delete.target), FileSystem.isRegularFile(info),
+                FileStamp(info) == delete.stamp
+            else { continue }
             try root.removeFile(delete.target)
         }
         if durability == .full { try root.syncFileSystem() }
@@ -202,7 +213,9 @@ struct Journal {
     /// Calls `body` with each target's open folder and the target. Staging creates the
     /// folders it needs and keeps the first `heldFolderLimit` open; applying or discarding
     /// uses those, opens the others again (skipping any that is not there), then closes them all.
-    private mutating func forEachFolder(staging: Bool, _ body: (OpenFolder, File) throws(FolioError) -> Void) throws(FolioError) {
+    private mutating func forEachFolder(staging: Bool, _ body: (OpenFolder, File) throws(FolioError) -> Void)
+        throws(FolioError)
+    {
         for (position, group) in folders.enumerated() {
             let folder: OpenFolder
             if position < openFolders.count {
@@ -251,18 +264,24 @@ struct Journal {
     private func recordBytes() throws(FolioError) -> [UInt8] {
         let record: JSONValue = [
             "transaction": .string(id),
-            "puts": .array(folders.flatMap { group in group.files.map { .string(Target(folder: group.folder, name: $0.name).relativePath) } }),
-            "deletes": .array(deletes.map { delete in
-                [
-                    "target": .string(delete.target), "size": .integer(delete.stamp.size),
-                    "modifiedSeconds": .integer(delete.stamp.modifiedSeconds),
-                    "modifiedNanoseconds": .integer(delete.stamp.modifiedNanoseconds),
-                    "inode": .integer(Int64(bitPattern: delete.stamp.inode)),
-                ]
-            }),
+            "puts": .array(
+                folders.flatMap { group in
+                    group.files.map { .string(Target(folder: group.folder, name: $0.name).relativePath) }
+                }),
+            "deletes": .array(
+                deletes.map { delete in
+                    [
+                        "target": .string(delete.target), "size": .integer(delete.stamp.size),
+                        "modifiedSeconds": .integer(delete.stamp.modifiedSeconds),
+                        "modifiedNanoseconds": .integer(delete.stamp.modifiedNanoseconds),
+                        "inode": .integer(Int64(bitPattern: delete.stamp.inode)),
+                    ]
+                }),
         ]
         do { return try JSONWriter().write(record) } catch {
-            throw .invalidDocument(path: root.pathOf(directory + "/" + Self.planName), reason: "the transaction's plan cannot be written: \(error.message)")
+            throw .invalidDocument(
+                path: root.pathOf(directory + "/" + Self.planName),
+                reason: "the transaction's plan cannot be written: \(error.message)")
         }
     }
 
@@ -274,7 +293,9 @@ struct Journal {
     /// link is refused, never followed. A committed transaction that cannot be finished
     /// throws `.unfinishedCommit`: it stays, to be finished once its cause is fixed.
     @discardableResult
-    static func recover(in root: OpenFolder, durability: Durability) throws(FolioError) -> (finished: Int, discarded: Int) {
+    static func recover(in root: OpenFolder, durability: Durability) throws(FolioError) -> (
+        finished: Int, discarded: Int
+    ) {
         guard let folder = try root.folder(at: Self.folder) else { return (0, 0) }
         var result = (finished: 0, discarded: 0)
         for id in try folder.list().sorted() where isJournalName(id) {
@@ -287,7 +308,8 @@ struct Journal {
                 let planPath = journal.directory + "/" + planName
                 if try journalFolder.status(of: planName) != nil {
                     do {
-                        journal = try Journal(root: root, id: id, record: try readRecord(planPath, in: root), path: planPath)
+                        journal = try Journal(
+                            root: root, id: id, record: try readRecord(planPath, in: root), path: planPath)
                     } catch {
                         // A plan cut short by a power loss (it is synced only with the staged
                         // files) names nothing to remove: whatever it staged stays hidden, and
@@ -304,7 +326,9 @@ struct Journal {
             } catch {
                 // The record was synced before it became the commit record, so it cannot be torn
                 // by a crash; an unreadable one was damaged by hand. Leave it for a person to look at.
-                throw .invalidStore(path: root.pathOf(recordPath), reason: "an unfinished transaction's commit record is damaged: \(error.description)")
+                throw .invalidStore(
+                    path: root.pathOf(recordPath),
+                    reason: "an unfinished transaction's commit record is damaged: \(error.description)")
             }
             journal = try Journal(root: root, id: id, record: record, path: recordPath)
             do { try journal.apply(durability: durability) } catch { throw .unfinishedCommit(error) }
@@ -319,7 +343,10 @@ struct Journal {
     /// Whether `name` is one Folio gives a journal: `<seconds>-<nanoseconds>-<pid>`.
     static func isJournalName(_ name: String) -> Bool {
         let parts = name.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        return parts.count == 3 && parts.allSatisfy { part in !part.isEmpty && part.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+        return parts.count == 3
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            }
     }
 
     private static func readRecord(_ relative: String, in root: OpenFolder) throws(FolioError) -> JSONValue {
@@ -333,7 +360,9 @@ struct Journal {
             .invalidStore(path: root.pathOf(path), reason: "an unfinished transaction's record has \(what)")
         }
         func target(_ value: JSONValue?) throws(FolioError) -> String {
-            guard let text = value?.stringValue, text == StoreManifest.fileName || DocumentPath(relativePath: text) != nil else {
+            guard let text = value?.stringValue,
+                text == StoreManifest.fileName || DocumentPath(relativePath: text) != nil
+            else {
                 throw invalid("a target outside the store's layout")
             }
             return text
@@ -346,10 +375,12 @@ struct Journal {
         var deletes: [Delete] = []
         for delete in deleteRecords {
             guard case .integer(let size)? = delete["size"], case .integer(let seconds)? = delete["modifiedSeconds"],
-                case .integer(let nanoseconds)? = delete["modifiedNanoseconds"], case .integer(let inode)? = delete["inode"]
+                case .integer(let nanoseconds)? = delete["modifiedNanoseconds"],
+                case .integer(let inode)? = delete["inode"]
             else { throw invalid("a delete without its file's stamp") }
             let stamp = FileStamp(
-                size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: UInt64(bitPattern: inode))
+                size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: UInt64(bitPattern: inode)
+            )
             deletes.append(Delete(target: try target(delete["target"]), stamp: stamp))
         }
         self.init(root: root, id: id, targets: targets, deletes: deletes)

@@ -62,7 +62,9 @@ final class OpenFolder: Sendable {
             prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
             var info = stat()
             guard prefix.withCString({ fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { break }
-            if FileSystem.isSymbolicLink(info) { return .unsafePath(path: pathOf(prefix), reason: "is a symbolic link") }
+            if FileSystem.isSymbolicLink(info) {
+                return .unsafePath(path: pathOf(prefix), reason: "is a symbolic link")
+            }
             if prefix.utf8.count < relative.utf8.count, !FileSystem.isDirectory(info) {
                 return .unsafePath(path: pathOf(prefix), reason: "is a file where Folio needs a folder")
             }
@@ -78,7 +80,9 @@ final class OpenFolder: Sendable {
     }
 
     /// Splits `relative` at its last `/` and opens the folder before it (`self` for a bare name).
-    private func parent(of relative: String, _ operation: String) throws(FolioError) -> (folder: OpenFolder, name: String)? {
+    private func parent(of relative: String, _ operation: String) throws(FolioError) -> (
+        folder: OpenFolder, name: String
+    )? {
         guard let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (self, relative) }
         guard let folder = try folder(at: String(relative[..<slash])) else { return nil }
         return (folder, String(relative[relative.utf8.index(after: slash)...]))
@@ -201,9 +205,12 @@ final class OpenFolder: Sendable {
         defer { close(opened) }
         var info = stat()
         guard fstat(opened, &info) == 0 else { throw failure(relative, "inspect") }
-        guard FileSystem.isRegularFile(info) else { throw .unsafePath(path: pathOf(relative), reason: "is not a regular file") }
+        guard FileSystem.isRegularFile(info) else {
+            throw .unsafePath(path: pathOf(relative), reason: "is not a regular file")
+        }
         do {
-            let bytes = try FileBytes.read(descriptor: opened, expectedSize: Int(info.st_size), limit: limit, path: pathOf(relative))
+            let bytes = try FileBytes.read(
+                descriptor: opened, expectedSize: Int(info.st_size), limit: limit, path: pathOf(relative))
             return (bytes, FileStamp(info))
         } catch {
             throw .unreadableJSON(error)
@@ -260,7 +267,9 @@ final class OpenFolder: Sendable {
     /// is not there (already moved, after a crash part way through).
     @discardableResult
     func renameIfPresent(_ source: String, to destination: String) throws(FolioError) -> Bool {
-        guard let (from, sourceName) = try parent(of: source, "move"), let (to, destinationName) = try parent(of: destination, "move") else {
+        guard let (from, sourceName) = try parent(of: source, "move"),
+            let (to, destinationName) = try parent(of: destination, "move")
+        else {
             return false
         }
         let renamed = sourceName.withCString { sourceName in

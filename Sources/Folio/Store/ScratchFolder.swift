@@ -18,7 +18,8 @@ package struct ScratchFolder: Sendable {
         let parent = FileManager.default.temporaryDirectory.path(percentEncoded: false)
         var template = Array(((parent.hasSuffix("/") ? parent : parent + "/") + "folio-\(purpose)-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw .fileSystem(path: parent, operation: "make a private folder for \(purpose)", reason: FileBytes.systemError())
+            throw .fileSystem(
+                path: parent, operation: "make a private folder for \(purpose)", reason: FileBytes.systemError())
         }
         path = String(cString: made)
     }

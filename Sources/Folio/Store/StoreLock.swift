@@ -79,7 +79,8 @@ final class StoreLock: Sendable {
                 descriptor = readable
             } else {
                 descriptor = nil
-                reason = "the store is read-only (\(whyReadOnly)), so no lock was taken: a writer elsewhere could be seen part way through"
+                reason =
+                    "the store is read-only (\(whyReadOnly)), so no lock was taken: a writer elsewhere could be seen part way through"
             }
         }
         unlockedReason = reason
@@ -103,7 +104,9 @@ final class StoreLock: Sendable {
             deadline.tv_sec += 1
             deadline.tv_nsec -= 1_000_000_000
         }
-        let taken = mode == .exclusive ? pthread_rwlock_timedwrlock(threads, &deadline) : pthread_rwlock_timedrdlock(threads, &deadline)
+        let taken =
+            mode == .exclusive
+            ? pthread_rwlock_timedwrlock(threads, &deadline) : pthread_rwlock_timedrdlock(threads, &deadline)
         guard taken == 0 else {
             if taken == ETIMEDOUT { throw .locked(path: path, waitedSeconds: timeoutSeconds) }
             throw .fileSystem(path: path, operation: "lock", reason: String(cString: strerror(taken)))
@@ -112,7 +115,8 @@ final class StoreLock: Sendable {
         switch mode {
         case .exclusive:
             guard let descriptor else {
-                throw .fileSystem(path: path, operation: "lock the store for writing", reason: unlockedReason ?? "read-only")
+                throw .fileSystem(
+                    path: path, operation: "lock the store for writing", reason: unlockedReason ?? "read-only")
             }
             try acquire(descriptor, LOCK_EX, since: start)
             defer { flock(descriptor, LOCK_UN) }

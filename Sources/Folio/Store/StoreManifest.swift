@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// `folio.json`: the store's format and schema versions, its schema as data, and its time zone.
 public struct StoreManifest: Sendable, Equatable {
@@ -22,7 +22,8 @@ public struct StoreManifest: Sendable, Equatable {
     public var rules: StoreRules
 
     public init(
-        schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:], merge: MergePolicy = MergePolicy(),
+        schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:],
+        merge: MergePolicy = MergePolicy(),
         rules: StoreRules = StoreRules()
     ) {
         self.formatVersion = Self.currentFormatVersion
@@ -74,8 +75,12 @@ public struct StoreManifest: Sendable, Equatable {
         }
         self.timeZone = timeZone
         schema = json["schema"] ?? [:]
-        merge = try json["merge"].map { value throws(FolioError) in try MergePolicy(json: value, path: path) } ?? MergePolicy()
-        rules = try json["rules"].map { value throws(FolioError) in try StoreRules(json: value, path: path) } ?? StoreRules()
+        merge =
+            try json["merge"].map { value throws(FolioError) in try MergePolicy(json: value, path: path) }
+            ?? MergePolicy()
+        rules =
+            try json["rules"].map { value throws(FolioError) in try StoreRules(json: value, path: path) }
+            ?? StoreRules()
     }
 
     /// The manifest in a folder, read as a store reads it: a link in its place is refused,
@@ -91,7 +96,9 @@ public struct StoreManifest: Sendable, Equatable {
     /// character after `:` as a digit), so a name that starts as an offset does (`GMT+`,
     /// `UTC-`) is read only when it is one: `GMT+5`, `GMT+05`, `GMT+0530`, `UTC-5:30`, `GMT+05.30`.
     package static func timeZone(identifier: String) -> TimeZone? {
-        if identifier.hasPrefix("GMT") || identifier.hasPrefix("UTC"), let sign = identifier.dropFirst(3).first, sign == "+" || sign == "-" {
+        if identifier.hasPrefix("GMT") || identifier.hasPrefix("UTC"), let sign = identifier.dropFirst(3).first,
+            sign == "+" || sign == "-"
+        {
             guard identifier.dropFirst(4).wholeMatch(of: /[0-9]{1,2}([:.]?[0-9]{2})?/) != nil else { return nil }
         }
         return TimeZone(identifier: identifier)

@@ -26,8 +26,12 @@ struct TreeListing {
         documents.reserveCapacity(expectedDocuments)
         // A descriptor of its own: a folder's read position belongs to its open file, which
         // the store's descriptor would share with every other walk.
-        guard let own = try root.folder(at: "") else { throw .invalidStore(path: root.path, reason: "the store's folder is gone") }
-        try own.withDescriptor { (descriptor) throws(FolioError) in try walk(descriptor, folder: Folder(relative: "", level: 0)) }
+        guard let own = try root.folder(at: "") else {
+            throw .invalidStore(path: root.path, reason: "the store's folder is gone")
+        }
+        try own.withDescriptor { (descriptor) throws(FolioError) in
+            try walk(descriptor, folder: Folder(relative: "", level: 0))
+        }
     }
 
     /// Where the walk is: the folder's path relative to the root, its depth, and what
@@ -54,22 +58,31 @@ struct TreeListing {
         let folderDescriptor = dirfd(directory)
         while let entry = readdir(directory) {
             try withUnsafeBytes(of: &entry.pointee.d_name) { (raw) throws(FolioError) in
-                let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self)))
+                let name = UnsafeBufferPointer(
+                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    count: strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self)))
                 guard name.first != UInt8(ascii: ".") else {
                     if folder.level == 4, Self.isStaged(name) { stagedFiles.append(folder.child(Self.text(name))) }
                     return
                 }
                 var info = stat()
-                guard fstatat(folderDescriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                guard
+                    fstatat(
+                        folderDescriptor, raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info,
+                        AT_SYMLINK_NOFOLLOW) == 0
+                else {
                     if errno == ENOENT { return }  // removed while walking
-                    throw .fileSystem(path: folder.child(Self.text(name)), operation: "inspect", reason: FileBytes.systemError())
+                    throw .fileSystem(
+                        path: folder.child(Self.text(name)), operation: "inspect", reason: FileBytes.systemError())
                 }
                 try visit(name, info, in: folder, folderDescriptor: folderDescriptor)
             }
         }
     }
 
-    private mutating func visit(_ name: UnsafeBufferPointer<UInt8>, _ info: stat, in folder: Folder, folderDescriptor: Int32) throws(FolioError) {
+    private mutating func visit(
+        _ name: UnsafeBufferPointer<UInt8>, _ info: stat, in folder: Folder, folderDescriptor: Int32
+    ) throws(FolioError) {
         let kind = info.st_mode & S_IFMT
         if folder.level == 4, kind == S_IFREG, let day = folder.day {
             guard let (id, property) = DocumentPath.parseFileName(name) else {
@@ -80,9 +93,14 @@ struct TreeListing {
             // keeps apart.
             if name.prefix(36).contains(where: { (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) {
                 let text = Self.text(name)
-                return issue(folder.child(text), "is named with a lower-case UUID; Folio names documents as \(id.uuidString)\(text.dropFirst(36)): rename it so")
+                return issue(
+                    folder.child(text),
+                    "is named with a lower-case UUID; Folio names documents as \(id.uuidString)\(text.dropFirst(36)): rename it so"
+                )
             }
-            let found = Entry(path: DocumentPath(validEntity: folder.entity, day: day, id: id, blobProperty: property), stamp: FileStamp(info))
+            let found = Entry(
+                path: DocumentPath(validEntity: folder.entity, day: day, id: id, blobProperty: property),
+                stamp: FileStamp(info))
             if property == nil { documents.append(found) } else { blobs.append(found) }
             return
         }
@@ -95,22 +113,32 @@ struct TreeListing {
             return issue(folder.child(text), "is not a regular file; a day folder holds only documents and blobs")
         }
         guard kind == S_IFDIR else {
-            if folder.level > 0 { issue(folder.child(text), "is a file where the layout has a \(Self.levelNames[folder.level]) folder") }
+            if folder.level > 0 {
+                issue(folder.child(text), "is a file where the layout has a \(Self.levelNames[folder.level]) folder")
+            }
             return
         }
-        var child = Folder(relative: folder.child(text), level: folder.level + 1, entity: folder.entity, year: folder.year, month: folder.month)
+        var child = Folder(
+            relative: folder.child(text), level: folder.level + 1, entity: folder.entity, year: folder.year,
+            month: folder.month)
         switch folder.level {
         case 0:
             guard DocumentPath.isIdentifier(text) else { return }  // docs, my-notes: not entity folders, passed over
             child.entity = text
         case 1:
-            guard let year = Self.number(text, digits: 4) else { return issue(child.relative, "is not a year folder of the <Entity>/<YYYY>/<MM>/<DD> layout") }
+            guard let year = Self.number(text, digits: 4) else {
+                return issue(child.relative, "is not a year folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
+            }
             child.year = year
         case 2:
-            guard let month = Self.number(text, digits: 2), (1...12).contains(month) else { return issue(child.relative, "is not a month folder of the <Entity>/<YYYY>/<MM>/<DD> layout") }
+            guard let month = Self.number(text, digits: 2), (1...12).contains(month) else {
+                return issue(child.relative, "is not a month folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
+            }
             child.month = month
         default:
-            guard let number = Self.number(text, digits: 2), let day = Day(year: folder.year, month: folder.month, day: number) else {
+            guard let number = Self.number(text, digits: 2),
+                let day = Day(year: folder.year, month: folder.month, day: number)
+            else {
                 return issue(child.relative, "is not a day folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
             }
             child.day = day
@@ -132,7 +160,8 @@ struct TreeListing {
 
     /// The value of a name made of exactly `digits` ASCII digits.
     private static func number(_ text: String, digits: Int) -> Int? {
-        guard text.utf8.count == digits, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        guard text.utf8.count == digits, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
         return Int(text)
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension DocumentStore {
     /// Every document checked against the manifest's schema, the way `folio check` reports it.
@@ -17,12 +17,16 @@ extension DocumentStore {
         var audit = StoreAudit(manifest)
         for issue in issues {
             let location = issue.error.location
-            audit.findings.append(StoreFinding(.error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
+            audit.findings.append(
+                StoreFinding(
+                    .error, path: issue.path, line: location?.line, column: location?.column,
+                    message: issue.error.reason))
         }
         audit.findings += localStateFindings()
         // The manifest's text, read again only for the line and column of each finding.
         let text = (try? folder.readFile(StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes) ?? []
-        audit.findings += SchemaCheck.findings(in: manifest.schema, text: text, file: StoreManifest.fileName, at: JSONPath([.key("schema")]))
+        audit.findings += SchemaCheck.findings(
+            in: manifest.schema, text: text, file: StoreManifest.fileName, at: JSONPath([.key("schema")]))
         var documentsByEntity: [String: [StoredDocument]] = [:]
         for entity in documentCounts.keys.sorted() {
             documentsByEntity[entity] = documents(entity: entity)

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// Documents written by hand or by the command line, shaped and checked by the
 /// manifest's schema, so they read back exactly as the app's models would write them.
@@ -60,8 +60,11 @@ extension DocumentStore {
     public func document(_ stored: StoredDocument, replacingWith content: JSONObject) throws(FolioError) -> Document {
         let schema = state.withLock { $0.querySchema }
         // A subclass's document is checked as its own entity, which may be another one of the hierarchy after the edit.
-        if let own = schema.entity(of: content, inFolder: stored.entity) { return try checked(content, id: stored.id, entity: own, basedOn: stored.path) }
-        return try checked(content, id: stored.id, entity: try schema.entity(stored.entity, in: root), basedOn: stored.path)
+        if let own = schema.entity(of: content, inFolder: stored.entity) {
+            return try checked(content, id: stored.id, entity: own, basedOn: stored.path)
+        }
+        return try checked(
+            content, id: stored.id, entity: try schema.entity(stored.entity, in: root), basedOn: stored.path)
     }
 
     /// What would be wrong with this content as the document at `path`: the findings
@@ -73,15 +76,22 @@ extension DocumentStore {
     private func findings(for content: JSONObject, at path: DocumentPath, inverses: Bool) -> [StoreFinding] {
         let audit = StoreAudit(manifest)
         guard let entity = audit.schema.entities[path.entity] else {
-            return [StoreFinding(.error, path: path.relativePath, message: "entity \(path.entity) is not in the manifest's schema")]
+            return [
+                StoreFinding(
+                    .error, path: path.relativePath, message: "entity \(path.entity) is not in the manifest's schema")
+            ]
         }
         let own = audit.schema.entity(of: content, inFolder: path.entity) ?? entity
-        return audit.problems(of: content, at: path, entity: own, inverses: inverses) { self.document(entity: $0, id: $1)?.content }
-            .map { StoreFinding($0.1, path: path.relativePath, message: $0.2) }
+        return audit.problems(of: content, at: path, entity: own, inverses: inverses) {
+            self.document(entity: $0, id: $1)?.content
+        }
+        .map { StoreFinding($0.1, path: path.relativePath, message: $0.2) }
     }
 
     /// The document as a `Document` to commit, or the first error the schema finds in it.
-    private func checked(_ content: JSONObject, id: UUID, entity: QuerySchema.Entity, basedOn: DocumentPath?) throws(FolioError) -> Document {
+    private func checked(_ content: JSONObject, id: UUID, entity: QuerySchema.Entity, basedOn: DocumentPath?)
+        throws(FolioError) -> Document
+    {
         let calendar = manifest.calendar
         let partitionDate = entity.partitionProperty.flatMap { content[$0] }.flatMap { try? Date(json: $0) }
         let day = partitionDate.map { Day($0, in: calendar) } ?? basedOn?.day ?? Day(Date(), in: calendar)
@@ -101,7 +111,8 @@ extension QuerySchema {
         guard let entity = entities[name] else {
             let names = entities.keys.sorted()
             let hint = Spelling.nearest(to: name, among: names).map { "did you mean \($0)? " } ?? ""
-            throw .notFound("\(name) is not an entity of the store at \(root); \(hint)it has: \(names.joined(separator: ", "))")
+            throw .notFound(
+                "\(name) is not an entity of the store at \(root); \(hint)it has: \(names.joined(separator: ", "))")
         }
         return entity
     }
@@ -113,7 +124,8 @@ extension QuerySchema.Entity {
         let known = properties.map(\.name)
         for name in names where !known.contains(name) {
             let hint = Spelling.nearest(to: name, among: known).map { "did you mean \($0)? " } ?? ""
-            throw .notFound("\(self.name) has no property \(name); \(hint)its properties are \(known.joined(separator: ", "))")
+            throw .notFound(
+                "\(self.name) has no property \(name); \(hint)its properties are \(known.joined(separator: ", "))")
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 extension DocumentStore {
     /// The changes that write a document and keep the other side of its relationships
@@ -16,12 +16,20 @@ extension DocumentStore {
     public func changes(putting documents: [(document: Document, old: StoredDocument?)]) -> [DocumentChange] {
         let audit = StoreAudit(manifest)
         var written = documents.map { (document: $0.document, basedOn: $0.old?.version) }
-        var position = Dictionary(written.enumerated().map { (Catalog.Identity(entity: $0.element.document.entity, id: $0.element.document.id), $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var position = Dictionary(
+            written.enumerated().map {
+                (Catalog.Identity(entity: $0.element.document.entity, id: $0.element.document.id), $0.offset)
+            }, uniquingKeysWith: { first, _ in first })
         for (document, old) in documents {
-            guard let entity = audit.schema.entity(of: document.content, inFolder: document.entity) ?? audit.schema.entities[document.entity] else { continue }
+            guard
+                let entity = audit.schema.entity(of: document.content, inFolder: document.entity)
+                    ?? audit.schema.entities[document.entity]
+            else { continue }
             for (name, property) in entity.properties {
-                guard case .relationship(let destination, _, nil) = property, let inverse = audit.inverse(of: name, in: entity.name),
-                    case .relationship(_, let inverseIsToMany, nil)? = audit.schema.entities[destination]?.property(named: inverse)
+                guard case .relationship(let destination, _, nil) = property,
+                    let inverse = audit.inverse(of: name, in: entity.name),
+                    case .relationship(_, let inverseIsToMany, nil)? = audit.schema.entities[destination]?.property(
+                        named: inverse)
                 else { continue }
                 let before = Self.identities(old?.content[name])
                 let after = Self.identities(document.content[name])
@@ -53,4 +61,3 @@ extension DocumentStore {
         return Set((value.arrayValue ?? [value]).compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) })
     }
 }
-

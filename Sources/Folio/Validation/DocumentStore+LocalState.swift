@@ -7,7 +7,10 @@ extension DocumentStore {
     func localStateFindings() -> [StoreFinding] {
         var findings: [StoreFinding] = []
         if let unfinished = unfinishedTransaction {
-            findings.append(StoreFinding(.error, path: Journal.folder, message: unfinished.reason + "; fix the cause, and the next command that writes finishes it"))
+            findings.append(
+                StoreFinding(
+                    .error, path: Journal.folder,
+                    message: unfinished.reason + "; fix the cause, and the next command that writes finishes it"))
         }
         func inspect(_ relative: String, known: (String, stat) -> Bool) -> [String] {
             guard let folder = try? folder.folder(at: relative), let names = try? folder.list() else { return [] }
@@ -16,9 +19,18 @@ extension DocumentStore {
                 guard let info = try? folder.status(of: name) else { continue }
                 let path = relative + "/" + name
                 if FileSystem.isSymbolicLink(info) {
-                    findings.append(StoreFinding(.error, path: path, message: "is a symbolic link; Folio refuses to follow it, so the store cannot be used until it is removed"))
+                    findings.append(
+                        StoreFinding(
+                            .error, path: path,
+                            message:
+                                "is a symbolic link; Folio refuses to follow it, so the store cannot be used until it is removed"
+                        ))
                 } else if !known(name, info) {
-                    findings.append(StoreFinding(.note, path: path, message: "is not Folio's; Folio ignores it and leaves it alone (remove it if nothing needs it)"))
+                    findings.append(
+                        StoreFinding(
+                            .note, path: path,
+                            message:
+                                "is not Folio's; Folio ignores it and leaves it alone (remove it if nothing needs it)"))
                 } else if FileSystem.isDirectory(info) {
                     folders.append(path)
                 }
@@ -32,7 +44,9 @@ extension DocumentStore {
             default: name.hasPrefix("cache.") && name.hasSuffix(".tmp")  // a cache write cut short
             }
         }
-        let journals = inspect(Journal.folder) { name, info in Journal.isJournalName(name) && FileSystem.isDirectory(info) }
+        let journals = inspect(Journal.folder) { name, info in
+            Journal.isJournalName(name) && FileSystem.isDirectory(info)
+        }
         for journal in journals {
             _ = inspect(journal) { name, info in Journal.isRecordName(name) && FileSystem.isRegularFile(info) }
         }

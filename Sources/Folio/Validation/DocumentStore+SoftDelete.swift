@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// Soft deletes, restores and purges of documents, following the delete rules the
 /// manifest records, as `ModelContext` does for models: the command line's `delete`,
@@ -10,7 +10,9 @@ import FolioJSON
 extension DocumentStore {
     /// Marks documents deleted (`"$deleted"`: the moment), with every live document a
     /// `cascade` rule reaches; throws when a `deny` rule still has related documents.
-    public func softDeletion(of documents: [StoredDocument], at moment: Date = Date()) throws(FolioError) -> [DocumentChange] {
+    public func softDeletion(of documents: [StoredDocument], at moment: Date = Date()) throws(FolioError)
+        -> [DocumentChange]
+    {
         var changes: [DocumentChange] = []
         var seen = Set<DocumentPath>()
         var pending = documents.filter { $0.content["$deleted"] == nil }
@@ -21,7 +23,8 @@ extension DocumentStore {
                 let live = link.documents.filter { $0.content["$deleted"] == nil }
                 switch link.deleteRule {
                 case "deny" where !live.isEmpty:
-                    throw .deleteDenied(model: "\(next.entity) \(next.id)", relationship: link.name, relatedCount: live.count)
+                    throw .deleteDenied(
+                        model: "\(next.entity) \(next.id)", relationship: link.name, relatedCount: live.count)
                 case "cascade":
                     pending += live
                 default:
@@ -29,7 +32,9 @@ extension DocumentStore {
                 }
             }
             var content = next.content
-            content.insert(moment.json, forKey: "$deleted", at: content.keys.prefix { ["$entity", "$version", "$id"].contains($0) }.count)
+            content.insert(
+                moment.json, forKey: "$deleted",
+                at: content.keys.prefix { ["$entity", "$version", "$id"].contains($0) }.count)
             changes.append(.put(Document(entity: next.entity, id: next.id, content: content), basedOn: next.version))
         }
         return changes
@@ -66,7 +71,9 @@ extension DocumentStore {
         var purged: [String: Set<UUID>] = [:]
         for entity in documentCounts.keys.sorted() {
             for document in documents(entity: entity) {
-                guard let stamp = document.content["$deleted"], let deletedAt = try? Date(json: stamp), deletedAt < moment else { continue }
+                guard let stamp = document.content["$deleted"], let deletedAt = try? Date(json: stamp),
+                    deletedAt < moment
+                else { continue }
                 changes.append(.delete(document.version))
                 purged[entity, default: []].insert(document.id)
             }
@@ -75,7 +82,9 @@ extension DocumentStore {
         for (entity, description) in QuerySchema(manifest.schema).entities.sorted(by: { $0.key < $1.key }) {
             // The relationships whose identities this entity's documents keep, into an entity that loses documents.
             let holders = description.properties.compactMap { name, property -> (name: String, gone: Set<UUID>)? in
-                guard case .relationship(let destination, _, nil) = property, let gone = purged[destination] else { return nil }
+                guard case .relationship(let destination, _, nil) = property, let gone = purged[destination] else {
+                    return nil
+                }
                 return (name, gone)
             }
             guard !holders.isEmpty else { continue }
@@ -83,7 +92,9 @@ extension DocumentStore {
                 var content = document.content
                 for (name, gone) in holders {
                     guard let value = content[name] else { continue }
-                    func isGone(_ reference: JSONValue) -> Bool { reference.stringValue.flatMap(UUIDText.parse).map(gone.contains) ?? false }
+                    func isGone(_ reference: JSONValue) -> Bool {
+                        reference.stringValue.flatMap(UUIDText.parse).map(gone.contains) ?? false
+                    }
                     if case .array(let references) = value {
                         let kept = references.filter { !isGone($0) }
                         if kept.count != references.count { content[name] = .array(kept) }
@@ -92,7 +103,8 @@ extension DocumentStore {
                     }
                 }
                 if content != document.content {
-                    changes.append(.put(Document(entity: entity, id: document.id, content: content), basedOn: document.version))
+                    changes.append(
+                        .put(Document(entity: entity, id: document.id, content: content), basedOn: document.version))
                 }
             }
         }
@@ -122,7 +134,10 @@ struct RelatedDocuments {
     }
 
     mutating func links(of document: StoredDocument) -> [Link] {
-        guard let entity = schema.entity(of: document.content, inFolder: document.entity) ?? schema.entities[document.entity] else { return [] }
+        guard
+            let entity = schema.entity(of: document.content, inFolder: document.entity)
+                ?? schema.entities[document.entity]
+        else { return [] }
         let properties = described["entities"]?[entity.name]?["properties"]?.arrayValue ?? []
         return entity.properties.compactMap { name, property in
             guard case .relationship(let destination, _, let storedInverse) = property else { return nil }

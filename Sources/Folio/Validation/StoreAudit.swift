@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// The checks behind `DocumentStore.check()`, over documents already read: each
 /// document on its own, then what only the whole store shows (duplicates, relationships).
@@ -28,25 +28,42 @@ struct StoreAudit {
         let total = documents.values.reduce(0) { $0 + $1.count }
         var checked = 0
         var lines = DocumentLines(root: folder)
-        let byIdentity = documents.mapValues { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let byIdentity = documents.mapValues {
+            Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         for (entityName, stored) in documents.sorted(by: { $0.key < $1.key }) {
             guard let entity = schema.entities[entityName] else {
                 for document in stored {
-                    findings.append(StoreFinding(.error, path: document.path.relativePath, message: "entity \(entityName) is not in the manifest's schema; add it to the models, or move the file out of the store"))
+                    findings.append(
+                        StoreFinding(
+                            .error, path: document.path.relativePath,
+                            message:
+                                "entity \(entityName) is not in the manifest's schema; add it to the models, or move the file out of the store"
+                        ))
                 }
                 continue
             }
             for document in stored {
                 // A subclass's document, in its hierarchy's folder, is checked against its own entity.
                 let own = schema.entity(of: document.content, inFolder: entityName) ?? entity
-                let found = problems(of: document.content, at: document.path, entity: own) { byIdentity[$0]?[$1]?.content }
+                let found = problems(of: document.content, at: document.path, entity: own) {
+                    byIdentity[$0]?[$1]?.content
+                }
                 for (key, severity, message) in found {
                     let path = document.path.relativePath
-                    findings.append(StoreFinding(severity, path: path, line: key.flatMap { lines.line(of: $0, in: path) }, column: key == nil ? nil : 3, message: message))
+                    findings.append(
+                        StoreFinding(
+                            severity, path: path, line: key.flatMap { lines.line(of: $0, in: path) },
+                            column: key == nil ? nil : 3, message: message))
                 }
                 for conflict in MergeConflict.recorded(in: document.content) {
                     let path = document.path.relativePath
-                    findings.append(StoreFinding(.error, path: path, line: lines.line(of: conflict.property, in: path) ?? lines.line(of: MergeConflict.key, in: path), column: 3, message: Self.message(for: conflict, path: path)))
+                    findings.append(
+                        StoreFinding(
+                            .error, path: path,
+                            line: lines.line(of: conflict.property, in: path)
+                                ?? lines.line(of: MergeConflict.key, in: path), column: 3,
+                            message: Self.message(for: conflict, path: path)))
                 }
                 checked += 1
                 if checked % 256 == 0 || checked == total { progress(checked, total) }
@@ -61,37 +78,59 @@ struct StoreAudit {
     /// related documents point back is checked when `inverses` (an edit leaves that to
     /// `changes(putting:over:)`, which updates them).
     func problems(
-        of content: JSONObject, at path: DocumentPath, entity: QuerySchema.Entity, inverses: Bool = true, related: (String, UUID) -> JSONObject?
+        of content: JSONObject, at path: DocumentPath, entity: QuerySchema.Entity, inverses: Bool = true,
+        related: (String, UUID) -> JSONObject?
     ) -> [(key: String?, StoreFinding.Severity, String)] {
         var found: [(String?, StoreFinding.Severity, String)] = []
         switch content["$entity"] {
         case .string(entity.name): break
         case nil: found.append(("$entity", .error, "\"$entity\" is missing; it should be \"\(entity.name)\""))
-        case let other?: found.append(("$entity", .error, "\"$entity\" is \(other), but the file is in the \(entity.storageName) folder"))
+        case let other?:
+            found.append(
+                ("$entity", .error, "\"$entity\" is \(other), but the file is in the \(entity.storageName) folder"))
         }
         switch content["$version"] {
         case .string(let written):
             if let written = Schema.Version(written), let current = Schema.Version(version), written > current {
-                found.append(("$version", .error, "written by schema \(written), newer than the store's \(current); update the app before editing this store"))
+                found.append(
+                    (
+                        "$version", .error,
+                        "written by schema \(written), newer than the store's \(current); update the app before editing this store"
+                    ))
             } else if let written = Schema.Version(written), let current = Schema.Version(version), written < current {
-                found.append(("$version", .note, "written by schema \(written), older than the store's \(current); `folio migrate` or the app's next save brings it up"))
+                found.append(
+                    (
+                        "$version", .note,
+                        "written by schema \(written), older than the store's \(current); `folio migrate` or the app's next save brings it up"
+                    ))
             } else if Schema.Version(written) == nil {
                 found.append(("$version", .error, "\"$version\" \"\(written)\" is not a version like \"1.0.0\""))
             }
-        default: found.append(("$version", .error, "\"$version\" is missing or not a string; it names the schema version that wrote the document"))
+        default:
+            found.append(
+                (
+                    "$version", .error,
+                    "\"$version\" is missing or not a string; it names the schema version that wrote the document"
+                ))
         }
         if let deleted = content["$deleted"], (try? Date(json: deleted)) == nil {
             found.append(("$deleted", .error, "\"$deleted\" is not a time like \"2026-11-22T09:30:00Z\""))
         }
         let identityKey = entity.hasOwnIdentity ? "id" : "$id"
         if let identity = content[identityKey], identity != .string(path.id.uuidString) {
-            found.append((identityKey, .error, "\"\(identityKey)\" is \(identity), but the file is named \(path.id.uuidString); they must agree"))
+            found.append(
+                (
+                    identityKey, .error,
+                    "\"\(identityKey)\" is \(identity), but the file is named \(path.id.uuidString); they must agree"
+                ))
         } else if content[identityKey] == nil {
-            found.append((nil, .error, "\"\(identityKey)\" is missing; it should be \"\(path.id.uuidString)\", the file's name"))
+            found.append(
+                (nil, .error, "\"\(identityKey)\" is missing; it should be \"\(path.id.uuidString)\", the file's name"))
         }
         // A model with its own `id` does not write "$id"; one there (a merge, a hand edit) must still name this file.
         if identityKey != "$id", let other = content["$id"], other != .string(path.id.uuidString) {
-            found.append(("$id", .error, "\"$id\" is \(other), but the file is named \(path.id.uuidString); they must agree"))
+            found.append(
+                ("$id", .error, "\"$id\" is \(other), but the file is named \(path.id.uuidString); they must agree"))
         }
         for (name, property) in entity.properties {
             let value = content[name]
@@ -100,7 +139,9 @@ struct StoreAudit {
                 // An ephemeral value is never written, and external storage is its own file.
                 guard !entity.unstored.contains(name) else { continue }
                 guard let value else {
-                    if !isOptional { found.append((nil, .error, "required property \"\(name)\" (\(typeName)) is missing")) }
+                    if !isOptional {
+                        found.append((nil, .error, "required property \"\(name)\" (\(typeName)) is missing"))
+                    }
                     continue
                 }
                 if value == .null {
@@ -117,15 +158,26 @@ struct StoreAudit {
                 }
                 for target in targets {
                     guard let text = target.stringValue, let id = UUID(uuidString: text) else {
-                        found.append((name, .error, "\"\(name)\" holds \(target), which is not a \(destination) identifier"))
+                        found.append(
+                            (name, .error, "\"\(name)\" holds \(target), which is not a \(destination) identifier"))
                         continue
                     }
                     guard let target = related(destination, id) else {
-                        found.append((name, .error, "\"\(name)\" points at \(destination) \(text), which the store does not hold"))
+                        found.append(
+                            (
+                                name, .error,
+                                "\"\(name)\" points at \(destination) \(text), which the store does not hold"
+                            ))
                         continue
                     }
-                    if inverses, let inverse = inverse(of: name, in: entity.name), let back = oneSided(target, of: destination, inverse: inverse, pointingAt: path.id) {
-                        found.append((name, .error, "\"\(name)\" points at \(destination) \(text), but its \"\(inverse)\" \(back)"))
+                    if inverses, let inverse = inverse(of: name, in: entity.name),
+                        let back = oneSided(target, of: destination, inverse: inverse, pointingAt: path.id)
+                    {
+                        found.append(
+                            (
+                                name, .error,
+                                "\"\(name)\" points at \(destination) \(text), but its \"\(inverse)\" \(back)"
+                            ))
                     }
                 }
             }
@@ -133,13 +185,21 @@ struct StoreAudit {
         if let partition = entity.partitionProperty, let value = content[partition], let date = try? Date(json: value) {
             let day = Day(date, in: calendar)
             if day != path.day {
-                found.append((nil, .error, "the file is in the folder of \(path.day), but its \"\(partition)\" falls on \(day); move it to \(entity.name)/\(day.folder)/"))
+                found.append(
+                    (
+                        nil, .error,
+                        "the file is in the folder of \(path.day), but its \"\(partition)\" falls on \(day); move it to \(entity.name)/\(day.folder)/"
+                    ))
             }
         }
         let known = Set(entity.properties.map(\.name))
         for member in content where !member.key.hasPrefix("$") && !known.contains(member.key) {
-            let suggestion = Spelling.nearest(to: member.key, among: known.subtracting(content.keys)).map { " (did you mean \"\($0)\"?)" } ?? ""
-            found.append((member.key, .note, "\"\(member.key)\" is not in the schema\(suggestion); Folio keeps it as it is"))
+            let suggestion =
+                Spelling.nearest(to: member.key, among: known.subtracting(content.keys)).map {
+                    " (did you mean \"\($0)\"?)"
+                } ?? ""
+            found.append(
+                (member.key, .note, "\"\(member.key)\" is not in the schema\(suggestion); Folio keeps it as it is"))
         }
         return found
     }
@@ -150,7 +210,8 @@ struct StoreAudit {
             guard let value else { return "(absent)" }
             return (try? JSONWriter().line(for: value)) ?? value.description
         }
-        return "\"\(conflict.property)\" has a merge conflict: ours \(shown(conflict.ours)), theirs \(shown(conflict.theirs)) (base \(shown(conflict.base))); "
+        return
+            "\"\(conflict.property)\" has a merge conflict: ours \(shown(conflict.ours)), theirs \(shown(conflict.theirs)) (base \(shown(conflict.base))); "
             + "settle it with `folio resolve \(path) --ours`, `--theirs` or `\(conflict.property)=<value>`"
     }
 
@@ -163,7 +224,8 @@ struct StoreAudit {
     /// Why the related document's inverse does not record the link back, or `nil` when it does
     /// (or keeps nothing, as a to-many whose inverse is a to-one).
     private func oneSided(_ related: JSONObject, of entity: String, inverse: String, pointingAt id: UUID) -> String? {
-        guard case .relationship(_, let isToMany, let storedInverse)? = schema.entities[entity]?.property(named: inverse),
+        guard
+            case .relationship(_, let isToMany, let storedInverse)? = schema.entities[entity]?.property(named: inverse),
             storedInverse == nil
         else { return nil }
         let back = related[inverse] ?? .null
@@ -175,9 +237,14 @@ struct StoreAudit {
     /// Documents whose to-many relationship holds fewer or more models than its
     /// `minimumModelCount` and `maximumModelCount` allow, counting what the models would
     /// see: related documents the store holds and has not soft-deleted.
-    private mutating func modelCounts(in documents: [StoredDocument], entity: QuerySchema.Entity, all: [String: [StoredDocument]], lines: inout DocumentLines) {
+    private mutating func modelCounts(
+        in documents: [StoredDocument], entity: QuerySchema.Entity, all: [String: [StoredDocument]],
+        lines: inout DocumentLines
+    ) {
         for (name, limits) in entity.modelCounts.sorted(by: { $0.key < $1.key }) {
-            guard case .relationship(let destination, true, let storedInverse)? = entity.property(named: name) else { continue }
+            guard case .relationship(let destination, true, let storedInverse)? = entity.property(named: name) else {
+                continue
+            }
             let related = (all[destination] ?? []).filter { $0.content["$deleted"] == nil }
             let live = Set(related.map(\.id))
             // A to-many the documents do not keep is the set of related documents whose inverse names the owner.
@@ -190,23 +257,33 @@ struct StoreAudit {
                     if storedInverse != nil {
                         pointingBack[.string(document.id.uuidString)] ?? 0
                     } else {
-                        (document.content[name]?.arrayValue ?? []).filter { $0.stringValue.flatMap(UUID.init(uuidString:)).map(live.contains) == true }.count
+                        (document.content[name]?.arrayValue ?? []).filter {
+                            $0.stringValue.flatMap(UUID.init(uuidString:)).map(live.contains) == true
+                        }.count
                     }
                 guard count < limits.minimum || (limits.maximum > 0 && count > limits.maximum) else { continue }
-                let allowed = limits.maximum > 0 ? "\(limits.minimum) to \(limits.maximum)" : "at least \(limits.minimum)"
+                let allowed =
+                    limits.maximum > 0 ? "\(limits.minimum) to \(limits.maximum)" : "at least \(limits.minimum)"
                 let path = document.path.relativePath
                 findings.append(
                     StoreFinding(
-                        .error, path: path, line: storedInverse == nil ? lines.line(of: name, in: path) : nil, column: storedInverse == nil ? 3 : nil,
-                        message: "\"\(name)\" holds \(count) \(destination) document\(count == 1 ? "" : "s"), but its @Relationship allows \(allowed) (minimumModelCount, maximumModelCount); add or remove \(destination) documents, or the app's next save of it fails"))
+                        .error, path: path, line: storedInverse == nil ? lines.line(of: name, in: path) : nil,
+                        column: storedInverse == nil ? 3 : nil,
+                        message:
+                            "\"\(name)\" holds \(count) \(destination) document\(count == 1 ? "" : "s"), but its @Relationship allows \(allowed) (minimumModelCount, maximumModelCount); add or remove \(destination) documents, or the app's next save of it fails"
+                    ))
             }
         }
     }
 
     /// Documents that share a value a `.unique` attribute or a `#Unique` constraint keeps single.
-    private mutating func duplicates(in documents: [StoredDocument], entity: QuerySchema.Entity, lines: inout DocumentLines) {
+    private mutating func duplicates(
+        in documents: [StoredDocument], entity: QuerySchema.Entity, lines: inout DocumentLines
+    ) {
         let options = described["entities"]?[entity.name]?["properties"]?.arrayValue ?? []
-        let uniqueAttributes = options.filter { $0["options"]?.arrayValue?.contains("unique") == true }.compactMap { $0["name"]?.stringValue }
+        let uniqueAttributes = options.filter { $0["options"]?.arrayValue?.contains("unique") == true }.compactMap {
+            $0["name"]?.stringValue
+        }
         var constraints = entity.uniquenessConstraints
         for attribute in uniqueAttributes where !constraints.contains([attribute]) { constraints.append([attribute]) }
         for rule in rules.unique[entity.name] ?? [] where !constraints.contains(rule) { constraints.append(rule) }
@@ -219,8 +296,16 @@ struct StoreAudit {
                     continue
                 }
                 let path = document.path.relativePath
-                let shown = constraint.count == 1 ? "\"\(constraint[0])\" \(key[0])" : "(\(constraint.joined(separator: ", "))) = (\(key.map(\.description).joined(separator: ", ")))"
-                findings.append(StoreFinding(.error, path: path, line: lines.line(of: constraint[0], in: path), column: 3, message: "\(shown) is also held by \(earlier.path.relativePath), but it must be unique; change or delete one of them"))
+                let shown =
+                    constraint.count == 1
+                    ? "\"\(constraint[0])\" \(key[0])"
+                    : "(\(constraint.joined(separator: ", "))) = (\(key.map(\.description).joined(separator: ", ")))"
+                findings.append(
+                    StoreFinding(
+                        .error, path: path, line: lines.line(of: constraint[0], in: path), column: 3,
+                        message:
+                            "\(shown) is also held by \(earlier.path.relativePath), but it must be unique; change or delete one of them"
+                    ))
             }
         }
     }
@@ -236,7 +321,10 @@ struct DocumentLines {
     mutating func line(of key: String, in path: String) -> Int? {
         if texts[path] == nil {
             // Only for a line number: a file that cannot be read just has none.
-            let text = (try? root.readFile(path, limit: JSONReader.defaultMaximumSize)).map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+            let text =
+                (try? root.readFile(path, limit: JSONReader.defaultMaximumSize)).map {
+                    String(decoding: $0.bytes, as: UTF8.self)
+                } ?? ""
             texts[path] = text.split(separator: "\n", omittingEmptySubsequences: false)
         }
         let prefix = "  \"\(key)\":"

@@ -23,7 +23,9 @@ public struct StoreRules: Sendable, Equatable {
     public init(json: JSONValue, path: String) throws(FolioError) {
         self.init()
         let shape = "the manifest's \"rules\" must look like {\"unique\": {\"DayEntry\": [[\"day\"]]}}"
-        guard let object = json.objectValue, object.keys.allSatisfy({ $0 == "unique" }) else { throw .invalidStore(path: path, reason: shape) }
+        guard let object = json.objectValue, object.keys.allSatisfy({ $0 == "unique" }) else {
+            throw .invalidStore(path: path, reason: shape)
+        }
         for member in object["unique"]?.objectValue ?? [:] {
             guard let lists = member.value.arrayValue?.map({ $0.arrayValue?.compactMap(\.stringValue) ?? [] }),
                 lists.allSatisfy({ !$0.isEmpty }), lists.count == member.value.arrayValue?.count
@@ -34,7 +36,9 @@ public struct StoreRules: Sendable, Equatable {
 
     /// The manifest's `"rules"` member.
     public var json: JSONValue {
-        let entities = unique.keys.sorted().map { ($0, JSONValue.array(unique[$0]!.map { .array($0.map(JSONValue.string)) })) }
+        let entities = unique.keys.sorted().map {
+            ($0, JSONValue.array(unique[$0]!.map { .array($0.map(JSONValue.string)) }))
+        }
         return ["unique": .object(JSONObject(entities))]
     }
 }

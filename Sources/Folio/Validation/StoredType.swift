@@ -1,5 +1,5 @@
-import Foundation
 import FolioJSON
+import Foundation
 
 /// A stored attribute's type as the manifest names it (`"Int"`, `"Array<Date>"`), checked
 /// against a document's value without the Swift model at hand.

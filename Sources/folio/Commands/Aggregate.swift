@@ -27,10 +27,14 @@ extension FolioCommand {
         @Argument(help: "count, sum, min, max or average.")
         var function: QueryAggregate.Function
 
-        @Option(help: ArgumentHelp("The value summarized: a property or an expression (not for count).", valueName: "expression"))
+        @Option(
+            help: ArgumentHelp(
+                "The value summarized: a property or an expression (not for count).", valueName: "expression"))
         var of: String?
 
-        @Option(name: .customLong("where"), help: ArgumentHelp("Only the documents that match this query.", valueName: "query"))
+        @Option(
+            name: .customLong("where"),
+            help: ArgumentHelp("Only the documents that match this query.", valueName: "query"))
         var filter: String?
 
         @Option(help: ArgumentHelp("Group by these properties or expressions, comma-separated.", valueName: "keys"))
@@ -50,12 +54,15 @@ extension FolioCommand {
                 let groups = (groupBy ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 let keys = try groups.map { text throws(FolioError) in try store.parseQuery(text, entity: entity) }
                 let rows = try store.aggregate(
-                    DocumentQuery(entity: entity, filter: filter, includeDeleted: includeDeleted), QueryAggregate(function, of: value), groupedBy: keys)
+                    DocumentQuery(entity: entity, filter: filter, includeDeleted: includeDeleted),
+                    QueryAggregate(function, of: value), groupedBy: keys)
                 let name = of.map { "\(function)(\($0))" } ?? "count"
                 try output.print(
                     columns: groups + (function == .count ? ["count"] : [name, "documents"]),
                     rows: rows.map { row in
-                        row.group.map(\.json) + (function == .count ? [.integer(Int64(row.count))] : [row.value.json, .integer(Int64(row.count))])
+                        row.group.map(\.json)
+                            + (function == .count
+                                ? [.integer(Int64(row.count))] : [row.value.json, .integer(Int64(row.count))])
                     })
                 try LeftOutDocuments.report(entity, in: store)
             }

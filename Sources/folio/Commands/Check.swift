@@ -35,20 +35,26 @@ extension FolioCommand {
                 let errors = findings.filter { $0.severity == .error }.count
                 if format == .table {
                     for finding in findings {
-                        let label = finding.severity == .error ? Terminal.colour("error", 31) : Terminal.colour("note", 36)
+                        let label =
+                            finding.severity == .error ? Terminal.colour("error", 31) : Terminal.colour("note", 36)
                         var place = finding.path
                         if let line = finding.line { place += ":\(line)" }
                         if let column = finding.column { place += ":\(column)" }
                         Terminal.print("\(place): \(label): \(finding.message)")
                     }
                     let documents = store.documentCounts.values.reduce(0, +) + store.issues.count
-                    Terminal.print("\(counted(documents, "document")) checked: \(counted(errors, "error")), \(counted(findings.count - errors, "note"))")
+                    Terminal.print(
+                        "\(counted(documents, "document")) checked: \(counted(errors, "error")), \(counted(findings.count - errors, "note"))"
+                    )
                 } else {
                     try RecordPrinter(format: format).print(
                         columns: ["severity", "path", "line", "column", "message"],
                         rows: findings.map { finding in
-                            [.string(finding.severity.rawValue), .string(finding.path), finding.line.map { .integer(Int64($0)) } ?? .null,
-                             finding.column.map { .integer(Int64($0)) } ?? .null, .string(finding.message)]
+                            [
+                                .string(finding.severity.rawValue), .string(finding.path),
+                                finding.line.map { .integer(Int64($0)) } ?? .null,
+                                finding.column.map { .integer(Int64($0)) } ?? .null, .string(finding.message),
+                            ]
                         })
                 }
                 if errors > 0 { throw ExitCode(Failure.Code.found.rawValue) }

@@ -24,7 +24,10 @@ extension FolioCommand {
                 let store = try store.open()
                 let result = try store.query(try query.documentQuery(in: store, limit: 0))
                 Terminal.print("\(result.total)")
-                if explain { Terminal.printError("plan: " + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      ")) }
+                if explain {
+                    Terminal.printError(
+                        "plan: " + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))
+                }
                 try LeftOutDocuments.report(query.entity, in: store)
             }
         }

@@ -27,7 +27,9 @@ extension FolioCommand {
                 let documents = try target.documents(in: store, includeDeleted: false)
                 let changes = try store.softDeletion(of: documents)
                 try store.commit(changes)
-                Terminal.print("\(counted(changes.count, "document")) deleted (\(changes.count - documents.count) by cascade); `folio restore` brings them back")
+                Terminal.print(
+                    "\(counted(changes.count, "document")) deleted (\(changes.count - documents.count) by cascade); `folio restore` brings them back"
+                )
             }
         }
     }
@@ -49,7 +51,9 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
-                let documents = try target.documents(in: store, includeDeleted: true).filter { $0.content["$deleted"] != nil }
+                let documents = try target.documents(in: store, includeDeleted: true).filter {
+                    $0.content["$deleted"] != nil
+                }
                 let changes = store.restoration(of: documents)
                 try store.commit(changes)
                 Terminal.print("\(counted(changes.count, "document")) restored")
@@ -70,7 +74,9 @@ extension FolioCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Option(help: ArgumentHelp("Only those deleted before this day (in the store's time zone) or time.", valueName: "day"))
+        @Option(
+            help: ArgumentHelp(
+                "Only those deleted before this day (in the store's time zone) or time.", valueName: "day"))
         var before: String?
 
         func run() throws {
@@ -78,7 +84,10 @@ extension FolioCommand {
                 let store = try store.open()
                 var moment = Date()
                 if let before {
-                    guard case .value(.date(let date)) = try QueryExpression(parsing: "@" + before, timeZone: store.manifest.timeZone) else {
+                    guard
+                        case .value(.date(let date)) = try QueryExpression(
+                            parsing: "@" + before, timeZone: store.manifest.timeZone)
+                    else {
                         throw FolioError.invalidInput("--before \(before) is not a day like 2026-10-01")
                     }
                     moment = date
@@ -87,7 +96,8 @@ extension FolioCommand {
                 let summary = try store.commit(changes)
                 Terminal.print(
                     "\(counted(summary.deleted, "document")) purged"
-                        + (summary.written > 0 ? "; references to them removed from \(counted(summary.written, "document"))" : ""))
+                        + (summary.written > 0
+                            ? "; references to them removed from \(counted(summary.written, "document"))" : ""))
             }
         }
     }

@@ -62,8 +62,10 @@ extension FolioCommand {
                     do {
                         let content: JSONObject
                         do {
-                            guard let object = try JSONReader().read(body, file: stored.path.relativePath).objectValue else {
-                                throw FolioError.invalidDocument(path: stored.path.relativePath, reason: "a document must be a JSON object")
+                            guard let object = try JSONReader().read(body, file: stored.path.relativePath).objectValue
+                            else {
+                                throw FolioError.invalidDocument(
+                                    path: stored.path.relativePath, reason: "a document must be a JSON object")
                             }
                             content = object
                         } catch let error as JSONError {
@@ -71,14 +73,19 @@ extension FolioCommand {
                         }
                         let next = try store.document(stored, replacingWith: content)
                         let summary = try store.commit(store.changes(putting: next, over: stored))
-                        Terminal.print(summary.written == 0 ? "No change; nothing saved." : "Saved \(summary.versions.keys.map(\.relativePath).sorted().joined(separator: ", "))")
+                        Terminal.print(
+                            summary.written == 0
+                                ? "No change; nothing saved."
+                                : "Saved \(summary.versions.keys.map(\.relativePath).sorted().joined(separator: ", "))")
                         return
                     } catch let error as FolioError {
                         if error.kind == .conflict { throw error }
                         Terminal.printError("error: \(error.description)")
                         let lines = error.description.split(separator: "\n").map { "// " + $0 }
                         // Bytes that are not UTF-8 come back as U+FFFD, so the editor shows where they were.
-                        text = (lines + ["// Fix the document below and save; save it unchanged to give up.", ""]).joined(separator: "\n") + String(decoding: body, as: UTF8.self)
+                        text =
+                            (lines + ["// Fix the document below and save; save it unchanged to give up.", ""]).joined(
+                                separator: "\n") + String(decoding: body, as: UTF8.self)
                     }
                 }
             }
@@ -88,7 +95,8 @@ extension FolioCommand {
         static func withoutErrorLines(_ bytes: [UInt8]) -> [UInt8] {
             var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
             func isComment(_ line: ArraySlice<UInt8>) -> Bool { line.starts(with: [0x2F, 0x2F]) }
-            while let first = lines.first, isComment(first) || (first.isEmpty && lines.count > 1 && isComment(lines[1])) { lines.removeFirst() }
+            while let first = lines.first, isComment(first) || (first.isEmpty && lines.count > 1 && isComment(lines[1]))
+            { lines.removeFirst() }
             if lines.first?.isEmpty == true { lines.removeFirst() }
             return Array(lines.joined(separator: [0x0A]))
         }
@@ -109,21 +117,27 @@ extension FolioCommand {
         /// variable may carry arguments (`code --wait`), run through the shell as git does.
         static func openEditor(on path: String) throws(FolioError) {
             let environment = ProcessInfo.processInfo.environment
-            let editor = environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
+            let editor =
+                environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap {
+                    $0.isEmpty ? nil : $0
+                } ?? "vi"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "\(editor) \"$1\"", editor, path]
             do { try process.run() } catch {
-                throw .externalProgram("could not start the editor \(editor): \(error.localizedDescription); set EDITOR")
+                throw .externalProgram(
+                    "could not start the editor \(editor): \(error.localizedDescription); set EDITOR")
             }
             InterruptCleanup.ignoreTerminalInterrupts(true)
             process.waitUntilExit()
             InterruptCleanup.ignoreTerminalInterrupts(false)
             if process.terminationReason == .uncaughtSignal {
-                throw .externalProgram("the editor \(editor) was stopped by signal \(process.terminationStatus); nothing saved")
+                throw .externalProgram(
+                    "the editor \(editor) was stopped by signal \(process.terminationStatus); nothing saved")
             }
             guard process.terminationStatus == 0 else {
-                throw .externalProgram("the editor \(editor) exited with status \(process.terminationStatus); nothing saved")
+                throw .externalProgram(
+                    "the editor \(editor) exited with status \(process.terminationStatus); nothing saved")
             }
         }
     }

@@ -24,7 +24,10 @@ extension FolioCommand {
         @Option(help: "ndjson or csv.")
         var format: ExportFormat = .ndjson
 
-        @Flag(help: "In CSV, write text that starts with = + - @, a tab or a carriage return as it is, not behind a ' that keeps spreadsheets from running it as a formula.")
+        @Flag(
+            help:
+                "In CSV, write text that starts with = + - @, a tab or a carriage return as it is, not behind a ' that keeps spreadsheets from running it as a formula."
+        )
         var rawCSV = false
 
         func run() throws {

@@ -24,14 +24,16 @@ extension FolioCommand {
         @Option(help: "json (as on disk) or ndjson (one line).")
         var format: DocumentFormat = .json
 
-        @Flag(help: "Print the document's revision instead: the git blob id of its file, for `folio set --if-unchanged`.")
+        @Flag(
+            help: "Print the document's revision instead: the git blob id of its file, for `folio set --if-unchanged`.")
         var revision = false
 
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
                 guard let found = try DocumentTarget.document(document, in: store) else {
-                    throw FolioError.invalidInput("\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
+                    throw FolioError.invalidInput(
+                        "\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
                 }
                 if revision {
                     Terminal.print(try store.revision(of: found))

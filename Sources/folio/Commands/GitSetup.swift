@@ -52,8 +52,14 @@ extension FolioCommand {
             var lines: [String] = []
             var inside = false
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-                if line == attributeLines.first { inside = true; continue }
-                if inside { if line == attributeLines.last { inside = false }; continue }
+                if line == attributeLines.first {
+                    inside = true
+                    continue
+                }
+                if inside {
+                    if line == attributeLines.last { inside = false }
+                    continue
+                }
                 lines.append(line)
             }
             while lines.last == "" { lines.removeLast() }
@@ -62,7 +68,8 @@ extension FolioCommand {
 
         /// Writes the store's `.gitattributes` with these lines, or removes it when there are none.
         static func writeAttributes(_ lines: [String], in store: DocumentStore) throws(FolioError) {
-            try store.writeOwnFile(".gitattributes", bytes: lines.isEmpty ? nil : Array((lines.joined(separator: "\n") + "\n").utf8))
+            try store.writeOwnFile(
+                ".gitattributes", bytes: lines.isEmpty ? nil : Array((lines.joined(separator: "\n") + "\n").utf8))
         }
 
         /// The store's `.gitattributes`, or "" when it has none. One that cannot be read (not
@@ -71,7 +78,11 @@ extension FolioCommand {
         static func existingAttributes(in store: DocumentStore) throws(FolioError) -> String {
             guard let bytes = try store.readOwnFile(".gitattributes") else { return "" }
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw .invalidDocument(path: ".gitattributes", reason: "is not UTF-8 text, so Folio leaves it alone; fix it or add Folio's lines by hand (folio git install --help lists them)")
+                throw .invalidDocument(
+                    path: ".gitattributes",
+                    reason:
+                        "is not UTF-8 text, so Folio leaves it alone; fix it or add Folio's lines by hand (folio git install --help lists them)"
+                )
             }
             return text
         }
@@ -79,7 +90,8 @@ extension FolioCommand {
         /// `folio git install`.
         struct Install: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Write .gitattributes in the store and the merge.folio / diff.folio entries in the repository's config.",
+                abstract:
+                    "Write .gitattributes in the store and the merge.folio / diff.folio entries in the repository's config.",
                 discussion: """
                     Safe to run again: it replaces what it wrote before, e.g. after moving the folio binary.
 
@@ -98,12 +110,15 @@ extension FolioCommand {
                     _ = try git.topLevel()
                     let file = opened.root + "/.gitattributes"
                     let kept = GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened))
-                    try GitSetup.writeAttributes((kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, in: opened)
+                    try GitSetup.writeAttributes(
+                        (kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, in: opened)
                     let tool = Git.installable
                     for (key, value) in GitSetup.configuration(executable: tool.path) {
                         try git.checked("config", "--local", key, value)
                     }
-                    Terminal.print("Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool.path)")
+                    Terminal.print(
+                        "Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool.path)"
+                    )
                     if let warning = tool.warning { Terminal.printError(warning) }
                 }
             }
@@ -127,12 +142,14 @@ extension FolioCommand {
                     let opened = try store.open()
                     let git = Git(folder: opened.root)
                     _ = try git.topLevel()
-                    try GitSetup.writeAttributes(GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened)), in: opened)
+                    try GitSetup.writeAttributes(
+                        GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened)), in: opened)
                     for section in ["merge.folio", "diff.folio"] {
                         // Exit 128 says the section is not there: nothing to remove.
                         let run = try git.run(["config", "--local", "--remove-section", section])
                         guard run.succeeded || run.status == 128 else {
-                            throw FolioError.externalProgram("git config --remove-section \(section) failed: \(run.errors)")
+                            throw FolioError.externalProgram(
+                                "git config --remove-section \(section) failed: \(run.errors)")
                         }
                     }
                     for key in ["merge.renames", "merge.directoryRenames"] {
@@ -142,7 +159,9 @@ extension FolioCommand {
                             throw FolioError.externalProgram("git config --unset \(key) failed: \(run.errors)")
                         }
                     }
-                    Terminal.print("Uninstalled: Folio's lines in \(opened.root)/.gitattributes and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config")
+                    Terminal.print(
+                        "Uninstalled: Folio's lines in \(opened.root)/.gitattributes and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config"
+                    )
                 }
             }
         }

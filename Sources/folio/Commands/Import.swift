@@ -39,7 +39,8 @@ extension FolioCommand {
                 _ = try store.parseQuery("true", entity: entity)
                 let text = try Self.read(file)
                 let format = format ?? (file.hasSuffix(".csv") ? .csv : .ndjson)
-                let records = try format == .csv ? Self.csvRecords(text, entity: entity, in: store) : Self.ndjsonRecords(text)
+                let records =
+                    try format == .csv ? Self.csvRecords(text, entity: entity, in: store) : Self.ndjsonRecords(text)
                 let progress = Progress("import", total: records.count)
                 var written: [(document: Document, old: StoredDocument?)] = []
                 // Keys the schema does not know are kept, as a save keeps them, so an export
@@ -73,9 +74,12 @@ extension FolioCommand {
                 }
                 progress.finish()
                 let summary = try store.commit(store.changes(putting: written))
-                Terminal.print("\(counted(records.count, "record")): \(summary.written) written, \(summary.unchanged) unchanged")
+                Terminal.print(
+                    "\(counted(records.count, "record")): \(summary.written) written, \(summary.unchanged) unchanged")
                 if !unknownKeys.isEmpty {
-                    Terminal.printError("note: kept keys \(entity)'s schema does not know, as a save keeps them: \(unknownKeys.sorted().joined(separator: ", ")) (folio check lists them)")
+                    Terminal.printError(
+                        "note: kept keys \(entity)'s schema does not know, as a save keeps them: \(unknownKeys.sorted().joined(separator: ", ")) (folio check lists them)"
+                    )
                 }
             }
         }
@@ -95,7 +99,8 @@ extension FolioCommand {
         /// One object per non-empty line, with its line number.
         static func ndjsonRecords(_ text: String) throws(FolioError) -> [(Int, JSONObject)] {
             var records: [(Int, JSONObject)] = []
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 do {
                     guard let object = try JSONReader().read(String(line), file: "line \(index + 1)").objectValue else {
                         throw FolioError.invalidInput("line \(index + 1) is not a JSON object")
@@ -113,7 +118,9 @@ extension FolioCommand {
         }
 
         /// Rows under a header row of property names; empty fields are left out.
-        static func csvRecords(_ text: String, entity: String, in store: DocumentStore) throws(FolioError) -> [(Int, JSONObject)] {
+        static func csvRecords(_ text: String, entity: String, in store: DocumentStore) throws(FolioError) -> [(
+            Int, JSONObject
+        )] {
             let rows = CSV.rows(text)
             guard let header = rows.first?.fields else { return [] }
             // The first line is the header: a file without one would import its first record
@@ -122,15 +129,19 @@ extension FolioCommand {
             if let unknown = header.first(where: { !known.contains($0) && $0 != "id" && $0 != "$id" }) {
                 let names = known.sorted().joined(separator: ", ")
                 throw FolioError.invalidInput(
-                    "line 1 of a CSV file is its header, naming a property of \(entity) in each column, but \"\(unknown)\" is not one (they are \(names)); add the header line, or rename the column")
+                    "line 1 of a CSV file is its header, naming a property of \(entity) in each column, but \"\(unknown)\" is not one (they are \(names)); add the header line, or rename the column"
+                )
             }
             return try rows.dropFirst().map { row throws(FolioError) in
                 guard row.fields.count == header.count else {
-                    throw FolioError.invalidInput("line \(row.line) has \(row.fields.count) fields, but the header has \(header.count)")
+                    throw FolioError.invalidInput(
+                        "line \(row.line) has \(row.fields.count) fields, but the header has \(header.count)")
                 }
                 var record = JSONObject()
                 for (name, field) in zip(header, row.fields) where !field.isEmpty {
-                    record[name] = Assignment.value(field, type: Assignment.type(of: name, entity: entity, in: store), timeZone: store.manifest.timeZone)
+                    record[name] = Assignment.value(
+                        field, type: Assignment.type(of: name, entity: entity, in: store),
+                        timeZone: store.manifest.timeZone)
                 }
                 return (row.line, record)
             }
@@ -154,7 +165,12 @@ extension CSV {
             if quoted {
                 if character == "\"" {
                     let next = characters.next()
-                    if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
+                    if next == "\"" {
+                        field.append("\"")
+                    } else {
+                        quoted = false
+                        pending = next
+                    }
                 } else {
                     if character == "\n" { line += 1 }
                     field.append(character)
@@ -163,9 +179,12 @@ extension CSV {
             }
             switch character {
             case "\"": quoted = true
-            case ",": fields.append(field); field = ""
+            case ",":
+                fields.append(field)
+                field = ""
             case "\r\n", "\n":
-                fields.append(field); field = ""
+                fields.append(field)
+                field = ""
                 if fields != [""] { rows.append((rowLine, fields)) }
                 fields = []
                 line += 1
@@ -173,7 +192,10 @@ extension CSV {
             default: field.append(character)
             }
         }
-        if !field.isEmpty || !fields.isEmpty { fields.append(field); rows.append((rowLine, fields)) }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            rows.append((rowLine, fields))
+        }
         return rows
     }
 }

@@ -29,7 +29,10 @@ extension FolioCommand {
                     let deleted = documents.filter { $0.content["$deleted"] != nil }.count
                     let days = Set(documents.map(\.path.day)).sorted()
                     let span = days.first.map { "\($0) … \(days.last!)" } ?? ""
-                    return [.string(entity), .integer(Int64(documents.count - deleted)), .integer(Int64(deleted)), .string(span)]
+                    return [
+                        .string(entity), .integer(Int64(documents.count - deleted)), .integer(Int64(deleted)),
+                        .string(span),
+                    ]
                 }
                 let columns = ["entity", "documents", "deleted", "days"]
                 let bytes = store.documentBytes
@@ -39,16 +42,22 @@ extension FolioCommand {
                     Terminal.print("Store        \(store.root)")
                     Terminal.print("Schema       \(manifest.schemaVersion) (format \(manifest.formatVersion))")
                     Terminal.print("Time zone    \(manifest.timeZone.identifier)")
-                    Terminal.print("Size         \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)) in \(counted(total, "document")) (their files and external-storage files)")
-                    if !store.issues.isEmpty { Terminal.print("Unreadable   \(counted(store.issues.count, "file")) (run folio check)") }
+                    Terminal.print(
+                        "Size         \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)) in \(counted(total, "document")) (their files and external-storage files)"
+                    )
+                    if !store.issues.isEmpty {
+                        Terminal.print("Unreadable   \(counted(store.issues.count, "file")) (run folio check)")
+                    }
                     Terminal.print("")
                     try output.print(columns: columns, rows: rows)
                 case .json, .ndjson:
                     // The store's own facts beside its entities, as the table shows them.
                     let info: JSONValue = .object([
                         "store": .string(store.root), "schemaVersion": .string(manifest.schemaVersion),
-                        "formatVersion": .integer(Int64(manifest.formatVersion)), "timeZone": .string(manifest.timeZone.identifier),
-                        "documents": .integer(Int64(total)), "bytes": .integer(bytes), "unreadableFiles": .integer(Int64(store.issues.count)),
+                        "formatVersion": .integer(Int64(manifest.formatVersion)),
+                        "timeZone": .string(manifest.timeZone.identifier),
+                        "documents": .integer(Int64(total)), "bytes": .integer(bytes),
+                        "unreadableFiles": .integer(Int64(store.issues.count)),
                         "entities": .array(rows.map { .object(JSONObject(zip(columns, $0).map { ($0, $1) })) }),
                     ])
                     Terminal.print(output.format == .json ? try RecordPrinter.text(info) : try RecordPrinter.line(info))

@@ -33,7 +33,8 @@ extension FolioCommand {
                 var manifest = StoreManifest()
                 if let timeZone {
                     guard let zone = StoreManifest.timeZone(identifier: timeZone) else {
-                        throw FolioError.invalidInput("\(timeZone) is not a time zone; use a name such as Europe/Berlin or UTC")
+                        throw FolioError.invalidInput(
+                            "\(timeZone) is not a time zone; use a name such as Europe/Berlin or UTC")
                     }
                     manifest.timeZone = zone
                 }
@@ -43,36 +44,47 @@ extension FolioCommand {
                         throw FolioError.invalidInput("\(schema) cannot be read: \(error.localizedDescription)")
                     }
                     let json: JSONValue
-                    do throws(JSONError) { json = try JSONReader().read(text, file: schema) } catch { throw FolioError.unreadableJSON(error) }
+                    do throws(JSONError) { json = try JSONReader().read(text, file: schema) } catch {
+                        throw FolioError.unreadableJSON(error)
+                    }
                     let findings: [StoreFinding]
                     if json["format"] != nil {
                         // Another store's manifest: its schema, version, merge policy and rules, in this store's time zone.
                         let other = try StoreManifest(json: json, path: schema)
-                        (manifest.schema, manifest.schemaVersion, manifest.merge, manifest.rules) = (other.schema, other.schemaVersion, other.merge, other.rules)
-                        findings = SchemaCheck.findings(in: other.schema, text: text, file: schema, at: JSONPath([.key("schema")]))
+                        (manifest.schema, manifest.schemaVersion, manifest.merge, manifest.rules) = (
+                            other.schema, other.schemaVersion, other.merge, other.rules
+                        )
+                        findings = SchemaCheck.findings(
+                            in: other.schema, text: text, file: schema, at: JSONPath([.key("schema")]))
                     } else {
                         // A schema written by hand has no Swift app behind it: its types must be Folio's.
                         manifest.schema = json
-                        findings = SchemaCheck.findings(in: json, text: text, file: schema, at: JSONPath(), allowsAppTypes: false)
+                        findings = SchemaCheck.findings(
+                            in: json, text: text, file: schema, at: JSONPath(), allowsAppTypes: false)
                     }
                     for finding in findings { Terminal.printError(finding.description) }
                     let errors = findings.filter { $0.severity == .error }.count
                     guard errors == 0 else {
                         throw FolioError.invalidInput(
-                            "\(schema) is not a schema Folio can use (\(errors) \(errors == 1 ? "error" : "errors") above), so no store was created; docs/format.md describes the schema")
+                            "\(schema) is not a schema Folio can use (\(errors) \(errors == 1 ? "error" : "errors") above), so no store was created; docs/format.md describes the schema"
+                        )
                     }
                 }
                 let root = URL(fileURLWithPath: folder).standardizedFileURL.path
                 // Hidden entries (`.git`, `.gitignore`) are welcome: a store often starts in a new
                 // repository. Anything else could be taken for an entity folder, or be in the way.
-                let present = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+                let present = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter {
+                    !$0.hasPrefix(".")
+                }.sorted()
                 if !present.isEmpty {
                     let shown = present.prefix(3).joined(separator: ", ") + (present.count > 3 ? ", …" : "")
-                    throw FolioError.invalidInput("\(root) is not empty (it holds \(shown)); create the store in an empty or new folder")
+                    throw FolioError.invalidInput(
+                        "\(root) is not empty (it holds \(shown)); create the store in an empty or new folder")
                 }
                 let store = try DocumentStore.create(at: root, manifest: manifest)
                 try store.close()
-                Terminal.print("Created an empty Folio store in \(store.root) (time zone \(manifest.timeZone.identifier)).")
+                Terminal.print(
+                    "Created an empty Folio store in \(store.root) (time zone \(manifest.timeZone.identifier)).")
             }
         }
     }

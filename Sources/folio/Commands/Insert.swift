@@ -32,10 +32,12 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 _ = try store.parseQuery("true", entity: entity)
-                let document = try store.newDocument(entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
+                let document = try store.newDocument(
+                    entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
                 if store.document(entity: entity, id: document.id) != nil {
                     throw FolioError.invalidInput(
-                        "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one")
+                        "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one"
+                    )
                 }
                 let summary = try store.commit(store.changes(putting: document, over: nil))
                 for path in summary.versions.keys.sorted() { Terminal.print(path.relativePath) }
@@ -66,7 +68,10 @@ extension FolioCommand {
         @Argument(help: ArgumentHelp("A document's UUID or path, or an entity name.", valueName: "document-or-entity"))
         var target: String
 
-        @Argument(help: ArgumentHelp("With an entity: a query for the documents, then the values; else the values.", valueName: "query? property=value"))
+        @Argument(
+            help: ArgumentHelp(
+                "With an entity: a query for the documents, then the values; else the values.",
+                valueName: "query? property=value"))
         var rest: [String] = []
 
         @OptionGroup var condition: RevisionCondition
@@ -79,12 +84,16 @@ extension FolioCommand {
                 let assignments = Array(rest.dropFirst(query == nil ? 0 : 1))
                 guard !assignments.isEmpty else { throw FolioError.invalidInput("nothing to set: add property=value") }
                 guard isDocument || query != nil else {
-                    throw FolioError.invalidInput("\(target) is an entity: give a query for the documents to change (e.g. 'name == \"Tea\"', or 'true' for all of them) before the values")
+                    throw FolioError.invalidInput(
+                        "\(target) is an entity: give a query for the documents to change (e.g. 'name == \"Tea\"', or 'true' for all of them) before the values"
+                    )
                 }
                 let documents = try DocumentTarget.resolve(target, query: query, in: store)
                 if condition.revision != nil {
                     guard isDocument, let document = documents.first else {
-                        throw FolioError.invalidInput("--if-unchanged compares one document's revision: name the document by its UUID or path, not by a query")
+                        throw FolioError.invalidInput(
+                            "--if-unchanged compares one document's revision: name the document by its UUID or path, not by a query"
+                        )
                     }
                     try condition.check(document, in: store)
                 }

@@ -41,20 +41,29 @@ extension FolioCommand {
                     var rows: [[JSONValue]] = []
                     for entity in store.documentCounts.keys.sorted() {
                         var perDay: [Day: Int] = [:]
-                        for document in store.documents(entity: entity) where inRange(document.path.day) && (includeDeleted || document.content["$deleted"] == nil) {
+                        for document in store.documents(entity: entity)
+                        where inRange(document.path.day) && (includeDeleted || document.content["$deleted"] == nil) {
                             perDay[document.path.day, default: 0] += 1
                         }
-                        rows += perDay.keys.sorted().map { [.string(entity), .string("\(entity)/\($0.folder)/"), .integer(Int64(perDay[$0]!))] }
+                        rows += perDay.keys.sorted().map {
+                            [.string(entity), .string("\(entity)/\($0.folder)/"), .integer(Int64(perDay[$0]!))]
+                        }
                     }
                     try output.print(columns: ["entity", "folder", "documents"], rows: rows)
                     return
                 }
                 _ = try store.parseQuery("true", entity: entity)
-                let documents = store.documents(entity: entity).filter { inRange($0.path.day) && (includeDeleted || $0.content["$deleted"] == nil) }
+                let documents = store.documents(entity: entity).filter {
+                    inRange($0.path.day) && (includeDeleted || $0.content["$deleted"] == nil)
+                }
                 // The deleted column only where it can hold something: with --include-deleted.
                 try output.print(
                     columns: includeDeleted ? ["path", "deleted"] : ["path"],
-                    rows: documents.map { includeDeleted ? [.string($0.path.relativePath), $0.content["$deleted"] ?? .null] : [.string($0.path.relativePath)] })
+                    rows: documents.map {
+                        includeDeleted
+                            ? [.string($0.path.relativePath), $0.content["$deleted"] ?? .null]
+                            : [.string($0.path.relativePath)]
+                    })
             }
         }
 

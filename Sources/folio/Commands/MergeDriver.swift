@@ -27,13 +27,16 @@ extension FolioCommand {
                 \(Failure.helpText)
                 """)
 
-        @Argument(help: ArgumentHelp("The common ancestor's version (empty when both sides added the file).", valueName: "base"))
+        @Argument(
+            help: ArgumentHelp(
+                "The common ancestor's version (empty when both sides added the file).", valueName: "base"))
         var base: String
         @Argument(help: ArgumentHelp("Our version; the result is written here.", valueName: "ours"))
         var ours: String
         @Argument(help: ArgumentHelp("Their version.", valueName: "theirs"))
         var theirs: String
-        @Argument(help: ArgumentHelp("The file's path in the repository, to find the store's manifest.", valueName: "path"))
+        @Argument(
+            help: ArgumentHelp("The file's path in the repository, to find the store's manifest.", valueName: "path"))
         var path: String?
 
         func run() throws {
@@ -41,9 +44,14 @@ extension FolioCommand {
                 let shownPath = path ?? ours
                 let parsed: (base: JSONObject?, ours: JSONObject, theirs: JSONObject)
                 do throws(FolioError) {
-                    parsed = try (Self.object(at: base, emptyIsNil: true), Self.object(at: ours, emptyIsNil: false)!, Self.object(at: theirs, emptyIsNil: false)!)
+                    parsed = try (
+                        Self.object(at: base, emptyIsNil: true), Self.object(at: ours, emptyIsNil: false)!,
+                        Self.object(at: theirs, emptyIsNil: false)!
+                    )
                 } catch {
-                    Terminal.printError("folio merge-driver: \(shownPath): \(error.reason); merged by line instead, with conflict markers")
+                    Terminal.printError(
+                        "folio merge-driver: \(shownPath): \(error.reason); merged by line instead, with conflict markers"
+                    )
                     try Self.lineMerge(base: base, ours: ours, theirs: theirs)
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
@@ -55,7 +63,8 @@ extension FolioCommand {
                     // document is still git's stage 3 (`git checkout --theirs`).
                     let names = identities.map { $0?.stringValue ?? "no identity" }.joined(separator: " and ")
                     Terminal.printError(
-                        "folio merge-driver: \(shownPath): git paired two different documents (\(names)), likely by rename detection; not merged: ours is kept as it was and the file is left in conflict. Keep ours with `git add`, or take theirs with `git checkout --theirs`; `folio git install` turns rename detection off so this does not recur")
+                        "folio merge-driver: \(shownPath): git paired two different documents (\(names)), likely by rename detection; not merged: ours is kept as it was and the file is left in conflict. Keep ours with `git add`, or take theirs with `git checkout --theirs`; `folio git install` turns rename detection off so this does not recur"
+                    )
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
                 let manifest = path.flatMap(Self.manifest(near:))
@@ -66,20 +75,29 @@ extension FolioCommand {
                 let result = merge.merge(base: parsed.base, ours: parsed.ours, theirs: parsed.theirs)
                 if entity == nil, !result.conflicts.isEmpty {
                     // Not a document (the manifest, another JSON file): no "$conflicts" there, so git's markers.
-                    Terminal.printError("folio merge-driver: \(shownPath): not a Folio document and both sides changed \(result.conflicts.map(\.property).joined(separator: ", ")); merged by line instead")
+                    Terminal.printError(
+                        "folio merge-driver: \(shownPath): not a Folio document and both sides changed \(result.conflicts.map(\.property).joined(separator: ", ")); merged by line instead"
+                    )
                     try Self.lineMerge(base: base, ours: ours, theirs: theirs)
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
                 let bytes: [UInt8]
-                do throws(JSONError) { bytes = try JSONWriter().write(.object(result.content)) } catch { throw FolioError.unreadableJSON(error) }
+                do throws(JSONError) { bytes = try JSONWriter().write(.object(result.content)) } catch {
+                    throw FolioError.unreadableJSON(error)
+                }
                 do { try Data(bytes).write(to: URL(fileURLWithPath: ours)) } catch {
-                    throw FolioError.fileSystem(path: ours, operation: "write the merged document", reason: error.localizedDescription)
+                    throw FolioError.fileSystem(
+                        path: ours, operation: "write the merged document", reason: error.localizedDescription)
                 }
                 if !result.settledByPolicy.isEmpty {
-                    Terminal.printError("folio merge-driver: \(shownPath): \(result.settledByPolicy.joined(separator: ", ")) taken from the side changed last (merge policy \"newest\")")
+                    Terminal.printError(
+                        "folio merge-driver: \(shownPath): \(result.settledByPolicy.joined(separator: ", ")) taken from the side changed last (merge policy \"newest\")"
+                    )
                 }
                 if !result.conflicts.isEmpty {
-                    Terminal.printError("folio merge-driver: \(shownPath): conflicts on \(result.conflicts.map(\.property).joined(separator: ", ")) kept in \"$conflicts\" with both values; settle with `folio resolve`")
+                    Terminal.printError(
+                        "folio merge-driver: \(shownPath): conflicts on \(result.conflicts.map(\.property).joined(separator: ", ")) kept in \"$conflicts\" with both values; settle with `folio resolve`"
+                    )
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
             }
@@ -94,17 +112,23 @@ extension FolioCommand {
             if emptyIsNil, bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
             let value: JSONValue
             do { value = try JSONReader().read(bytes, file: file) } catch { throw .unreadableJSON(error) }
-            guard let object = value.objectValue else { throw .invalidDocument(path: file, reason: "a document must be a JSON object") }
+            guard let object = value.objectValue else {
+                throw .invalidDocument(path: file, reason: "a document must be a JSON object")
+            }
             return object
         }
 
         /// Git's own line merge into `ours`, with conflict markers where the lines conflict.
         static func lineMerge(base: String, ours: String, theirs: String) throws(FolioError) {
             let folder = URL(fileURLWithPath: ours).deletingLastPathComponent().path
-            let run = try Git(folder: folder).run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs])
+            let run = try Git(folder: folder).run([
+                "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs,
+            ])
             // merge-file exits with the number of conflicts, or 255 when it could not merge at all.
             guard run.status < 255 else {
-                throw .externalProgram("git merge-file could not merge \(ours): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines)); both versions are left as git gave them")
+                throw .externalProgram(
+                    "git merge-file could not merge \(ours): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines)); both versions are left as git gave them"
+                )
             }
         }
 
@@ -129,8 +153,11 @@ extension FolioCommand {
             var names: Set<String> = []
             for property in properties where property["toMany"] == true {
                 guard let name = property["name"]?.stringValue else { continue }
-                if let inverse = property["inverse"]?.stringValue, let destination = property["destination"]?.stringValue,
-                    let back = schema["entities"]?[destination]?["properties"]?.arrayValue?.first(where: { $0["name"]?.stringValue == inverse }),
+                if let inverse = property["inverse"]?.stringValue,
+                    let destination = property["destination"]?.stringValue,
+                    let back = schema["entities"]?[destination]?["properties"]?.arrayValue?.first(where: {
+                        $0["name"]?.stringValue == inverse
+                    }),
                     back["toMany"] != true
                 {
                     continue

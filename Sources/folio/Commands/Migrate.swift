@@ -23,21 +23,28 @@ extension FolioCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Option(help: ArgumentHelp("The folder of stage files (one JSON file per stage, ordered by version).", valueName: "folder"))
+        @Option(
+            help: ArgumentHelp(
+                "The folder of stage files (one JSON file per stage, ordered by version).", valueName: "folder"))
         var plan: String
 
         @Flag(help: "Print the diff and the summary; write nothing.")
         var dryRun = false
 
-        @Option(help: ArgumentHelp("Put this in front of every path of the diff: the store's folder in its git repository (Data/TimerApp/), for a diff that equals `git diff` run at the repository's top.", valueName: "prefix"))
+        @Option(
+            help: ArgumentHelp(
+                "Put this in front of every path of the diff: the store's folder in its git repository (Data/TimerApp/), for a diff that equals `git diff` run at the repository's top.",
+                valueName: "prefix"))
         var pathPrefix: String?
 
         func run() throws {
             try Failure.reporting {
                 let bar = Progress(dryRun ? "dry run" : "migrate", total: 0)
                 let store = try store.open { read, total in bar.advance(to: read, of: total) }
-                let steps = try MigrationStep.plan(in: URL(fileURLWithPath: plan, isDirectory: true), timeZone: store.manifest.timeZone)
-                let report = try store.migrate(steps, dryRun: dryRun) { done, total in bar.advance(to: done, of: total) }
+                let steps = try MigrationStep.plan(
+                    in: URL(fileURLWithPath: plan, isDirectory: true), timeZone: store.manifest.timeZone)
+                let report = try store.migrate(steps, dryRun: dryRun) { done, total in bar.advance(to: done, of: total)
+                }
                 bar.finish()
                 if dryRun {
                     let diff = String(decoding: report.unifiedDiff(pathPrefix: pathPrefix ?? ""), as: UTF8.self)
@@ -45,9 +52,13 @@ extension FolioCommand {
                 }
                 let summary = report.entities.keys.sorted().map { entity in
                     let counts = report.entities[entity]!
-                    return "  \(entity): \(counts.changed) changed, \(counts.unchanged) unchanged, \(counts.deleted) deleted, \(counts.failed) failed"
+                    return
+                        "  \(entity): \(counts.changed) changed, \(counts.unchanged) unchanged, \(counts.deleted) deleted, \(counts.failed) failed"
                 }
-                let heading = dryRun ? "Dry run \(report.fromVersion) → \(report.toVersion) (nothing written):" : report.applied ? "Migrated \(report.fromVersion) → \(report.toVersion):" : "Nothing migrated:"
+                let heading =
+                    dryRun
+                    ? "Dry run \(report.fromVersion) → \(report.toVersion) (nothing written):"
+                    : report.applied ? "Migrated \(report.fromVersion) → \(report.toVersion):" : "Nothing migrated:"
                 Terminal.printError(([heading] + summary).joined(separator: "\n"))
                 for failure in report.failures { Terminal.printError("error: \(failure.path): \(failure.reason)") }
                 if !report.failures.isEmpty { throw ExitCode(Failure.Code.data.rawValue) }
@@ -58,7 +69,10 @@ extension FolioCommand {
         static func coloured(_ text: String) -> String {
             guard Terminal.colour("", 1) != "" else { return text }
             return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                if line.hasPrefix("+++") || line.hasPrefix("---") || line.hasPrefix("diff ") || line.hasPrefix("index ") { return Terminal.colour(String(line), 1) }
+                if line.hasPrefix("+++") || line.hasPrefix("---") || line.hasPrefix("diff ") || line.hasPrefix("index ")
+                {
+                    return Terminal.colour(String(line), 1)
+                }
                 if line.hasPrefix("+") { return Terminal.colour(String(line), 32) }
                 if line.hasPrefix("-") { return Terminal.colour(String(line), 31) }
                 if line.hasPrefix("@@") { return Terminal.colour(String(line), 36) }

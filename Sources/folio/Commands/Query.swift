@@ -9,23 +9,30 @@ struct QueryOptions: ParsableArguments {
     @Argument(help: "The entity to query, as the models name it (FocusSession).")
     var entity: String
 
-    @Argument(help: ArgumentHelp("The filter, in Folio's query language (state == \"completed\" && duration > 60); all documents when left out.", valueName: "query"))
+    @Argument(
+        help: ArgumentHelp(
+            "The filter, in Folio's query language (state == \"completed\" && duration > 60); all documents when left out.",
+            valueName: "query"))
     var query: String?
 
     @Flag(help: "Include soft-deleted documents.")
     var includeDeleted = false
 
     /// The query, parsed and checked against the store's schema.
-    func documentQuery(in store: DocumentStore, sort: [String] = [], offset: Int = 0, limit: Int? = nil) throws(FolioError) -> DocumentQuery {
+    func documentQuery(in store: DocumentStore, sort: [String] = [], offset: Int = 0, limit: Int? = nil)
+        throws(FolioError) -> DocumentQuery
+    {
         let filter = try query.map { text throws(FolioError) in try store.parseQuery(text, entity: entity) }
         var keys: [DocumentQuery.SortKey] = []
         for key in sort.flatMap({ $0.split(separator: ",") }) {
             let descending = key.hasPrefix("-")
             let text = key.drop { $0 == "-" || $0 == "+" || $0 == " " }
-            keys.append(DocumentQuery.SortKey(try store.parseQuery(String(text), entity: entity), ascending: !descending))
+            keys.append(
+                DocumentQuery.SortKey(try store.parseQuery(String(text), entity: entity), ascending: !descending))
         }
         if filter == nil { _ = try store.parseQuery("true", entity: entity) }
-        return DocumentQuery(entity: entity, filter: filter, sort: keys, offset: offset, limit: limit, includeDeleted: includeDeleted)
+        return DocumentQuery(
+            entity: entity, filter: filter, sort: keys, offset: offset, limit: limit, includeDeleted: includeDeleted)
     }
 }
 
@@ -51,7 +58,11 @@ extension FolioCommand {
         @OptionGroup var query: QueryOptions
         @OptionGroup var output: OutputOptions
 
-        @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Order by these properties or expressions, comma-separated; - in front for descending.", valueName: "keys"))
+        @Option(
+            parsing: .unconditionalSingleValue,
+            help: ArgumentHelp(
+                "Order by these properties or expressions, comma-separated; - in front for descending.",
+                valueName: "keys"))
         var sort: [String] = []
 
         @Option(help: "At most this many documents.")
@@ -60,7 +71,8 @@ extension FolioCommand {
         @Option(help: "Skip this many documents first.")
         var offset = 0
 
-        @Option(help: ArgumentHelp("The columns to show, comma-separated (properties, id, path, day).", valueName: "names"))
+        @Option(
+            help: ArgumentHelp("The columns to show, comma-separated (properties, id, path, day).", valueName: "names"))
         var fields: String?
 
         @Flag(help: "Say how the query ran (the index or days it read, documents examined) on standard error.")
@@ -76,13 +88,18 @@ extension FolioCommand {
                     let columns = fields.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     try RecordPrinter.checkFields(columns, entity: query.entity, in: store)
                     try output.print(
-                        columns: columns, rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } },
+                        columns: columns,
+                        rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } },
                         localDates: LocalDates(entity: query.entity, in: store))
                 } else {
-                    try output.print(documents: documents, columns: Field.defaults(for: query.entity, in: store), localDates: LocalDates(entity: query.entity, in: store))
+                    try output.print(
+                        documents: documents, columns: Field.defaults(for: query.entity, in: store),
+                        localDates: LocalDates(entity: query.entity, in: store))
                 }
                 if explain {
-                    Terminal.printError(Terminal.colour("plan:", 36, onError: true) + " " + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))
+                    Terminal.printError(
+                        Terminal.colour("plan:", 36, onError: true) + " "
+                            + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))
                 }
                 try LeftOutDocuments.report(query.entity, in: store)
             }
@@ -97,7 +114,9 @@ extension RecordPrinter {
         let known = properties + ["id", "path", "day"]
         for field in fields where !known.contains(field) && !field.hasPrefix("$") {
             let hint = Spelling.nearest(to: field, among: known).map { "did you mean \($0)? " } ?? ""
-            throw .notFound("--fields: \(entity) has no property \(field); \(hint)its properties are \(properties.joined(separator: ", "))")
+            throw .notFound(
+                "--fields: \(entity) has no property \(field); \(hint)its properties are \(properties.joined(separator: ", "))"
+            )
         }
     }
 }

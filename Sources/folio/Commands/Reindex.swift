@@ -29,7 +29,9 @@ extension FolioCommand {
                 bar.finish()
                 try store.writeCache()
                 let seconds = Date().timeIntervalSince(started)
-                Terminal.print("Read \(counted(store.statistics.filesRead, "file")) in \(String(format: "%.2f", seconds)) s; \(store.issues.count) unreadable (run folio check)")
+                Terminal.print(
+                    "Read \(counted(store.statistics.filesRead, "file")) in \(String(format: "%.2f", seconds)) s; \(store.issues.count) unreadable (run folio check)"
+                )
             }
         }
     }

@@ -6,7 +6,8 @@ extension FolioCommand {
     /// `folio resolve`: settles the merge conflicts a document records in `"$conflicts"`.
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Settle a document's merge conflicts (\"$conflicts\"): take ours, theirs, the base, or given values.",
+            abstract:
+                "Settle a document's merge conflicts (\"$conflicts\"): take ours, theirs, the base, or given values.",
             discussion: """
                 `folio check` lists the conflicts with both values. Values given as property=value \
                 settle those properties; --ours, --theirs or --base settles every other one. Without \
@@ -24,10 +25,16 @@ extension FolioCommand {
         @Argument(help: ArgumentHelp("The document's UUID or path.", valueName: "uuid-or-path"))
         var document: String
 
-        @Argument(help: ArgumentHelp("Values that settle conflicts: property=value (text for String properties, else JSON), property:=json.", valueName: "property=value"))
+        @Argument(
+            help: ArgumentHelp(
+                "Values that settle conflicts: property=value (text for String properties, else JSON), property:=json.",
+                valueName: "property=value"))
         var assignments: [String] = []
 
-        @Flag(help: "Which side settles the conflicts not given a value: our value (the one the document holds), theirs, or the common ancestor's.")
+        @Flag(
+            help:
+                "Which side settles the conflicts not given a value: our value (the one the document holds), theirs, or the common ancestor's."
+        )
         var side: MergeChoice?
 
         func validate() throws {

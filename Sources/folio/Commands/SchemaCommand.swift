@@ -45,7 +45,10 @@ extension FolioCommand {
                 try Failure.reporting {
                     let schema = try store.open().manifest.schema
                     switch format {
-                    case .json: Terminal.print(String(decoding: try JSONWriter().write(schema), as: UTF8.self).trimmingCharacters(in: .newlines))
+                    case .json:
+                        Terminal.print(
+                            String(decoding: try JSONWriter().write(schema), as: UTF8.self).trimmingCharacters(
+                                in: .newlines))
                     case .table: Terminal.print(SchemaDescription.text(of: schema))
                     }
                 }
@@ -83,9 +86,13 @@ extension FolioCommand {
                     let store = try store.open()
                     let entities = try stage.plannedSchema(of: store)["entities"]?.objectValue ?? [:]
                     guard DocumentPath.isIdentifier(entity) else {
-                        throw FolioError.invalidInput("\"\(entity)\" cannot name an entity's folder; use letters, digits and _, not starting with a digit")
+                        throw FolioError.invalidInput(
+                            "\"\(entity)\" cannot name an entity's folder; use letters, digits and _, not starting with a digit"
+                        )
                     }
-                    guard entities[entity] == nil else { throw FolioError.invalidInput("the schema has an entity \(entity) already") }
+                    guard entities[entity] == nil else {
+                        throw FolioError.invalidInput("the schema has an entity \(entity) already")
+                    }
                     var described: [JSONValue] = []
                     for text in properties {
                         let property = try PropertySpecification(text)
@@ -94,7 +101,9 @@ extension FolioCommand {
                         }
                         described.append(property.json)
                     }
-                    let operation: JSONObject = ["op": "addEntity", "entity": .string(entity), "properties": .array(described)]
+                    let operation: JSONObject = [
+                        "op": "addEntity", "entity": .string(entity), "properties": .array(described),
+                    ]
                     try stage.write(operation, describing: "Adds the entity \(entity).", to: store)
                 }
             }
@@ -135,21 +144,34 @@ extension FolioCommand {
                     let store = try store.open()
                     let entities = try stage.plannedSchema(of: store)["entities"]?.objectValue ?? [:]
                     guard let described = entities[entity] else {
-                        let hint = Spelling.nearest(to: entity, among: entities.keys).map { "did you mean \($0)? " } ?? ""
-                        throw FolioError.invalidInput("\(entity) is not an entity of the schema; \(hint)it has: \(entities.keys.sorted().joined(separator: ", "))")
+                        let hint =
+                            Spelling.nearest(to: entity, among: entities.keys).map { "did you mean \($0)? " } ?? ""
+                        throw FolioError.invalidInput(
+                            "\(entity) is not an entity of the schema; \(hint)it has: \(entities.keys.sorted().joined(separator: ", "))"
+                        )
                     }
                     let property = try PropertySpecification(self.property)
                     let names = (described["properties"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
-                    guard !names.contains(property.name) else { throw FolioError.invalidInput("\(entity) has a property \(property.name) already") }
-                    var operation: JSONObject = ["op": "addProperty", "entity": .string(entity), "property": .string(property.name), "type": .string(property.type)]
+                    guard !names.contains(property.name) else {
+                        throw FolioError.invalidInput("\(entity) has a property \(property.name) already")
+                    }
+                    var operation: JSONObject = [
+                        "op": "addProperty", "entity": .string(entity), "property": .string(property.name),
+                        "type": .string(property.type),
+                    ]
                     if property.isOptional { operation["optional"] = true }
                     if let text = `default` {
                         operation["default"] = try property.value(text)
                     } else if !property.isOptional {
                         throw FolioError.invalidInput(
-                            "\(entity).\(property.name) is not optional, so its documents need a value: pass --default, or declare it \(property.name):\(property.type)?")
+                            "\(entity).\(property.name) is not optional, so its documents need a value: pass --default, or declare it \(property.name):\(property.type)?"
+                        )
                     }
-                    try stage.write(operation, describing: "Adds \(entity).\(property.name) (\(property.type)\(property.isOptional ? "?" : "")).", to: store)
+                    try stage.write(
+                        operation,
+                        describing:
+                            "Adds \(entity).\(property.name) (\(property.type)\(property.isOptional ? "?" : "")).",
+                        to: store)
                 }
             }
         }
@@ -163,7 +185,8 @@ enum SchemaFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Where a schema change's stage file goes, and whether to run it.
 struct StageOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The plan's folder (default: Migrations/<the store's folder name>).", valueName: "folder"))
+    @Option(
+        help: ArgumentHelp("The plan's folder (default: Migrations/<the store's folder name>).", valueName: "folder"))
     var plan: String?
 
     @Flag(help: "Migrate the store through the plan right away, after writing the stage.")
@@ -183,7 +206,8 @@ struct StageOptions: ParsableArguments {
     /// The plan's stages, in order; none when its folder does not exist yet.
     private func stages(of store: DocumentStore) throws(FolioError) -> [MigrationStep] {
         let folder = folder(of: store)
-        return FileManager.default.fileExists(atPath: folder.path) ? try MigrationStep.plan(in: folder, timeZone: store.manifest.timeZone) : []
+        return FileManager.default.fileExists(atPath: folder.path)
+            ? try MigrationStep.plan(in: folder, timeZone: store.manifest.timeZone) : []
     }
 
     /// The store's version, as its manifest records it.
@@ -196,7 +220,9 @@ struct StageOptions: ParsableArguments {
     /// new stage builds on.
     func plannedSchema(of store: DocumentStore) throws(FolioError) -> JSONValue {
         let current = version(of: store)
-        return try stages(of: store).filter { $0.toVersion > current }.reduce(store.manifest.schema) { $1.schema(after: $0) }
+        return try stages(of: store).filter { $0.toVersion > current }.reduce(store.manifest.schema) {
+            $1.schema(after: $0)
+        }
     }
 
     /// Writes the stage after the plan's last one (or the store's version): one minor
@@ -208,14 +234,20 @@ struct StageOptions: ParsableArguments {
         let storeVersion = version(of: store)
         let from = max(stages.map(\.toVersion).max() ?? storeVersion, storeVersion)
         let to = Schema.Version(from.major, from.minor + 1, 0)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }
-        let name = String(repeating: "0", count: max(0, 3 - String(files.count + 1).count)) + "\(files.count + 1)-to-\(to).json"
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }
+        let name =
+            String(repeating: "0", count: max(0, 3 - String(files.count + 1).count))
+            + "\(files.count + 1)-to-\(to).json"
         let stage: JSONValue = [
-            "from": .string(from.description), "to": .string(to.description), "description": .string(description), "operations": [.object(operation)],
+            "from": .string(from.description), "to": .string(to.description), "description": .string(description),
+            "operations": [.object(operation)],
         ]
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(try JSONWriter().write(stage)).write(to: folder.appending(path: name), options: .withoutOverwriting)
+            try Data(try JSONWriter().write(stage)).write(
+                to: folder.appending(path: name), options: .withoutOverwriting)
         } catch let error as JSONError {
             throw FolioError.invalidInput("the stage cannot be written: \(error.message)")
         } catch {
@@ -224,12 +256,14 @@ struct StageOptions: ParsableArguments {
         let file = folder.appending(path: name).path
         Terminal.print("Wrote \(file) (\(from) → \(to)).")
         guard apply else {
-            Terminal.printError("Review it, then: folio migrate --plan \(folder.path) --dry-run, and without --dry-run to apply.")
+            Terminal.printError(
+                "Review it, then: folio migrate --plan \(folder.path) --dry-run, and without --dry-run to apply.")
             return
         }
         let report = try store.migrate(try MigrationStep.plan(in: folder, timeZone: timeZone))
         let changed = report.entities.values.reduce(0) { $0 + $1.changed }
-        Terminal.print("Migrated the store to \(report.toVersion): \(changed) \(changed == 1 ? "document" : "documents") changed.")
+        Terminal.print(
+            "Migrated the store to \(report.toVersion): \(changed) \(changed == 1 ? "document" : "documents") changed.")
     }
 }
 
@@ -247,7 +281,9 @@ struct PropertySpecification {
         name = parts[0]
         isOptional = parts[1].hasSuffix("?")
         type = isOptional ? String(parts[1].dropLast()) : parts[1]
-        if let problem = SchemaCheck.problem(withTypeName: type) { throw FolioError.invalidInput("\(name): \(problem)") }
+        if let problem = SchemaCheck.problem(withTypeName: type) {
+            throw FolioError.invalidInput("\(name): \(problem)")
+        }
     }
 
     /// The property as the manifest's schema describes it.
@@ -267,7 +303,9 @@ struct PropertySpecification {
                 throw FolioError.invalidInput("the default \(text) is not a \(type) (give JSON: 0, 1.5, true, [\"a\"])")
             }
         }
-        if let problem = SchemaCheck.problem(with: value, ofType: type) { throw FolioError.invalidInput("the default for \(name): \(problem)") }
+        if let problem = SchemaCheck.problem(with: value, ofType: type) {
+            throw FolioError.invalidInput("the default for \(name): \(problem)")
+        }
         return value
     }
 }
@@ -290,16 +328,20 @@ enum SchemaDescription {
                     if let rule = property["deleteRule"]?.stringValue, rule != "nullify" { facts.append(rule) }
                     if let inverse = property["inverse"]?.stringValue { facts.append("inverse \(inverse)") }
                 } else {
-                    facts.append((property["type"]?.stringValue ?? "?") + (property["optional"] == .bool(true) ? "?" : ""))
+                    facts.append(
+                        (property["type"]?.stringValue ?? "?") + (property["optional"] == .bool(true) ? "?" : ""))
                     facts += (property["options"]?.arrayValue ?? []).compactMap(\.stringValue)
                     if let value = property["default"] { facts.append("default \(value)") }
                 }
-                lines.append("  " + propertyName.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + facts.joined(separator: ", "))
+                lines.append(
+                    "  " + propertyName.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                        + facts.joined(separator: ", "))
             }
             for case .array(let group) in entity["unique"]?.arrayValue ?? [] {
                 lines.append("  unique (" + group.compactMap(\.stringValue).joined(separator: ", ") + ")")
             }
         }
-        return lines.isEmpty ? "The schema has no entities yet; add one with folio schema add-entity." : lines.joined(separator: "\n")
+        return lines.isEmpty
+            ? "The schema has no entities yet; add one with folio schema add-entity." : lines.joined(separator: "\n")
     }
 }

@@ -22,7 +22,9 @@ extension FolioCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: ArgumentHelp("The remote to pull from and push to (default: the branch's upstream).", valueName: "remote"))
+        @Argument(
+            help: ArgumentHelp(
+                "The remote to pull from and push to (default: the branch's upstream).", valueName: "remote"))
         var remote: String?
 
         func run() throws {
@@ -31,7 +33,9 @@ extension FolioCommand {
                 let git = Git(folder: root)
                 let top = try git.topLevel()
                 guard (try? git.checked("config", "--get", "merge.folio.driver"))?.isEmpty == false else {
-                    throw FolioError.invalidInput("this clone has no Folio merge driver, so git would merge documents line by line; run `folio git install` first")
+                    throw FolioError.invalidInput(
+                        "this clone has no Folio merge driver, so git would merge documents line by line; run `folio git install` first"
+                    )
                 }
                 let branch = try git.checked("rev-parse", "--abbrev-ref", "HEAD")
                 let target = remote.map { [$0, branch] } ?? []
@@ -49,14 +53,18 @@ extension FolioCommand {
                 // No rename detection: a document's identity is its file name, and git would pair a
                 // removed document with a similar new one (the "ort" strategy of git 2.39 ignores
                 // merge.renames, so the strategy is named).
-                let pull = try git.run(["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames"] + target)
+                let pull = try git.run(
+                    ["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames"] + target)
                 if !pull.succeeded {
                     let unmerged = try git.checked("diff", "--name-only", "--diff-filter=U")
                     guard !unmerged.isEmpty else {
-                        throw FolioError.externalProgram("git pull failed, nothing was pushed: \(pull.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
+                        throw FolioError.externalProgram(
+                            "git pull failed, nothing was pushed: \(pull.errors.trimmingCharacters(in: .whitespacesAndNewlines))"
+                        )
                     }
                     let files = unmerged.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
-                    Terminal.printError("""
+                    Terminal.printError(
+                        """
                         The pull left conflicts in \(counted(unmerged.split(separator: "\n").count, "file")):
                         \(files)
                         Documents keep both values in "$conflicts": `folio check` lists them, `folio resolve <file> --ours|--theirs|property=value`
@@ -69,14 +77,18 @@ extension FolioCommand {
                 let findings = try DocumentStore.open(at: root, lockTimeout: store.lockTimeout).check()
                 let errors = findings.filter { $0.severity == .error }
                 if !errors.isEmpty {
-                    errors.forEach { Terminal.printError($0.description) }
-                    Terminal.printError("folio check found \(counted(errors.count, "error")) after the pull (above); fix them, commit, and run `folio sync` again. Nothing was pushed.")
+                    for error in errors { Terminal.printError(error.description) }
+                    Terminal.printError(
+                        "folio check found \(counted(errors.count, "error")) after the pull (above); fix them, commit, and run `folio sync` again. Nothing was pushed."
+                    )
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
 
                 let push = try git.run(["push"] + target)
                 guard push.succeeded else {
-                    throw FolioError.externalProgram("git push failed: \(push.errors.trimmingCharacters(in: .whitespacesAndNewlines)); the merge is committed locally, run `folio sync` again")
+                    throw FolioError.externalProgram(
+                        "git push failed: \(push.errors.trimmingCharacters(in: .whitespacesAndNewlines)); the merge is committed locally, run `folio sync` again"
+                    )
                 }
                 Terminal.print("Pushed; the store is in sync")
             }

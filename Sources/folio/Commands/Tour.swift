@@ -19,24 +19,34 @@ extension FolioCommand {
                 \(Failure.helpText)
                 """)
 
-        @Option(help: ArgumentHelp("The example stores (default: Data/ in this folder or the nearest one above).", valueName: "folder"))
+        @Option(
+            help: ArgumentHelp(
+                "The example stores (default: Data/ in this folder or the nearest one above).", valueName: "folder"))
         var data: String?
 
-        @Option(help: ArgumentHelp("The migration plans (default: Migrations/ beside the example stores).", valueName: "folder"))
+        @Option(
+            help: ArgumentHelp(
+                "The migration plans (default: Migrations/ beside the example stores).", valueName: "folder"))
         var migrations: String?
 
         func run() throws {
             try Failure.reporting {
                 let data = try data ?? Self.nearest("Data")
-                let migrations = migrations ?? URL(fileURLWithPath: data).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("Migrations").path
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tour-\(UUID().uuidString)")
+                let migrations =
+                    migrations
+                    ?? URL(fileURLWithPath: data).standardizedFileURL.deletingLastPathComponent()
+                    .appendingPathComponent("Migrations").path
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "folio-tour-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: scratch) }
                 do {
                     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
                     try FileManager.default.copyItem(atPath: data, toPath: scratch.appendingPathComponent("Data").path)
-                    try FileManager.default.copyItem(atPath: migrations, toPath: scratch.appendingPathComponent("Migrations").path)
+                    try FileManager.default.copyItem(
+                        atPath: migrations, toPath: scratch.appendingPathComponent("Migrations").path)
                 } catch {
-                    throw FolioError.fileSystem(path: scratch.path, operation: "copy the example stores", reason: error.localizedDescription)
+                    throw FolioError.fileSystem(
+                        path: scratch.path, operation: "copy the example stores", reason: error.localizedDescription)
                 }
                 try TourScript(folder: scratch.path).run()
             }
@@ -47,7 +57,9 @@ extension FolioCommand {
             var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
             while true {
                 let candidate = folder.appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("TimerApp").path) { return candidate.path }
+                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("TimerApp").path) {
+                    return candidate.path
+                }
                 let parent = folder.deletingLastPathComponent()
                 if parent.path == folder.path { break }
                 folder = parent

@@ -6,10 +6,15 @@ import Foundation
 /// Which documents a command acts on: one by UUID or path, or every document of an
 /// entity that a query matches (`folio delete Timer 'name == "Tea"'`).
 struct DocumentTarget: ParsableArguments {
-    @Argument(help: ArgumentHelp("A document's UUID or path, or an entity name followed by a query.", valueName: "document-or-entity"))
+    @Argument(
+        help: ArgumentHelp(
+            "A document's UUID or path, or an entity name followed by a query.", valueName: "document-or-entity"))
     var target: String
 
-    @Argument(help: ArgumentHelp("With an entity: the query the documents must match (all of them when left out, with --all).", valueName: "query"))
+    @Argument(
+        help: ArgumentHelp(
+            "With an entity: the query the documents must match (all of them when left out, with --all).",
+            valueName: "query"))
     var query: String?
 
     @Flag(help: "With an entity and no query: act on all of its documents.")
@@ -19,15 +24,21 @@ struct DocumentTarget: ParsableArguments {
     func documents(in store: DocumentStore, includeDeleted: Bool) throws(FolioError) -> [StoredDocument] {
         let named = try Self.document(target, in: store)
         guard query != nil || all || named != nil else {
-            throw .invalidInput("\(target) is an entity: give a query for the documents (e.g. 'name == \"Tea\"'), or --all for every one")
+            throw .invalidInput(
+                "\(target) is an entity: give a query for the documents (e.g. 'name == \"Tea\"'), or --all for every one"
+            )
         }
         return try Self.resolve(target, query: query, includeDeleted: includeDeleted, in: store)
     }
 
     /// The document a UUID or path names, or the documents of an entity a query matches (all without one).
-    static func resolve(_ target: String, query: String?, includeDeleted: Bool = false, in store: DocumentStore) throws(FolioError) -> [StoredDocument] {
+    static func resolve(_ target: String, query: String?, includeDeleted: Bool = false, in store: DocumentStore)
+        throws(FolioError) -> [StoredDocument]
+    {
         if let document = try Self.document(target, in: store) {
-            guard query == nil else { throw .invalidInput("a query follows an entity name, not a document (\(target))") }
+            guard query == nil else {
+                throw .invalidInput("a query follows an entity name, not a document (\(target))")
+            }
             return [document]
         }
         let filter = try query.map { text throws(FolioError) in try store.parseQuery(text, entity: target) }
@@ -76,7 +87,9 @@ enum Assignment {
         return (rest.hasPrefix("=") && !rest.hasPrefix("==")) || rest.hasPrefix(":=")
     }
 
-    static func values(_ assignments: [String], entity: String, in store: DocumentStore) throws(FolioError) -> JSONObject {
+    static func values(_ assignments: [String], entity: String, in store: DocumentStore) throws(FolioError)
+        -> JSONObject
+    {
         var values = JSONObject()
         for assignment in assignments {
             guard let equals = assignment.firstIndex(of: "=") else {
@@ -93,7 +106,8 @@ enum Assignment {
                 }
                 continue
             }
-            values[name] = value(text, type: type(of: name, entity: entity, in: store), timeZone: store.manifest.timeZone)
+            values[name] = value(
+                text, type: type(of: name, entity: entity, in: store), timeZone: store.manifest.timeZone)
         }
         return values
     }
@@ -102,7 +116,9 @@ enum Assignment {
     /// `DateInput` cannot read stays text, which the schema check then refuses with its form.
     static func value(_ text: String, type: String?, timeZone: TimeZone) -> JSONValue {
         if type == "String" || type == "Optional<String>" { return .string(text) }
-        if type == "Date" || type == "Optional<Date>", let date = DateInput.date(text, timeZone: timeZone) { return date.json }
+        if type == "Date" || type == "Optional<Date>", let date = DateInput.date(text, timeZone: timeZone) {
+            return date.json
+        }
         if let json = try? JSONReader().read(text) { return json }
         return .string(text)
     }

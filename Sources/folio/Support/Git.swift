@@ -49,7 +49,9 @@ struct Git {
     func checked(_ arguments: String...) throws(FolioError) -> String {
         let run = try run(arguments)
         guard run.succeeded else {
-            throw .externalProgram("git \(arguments.joined(separator: " ")) failed (exit \(run.status)): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw .externalProgram(
+                "git \(arguments.joined(separator: " ")) failed (exit \(run.status)): \(run.errors.trimmingCharacters(in: .whitespacesAndNewlines))"
+            )
         }
         return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -76,7 +78,9 @@ struct Git {
         let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").lazy
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent("folio").resolvingSymlinksInPath().path }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-        if let onPath, onPath == running || FileManager.default.contentsEqual(atPath: onPath, andPath: running) { return (onPath, nil) }
+        if let onPath, onPath == running || FileManager.default.contentsEqual(atPath: onPath, andPath: running) {
+            return (onPath, nil)
+        }
         guard running.contains("/.build/") else { return (running, nil) }
         return (
             running,

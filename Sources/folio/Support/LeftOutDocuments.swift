@@ -13,9 +13,13 @@ enum LeftOutDocuments {
         guard !unreadable.isEmpty else { return }
         for issue in unreadable {
             let why = issue.error.description.split(separator: "\n").first.map(String.init) ?? issue.path
-            Terminal.printError("\(Terminal.colour("warning:", 33, onError: true)) left out of the answer, since it cannot be read: \(why)")
+            Terminal.printError(
+                "\(Terminal.colour("warning:", 33, onError: true)) left out of the answer, since it cannot be read: \(why)"
+            )
         }
-        Terminal.printError("hint: `folio check` lists every problem; fix the \(unreadable.count == 1 ? "file" : "files") by hand, or restore from git")
+        Terminal.printError(
+            "hint: `folio check` lists every problem; fix the \(unreadable.count == 1 ? "file" : "files") by hand, or restore from git"
+        )
         throw ExitCode(Failure.Code.found.rawValue)
     }
 }

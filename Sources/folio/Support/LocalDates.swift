@@ -12,9 +12,11 @@ struct LocalDates {
 
     /// The entity's `Date` and `Date?` properties in a store.
     init(entity: String, in store: DocumentStore) {
-        columns = Set(store.describedProperties(of: entity).compactMap { property in
-            ["Date", "Optional<Date>"].contains(property["type"]?.stringValue ?? "") ? property["name"]?.stringValue : nil
-        })
+        columns = Set(
+            store.describedProperties(of: entity).compactMap { property in
+                ["Date", "Optional<Date>"].contains(property["type"]?.stringValue ?? "")
+                    ? property["name"]?.stringValue : nil
+            })
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = store.manifest.timeZone
         self.calendar = calendar
@@ -22,10 +24,13 @@ struct LocalDates {
 
     /// The cell for a value of a column, or `nil` when it is not a date this shows locally.
     func text(of value: JSONValue, in column: String) -> String? {
-        guard columns.contains(column), let date = try? Date(json: value), date.timeIntervalSinceReferenceDate.isFinite else { return nil }
+        guard columns.contains(column), let date = try? Date(json: value), date.timeIntervalSinceReferenceDate.isFinite
+        else { return nil }
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
         guard let year = parts.year, (0...9999).contains(year) else { return nil }
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, parts.month ?? 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        var text = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", year, parts.month ?? 1, parts.day ?? 1, parts.hour ?? 0,
+            parts.minute ?? 0, parts.second ?? 0)
         let milliseconds = ((parts.nanosecond ?? 0) + 500_000) / 1_000_000
         if milliseconds > 0, milliseconds < 1000 {
             text += "." + String(format: "%03d", milliseconds).replacing(/0+$/, with: "")

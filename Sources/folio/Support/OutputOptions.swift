@@ -31,7 +31,10 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "How to print: table, json, ndjson or csv.")
     var format: OutputFormat = .table
 
-    @Flag(help: "In CSV, write text that starts with = + - @, a tab or a carriage return as it is, not behind a ' that keeps spreadsheets from running it as a formula.")
+    @Flag(
+        help:
+            "In CSV, write text that starts with = + - @, a tab or a carriage return as it is, not behind a ' that keeps spreadsheets from running it as a formula."
+    )
     var rawCSV = false
 
     /// Prints records: `columns` name what each row holds, in order.
@@ -41,7 +44,8 @@ struct OutputOptions: ParsableArguments {
 
     /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
     func print(documents: [StoredDocument], columns: [String], localDates: LocalDates? = nil) throws(FolioError) {
-        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates).print(documents: documents, columns: columns)
+        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates).print(
+            documents: documents, columns: columns)
     }
 }
 
@@ -61,11 +65,13 @@ struct RecordPrinter {
                 zip(columns, row).map { column, value in localDates?.text(of: value, in: column) ?? Table.cell(value) }
             }
             let width = Terminal.width
-            let table = Table(columns: columns, rows: cells).lines(maximumCellWidth: width == nil ? nil : 40, width: width)
+            let table = Table(columns: columns, rows: cells).lines(
+                maximumCellWidth: width == nil ? nil : 40, width: width)
             for line in table.lines { Terminal.print(line) }
             if table.hiddenColumns > 0 {
                 Terminal.printError(
-                    "(\(counted(table.hiddenColumns, "more column")) did not fit in \(width ?? 0) columns; choose them with --fields, or see all with --format json)")
+                    "(\(counted(table.hiddenColumns, "more column")) did not fit in \(width ?? 0) columns; choose them with --fields, or see all with --format json)"
+                )
             }
         case .csv:
             Terminal.print(columns.map(CSV.field).joined(separator: ","))
@@ -86,7 +92,8 @@ struct RecordPrinter {
         case .ndjson:
             for document in documents { Terminal.print(try Self.line(.object(document.content))) }
         case .table, .csv:
-            try print(columns: columns, rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } })
+            try print(
+                columns: columns, rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } })
         }
     }
 
@@ -127,7 +134,9 @@ enum Field {
     static func defaults(for entity: String, in store: DocumentStore) -> [String] {
         let properties = store.describedProperties(of: entity)
         let names = properties.compactMap { property -> String? in
-            guard property["destination"] == nil, property["type"]?.stringValue != "Data", let name = property["name"]?.stringValue, name != "id" else { return nil }
+            guard property["destination"] == nil, property["type"]?.stringValue != "Data",
+                let name = property["name"]?.stringValue, name != "id"
+            else { return nil }
             return name
         }
         return ["id"] + names
@@ -142,7 +151,9 @@ enum CSV {
     /// formula, and `-5` must stay a number.
     static func cell(_ value: JSONValue, raw: Bool) -> String {
         let text = Table.cell(value)
-        guard !raw, case .string = value, let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return text }
+        guard !raw, case .string = value, let first = text.unicodeScalars.first,
+            "=+-@\t\r".unicodeScalars.contains(first)
+        else { return text }
         return "'" + text
     }
 

@@ -39,7 +39,8 @@ final class Progress: Sendable {
             state.shown = true
             let width = 30
             let filled = min(width, done * width / max(state.total, 1))
-            return "\r\(title) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(state.total)"
+            return
+                "\r\(title) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(state.total)"
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }

@@ -20,11 +20,15 @@ struct RevisionCondition: ParsableArguments {
         guard let revision else { return }
         let given = revision.lowercased()
         guard (7...40).contains(given.count), given.allSatisfy(\.isHexDigit) else {
-            throw .invalidInput("--if-unchanged takes a revision as `folio get --revision` prints it (7 to 40 hex digits), not \"\(revision)\"")
+            throw .invalidInput(
+                "--if-unchanged takes a revision as `folio get --revision` prints it (7 to 40 hex digits), not \"\(revision)\""
+            )
         }
         let current = try store.revision(of: document)
         guard current.hasPrefix(given) else {
-            throw .conflict(path: document.path.relativePath, reason: "is no longer revision \(revision) (it is now \(current)); read it again and redo the change")
+            throw .conflict(
+                path: document.path.relativePath,
+                reason: "is no longer revision \(revision) (it is now \(current)); read it again and redo the change")
         }
     }
 }

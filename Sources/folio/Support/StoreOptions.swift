@@ -8,10 +8,15 @@ import Foundation
 /// Without it, the store is the nearest folder upward from the current one that holds
 /// `folio.json`, as git finds its repository.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store's folder (default: the nearest folder upward holding folio.json).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The store's folder (default: the nearest folder upward holding folio.json).", valueName: "path"))
     var store: String?
 
-    @Option(help: ArgumentHelp("How long to wait for another process writing to the store before giving up.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "How long to wait for another process writing to the store before giving up.", valueName: "seconds"))
     var lockTimeout: Double = 60
 
     /// The store's folder, found or given.
@@ -21,7 +26,9 @@ struct StoreOptions: ParsableArguments {
         }
         var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
         while true {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(StoreManifest.fileName).path) { return folder.path }
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(StoreManifest.fileName).path) {
+                return folder.path
+            }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { break }
             folder = parent
@@ -35,12 +42,17 @@ struct StoreOptions: ParsableArguments {
     func open(progress: ReadProgress? = nil) throws(FolioError) -> DocumentStore {
         let root = try root()
         guard FileManager.default.fileExists(atPath: root + "/" + StoreManifest.fileName) else {
-            throw .invalidStore(path: root, reason: "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
+            throw .invalidStore(
+                path: root,
+                reason:
+                    "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
         }
         let store = try DocumentStore.open(at: root, lockTimeout: lockTimeout, progress: progress)
         // What the store could open despite, said once before the command's own output.
         if let unfinished = store.unfinishedTransaction {
-            Terminal.printError(unfinished.description.replacing("error:", with: Terminal.colour("warning:", 33, onError: true), maxReplacements: 1))
+            Terminal.printError(
+                unfinished.description.replacing(
+                    "error:", with: Terminal.colour("warning:", 33, onError: true), maxReplacements: 1))
         }
         if let reason = store.unlockedReason { Terminal.printError("note: \(reason)") }
         return store

@@ -31,7 +31,9 @@ enum Terminal {
     /// or a test sets it), else the terminal's width; `nil` when output goes to a file or a
     /// pipe with no `COLUMNS`, where tables keep every column whole.
     static var width: Int? {
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            return columns
+        }
         guard outputIsTerminal else { return nil }
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }

@@ -8,7 +8,8 @@ struct TourScript {
     let folder: String
 
     func run() throws(FolioError) {
-        section("""
+        section(
+            """
             Folio keeps SwiftData models as a tree of JSON files, one per model instance:
             <Entity>/<YYYY>/<MM>/<DD>/<UUID>.json beside a folio.json manifest. This tour runs the
             folio tool on a temporary copy of the example stores in Data/ (one per seed app).
@@ -16,20 +17,35 @@ struct TourScript {
         try show(["info", "--store", "Data/ForestFocus"])
         section("Each model instance is one pretty-printed file, filed under its day:")
         try show(["ls", "Timer", "--store", "Data/TimerApp"])
-        let workout = try DocumentStore.open(at: folder + "/Data/TimerApp").documents(entity: "Timer").first { $0.content["name"] == "Workout" }
+        let workout = try DocumentStore.open(at: folder + "/Data/TimerApp").documents(entity: "Timer").first {
+            $0.content["name"] == "Workout"
+        }
         if let workout { try show(["get", workout.path.relativePath, "--store", "Data/TimerApp"]) }
-        section("""
+        section(
+            """
             Queries are written like Swift. --explain tells how the query ran: a date range reads
             only the day folders it needs.
             """)
-        try show(["query", "FocusSession", "state == \"completed\" && startTime >= @2026-10-25", "--store", "Data/ForestFocus",
-                  "--sort", "-startTime", "--limit", "5", "--fields", "startTime,state,duration", "--explain"])
-        try show(["query", "DayEntry", "day >= @2026-10-10 && day < @2026-10-15", "--store", "Data/OneThing", "--fields", "day,taskText,completedAt", "--explain"])
+        try show([
+            "query", "FocusSession", "state == \"completed\" && startTime >= @2026-10-25", "--store",
+            "Data/ForestFocus",
+            "--sort", "-startTime", "--limit", "5", "--fields", "startTime,state,duration", "--explain",
+        ])
+        try show([
+            "query", "DayEntry", "day >= @2026-10-10 && day < @2026-10-15", "--store", "Data/OneThing", "--fields",
+            "day,taskText,completedAt", "--explain",
+        ])
         section("Relationships too: the timers with a to-do still open.")
-        try show(["query", "Timer", "todoItems.any(!isCompleted)", "--store", "Data/TimerApp", "--fields", "name,durationInSeconds", "--explain"])
+        try show([
+            "query", "Timer", "todoItems.any(!isCompleted)", "--store", "Data/TimerApp", "--fields",
+            "name,durationInSeconds", "--explain",
+        ])
         section("Aggregates, grouped:")
         try show(["aggregate", "FocusSession", "count", "--group-by", "state", "--store", "Data/ForestFocus"])
-        try show(["aggregate", "FocusSession", "average", "--of", "duration / 60", "--where", "state == \"completed\"", "--store", "Data/ForestFocus"])
+        try show([
+            "aggregate", "FocusSession", "average", "--of", "duration / 60", "--where", "state == \"completed\"",
+            "--store", "Data/ForestFocus",
+        ])
         section("Deletes are soft: the file stays, marked \"$deleted\", and the Timer's to-dos go with it (cascade).")
         try show(["count", "TodoItem", "--store", "Data/TimerApp"])
         try show(["delete", "Timer", "name == \"Workout\"", "--store", "Data/TimerApp"])
@@ -40,8 +56,11 @@ struct TourScript {
         let broken = try handEdit()
         Terminal.print("$ sed -i 's/\"elapsedSeconds\": \\([0-9]*\\)/\"elapsedSeconds\": \"\\1\"/' \(broken)")
         try show(["check", "--store", "Data/OneThing"])
-        section("The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it:")
-        try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp", "--dry-run"], maximumLines: 40)
+        section(
+            "The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it:"
+        )
+        try show(
+            ["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp", "--dry-run"], maximumLines: 40)
         try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp"])
         try show(["info", "--store", "Data/TimerApp"])
         section("That is Folio: your data as files you can read, diff and review. Run `folio help <command>` for more.")
@@ -72,7 +91,7 @@ struct TourScript {
         if let maximumLines, lines.count > maximumLines + 8 {
             lines = lines.prefix(maximumLines) + ["… (\(lines.count - maximumLines - 8) more lines)"] + lines.suffix(8)
         }
-        lines.forEach { Terminal.print(String($0)) }
+        for line in lines { Terminal.print(String(line)) }
         if process.terminationStatus != 0 { Terminal.print("(exit code \(process.terminationStatus))") }
     }
 
@@ -80,7 +99,9 @@ struct TourScript {
     /// written as text. Returns its path.
     private func handEdit() throws(FolioError) -> String {
         let store = try DocumentStore.open(at: folder + "/Data/OneThing")
-        guard let document = store.documents(entity: "DayEntry").first else { throw .notFound("Data/OneThing holds no DayEntry") }
+        guard let document = store.documents(entity: "DayEntry").first else {
+            throw .notFound("Data/OneThing holds no DayEntry")
+        }
         let path = "Data/OneThing/" + document.path.relativePath
         let file = folder + "/" + path
         do {

@@ -14,8 +14,11 @@ enum ExampleClock {
     }()
 
     /// A moment on the wall clock in `timeZone`.
-    static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Date {
-        calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
+    static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0)
+        -> Date
+    {
+        calendar.date(
+            from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
     }
 
     /// The start of the day `days` after the one `date` falls on.

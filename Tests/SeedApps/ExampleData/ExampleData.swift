@@ -20,7 +20,8 @@ public enum ExampleData {
         for name in storeNames where FileManager.default.fileExists(atPath: folder.appending(path: name).path) {
             throw FolioError(
                 .invalidInput,
-                "\(folder.appending(path: name).path) already exists; the example stores are written from scratch, so remove it first")
+                "\(folder.appending(path: name).path) already exists; the example stores are written from scratch, so remove it first"
+            )
         }
         try TimerAppExample.write(to: folder.appending(path: "TimerApp", directoryHint: .isDirectory))
         try OneThingExample.write(to: folder.appending(path: "OneThing", directoryHint: .isDirectory))

@@ -37,8 +37,12 @@ struct ExampleRandom {
     mutating func uuid() -> UUID {
         let high = next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
         let low = next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        let b = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        let b =
+            (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+            + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+        return UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
     }
 
     /// Random bytes as lowercase hexadecimal, two digits a byte.

@@ -17,7 +17,8 @@ enum ForestFocusExample {
 
     static func write(to folder: URL) throws {
         var random = ExampleRandom(seed: 0x0000_0003)
-        let context = ModelContext(try ModelContainer(for: FocusSession.self, configurations: ExampleData.configuration(folder)))
+        let context = ModelContext(
+            try ModelContainer(for: FocusSession.self, configurations: ExampleData.configuration(folder)))
         for dayIndex in 0..<days {
             let day = ExampleClock.day(dayIndex, after: firstDay)
             guard !holiday.contains(day) else { continue }
@@ -26,17 +27,21 @@ enum ForestFocusExample {
             // The first session of the day starts between 8:00 and 10:00 (weekends 9:30 to 11:30).
             var clock = ExampleClock.seconds(60 * (weekend ? random.int(570...690) : random.int(480...600)), after: day)
             for _ in 0..<count {
-                let session = FocusSession(id: random.uuid(), startTime: clock, state: SessionState.active.rawValue, createdAt: clock)
+                let session = FocusSession(
+                    id: random.uuid(), startTime: clock, state: SessionState.active.rawValue, createdAt: clock)
                 context.insert(session)
                 finish(session, random: &random)
                 try context.save()
                 // A break, often a long one (meetings, lunch) before the next.
-                clock = ExampleClock.seconds(60 * random.pick([5, 5, 10, 15, 30, 45, 60, 90, 120]), after: session.endTime!)
+                clock = ExampleClock.seconds(
+                    60 * random.pick([5, 5, 10, 15, 30, 45, 60, 90, 120]), after: session.endTime!)
             }
         }
         // The session under way when the example ends: planted, not finished.
         let evening = ExampleClock.date(2026, 10, 31, 20, 12, 41)
-        context.insert(FocusSession(id: random.uuid(), startTime: evening, state: SessionState.active.rawValue, createdAt: evening))
+        context.insert(
+            FocusSession(id: random.uuid(), startTime: evening, state: SessionState.active.rawValue, createdAt: evening)
+        )
         try context.save()
     }
 

@@ -20,7 +20,9 @@ enum HealthSyncExample {
 
     static let pairings = [
         Pairing(name: "Lena's MacBook Pro", paired: ExampleClock.date(2026, 1, 3, 19, 42, 10), validDays: 365),
-        Pairing(name: "Work laptop", paired: ExampleClock.date(2026, 1, 19, 9, 5, 33), validDays: 180, revoked: ExampleClock.date(2026, 5, 29, 17, 48, 2)),
+        Pairing(
+            name: "Work laptop", paired: ExampleClock.date(2026, 1, 19, 9, 5, 33), validDays: 180,
+            revoked: ExampleClock.date(2026, 5, 29, 17, 48, 2)),
         Pairing(name: "Lena's iPad", paired: ExampleClock.date(2026, 2, 14, 21, 17, 56), validDays: 365),
         Pairing(name: "Home server (nas.local)", paired: ExampleClock.date(2026, 4, 2, 11, 30, 4), validDays: 365),
     ]
@@ -50,7 +52,10 @@ enum HealthSyncExample {
         let configuration = SyncConfiguration()
         configuration.createdAt = start
         context.insert(configuration)
-        context.insert(AuditEventRecord(eventType: "config.created", timestamp: start, detailJSON: #"{"enabledTypes":"steps,heartRate,sleep,workouts"}"#))
+        context.insert(
+            AuditEventRecord(
+                eventType: "config.created", timestamp: start,
+                detailJSON: #"{"enabledTypes":"steps,heartRate,sleep,workouts"}"#))
         try context.save()
 
         var devices: [PairedDevice] = []
@@ -58,9 +63,11 @@ enum HealthSyncExample {
         for pairing in pairings {
             let device = PairedDevice(
                 name: pairing.name, tokenHash: random.hex(bytes: 32), createdAt: pairing.paired,
-                expiresAt: ExampleClock.seconds(86_400 * pairing.validDays, after: pairing.paired), lastSeenAt: nil, isActive: true)
+                expiresAt: ExampleClock.seconds(86_400 * pairing.validDays, after: pairing.paired), lastSeenAt: nil,
+                isActive: true)
             devices.append(device)
-            events.append((pairing.paired, "device.paired", #"{"device":"\#(pairing.name)","validDays":\#(pairing.validDays)}"#))
+            events.append(
+                (pairing.paired, "device.paired", #"{"device":"\#(pairing.name)","validDays":\#(pairing.validDays)}"#))
             if let revoked = pairing.revoked {
                 events.append((revoked, "device.revoked", #"{"device":"\#(pairing.name)","reason":"left the job"}"#))
             }
@@ -82,25 +89,36 @@ enum HealthSyncExample {
                 let (pairing, device) = random.pick(paired)
                 let moment = ExampleClock.seconds(60 * random.int(360...1380) + random.int(0...59), after: day)
                 if random.chance(0.06) {
-                    let reason = random.pick(["network unreachable", "device asleep", "HealthKit authorization pending"])
+                    let reason = random.pick([
+                        "network unreachable", "device asleep", "HealthKit authorization pending",
+                    ])
                     events.append((moment, "export.failed", #"{"device":"\#(pairing.name)","error":"\#(reason)"}"#))
                 } else {
                     let records = random.int(180...2400)
-                    events.append((moment, "export.completed", #"{"device":"\#(pairing.name)","records":\#(records),"types":"\#(types)"}"#))
+                    events.append(
+                        (
+                            moment, "export.completed",
+                            #"{"device":"\#(pairing.name)","records":\#(records),"types":"\#(types)"}"#
+                        ))
                     device.lastSeenAt = moment
                     lastExport = max(lastExport, moment)
                 }
             }
             if random.chance(0.03) {
                 let moment = ExampleClock.seconds(60 * random.int(0...1439), after: day)
-                events.append((moment, "auth.failed", #"{"reason":"unknown token","remoteAddress":"192.168.1.\#(random.int(20...250))"}"#))
+                events.append(
+                    (
+                        moment, "auth.failed",
+                        #"{"reason":"unknown token","remoteAddress":"192.168.1.\#(random.int(20...250))"}"#
+                    ))
             }
             day = ExampleClock.day(1, after: day)
         }
 
         for device in devices { context.insert(device) }
         // In time order; events at the same second in the order they were made.
-        let ordered = events.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+        let ordered = events.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(
+            \.element)
         for (timestamp, type, detail) in ordered {
             context.insert(AuditEventRecord(eventType: type, timestamp: timestamp, detailJSON: detail))
         }

@@ -11,13 +11,18 @@ import Foundation
 enum OneThingExample {
     /// What the one thing was, day by day; empty where nothing was written.
     static let tasks = [
-        "Draft the quarterly report outline", "Call the landlord about the heating", "Finish chapter 4 of the Swift book",
+        "Draft the quarterly report outline", "Call the landlord about the heating",
+        "Finish chapter 4 of the Swift book",
         "", "Fix the flaky login test", "Plan next week's meals", "Write the migration guide intro",
-        "Review Jonas's pull request", "Renew the passport", "Clean up the photo library", "Sketch the onboarding screens",
-        "Prepare the team retro", "Bike repair: new brake pads", "Reply to the conference CFP", "Refactor the sync engine",
-        "Book dentist appointment", "Write 500 words of the blog post", "Back up the laptop", "Read the SwiftData WWDC notes",
+        "Review Jonas's pull request", "Renew the passport", "Clean up the photo library",
+        "Sketch the onboarding screens",
+        "Prepare the team retro", "Bike repair: new brake pads", "Reply to the conference CFP",
+        "Refactor the sync engine",
+        "Book dentist appointment", "Write 500 words of the blog post", "Back up the laptop",
+        "Read the SwiftData WWDC notes",
         "Sort out travel expenses", "Ship the settings screen", "Tidy the garage", "Draft the hiring rubric",
-        "Pay the electricity bill", "Prototype the widget", "Call grandma", "Benchmark the JSON parser", "Update the CV",
+        "Pay the electricity bill", "Prototype the widget", "Call grandma", "Benchmark the JSON parser",
+        "Update the CV",
         "Write tests for the importer", "Plan the weekend hike", "Outline the November goals",
     ]
 

@@ -13,7 +13,9 @@ import Foundation
 enum RowingExample {
     /// The athlete's avatar: a blue disc on light grey, 109 bytes of PNG.
     static let avatar = Data(
-        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAANElEQVR42mP4RCJgQObotR3EirBrwKUaTQ8DMaqR9TAQqRquZ1QDzTSQHHHkJA1yEh+RAABQwOjkikGFoAAAAABJRU5ErkJggg==")!
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAANElEQVR42mP4RCJgQObotR3EirBrwKUaTQ8DMaqR9TAQqRquZ1QDzTSQHHHkJA1yEh+RAABQwOjkikGFoAAAAABJRU5ErkJggg=="
+    )!
     static let weeks = 43
     /// Weeks without rowing (the summer holiday).
     static let weeksOff: Set<Int> = [30, 31, 32]
@@ -24,7 +26,8 @@ enum RowingExample {
 
     static func write(to folder: URL) throws {
         var random = ExampleRandom(seed: 0x0000_0006)
-        let context = ModelContext(try ModelContainer(for: Athlete.self, PM5Device.self, configurations: ExampleData.configuration(folder)))
+        let context = ModelContext(
+            try ModelContainer(for: Athlete.self, PM5Device.self, configurations: ExampleData.configuration(folder)))
         let joined = ExampleClock.date(2026, 1, 4, 16, 21, 7)
 
         let athlete = Athlete(name: "Lena Hoffmann", email: "lena.hoffmann@icloud.com", userRole: .athlete)
@@ -51,7 +54,8 @@ enum RowingExample {
             let progress = Double(week) / Double(weeks - 1)
             let type: SessionType = week == raceWeek ? .race : testWeeks.contains(week) ? .test : .training
             let day = ExampleClock.day(7 * week + (type == .race ? 4 : 0), after: firstTuesday)
-            let start = ExampleClock.seconds(type == .race ? 10 * 3600 + 40 * 60 : 60 * random.int(1080...1170) + random.int(0...59), after: day)
+            let start = ExampleClock.seconds(
+                type == .race ? 10 * 3600 + 40 * 60 : 60 * random.int(1080...1170) + random.int(0...59), after: day)
 
             let session = RowingSession(athleteID: athlete.id, pm5DeviceID: device.serialNumber, sessionType: type)
             session.id = random.uuid()
@@ -74,7 +78,9 @@ enum RowingExample {
                 // Pace in tenths of a second per 500 m: 2:12 falling to 2:05 steady, 1:56 to 1:52 hard.
                 let pace = type == .training ? 1320 - Int(70 * progress) : 1160 - Int(40 * progress)
                 let rate = type == .training ? random.int(19...22) : random.int(31...34)
-                try rowInSplits(session, distance: distance, pace: pace, rate: rate, heartRate: week % 6 != 3, context: context, random: &random)
+                try rowInSplits(
+                    session, distance: distance, pace: pace, rate: rate, heartRate: week % 6 != 3, context: context,
+                    random: &random)
             }
             session.isComplete = true
             session.endTime = ExampleClock.seconds(Int(session.totalTime.rounded(.up)), after: start)
@@ -101,7 +107,8 @@ enum RowingExample {
 
     /// A session with one metric per 500 m split, and its totals from them.
     static func rowInSplits(
-        _ session: RowingSession, distance: Int, pace: Int, rate: Int, heartRate: Bool, context: ModelContext, random: inout ExampleRandom
+        _ session: RowingSession, distance: Int, pace: Int, rate: Int, heartRate: Bool, context: ModelContext,
+        random: inout ExampleRandom
     ) throws {
         let splits = distance / 500
         var elapsedTenths = 0
@@ -110,7 +117,9 @@ enum RowingExample {
         for split in 1...splits {
             let splitPace = pace + random.int(-18...18)
             elapsedTenths += splitPace
-            let metric = PerformanceMetric(sessionID: session.id, timestamp: ExampleClock.seconds((elapsedTenths + 5) / 10, after: session.startTime))
+            let metric = PerformanceMetric(
+                sessionID: session.id,
+                timestamp: ExampleClock.seconds((elapsedTenths + 5) / 10, after: session.startTime))
             metric.id = random.uuid()
             metric.distance = Double(500 * split)
             metric.pace = Double(splitPace) / 10
@@ -143,7 +152,9 @@ enum RowingExample {
         while decimetres < 20_000 {
             stroke += 1
             let rate = stroke <= 8 ? 38 - stroke / 3 : decimetres >= 17_500 ? random.int(35...38) : random.int(31...33)
-            let pace = stroke <= 8 ? random.int(1020...1060) : decimetres >= 17_500 ? random.int(1050...1080) : random.int(1100...1135)
+            let pace =
+                stroke <= 8
+                ? random.int(1020...1060) : decimetres >= 17_500 ? random.int(1050...1080) : random.int(1100...1135)
             let strokeMilliseconds = 60_000 / rate
             elapsedMilliseconds += strokeMilliseconds
             decimetres = min(20_000, decimetres + (strokeMilliseconds * 50 + pace / 2) / pace)

@@ -66,11 +66,14 @@ extension TodoItem {
 /// first two, so the seed's "timers with incomplete to-dos" query finds the Workout alone.
 enum TimerAppExample {
     /// The to-dos ticked off, by text, with the day of January they were.
-    static let completed = ["Warm up 5 minutes": 12, "20 push-ups": 12, "Review chapter 3": 9, "Complete practice problems": 14]
+    static let completed = [
+        "Warm up 5 minutes": 12, "20 push-ups": 12, "Review chapter 3": 9, "Complete practice problems": 14,
+    ]
 
     static func write(to folder: URL) throws {
         var random = ExampleRandom(seed: 0x0000_0001)
-        let context = ModelContext(try ModelContainer(for: Timer.self, TodoItem.self, configurations: ExampleData.configuration(folder)))
+        let context = ModelContext(
+            try ModelContainer(for: Timer.self, TodoItem.self, configurations: ExampleData.configuration(folder)))
         for (index, timer) in Timer.sampleData.enumerated() {
             timer.id = random.uuid()
             let created = ExampleClock.date(2026, 1, 5 + index, 19, 10 + random.int(0...40), random.int(0...59))
