@@ -9,9 +9,11 @@ extension FolioCommand {
             abstract: "Show what Folio does, command by command, on a temporary copy of Data/.",
             discussion: """
                 Copies the example stores to a temporary folder (the committed ones are never \
-                touched), then runs real commands on the copy and prints each with its output:
-                info, queries with --explain, an aggregate, a soft delete and its restore, a hand \
-                edit caught by check, and the Timer app's migration as a dry-run diff, then applied.
+                touched), then runs real commands on the copy and prints each with its output: \
+                info, queries with --explain, an aggregate, a soft delete and its restore, an insert \
+                and an edit, a hand edit caught by check, the Timer app's migration as a dry-run \
+                diff, then applied, and two git clones that sync, merge edits to one document and \
+                settle a conflict with folio resolve (git runs with a home of its own there).
 
                 Example:
                   folio tour --data Data --migrations Migrations

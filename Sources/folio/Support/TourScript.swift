@@ -52,31 +52,67 @@ struct TourScript {
         try show(["count", "TodoItem", "--store", "Data/TimerApp"])
         try show(["restore", "Timer", "name == \"Workout\"", "--store", "Data/TimerApp"])
         try show(["count", "TodoItem", "--store", "Data/TimerApp"])
+        section(
+            "insert takes values as a person types them: dates as now, today, 2026-11-22 or 2026-11-22 09:30 in the store's time zone; properties with a default take it."
+        )
+        try show([
+            "insert", "TodoItem", "text=Buy tea", "isCompleted=false", "sortOrder=0", "createdAt=now", "updatedAt=now",
+            "--store", "Data/TimerApp",
+        ])
+        section(
+            "edit opens a document in $EDITOR and saves it only if it still fits the schema (here the editor is a sed script):"
+        )
+        let tea = try DocumentStore.open(at: folder + "/Data/TimerApp").documents(entity: "TodoItem").first {
+            $0.content["text"] == "Buy tea"
+        }
+        if let tea {
+            let editor = "sed -i 's/Buy tea/Buy green tea/'"
+            try show(
+                ["edit", tea.path.relativePath, "--store", "Data/TimerApp"],
+                environment: ["EDITOR": editor, "VISUAL": ""],
+                shown: "EDITOR=\"\(editor)\" folio edit \(tea.path.relativePath) --store Data/TimerApp")
+            try show([
+                "query", "TodoItem", "text.hasPrefix(\"Buy\")", "--fields", "text,isCompleted", "--store",
+                "Data/TimerApp",
+            ])
+        }
         section("Documents are plain files. A hand edit that breaks the schema is caught by check (exit code 1):")
         let broken = try handEdit()
         Terminal.print("$ sed -i 's/\"elapsedSeconds\": \\([0-9]*\\)/\"elapsedSeconds\": \"\\1\"/' \(broken)")
         try show(["check", "--store", "Data/OneThing"])
         section(
-            "The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it:"
+            "The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it (the tour shows its first 40 lines; `folio migrate ... --dry-run | less -R` pages all of it):"
         )
         try show(
             ["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp", "--dry-run"], maximumLines: 40)
         try show(["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp"])
         try show(["info", "--store", "Data/TimerApp"])
+        try gitTour()
         section("That is Folio: your data as files you can read, diff and review. Run `folio help <command>` for more.")
     }
 
-    private func section(_ text: String) {
+    func section(_ text: String) {
         Terminal.print("\n" + Terminal.colour(text, 1))
     }
 
-    /// Prints the command, runs it, and prints its output (stdout and stderr, as a terminal would).
-    private func show(_ arguments: [String], maximumLines: Int? = nil) throws(FolioError) {
-        Terminal.print("\n" + Terminal.colour("$ folio " + arguments.map(Self.quoted).joined(separator: " "), 33))
+    /// Prints the command, runs it, and prints its output (stdout and stderr, as a terminal
+    /// would); returns its exit status. `program` is `folio` or `git`, run in `directory`
+    /// of the tour's folder with `environment` added; `shown` is how the command is printed.
+    @discardableResult
+    func show(
+        _ arguments: [String], program: String = "folio", in directory: String = "",
+        environment: [String: String] = [:],
+        shown: String? = nil, maximumLines: Int? = nil
+    ) throws(FolioError) -> Int32 {
+        let typed = shown ?? (program + " " + arguments.map(Self.quoted).joined(separator: " "))
+        Terminal.print("\n" + Terminal.colour("$ " + typed, 33))
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.executableURL = URL(fileURLWithPath: program == "folio" ? Self.executable : "/usr/bin/env")
+        process.arguments = program == "folio" ? arguments : [program] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.isEmpty ? folder : folder + "/" + directory)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -93,6 +129,7 @@ struct TourScript {
         }
         for line in lines { Terminal.print(String(line)) }
         if process.terminationStatus != 0 { Terminal.print("(exit code \(process.terminationStatus))") }
+        return process.terminationStatus
     }
 
     /// Breaks one OneThing document by hand, as a person in an editor might: a number
@@ -120,6 +157,6 @@ struct TourScript {
     }
 
     static func quoted(_ argument: String) -> String {
-        argument.allSatisfy({ $0.isLetter || $0.isNumber || "-_./@,:".contains($0) }) ? argument : "'" + argument + "'"
+        argument.allSatisfy({ $0.isLetter || $0.isNumber || "-_./@,:=".contains($0) }) ? argument : "'" + argument + "'"
     }
 }
