@@ -165,7 +165,7 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
             let caret = String(repeating: " ", count: max(column - 1, 0)) + "^"
             return "error: \(reason) (column \(column))\n  \(query)\n  \(caret)"
         }
-        var text = path.map { $0 + ": " } ?? ""
+        var text = path.map { $0 + (location.map { ":\($0.line):\($0.column)" } ?? "") + ": " } ?? ""
         switch kind {
         case .conflict: text += "error: conflict: " + reason
         case .unsafePath: text += "error: " + reason + "; Folio neither follows nor overwrites it, and changed nothing"
@@ -196,8 +196,12 @@ extension FolioError {
         FolioError(kind: .fileSystem, path: path, reason: "could not \(operation): \(reason)")
     }
 
-    package static func invalidStore(path: String, reason: String) -> FolioError {
-        FolioError(kind: .invalidStore, path: path, reason: reason)
+    /// `location` is where in the file (the manifest's member at fault), when known; the
+    /// hint then says to fix that member rather than to look for another folder.
+    package static func invalidStore(path: String, reason: String, location: SourceLocation? = nil) -> FolioError {
+        FolioError(
+            kind: .invalidStore, path: path, location: location, reason: reason,
+            hint: location == nil ? nil : "fix that member of folio.json; docs/format.md describes the manifest")
     }
 
     package static func unsafePath(path: String, reason: String) -> FolioError {

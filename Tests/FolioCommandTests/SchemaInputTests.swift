@@ -99,4 +99,22 @@ struct SchemaInputTests {
         #expect(json["entities"]?["Note"]?["properties"]?.arrayValue?.count == 3)
         #expect(try folio("check").status == 0)
     }
+
+    @Test func aManifestMemberThatCannotBeReadIsReportedAtItsLine() throws {
+        let store = try TimerStore()
+        let manifest = store.root + "/folio.json"
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"Europe/Berlin\"", with: "\"Mars/Base\"").write(
+            toFile: manifest, atomically: true, encoding: .utf8)
+        let line =
+            try #require(
+                text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("timeZone") })
+            + 1
+        let info = try store.folio("info")
+        #expect(info.status != 0)
+        #expect(
+            info.errors.contains("folio.json:\(line):3: error: unknown time zone \"Mars/Base\" in the manifest"),
+            "\(info.errors)")
+        #expect(info.errors.contains("hint: fix that member of folio.json"))
+    }
 }

@@ -294,7 +294,7 @@ public final class DocumentStore: Sendable {
         let path = folder.pathOf(StoreManifest.fileName)
         let bytes = try folder.readFile(StoreManifest.fileName, limit: JSONReader.defaultMaximumSize).bytes
         do {
-            return try StoreManifest(json: JSONReader().read(bytes, file: path), path: path)
+            return try StoreManifest(json: JSONReader().read(bytes, file: path), path: path, text: bytes)
         } catch let error as JSONError {
             throw .unreadableJSON(error)
         } catch let error as FolioError {

@@ -48,16 +48,21 @@ public struct StoreManifest: Sendable, Equatable {
         return .object(object)
     }
 
-    /// Reads a manifest, checking that this code understands its format.
-    public init(json: JSONValue, path: String) throws(FolioError) {
+    /// Reads a manifest, checking that this code understands its format. With the file's
+    /// `text`, an error names the line and column of the member at fault.
+    public init(json: JSONValue, path: String, text: [UInt8]? = nil) throws(FolioError) {
+        func location(_ key: String) -> SourceLocation? { text.flatMap { JSONPath([.key(key)]).location(in: $0) } }
         func field<T>(_ key: String, _ convert: (JSONValue) -> T?) throws(FolioError) -> T {
             guard let value = json[key], let converted = convert(value) else {
-                throw .invalidStore(path: path, reason: "the manifest lacks a valid \"\(key)\"")
+                throw .invalidStore(
+                    path: path, reason: "the manifest lacks a valid \"\(key)\"", location: location(key))
             }
             return converted
         }
         guard json["format"] == "folio-store" else {
-            throw .invalidStore(path: path, reason: "not a Folio manifest (\"format\" is not \"folio-store\")")
+            throw .invalidStore(
+                path: path, reason: "not a Folio manifest (\"format\" is not \"folio-store\")",
+                location: location("format"))
         }
         let version = try field("formatVersion") { if case .integer(let v) = $0 { Int(v) } else { nil } }
         guard version == Self.currentFormatVersion else {
@@ -71,7 +76,8 @@ public struct StoreManifest: Sendable, Equatable {
         schemaVersion = try field("schemaVersion", \.stringValue)
         let zone = try field("timeZone", \.stringValue)
         guard let timeZone = Self.timeZone(identifier: zone) else {
-            throw .invalidStore(path: path, reason: "unknown time zone \"\(zone)\" in the manifest")
+            throw .invalidStore(
+                path: path, reason: "unknown time zone \"\(zone)\" in the manifest", location: location("timeZone"))
         }
         self.timeZone = timeZone
         schema = json["schema"] ?? [:]

@@ -50,7 +50,7 @@ extension FolioCommand {
                     let findings: [StoreFinding]
                     if json["format"] != nil {
                         // Another store's manifest: its schema, version, merge policy and rules, in this store's time zone.
-                        let other = try StoreManifest(json: json, path: schema)
+                        let other = try StoreManifest(json: json, path: schema, text: text)
                         (manifest.schema, manifest.schemaVersion, manifest.merge, manifest.rules) = (
                             other.schema, other.schemaVersion, other.merge, other.rules
                         )
