@@ -73,8 +73,10 @@ struct MigrateCommandTests {
         let (folder, folio) = try timerStore()
         defer { withExtendedLifetime(folder) {} }
         let run = try folio("migrate", "--plan", "/nonexistent/plan")
-        #expect(run.status == 74)
-        #expect(run.errors.contains("/nonexistent/plan"))
+        // A name that leads nowhere is bad input, not a disk failure (74, with a free-space hint).
+        #expect(run.status == 65)
+        #expect(run.errors.contains("there is no migration plan folder at /nonexistent/plan"))
+        #expect(!run.errors.contains("free space"))
     }
 
     @Test func aPlanThatEndsBelowTheStoresVersionIsRefusedAndWritesNothing() throws {

@@ -95,8 +95,13 @@ struct SchemaInputTests {
             "\(applied.output)\(applied.errors)")
         #expect(try folio("query", "Note", "pinned", "--fields", "title", "--format", "csv").output == "title\nTea\n")
         #expect(try folio("schema").output == "Note\n  title   String\n  note    String?\n  pinned  Bool\n")
+        // An optional property without a default: its documents get null.
+        let optional = try folio("schema", "add-property", "Note", "tag:String?", "--apply")
+        #expect(optional.status == 0, "\(optional.errors)")
+        #expect(
+            try folio("query", "Note", "tag == nil", "--fields", "title", "--format", "csv").output == "title\nTea\n")
         let json = try JSONReader().read(Array(try folio("schema", "show", "--format", "json").output.utf8))
-        #expect(json["entities"]?["Note"]?["properties"]?.arrayValue?.count == 3)
+        #expect(json["entities"]?["Note"]?["properties"]?.arrayValue?.count == 4)
         #expect(try folio("check").status == 0)
     }
 

@@ -20,6 +20,12 @@ extension MigrationStep {
     /// (the store's). `Migrations/README.md` describes every operation, and
     /// `Migrations/stage.schema.json` is a JSON Schema of the file.
     public static func plan(in folder: URL, timeZone: TimeZone) throws(FolioError) -> [MigrationStep] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .notFound(
+                "there is no migration plan folder at \(folder.path); give the folder of stage files (a path relative to the current folder, such as Migrations/TimerApp at the top of this repository)"
+            )
+        }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
             throw .fileSystem(

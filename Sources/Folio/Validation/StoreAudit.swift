@@ -101,7 +101,7 @@ struct StoreAudit {
                 found.append(
                     (
                         "$version", .note,
-                        "written by schema \(written), older than the store's \(current); `folio migrate` or the app's next save brings it up"
+                        "written by schema \(written), older than the store's \(current): a migration that did not change it left it so, or an older app wrote it since; the app's next save of it brings it up"
                     ))
             } else if Schema.Version(written) == nil {
                 found.append(("$version", .error, "\"$version\" \"\(written)\" is not a version like \"1.0.0\""))

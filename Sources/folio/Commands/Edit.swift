@@ -17,7 +17,7 @@ extension FolioCommand {
                 can read, and removed when the tool ends.
 
                 Example:
-                  EDITOR=nano folio edit Timer/2026/01/05/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json
+                  EDITOR=nano folio edit 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
 
                 \(Failure.helpText)
                 """)
@@ -80,7 +80,7 @@ extension FolioCommand {
                         return
                     } catch let error as FolioError {
                         if error.kind == .conflict { throw error }
-                        Terminal.printError("error: \(error.description)")
+                        Terminal.printError(error.description)
                         let lines = error.description.split(separator: "\n").map { "// " + $0 }
                         // Bytes that are not UTF-8 come back as U+FFFD, so the editor shows where they were.
                         text =

@@ -162,7 +162,9 @@ extension FolioCommand {
                     if property.isOptional { operation["optional"] = true }
                     if let text = `default` {
                         operation["default"] = try property.value(text)
-                    } else if !property.isOptional {
+                    } else if property.isOptional {
+                        operation["default"] = .null  // a stage names the value its documents get
+                    } else {
                         throw FolioError.invalidInput(
                             "\(entity).\(property.name) is not optional, so its documents need a value: pass --default, or declare it \(property.name):\(property.type)?"
                         )
@@ -244,6 +246,8 @@ struct StageOptions: ParsableArguments {
             "from": .string(from.description), "to": .string(to.description), "description": .string(description),
             "operations": [.object(operation)],
         ]
+        // Read back as `migrate` will read it before it is written: a stage that cannot run is never left in the plan.
+        _ = try MigrationStep(json: stage, path: folder.appending(path: name).path, timeZone: timeZone)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(try JSONWriter().write(stage)).write(

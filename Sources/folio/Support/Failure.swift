@@ -7,7 +7,8 @@ import Folio
 enum Failure {
     /// Exit codes, the same for every command.
     enum Code: Int32 {
-        /// The command ran and found something wrong (`check`) or nothing (`get`).
+        /// The command ran and found something wrong: `check`'s errors, documents a read left
+        /// out because they cannot be read, a `sync` that stopped at a conflict.
         case found = 1
         /// Bad input: a malformed query, an unknown entity or property, an invalid document,
         /// a symbolic link or stray file inside the store.
@@ -24,7 +25,7 @@ enum Failure {
 
     /// The exit-code table for `--help`.
     static let helpText = """
-        Exit codes: 0 success; 1 problems found or nothing found; 64 bad usage; 65 bad input \
+        Exit codes: 0 success (a query that matches nothing too); 1 problems found; 64 bad usage; 65 bad input \
         (query, document, names, a link in the store); 66 not a store; 69 git or the editor \
         failed; 74 file system error; 75 store locked or a file changed meanwhile (try again).
         """

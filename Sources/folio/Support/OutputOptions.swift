@@ -130,11 +130,13 @@ enum Field {
     }
 
     /// The columns a table shows when none are asked for: the identity, then every
-    /// attribute of the entity the manifest lists, except long binary data.
+    /// attribute of the entity the manifest lists, except long binary data, and every
+    /// to-one relationship (the related document's UUID); a to-many holds a list, shown
+    /// with `--fields` or in JSON.
     static func defaults(for entity: String, in store: DocumentStore) -> [String] {
         let properties = store.describedProperties(of: entity)
         let names = properties.compactMap { property -> String? in
-            guard property["destination"] == nil, property["type"]?.stringValue != "Data",
+            guard property["toMany"] != .bool(true), property["type"]?.stringValue != "Data",
                 let name = property["name"]?.stringValue, name != "id"
             else { return nil }
             return name

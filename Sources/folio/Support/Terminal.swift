@@ -23,6 +23,8 @@ enum Terminal {
 
     /// Writes a line to standard error.
     static func printError(_ line: String) {
+        // What went to standard output first comes first when both reach one pipe or file.
+        fflush(nil)
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 

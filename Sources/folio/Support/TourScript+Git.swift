@@ -69,7 +69,7 @@ extension TourScript {
         try show(["sync"], in: "alice/Timers", environment: environment)
         try show(["set", path, "name=Gym"], in: "bob/Timers", environment: bob)
         try show(["sync"], in: "bob/Timers", environment: bob)
-        try show(["check"], in: "bob/Timers", environment: bob)
+        try show(["get", path, "--format", "json"], in: "bob/Timers", environment: bob)
         section("Bob keeps Alice's name with folio resolve, and syncs again; Alice pulls it:")
         try show(["resolve", path, "--theirs"], in: "bob/Timers", environment: bob)
         try show(["sync"], in: "bob/Timers", environment: bob)

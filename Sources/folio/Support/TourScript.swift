@@ -81,7 +81,7 @@ struct TourScript {
         Terminal.print("$ sed -i 's/\"elapsedSeconds\": \\([0-9]*\\)/\"elapsedSeconds\": \"\\1\"/' \(broken)")
         try show(["check", "--store", "Data/OneThing"])
         section(
-            "The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it (the tour shows its first 40 lines; `folio migrate ... --dry-run | less -R` pages all of it):"
+            "The Timer app's store is at schema V1; Migrations/TimerApp takes it to V2. First the dry run, as git diff would show it (the tour shows its head and its tail; `folio migrate ... --dry-run | less` pages all of it):"
         )
         try show(
             ["migrate", "--store", "Data/TimerApp", "--plan", "Migrations/TimerApp", "--dry-run"], maximumLines: 40)
@@ -105,7 +105,8 @@ struct TourScript {
         shown: String? = nil, maximumLines: Int? = nil
     ) throws(FolioError) -> Int32 {
         let typed = shown ?? (program + " " + arguments.map(Self.quoted).joined(separator: " "))
-        Terminal.print("\n" + Terminal.colour("$ " + typed, 33))
+        // A command run in another folder shows it as a shell prompt would: `alice/Timers $ folio sync`.
+        Terminal.print("\n" + Terminal.colour((directory.isEmpty ? "" : directory + " ") + "$ " + typed, 33))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program == "folio" ? Self.executable : "/usr/bin/env")
         process.arguments = program == "folio" ? arguments : [program] + arguments
