@@ -9,6 +9,15 @@ struct TourTests {
 
     @Test func theTourRunsEveryStepOnACopyAndLeavesDataAsItWas() throws {
         let before = try String(contentsOfFile: Self.repository + "/Data/TimerApp/folio.json", encoding: .utf8)
+        // A tour killed earlier left its copy, naming a process that has ended since.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        let ended = process.processIdentifier
+        let abandoned = FileManager.default.temporaryDirectory.appending(path: "folio-tour-abandoned\(ended)").path
+        try FileManager.default.createDirectory(atPath: abandoned + "/Data", withIntermediateDirectories: true)
+        try String(ended).write(toFile: abandoned + "/.tour-process", atomically: false, encoding: .utf8)
         let tour = try FolioTool(folder: Self.repository)("tour", "--data", "Data", "--migrations", "Migrations")
         #expect(tour.status == 0, "\(tour.errors)")
         let output = tour.output
@@ -24,5 +33,6 @@ struct TourTests {
         #expect(output.contains("conflicts settled"))
         #expect(output.contains("Morning workout  Stretch first  1800"))
         #expect(try String(contentsOfFile: Self.repository + "/Data/TimerApp/folio.json", encoding: .utf8) == before)
+        #expect(!FileManager.default.fileExists(atPath: abandoned), "the abandoned copy is removed")
     }
 }

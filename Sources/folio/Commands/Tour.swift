@@ -38,11 +38,14 @@ extension FolioCommand {
                     migrations
                     ?? URL(fileURLWithPath: data).standardizedFileURL.deletingLastPathComponent()
                     .appendingPathComponent("Migrations").path
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "folio-tour-\(UUID().uuidString)")
-                defer { try? FileManager.default.removeItem(at: scratch) }
+                Self.removeAbandonedCopies()
+                // A folder only this user can enter, holding the number of the process that uses it.
+                let folder = try ScratchFolder(purpose: "tour")
+                let scratch = folder.url
+                defer { folder.remove() }
                 do {
-                    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                    try String(getpid()).write(
+                        toFile: folder.path(of: Self.processFile), atomically: false, encoding: .utf8)
                     try FileManager.default.copyItem(atPath: data, toPath: scratch.appendingPathComponent("Data").path)
                     try FileManager.default.copyItem(
                         atPath: migrations, toPath: scratch.appendingPathComponent("Migrations").path)
@@ -51,6 +54,23 @@ extension FolioCommand {
                         path: scratch.path, operation: "copy the example stores", reason: error.localizedDescription)
                 }
                 try TourScript(folder: scratch.path).run()
+            }
+        }
+
+        /// The file in a tour's folder that names the process using it.
+        static let processFile = ".tour-process"
+
+        /// Removes the folders of earlier tours whose process is gone: one stopped by a
+        /// signal or a closed pipe (`folio tour | head`) had no chance to remove its own.
+        static func removeAbandonedCopies() {
+            let temporary = FileManager.default.temporaryDirectory
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+            for name in names where name.hasPrefix("folio-tour-") {
+                let folder = temporary.appending(path: name)
+                guard let text = try? String(contentsOf: folder.appending(path: processFile), encoding: .utf8),
+                    let process = pid_t(text), kill(process, 0) != 0, errno == ESRCH
+                else { continue }
+                try? FileManager.default.removeItem(at: folder)
             }
         }
 
