@@ -66,6 +66,7 @@ struct MigrateCommandTests {
         // Nothing left to do: a second dry run prints no diff.
         let again = try folio("migrate", "--plan", plan, "--dry-run")
         #expect(again.output.isEmpty)
+        #expect(again.errors.hasPrefix("The store is at 2.0.0 already, where the plan ends:"), "\(again.errors)")
         #expect(!dry.output.isEmpty)
     }
 

@@ -78,6 +78,9 @@ struct SchemaInputTests {
         #expect(
             try folio("schema", "add-entity", "Note", "x:Int").errors.contains("the schema has an entity Note already"))
         #expect(
+            try folio("insert", "Note", "title=Tea").errors.contains(
+                "whose schema has none yet: add one with `folio schema add-entity`"))
+        #expect(
             try folio("schema", "add-entity", "Tag", "name:Strng").errors.contains(
                 "Strng is not a type Folio stores; did you mean String?"))
         #expect(try folio("migrate", "--plan", plan).status == 0)

@@ -49,10 +49,7 @@ extension DocumentStore {
         _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], _ body: (inout QueryRun) -> Result
     ) throws(FolioError) -> Result {
         let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
-        guard let asked = schema.entities[query.entity] else {
-            let known = schema.entities.keys.sorted().joined(separator: ", ")
-            throw .notFound("\(query.entity) is not an entity of the store at \(root); it has: \(known)")
-        }
+        let asked = try schema.entity(query.entity, in: root)
         let query = schema.inFolder(query)
         guard let entity = schema.entities[query.entity] else {
             preconditionFailure("\(asked.name)'s folder \(asked.storageName) is not an entity")

@@ -99,7 +99,8 @@ extension DocumentStore {
         let errors = findings(for: content, at: path, inverses: false).filter { $0.severity == .error }
         if let first = errors.first {
             let reasons = errors.count == 1 ? first.message : errors.map(\.message).joined(separator: "; ")
-            throw .invalidValue("\(entity.name) \(id) would not fit the schema, so nothing was written: \(reasons)")
+            let document = basedOn == nil ? "a new \(entity.name)" : "\(entity.name) \(id)"
+            throw .invalidValue("\(document) would not fit the schema, so nothing was written: \(reasons)")
         }
         return Document(entity: entity.storageName, id: id, partitionDate: partitionDate, content: content)
     }
@@ -110,6 +111,11 @@ extension QuerySchema {
     func entity(_ name: String, in root: String) throws(FolioError) -> Entity {
         guard let entity = entities[name] else {
             let names = entities.keys.sorted()
+            guard !names.isEmpty else {
+                throw .notFound(
+                    "\(name) is not an entity of the store at \(root), whose schema has none yet: add one with `folio schema add-entity`, then run the stage with `folio migrate` (or pass --apply)"
+                )
+            }
             let hint = Spelling.nearest(to: name, among: names).map { "did you mean \($0)? " } ?? ""
             throw .notFound(
                 "\(name) is not an entity of the store at \(root); \(hint)it has: \(names.joined(separator: ", "))")

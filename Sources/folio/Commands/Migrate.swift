@@ -56,10 +56,13 @@ extension FolioCommand {
                         "  \(entity): \(counts.changed) changed, \(counts.unchanged) unchanged, \(counts.deleted) deleted, \(counts.failed) failed"
                 }
                 let heading =
-                    dryRun
-                    ? "Dry run \(report.fromVersion) → \(report.toVersion) (nothing written):"
-                    : report.applied ? "Migrated \(report.fromVersion) → \(report.toVersion):" : "Nothing migrated:"
-                Terminal.printError(([heading] + summary).joined(separator: "\n"))
+                    report.fromVersion == report.toVersion.description
+                    ? "The store is at \(report.toVersion) already, where the plan ends:"
+                    : dryRun
+                        ? "Dry run \(report.fromVersion) → \(report.toVersion) (nothing written):"
+                        : report.applied ? "Migrated \(report.fromVersion) → \(report.toVersion):" : "Nothing migrated:"
+                let counts = summary.isEmpty ? ["  no documents to change (the schema in folio.json changes)"] : summary
+                Terminal.printError(([heading] + counts).joined(separator: "\n"))
                 for failure in report.failures { Terminal.printError("error: \(failure.path): \(failure.reason)") }
                 if !report.failures.isEmpty { throw ExitCode(Failure.Code.data.rawValue) }
             }
