@@ -23,6 +23,7 @@ extension ModelContext {
                 "\(identifier.entityName)'s configuration has allowsSave: false, so it cannot save; make another configuration to write"
             )
         }
+        NotificationCenter.default.post(name: Self.willSave, object: self)
         let schema = container.schema
         let doomed = try applyDeleteRules()
         let doomedSet = Set(doomed)
@@ -72,6 +73,10 @@ extension ModelContext {
             }
         }
 
+        // What the save does, for `didSave`: identities as they are now that upserts have rekeyed.
+        let report = SavedIdentifiers(
+            inserted: inserted.filter { !doomedSet.contains($0) },
+            updated: changed.subtracting(inserted).subtracting(doomedSet).sorted(), deleted: doomed)
         // One transaction per store: a container's configurations keep separate folders.
         let stores = container.stores
         for store in stores {
@@ -111,6 +116,7 @@ extension ModelContext {
         inserted = []
         changed = []
         deleted = []
+        NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: report.userInfo)
     }
 
     /// The deleted models and every model their `.cascade` relationships reach, after
