@@ -169,6 +169,10 @@ struct QueryParserTests {
         #expect(message(#"a ~= "(""#).contains("is not a regular expression"))
         #expect(message("a < b < c").contains("do not chain"))
         #expect(message("a # b") == "error: # is not part of the query language (column 3)\n  a # b\n    ^")
+        #expect(
+            message(#"title = "Dune""#).hasPrefix(
+                "error: = is not part of the query language; compare with == (column 7)"))
+        #expect(message("a & b").contains("write &&"))
     }
 
     @Test func unknownPropertiesSuggestTheNearest() throws {

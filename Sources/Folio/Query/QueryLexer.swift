@@ -159,7 +159,12 @@ struct QueryLexer {
                     symbol.enumerated().allSatisfy { peek($0.offset) == $0.element }
                 })
             else {
-                throw Failure(column: column, message: "\(character) is not part of the query language")
+                // A lone `=` is most often a comparison meant: say which one.
+                let hint =
+                    character == "="
+                    ? "; compare with =="
+                    : character == "&" || character == "|" ? "; write \(character)\(character)" : ""
+                throw Failure(column: column, message: "\(character) is not part of the query language\(hint)")
             }
             index += symbol.count
             tokens.append(Token(kind: .symbol(symbol), column: column))

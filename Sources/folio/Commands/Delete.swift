@@ -27,8 +27,11 @@ extension FolioCommand {
                 let documents = try target.documents(in: store, includeDeleted: false)
                 let changes = try store.softDeletion(of: documents)
                 try store.commit(changes)
+                let cascaded = changes.count - documents.count
                 Terminal.print(
-                    "\(counted(changes.count, "document")) deleted (\(changes.count - documents.count) by cascade); `folio restore` brings them back"
+                    changes.isEmpty
+                        ? "No document matched; nothing deleted"
+                        : "\(counted(changes.count, "document")) deleted (\(cascaded) by cascade); `folio restore` brings \(changes.count == 1 ? "it" : "them") back"
                 )
             }
         }

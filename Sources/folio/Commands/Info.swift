@@ -43,7 +43,7 @@ extension FolioCommand {
                     Terminal.print("Schema       \(manifest.schemaVersion) (format \(manifest.formatVersion))")
                     Terminal.print("Time zone    \(manifest.timeZone.identifier)")
                     Terminal.print(
-                        "Size         \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)) in \(counted(total, "document")) (their files and external-storage files)"
+                        "Size         \(bytes == 0 ? "0 bytes" : ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)) in \(counted(total, "document")) (their files and external-storage files)"
                     )
                     if !store.issues.isEmpty {
                         Terminal.print("Unreadable   \(counted(store.issues.count, "file")) (run folio check)")
