@@ -194,7 +194,10 @@ struct ModelValueTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: "\"tiny\": -8,", with: "\"tiny\": \"eight\",").write(
             toFile: path, atomically: false, encoding: .utf8)
-        try container.refresh()
+        // The container says what it found changed.
+        let changes = try container.refresh()
+        #expect(changes.modified.map(\.relativePath).map { path.hasSuffix($0) } == [true])
+        #expect(changes.added.isEmpty && changes.removed.isEmpty)
         let error = try #require(throws: FolioError.self) {
             try ModelContext(container).fetch(FetchDescriptor<Specimen>())
         }

@@ -174,9 +174,19 @@ public final class ModelContainer: Sendable {
     /// (a `git pull`, a hand edit, another process), reading only the files that changed.
     ///
     /// New contexts see the changes; models already registered in a context keep their
-    /// values, and saving one whose file changed fails with a conflict.
-    public func refresh() throws(FolioError) {
-        for part in parts { _ = try part.store.refresh() }
+    /// values, and saving one whose file changed fails with a conflict. Returns what changed:
+    /// the documents added, modified and removed, of every store of the container.
+    @discardableResult
+    public func refresh() throws(FolioError) -> StoreChanges {
+        var changes = StoreChanges()
+        for part in parts {
+            let found = try part.store.refresh()
+            changes.added += found.added
+            changes.modified += found.modified
+            changes.removed += found.removed
+            changes.filesRead += found.filesRead
+        }
+        return changes
     }
 
     /// The layout of an entity of the schema.
