@@ -236,7 +236,7 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 186
+// docs/models.md, line 190
 @Model class Journey {
     var name: String
     init(name: String) { self.name = name }
@@ -250,7 +250,7 @@ func sample_docs_models_md_2() throws {
     }
 }
 
-// docs/models.md, line 201
+// docs/models.md, line 205
 func sample_docs_models_md_4() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Journeys-\(UUID().uuidString)")
@@ -267,7 +267,7 @@ func sample_docs_models_md_4() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 355
+// docs/models.md, line 359
 func sample_docs_models_md_5() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
