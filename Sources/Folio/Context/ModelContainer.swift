@@ -368,7 +368,7 @@ public final class ModelContainer: Sendable {
 
 extension Schema.Version {
     /// Reads "1.2.3", as the manifest records a version.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ".").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
         self.init(parts[0], parts[1], parts[2])

@@ -80,15 +80,16 @@ extension ModelContext {
         // One transaction per store: a container's configurations keep separate folders.
         let stores = container.stores
         for store in stores {
-            let own = stores.count == 1 ? changes : changes.filter { container.store(of: $0.entity) === store }
+            // Whether this store holds an entity's documents: always, for a container with one.
+            let holds = { (entity: String) in stores.count == 1 || self.container.store(of: entity) === store }
+            let own = changes.filter { holds($0.entity) }
             guard !own.isEmpty else { continue }
             let summary = try commit(own, to: store)
             var versions: [PersistentIdentifier: DocumentVersion] = [:]
             for (path, version) in summary.versions {
                 versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version
             }
-            for (model, document, deletedAt) in written
-            where stores.count == 1 || container.store(of: document.entity) === store {
+            for (model, document, deletedAt) in written where holds(document.entity) {
                 let data = model.persistentBackingData
                 if let version = versions[model.persistentModelID] {
                     data.document = StoredDocument(version: version, content: document.content)
@@ -96,9 +97,7 @@ extension ModelContext {
                 data.deletedAt = deletedAt
                 data.clearChanges()
             }
-            let saved = { (identifier: PersistentIdentifier) in
-                stores.count == 1 || self.container.store(of: identifier.entityName) === store
-            }
+            let saved = { (identifier: PersistentIdentifier) in holds(identifier.entityName) }
             // A soft-deleted model stays registered, stamped: a fetch that includes deleted models
             // finds this same object (one identity, one model per context), and `restore` works on it.
             for identifier in doomed

@@ -40,6 +40,8 @@ indirect enum StoredType {
     private static func scalar(named name: String) -> (any JSONRepresentable.Type)? { scalars[name] }
 
     /// The value types Folio stores natively, by the names the manifest gives them.
+    // Never changed after it is made; `nonisolated(unsafe)` only because Swift cannot see
+    // that metatypes of a protocol that is not `Sendable` are immutable.
     nonisolated(unsafe) static let scalars: [String: any JSONRepresentable.Type] = [
         "String": String.self, "Bool": Bool.self, "Double": Double.self, "Float": Float.self, "Decimal": Decimal.self,
         "Date": Date.self, "UUID": UUID.self, "URL": URL.self, "Data": Data.self,

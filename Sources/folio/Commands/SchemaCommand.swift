@@ -214,8 +214,7 @@ struct StageOptions: ParsableArguments {
 
     /// The store's version, as its manifest records it.
     private func version(of store: DocumentStore) -> Schema.Version {
-        let parts = store.manifest.schemaVersion.split(separator: ".").compactMap { Int($0) }
-        return parts.count == 3 ? Schema.Version(parts[0], parts[1], parts[2]) : Schema.Version(1, 0, 0)
+        Schema.Version(store.manifest.schemaVersion) ?? Schema.Version(1, 0, 0)
     }
 
     /// The schema once the plan's stages the store has not had yet are applied: what a
