@@ -71,6 +71,9 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let misuse = Kind(rawValue: "misuse")
         /// A program Folio runs (git, the editor) could not be started or failed.
         public static let externalProgram = Kind(rawValue: "externalProgram")
+        /// A history fetch asked for the transactions after a token whose successors were
+        /// deleted (`deleteHistory`, or the history's cap): fetch again without the token.
+        public static let historyTokenExpired = Kind(rawValue: "historyTokenExpired")
     }
 
     /// What failed.

@@ -50,6 +50,17 @@ import Testing
                 #expect(byTransaction[tx] != nil, "kill \(kill): transaction \(tx) lost")
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
+            // One history record per transaction that landed, none for one a kill undid, and
+            // none of the writer's own changes taken for someone else's.
+            let records = try store.history(after: 0).records
+            #expect(records.count == Int(lastTx), "kill \(kill): \(records.count) records for \(lastTx) transactions")
+            #expect(
+                records.last.map { $0.token == lastTx } ?? (lastTx == 0),
+                "kill \(kill): the last record is not the last transaction's")
+            #expect(
+                !records.contains { $0.author == HistoryRecord.externalAuthor },
+                "kill \(kill): an own change recorded as external: \(records.filter { $0.author == HistoryRecord.externalAuthor }.map { ($0.token, $0.changes.prefix(3).map { ($0.kind, $0.path) }) })"
+            )
             committed = lastTx
         }
         print(
@@ -88,6 +99,12 @@ import Testing
             }
             #expect(text.utf8.count == Int(size), "kill \(kill): the document is torn")
             #expect(n >= last, "kill \(kill): the count went back from \(last) to \(n)")
+            // Each save that landed has its record, and a save a kill undid has none.
+            let records = try store.history(after: 0).records
+            #expect(records.count == Int(n), "kill \(kill): \(records.count) history records for \(n) saves")
+            #expect(
+                records.last?.changes.first?.contentHash == item.version.contentHash,
+                "kill \(kill): the last record is not the document's")
             last = n
         }
         #expect(last > 40, "the writer made progress between kills")

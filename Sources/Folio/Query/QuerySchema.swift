@@ -34,6 +34,8 @@ struct QuerySchema: Sendable {
         var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
         /// The attributes documents do not hold (`.ephemeral`, `.externalStorage`).
         var unstored: Set<String> = []
+        /// The attributes whose values a delete's history record keeps (`.preserveValueOnDeletion`).
+        var preservedOnDeletion: Set<String> = []
         /// What a new document gets for an attribute left out, as `folio.json` records the
         /// declarations' initial values: a constant's JSON, or one made when it is needed
         /// (`"now"`, a new `"uuid"`).
@@ -118,11 +120,13 @@ struct QuerySchema: Sendable {
             var cases: [String: [JSONValue]] = [:]
             var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
             var unstored: Set<String> = []
+            var preservedOnDeletion: Set<String> = []
             var initialValues: [String: Entity.InitialValue] = [:]
             for property in member.value["properties"]?.arrayValue ?? [] {
                 guard let name = property["name"]?.stringValue else { continue }
                 let options = property["options"]?.arrayValue ?? []
                 if options.contains("ephemeral") || options.contains("externalStorage") { unstored.insert(name) }
+                if options.contains("preserveValueOnDeletion") { preservedOnDeletion.insert(name) }
                 switch (property["default"], property["generated"]) {
                 case (let value?, _): initialValues[name] = .constant(value)
                 case (nil, "now"): initialValues[name] = .now
@@ -141,7 +145,7 @@ struct QuerySchema: Sendable {
                 name: member.key, properties: properties, superentity: member.value["superentity"]?.stringValue,
                 storageName: member.key,
                 uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases,
-                modelCounts: modelCounts, unstored: unstored,
+                modelCounts: modelCounts, unstored: unstored, preservedOnDeletion: preservedOnDeletion,
                 initialValues: initialValues)
         }
         Self.linkHierarchies(&entities)

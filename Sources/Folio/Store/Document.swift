@@ -66,6 +66,14 @@ public enum DocumentChange: Sendable {
         case .delete(let version): version.path.entity
         }
     }
+
+    /// The identity of the document changed.
+    public var id: UUID {
+        switch self {
+        case .put(let document, _): document.id
+        case .delete(let version): version.path.id
+        }
+    }
 }
 
 /// What a commit did.

@@ -5,30 +5,42 @@ import Glibc
 /// `.folio/cache`: every verified document's stamp, content hash and parsed content,
 /// so reopening a store reads only the files that changed since it was written.
 ///
-/// A binary file: a magic line, entries (path as entity, day and UUID bytes, stamp,
+/// A binary file: a magic line, the history token the catalog reflects (plus one; zero
+/// for none known), entries (path as entity, day and UUID bytes, stamp,
 /// hash, compact JSON), and a checksum of everything before it. The cache is never trusted: a missing,
 /// damaged or foreign cache is ignored and rebuilt, and an entry counts only when
 /// the file on disk still has exactly its stamp.
 enum DocumentCache {
     static let fileName = ".folio/cache"
-    private static let magic = Array("FOLIO-CACHE 2\n".utf8)
+    private static let magic = Array("FOLIO-CACHE 3\n".utf8)
 
-    /// The catalog the cache describes, its content left in the cache's buffer, and the
-    /// stamp of the cache file it came from; an empty catalog and no stamp when there is
-    /// no usable cache. A walk must still confirm every entry.
-    static func load(from root: OpenFolder) -> (Catalog, FileStamp?) {
+    /// What a cache file holds.
+    struct Loaded {
+        var catalog = Catalog()
+        /// The cache file's stamp, or `nil` when there was no usable cache.
+        var stamp: FileStamp?
+        /// The last history token whose changes the catalog holds, if known.
+        var historyToken: Int64?
+    }
+
+    /// The catalog the cache describes, its content left in the cache's buffer, the stamp
+    /// of the cache file it came from and the history token it reflects; an empty catalog
+    /// and no stamp when there is no usable cache. A walk must still confirm every entry.
+    static func load(from root: OpenFolder) -> Loaded {
         // Any failure to read the cache only costs reading the documents themselves.
         guard let (bytes, stamp) = try? root.readFile(fileName, limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + 8
-        else { return (Catalog(), nil) }
+        else { return Loaded() }
         let buffer = CacheBuffer(bytes: bytes)
+        var historyToken: Int64?
         let catalog: Catalog? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
             let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
             guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic) else { return nil }
             var cursor = CompactJSON.Cursor(bytes: body)
             _ = cursor.rawBytes(magic.count)
-            guard let count = cursor.length() else { return nil }
+            guard let token = cursor.varint(), let count = cursor.length() else { return nil }
+            historyToken = token == 0 ? nil : Int64(bitPattern: token - 1)
             var catalog = Catalog()
             catalog.reserveCapacity(count)
             for _ in 0..<count {
@@ -55,14 +67,17 @@ enum DocumentCache {
             }
             return cursor.remaining == 0 ? catalog : nil
         }
-        guard let catalog else { return (Catalog(), nil) }
-        return (catalog, stamp)
+        guard let catalog else { return Loaded() }
+        return Loaded(catalog: catalog, stamp: stamp, historyToken: historyToken)
     }
 
     /// Writes the verified entries of a catalog, atomically (temporary file, then
     /// rename), and returns the new cache file's stamp.
-    static func write(_ catalog: inout Catalog, in root: OpenFolder) throws(FolioError) -> FileStamp {
+    static func write(_ catalog: inout Catalog, historyToken: Int64?, in root: OpenFolder) throws(FolioError)
+        -> FileStamp
+    {
         var bytes = magic
+        CompactJSON.appendVarint(historyToken.map { UInt64($0) + 1 } ?? 0, to: &bytes)
         let verified = catalog.entries.values.filter(\.verified)
         CompactJSON.appendVarint(UInt64(verified.count), to: &bytes)
         for entry in verified {

@@ -20,27 +20,37 @@ extension DocumentStore {
     /// Commits from any number of threads and processes run one at a time. The store's
     /// state is locked only to plan the transaction and to record it, not while its files
     /// are written and synced, so reads in this process go on meanwhile.
+    ///
+    /// The store's history records the transaction, as `author` made it, in the same
+    /// transaction: a crash never leaves the documents without their record, or a record
+    /// of documents that were never written.
     @discardableResult
-    public func commit(_ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil) throws(FolioError)
-        -> CommitSummary
-    {
+    public func commit(
+        _ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil, author: String? = nil
+    ) throws(FolioError) -> CommitSummary {
         try lock.withLock(.exclusive) { () throws(FolioError) in
-            let recovered: (finished: Int, discarded: Int)
+            let recovered: (finished: Int, discarded: [String])
             do throws(FolioError) {
-                recovered = try Journal.recover(in: folder, durability: durability)
+                recovered = try recoverCrashedWriters()
             } catch let error where error.kind == .unfinishedCommit {
                 state.withLock { $0.unfinishedTransaction = error }
                 throw error
             }
             sweepStagedFiles()
-            let transaction = try state.withLock { state throws(FolioError) in
+            var transaction = try state.withLock { state throws(FolioError) in
                 state.statistics.transactionsRecovered += recovered.finished
-                state.statistics.transactionsDiscarded += recovered.discarded
+                state.statistics.transactionsDiscarded += recovered.discarded.count
                 state.unfinishedTransaction = nil
-                return try plan(changes, manifest: newManifest, state: state)
+                return try plan(changes, manifest: newManifest, author: author, state: &state)
             }
             guard transaction.writes.hasWork else { return transaction.summary }
-            let stamps = try write(transaction.writes)
+            if var history = transaction.history, let tail = state.withLock({ $0.historyTail }) {
+                history.token = tail.lastToken + 1
+                transaction.history = history
+            } else {
+                transaction.history = nil
+            }
+            let stamps = try write(transaction.writes, history: transaction.history)
             return state.withLock { state in record(transaction, stamps: stamps, manifest: newManifest, in: &state) }
         }
     }
@@ -71,6 +81,8 @@ extension DocumentStore {
         var deletes: [DocumentVersion] = []
         var writes = WriteSet()
         var summary: CommitSummary
+        /// What the history records of it; its token is set once the history's tail is known.
+        var history: HistoryRecord?
     }
 
     /// A put, resolved to bytes and paths, checked against the disk.
@@ -88,9 +100,9 @@ extension DocumentStore {
     }
 
     /// Resolves every change to the files it writes and removes, checking each against the disk.
-    private func plan(_ changes: [DocumentChange], manifest newManifest: StoreManifest?, state: State)
-        throws(FolioError) -> PlannedTransaction
-    {
+    private func plan(
+        _ changes: [DocumentChange], manifest newManifest: StoreManifest?, author: String?, state: inout State
+    ) throws(FolioError) -> PlannedTransaction {
         let calendar = state.manifest.calendar
         let schema = newManifest.map { QuerySchema($0.schema) } ?? state.querySchema
         var puts: [PlannedPut] = []
@@ -141,31 +153,84 @@ extension DocumentStore {
             }
         }
         if let manifestBytes { writes.add(Journal.Target(folder: "", name: StoreManifest.fileName), manifestBytes) }
-        return PlannedTransaction(puts: puts, deletes: deletes, writes: writes, summary: summary)
+        var history: HistoryRecord?
+        if historyLimit > 0 {
+            history = historyRecord(
+                puts: puts.map { put in
+                    (
+                        put.previous.flatMap { state.catalog.content(at: $0.path) }, put.content, put.target,
+                        put.contentHash, Array(put.document.blobs.keys)
+                    )
+                },
+                deletes: deletes.map { (state.catalog.content(at: $0.path), $0.path) }, author: author, schema: schema)
+        }
+        return PlannedTransaction(puts: puts, deletes: deletes, writes: writes, summary: summary, history: history)
     }
 
-    /// Writes a planned transaction's files and returns their stamps, in the order of its targets.
-    private func write(_ writes: WriteSet) throws(FolioError) -> [FileStamp] {
-        if writes.targets.count == 1, writes.removals.isEmpty,
-            let stamp = try Journal.writeAlone(
-                writes.targets[0], bytes: writes.bytes[0], in: folder, durability: durability)
-        {
-            return [stamp]
+    /// Writes a planned transaction's files, and its history record, and returns the files'
+    /// stamps, in the order of its targets.
+    ///
+    /// The record is appended after the files are staged and before the commit point, and
+    /// made durable by the same sync; a failure before the commit point takes it out again
+    /// (or leaves it for the next writer to drop, see `settleHistory`).
+    private func write(_ writes: WriteSet, history: HistoryRecord?) throws(FolioError) -> [FileStamp] {
+        var appended: HistoryLog.Tail?
+        func appendHistory(journal: String?) throws(FolioError) {
+            guard var record = history, let tail = state.withLock({ $0.historyTail }) else { return }
+            record.journal = journal
+            appended = try HistoryLog.append(record, to: tail, in: folder)
+        }
+        func dropHistory() {
+            guard let tail = appended else { return }
+            // What cannot be dropped now stays unsettled: the next writer drops it.
+            let after = (try? HistoryLog.dropLast(of: tail, in: folder)) ?? tail
+            state.withLock { $0.historyTail = after }
+            appended = nil
+        }
+        func landed() {
+            guard var tail = appended else { return }
+            let rotated = tail.segment != state.withLock { $0.historyTail?.segment }
+            tail.unsettled = nil
+            state.withLock { state in
+                state.historyTail = tail
+                if state.catalogToken == tail.lastToken - 1 { state.catalogToken = tail.lastToken }
+            }
+            // The cap is kept a segment at a time; a segment that cannot go now goes at the next.
+            if rotated { try? HistoryLog.trim(keeping: historyLimit, tail: tail, in: folder) }
+        }
+
+        if writes.targets.count == 1, writes.removals.isEmpty {
+            let stamp: FileStamp?
+            do {
+                stamp = try Journal.writeAlone(
+                    writes.targets[0], bytes: writes.bytes[0], in: folder, durability: durability,
+                    beforeRename: history == nil ? nil : { () throws(FolioError) in try appendHistory(journal: nil) })
+            } catch {
+                dropHistory()
+                throw error
+            }
+            if let stamp {
+                landed()
+                return [stamp]
+            }
         }
         var journal = try Journal.begin(in: folder, writing: writes.targets, deleting: writes.removals)
         let stamps: [FileStamp]
         do throws(FolioError) {
             stamps = try journal.stage(writes.bytes)
+            try appendHistory(journal: journal.id)
             try journal.commit(durability: durability)
         } catch let error where error.kind == .unfinishedCommit {
-            throw error  // past the commit point: the journal stays, to be finished
+            throw error  // past the commit point: the journal stays, to be finished, and its record with it
         } catch {
             // Before the commit point: the transaction never happened. Whatever cannot be
             // removed now is hidden and removed by the next recovery; the error that matters
             // is the one that stopped the transaction.
             try? journal.discard()
+            dropHistory()
             throw error
         }
+        landed()
         do { try journal.apply(durability: durability) } catch {
             state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
             throw .unfinishedCommit(error)

@@ -27,11 +27,12 @@ extension DocumentStore {
     /// in `.folio/cache`, which the walk then confirms entry by entry. `progress` hears
     /// how many of the files to read are read.
     func refresh(loadingCache: Bool, progress: ReadProgress? = nil) throws(FolioError) -> StoreChanges {
-        try lock.withLock(.shared) { () throws(FolioError) in
+        let keepsHistory = historyLimit > 0 && lock.unlockedReason == nil
+        let (changes, before, since, walked) = try lock.withLock(.shared) { () throws(FolioError) in
             // The cache is decoded on another core while this one walks the tree: one is
             // parsing, the other waits on the file system, and neither needs the other.
             let loading = DispatchGroup()
-            let cached = Mutex<(Catalog, FileStamp?)?>(nil)
+            let cached = Mutex<DocumentCache.Loaded?>(nil)
             if loadingCache {
                 DispatchQueue.global().async(group: loading) { [folder] in
                     let loaded = DocumentCache.load(from: folder)
@@ -44,13 +45,16 @@ extension DocumentStore {
                 defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
                 listing = try TreeListing(root: folder, expectedDocuments: expected)
             }
-            if let (catalog, stamp) = cached.withLock({ $0.take() }) {
+            if let loaded = cached.withLock({ $0.take() }) {
                 state.withLock { state in
-                    state.catalog = catalog
+                    state.catalog = loaded.catalog
                     state.indexes = QueryIndexes()
-                    state.cacheOnDisk = stamp.map { (catalog.revision, $0) }
+                    state.cacheOnDisk = loaded.stamp.map { (loaded.catalog.revision, $0) }
+                    state.catalogToken = loaded.historyToken
                 }
             }
+            // No transaction lands while the shared lock is held: the walk sees every one up to this token.
+            let walked = keepsHistory ? try currentHistoryToken() : nil
             let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
             let known = state.withLock { $0.manifestStamp }
             let manifest = manifestStamp != nil && known == manifestStamp ? nil : try Self.readManifest(in: folder)
@@ -59,15 +63,45 @@ extension DocumentStore {
                     state.manifest = manifest
                     state.manifestStamp = manifestStamp
                 }
-                return apply(listing, confirmingCache: loadingCache, progress: progress, to: &state)
+                let since = keepsHistory ? state.catalogToken : nil
+                let (changes, before) = apply(
+                    listing, confirmingCache: loadingCache, keepingContent: since != nil, progress: progress, to: &state
+                )
+                return (changes, before, since, walked)
             }
         }
+        guard let walked else { return changes }
+        if let since, !changes.isEmpty {
+            do {
+                try recordExternalChanges(changes, before: before, since: since, walked: walked)
+            } catch {
+                // The documents are read; only their history is missing. Reported, never fatal to a read.
+                state.withLock { $0.statistics.historyWriteFailure = error }
+            }
+        } else {
+            state.withLock { $0.catalogToken = walked }
+        }
+        return changes
     }
 
-    private func apply(_ listing: TreeListing, confirmingCache: Bool, progress: ReadProgress?, to state: inout State)
-        -> StoreChanges
-    {
+    /// The history's last token as the files have it now; call holding a lock.
+    private func currentHistoryToken() throws(FolioError) -> Int64 {
+        if let known = state.withLock({ $0.historyTail }),
+            try folder.status(of: HistoryLog.segmentPath(known.segment)).map({ Int64($0.st_size) }) ?? 0 == known.size
+        {
+            return known.lastToken
+        }
+        return try HistoryLog.tail(in: folder).lastToken
+    }
+
+    /// Brings the catalog in line with a walk; `keepingContent` also returns the content the
+    /// catalog had for each document modified or removed, for the history.
+    private func apply(
+        _ listing: TreeListing, confirmingCache: Bool, keepingContent: Bool, progress: ReadProgress?,
+        to state: inout State
+    ) -> (StoreChanges, [DocumentPath: JSONObject]) {
         var changes = StoreChanges()
+        var before: [DocumentPath: JSONObject] = [:]
         var toRead: [TreeListing.Entry] = []
         var stillBroken: [String: (stamp: FileStamp, issue: StoreIssue)] = [:]
         if state.catalog.count == 0 { state.catalog.reserveCapacity(listing.documents.count) }
@@ -90,12 +124,14 @@ extension DocumentStore {
             toRead.append(found)
         }
         for path in state.catalog.unseen(by: walk) {
+            if keepingContent { before[path] = state.catalog.content(at: path) }
             state.catalog.remove(path)
             changes.removed.append(path)
         }
 
         for (found, result) in zip(toRead, readDocuments(toRead, schema: state.querySchema, progress: progress)) {
             let existed = state.catalog.entry(at: found.path) != nil
+            if existed, keepingContent { before[found.path] = state.catalog.content(at: found.path) }
             switch result {
             case .success(let entry):
                 insert(entry, into: &state.catalog, issues: &stillBroken)
@@ -113,7 +149,7 @@ extension DocumentStore {
         state.stagedFiles = listing.stagedFiles
         state.catalog.replaceBlobs(
             Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }))
-        return changes
+        return (changes, before)
     }
 
     /// Adds an entry; of two files with one identity, the one with the smaller path is kept

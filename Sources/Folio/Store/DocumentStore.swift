@@ -25,6 +25,9 @@ public final class DocumentStore: Sendable {
     public let root: String
     /// How hard commits work to survive power loss.
     public let durability: Durability
+    /// How many transactions the store's history keeps (in `.folio/history/`); 0 keeps none.
+    /// Older ones go a segment at a time as new ones come.
+    public let historyLimit: Int
     /// The store's folder, held open: every file of the store is reached through it,
     /// beneath it and without following links.
     let folder: OpenFolder
@@ -56,13 +59,21 @@ public final class DocumentStore: Sendable {
         var unfinishedTransaction: FolioError?
         /// Staged files the last walk found; the next commit removes those still there.
         var stagedFiles: [String] = []
+        /// Where the history's next record goes, as of the last time this store held the write
+        /// lock; `nil` until then.
+        var historyTail: HistoryLog.Tail?
+        /// The last history token whose transaction the catalog reflects, or `nil` when that is
+        /// not known (no cache at open): changes a refresh finds that the history after it does
+        /// not explain are recorded as external.
+        var catalogToken: Int64?
     }
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
     /// and a folder per entity the manifest's schema names.
-    public static func create(at root: String, manifest: StoreManifest, durability: Durability = .full)
-        throws(FolioError) -> DocumentStore
-    {
+    public static func create(
+        at root: String, manifest: StoreManifest, durability: Durability = .full,
+        historyLimit: Int = defaultHistoryLimit
+    ) throws(FolioError) -> DocumentStore {
         let root = Self.normalized(root)
         if let info = try FileSystem.status(root) {
             guard FileSystem.isDirectory(info) else {
@@ -86,7 +97,7 @@ public final class DocumentStore: Sendable {
             try folder.createFile(".gitignore", bytes: Array(Self.gitignore.utf8), sync: durability != .none)
         }
         try writeManifest(manifest, in: folder, durability: durability)
-        return try open(at: root, durability: durability)
+        return try open(at: root, durability: durability, historyLimit: historyLimit)
     }
 
     /// Opens a store: finishes or discards a crashed writer's journal, then builds the
@@ -94,9 +105,11 @@ public final class DocumentStore: Sendable {
     ///
     /// `lockTimeout` is how long a commit or refresh waits for another process holding
     /// the store's lock before it fails with `FolioError.locked`; `progress` hears how
-    /// many of the files the cache did not vouch for are read, for a progress bar.
+    /// many of the files the cache did not vouch for are read, for a progress bar;
+    /// `historyLimit` is how many transactions the store's history keeps (0: no history).
     public static func open(
-        at root: String, durability: Durability = .full, lockTimeout: Double = 60, progress: ReadProgress? = nil
+        at root: String, durability: Durability = .full, lockTimeout: Double = 60, progress: ReadProgress? = nil,
+        historyLimit: Int = defaultHistoryLimit
     ) throws(FolioError) -> DocumentStore {
         let root = Self.normalized(root)
         let folder = try OpenFolder(root: root)
@@ -112,7 +125,7 @@ public final class DocumentStore: Sendable {
         // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
         let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
         let store = DocumentStore(
-            root: root, durability: durability, folder: folder,
+            root: root, durability: durability, historyLimit: max(0, historyLimit), folder: folder,
             lock: try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout),
             manifest: try readManifest(in: folder), manifestStamp: manifestStamp)
         try store.recoverJournals()
@@ -130,11 +143,12 @@ public final class DocumentStore: Sendable {
     }
 
     private init(
-        root: String, durability: Durability, folder: OpenFolder, lock: StoreLock, manifest: StoreManifest,
-        manifestStamp: FileStamp?
+        root: String, durability: Durability, historyLimit: Int, folder: OpenFolder, lock: StoreLock,
+        manifest: StoreManifest, manifestStamp: FileStamp?
     ) {
         self.root = root
         self.durability = durability
+        self.historyLimit = historyLimit
         self.folder = folder
         self.lock = lock
         self.state = Mutex(
@@ -252,7 +266,7 @@ public final class DocumentStore: Sendable {
             {
                 return
             }
-            let stamp = try DocumentCache.write(&state.catalog, in: folder)
+            let stamp = try DocumentCache.write(&state.catalog, historyToken: state.catalogToken, in: folder)
             state.cacheOnDisk = (state.catalog.revision, stamp)
             state.statistics.cacheWrites += 1
         }
@@ -329,25 +343,26 @@ public final class DocumentStore: Sendable {
     /// finished yet is kept as `unfinishedTransaction`, and a read-only store is read as it
     /// is. A link in the journal's place is refused, never followed.
     func recoverJournals() throws(FolioError) {
-        guard let journals = try folder.folder(at: Journal.folder),
-            try journals.list().contains(where: Journal.isJournalName)
-        else { return }
+        let journals = try folder.folder(at: Journal.folder)
+        let crashed = try journals?.list().contains(where: Journal.isJournalName) ?? false
+        // The history's newest record is settled at open too, so reads never see one whose
+        // transaction a crash undid.
+        guard crashed || (historyLimit > 0 && lock.unlockedReason == nil) else { return }
         do {
-            let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in
-                try Journal.recover(in: folder, durability: durability)
-            }
+            let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
             state.withLock {
                 $0.statistics.transactionsRecovered += recovered.finished
-                $0.statistics.transactionsDiscarded += recovered.discarded
+                $0.statistics.transactionsDiscarded += recovered.discarded.count
                 $0.unfinishedTransaction = nil
             }
         } catch let error where error.kind == .unfinishedCommit {
             state.withLock { $0.unfinishedTransaction = error }
         } catch let error where error.kind == .fileSystem && lock.unlockedReason != nil {
             // Read-only: an uncommitted journal only left hidden staged files, which reads pass over.
-            let committed = try journals.list().contains {
-                Journal.isJournalName($0) && (try? journals.status(of: $0 + "/" + Journal.recordName)) != nil
-            }
+            let committed =
+                try journals?.list().contains {
+                    Journal.isJournalName($0) && (try? journals?.status(of: $0 + "/" + Journal.recordName)) != nil
+                } ?? false
             if committed {
                 state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
             }
@@ -370,6 +385,8 @@ public struct StoreStatistics: Sendable, Equatable {
     public var cacheWrites = 0
     /// Why opening could not write the cache, if it could not (the store works without it).
     public var cacheWriteFailure: FolioError?
+    /// Why the last changes found on disk could not be recorded in the history, if they could not.
+    public var historyWriteFailure: FolioError?
 }
 
 extension StoreManifest {

@@ -110,14 +110,21 @@ struct Journal {
     ///
     /// Returns the file's stamp, or `nil` (nothing written) when the target's folder does
     /// not exist yet: a new folder is made durable by the journal's file-system sync.
-    static func writeAlone(_ target: Target, bytes: [UInt8], in root: OpenFolder, durability: Durability)
-        throws(FolioError) -> FileStamp?
-    {
+    static func writeAlone(
+        _ target: Target, bytes: [UInt8], in root: OpenFolder, durability: Durability,
+        beforeRename: (() throws(FolioError) -> Void)? = nil
+    ) throws(FolioError) -> FileStamp? {
         guard let folder = try root.folder(at: target.folder) else { return nil }
         let staged = stagedName(of: target.name)
         let stamp: FileStamp
         do {
-            stamp = try folder.replaceFile(staged, bytes: bytes, sync: durability != .none)
+            // With something else to make durable before the rename (the history's record),
+            // one file-system sync covers both, in place of the file's own.
+            stamp = try folder.replaceFile(staged, bytes: bytes, sync: durability != .none && beforeRename == nil)
+            if let beforeRename {
+                try beforeRename()
+                if durability != .none { try root.syncFileSystem() }
+            }
             try folder.rename(staged, to: target.name)
         } catch {
             try? folder.removeFile(staged)  // never renamed: the target is as it was
@@ -125,6 +132,13 @@ struct Journal {
         }
         if durability == .full { try folder.sync() }
         return stamp
+    }
+
+    /// The hidden name a file written alone is staged under, relative to the store: where a
+    /// crash between staging and renaming leaves it.
+    static func stagedPath(of relativePath: String) -> String {
+        let target = Target(relativePath: relativePath)
+        return Target(folder: target.folder, name: stagedName(of: target.name)).relativePath
     }
 
     /// Starts a transaction that writes `targets` and removes `deletes`: a new journal
@@ -286,7 +300,7 @@ struct Journal {
     }
 
     /// Finishes or discards every journal left by a crashed writer; call holding the write lock.
-    /// Returns how many transactions were finished and how many discarded.
+    /// Returns how many transactions were finished, and the identifiers of those discarded.
     ///
     /// Only folders named as Folio names journals are looked at, and only the files Folio
     /// wrote are removed: a stray `.DS_Store` is passed over (`folio check` reports it), a
@@ -294,10 +308,10 @@ struct Journal {
     /// throws `.unfinishedCommit`: it stays, to be finished once its cause is fixed.
     @discardableResult
     static func recover(in root: OpenFolder, durability: Durability) throws(FolioError) -> (
-        finished: Int, discarded: Int
+        finished: Int, discarded: [String]
     ) {
-        guard let folder = try root.folder(at: Self.folder) else { return (0, 0) }
-        var result = (finished: 0, discarded: 0)
+        guard let folder = try root.folder(at: Self.folder) else { return (0, []) }
+        var result = (finished: 0, discarded: [String]())
         for id in try folder.list().sorted() where isJournalName(id) {
             guard let info = try folder.status(of: id), !FileSystem.isRegularFile(info) else { continue }
             guard let journalFolder = try folder.folder(at: id) else { continue }  // refuses a link
@@ -306,7 +320,10 @@ struct Journal {
             guard try journalFolder.status(of: recordName) != nil else {
                 // Crashed before the commit point: as if it never began.
                 let planPath = journal.directory + "/" + planName
-                if try journalFolder.status(of: planName) != nil {
+                // Without a plan either, the transaction was applied and only its folder was
+                // left to remove: nothing is discarded.
+                let planned = try journalFolder.status(of: planName) != nil
+                if planned {
                     do {
                         journal = try Journal(
                             root: root, id: id, record: try readRecord(planPath, in: root), path: planPath)
@@ -317,7 +334,7 @@ struct Journal {
                     }
                 }
                 try journal.discard()
-                result.discarded += 1
+                if planned { result.discarded.append(id) }
                 continue
             }
             let record: JSONValue

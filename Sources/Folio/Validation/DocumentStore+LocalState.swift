@@ -40,8 +40,17 @@ extension DocumentStore {
         _ = inspect(".folio") { name, info in
             switch name {
             case "lock", "cache": FileSystem.isRegularFile(info)
-            case "journal": FileSystem.isDirectory(info)
+            case "journal", "history": FileSystem.isDirectory(info)
             default: name.hasPrefix("cache.") && name.hasSuffix(".tmp")  // a cache write cut short
+            }
+        }
+        _ = inspect(HistoryLog.folder) { name, info in HistoryLog.isFileName(name) && FileSystem.isRegularFile(info) }
+        if let segments = try? HistoryLog.segments(in: folder) {
+            for segment in segments {
+                do { _ = try HistoryLog.read(segment: segment, in: folder) } catch {
+                    findings.append(
+                        StoreFinding(.error, path: HistoryLog.segmentPath(segment), message: error.reason))
+                }
             }
         }
         let journals = inspect(Journal.folder) { name, info in

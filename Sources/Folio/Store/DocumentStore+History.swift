@@ -1,0 +1,216 @@
+import FolioJSON
+import Foundation
+
+extension DocumentStore {
+    /// How many transactions a store's history keeps unless told otherwise.
+    public static let defaultHistoryLimit = 100_000
+
+    /// The store's history after `token` (0 for all of it), oldest first, and whether it
+    /// reaches back that far: `false` when records after the token were deleted.
+    ///
+    /// A record of a transaction a crashed writer left unfinished is dropped first, so every
+    /// record returned describes changes that happened.
+    package func history(after token: Int64) throws(FolioError) -> (records: [HistoryRecord], reachesBack: Bool) {
+        guard historyLimit > 0 else { return ([], true) }
+        if lock.unlockedReason == nil {
+            _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
+        }
+        return try lock.withLock(.shared) { () throws(FolioError) in try HistoryLog.records(after: token, in: folder) }
+    }
+
+    /// Deletes the history records `remove` picks; the tokens of those left stay as they were.
+    package func deleteHistory(where remove: (HistoryRecord) -> Bool) throws(FolioError) {
+        guard historyLimit > 0 else { return }
+        try lock.withLock(.exclusive) { () throws(FolioError) in
+            try recoverCrashedWriters()
+            guard let tail = state.withLock({ $0.historyTail }) else { return }
+            let after = try HistoryLog.delete(where: remove, tail: tail, in: folder)
+            state.withLock { $0.historyTail = after }
+        }
+    }
+
+    /// The identifier history tokens name this store by: made with its history, kept in
+    /// `.folio/history/store`, so each copy of a store has its own.
+    package var historyIdentifier: String {
+        get throws(FolioError) {
+            if let known = try HistoryLog.identifier(in: folder, creating: false) { return known }
+            guard lock.unlockedReason == nil else { return root }
+            return try lock.withLock(.exclusive) { () throws(FolioError) in
+                try HistoryLog.identifier(in: folder, creating: true) ?? root
+            }
+        }
+    }
+
+    /// Finishes or discards crashed writers' journals and drops a history record whose
+    /// transaction did not land; call holding the write lock. Returns what recovery did.
+    @discardableResult
+    func recoverCrashedWriters() throws(FolioError) -> (finished: Int, discarded: [String]) {
+        let recovered = try Journal.recover(in: folder, durability: durability)
+        try settleHistory(discarded: recovered.discarded)
+        return recovered
+    }
+
+    /// Makes the history's tail known and its newest record settled: kept if its
+    /// transaction landed, dropped if not (its journal was just discarded, or the file it
+    /// wrote alone is still staged). Call holding the write lock.
+    private func settleHistory(discarded: [String]) throws(FolioError) {
+        guard historyLimit > 0 else { return }
+        var tail = state.withLock { $0.historyTail }
+        // Another process may have appended since this one last did: then the tail is read again.
+        if let known = tail {
+            let size = try folder.status(of: HistoryLog.segmentPath(known.segment)).map { Int64($0.st_size) } ?? 0
+            if size != known.size { tail = nil }
+        }
+        var settled: HistoryLog.Tail
+        if let tail { settled = tail } else { settled = try HistoryLog.tail(in: folder) }
+        if let record = settled.unsettled {
+            if try landed(record, discarded: discarded) {
+                settled = unsettling(settled)
+            } else {
+                settled = try HistoryLog.dropLast(of: settled, in: folder)
+            }
+        }
+        state.withLock { $0.historyTail = settled }
+    }
+
+    private func unsettling(_ tail: HistoryLog.Tail) -> HistoryLog.Tail {
+        var tail = tail
+        tail.unsettled = nil
+        return tail
+    }
+
+    /// Whether the transaction a record describes happened.
+    private func landed(_ record: HistoryRecord, discarded: [String]) throws(FolioError) -> Bool {
+        if record.author == HistoryRecord.externalAuthor { return true }  // found on disk, not written
+        if let journal = record.journal { return !discarded.contains(journal) }
+        for change in record.changes {
+            guard let hash = change.contentHash else { continue }
+            let staged = Journal.stagedPath(of: change.path)
+            guard try folder.status(of: staged) != nil else { continue }
+            if ContentHash.of(try folder.readFile(staged, limit: JSONReader.absoluteMaximumSize).bytes) == hash {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The record of what a transaction changes, as the app sees it, or `nil` when it
+    /// changes no document the app can see (a manifest alone, a purge of soft-deleted ones).
+    func historyRecord(
+        puts: [(before: JSONObject?, after: JSONObject, path: DocumentPath, hash: UInt64, blobs: [String])],
+        deletes: [(before: JSONObject?, path: DocumentPath)], author: String?, schema: QuerySchema
+    ) -> HistoryRecord? {
+        guard historyLimit > 0 else { return nil }
+        let preserved = { (entity: String) in schema.preserved(of: entity) }
+        var changes: [HistoryRecord.Change] = []
+        for put in puts {
+            if let change = HistoryRecord.Change.between(
+                put.before, put.after, id: put.path.id, path: put.path.relativePath, contentHash: put.hash,
+                changedBlobs: put.blobs, preserved: preserved)
+            {
+                changes.append(change)
+            }
+        }
+        for delete in deletes {
+            if let change = HistoryRecord.Change.between(
+                delete.before, nil, id: delete.path.id, path: delete.path.relativePath, contentHash: nil,
+                preserved: preserved)
+            {
+                changes.append(change)
+            }
+        }
+        guard !changes.isEmpty else { return nil }
+        return HistoryRecord(token: 0, timestamp: Date(), author: author, changes: changes)
+    }
+
+    /// Records the changes a refresh found that no transaction in the history explains (a
+    /// hand edit, `git pull`, a checkout) as one transaction by `HistoryRecord.externalAuthor`.
+    ///
+    /// `since` is the last token the catalog reflected before the refresh; `before` holds the
+    /// content the catalog had for each modified or removed document; `walked` is the last
+    /// token when the walk was made. A document written by another process's transaction
+    /// after `since` is explained when its file still has the content that transaction wrote.
+    func recordExternalChanges(
+        _ found: StoreChanges, before: [DocumentPath: JSONObject], since: Int64, walked: Int64
+    ) throws(FolioError) {
+        try lock.withLock(.exclusive) { () throws(FolioError) in
+            try recoverCrashedWriters()
+            guard var tail = state.withLock({ $0.historyTail }) else { return }
+            // The newest known change of each document after `since`, by folder and identity.
+            var known: [Catalog.Identity: HistoryRecord.Change] = [:]
+            for record in try HistoryLog.records(after: since, in: folder).records where record.token <= walked {
+                for change in record.changes {
+                    known[.init(entity: Self.folderName(of: change.path), id: change.id)] = change
+                }
+            }
+            // A document moved to another day's folder is one change, not a removal and an addition.
+            var removed: [Catalog.Identity: DocumentPath] = [:]
+            for path in found.removed { removed[.init(entity: path.entity, id: path.id)] = path }
+            var changes: [HistoryRecord.Change] = []
+            state.withLock { state in
+                for path in found.added + found.modified {
+                    let identity = Catalog.Identity(entity: path.entity, id: path.id)
+                    let old = removed.removeValue(forKey: identity)
+                    guard let entry = state.catalog.entry(at: path) else { continue }
+                    if let change = known[identity], change.contentHash == entry.contentHash { continue }
+                    let content = state.catalog.content(at: path)
+                    if let change = HistoryRecord.Change.between(
+                        before[path] ?? old.flatMap { before[$0] }, content, id: path.id, path: path.relativePath,
+                        contentHash: entry.contentHash, preserved: { state.querySchema.preserved(of: $0) })
+                    {
+                        changes.append(change)
+                    }
+                }
+                for (identity, path) in removed.sorted(by: { $0.value < $1.value }) {
+                    if let change = known[identity], change.kind == .delete || change.path != path.relativePath {
+                        continue
+                    }
+                    if let change = HistoryRecord.Change.between(
+                        before[path], nil, id: path.id, path: path.relativePath, contentHash: nil,
+                        preserved: { state.querySchema.preserved(of: $0) })
+                    {
+                        changes.append(change)
+                    }
+                }
+            }
+            // Transactions that landed since the walk are not in the catalog yet: the next
+            // refresh finds their files, and the history explains them.
+            var reflected = walked
+            if !changes.isEmpty {
+                let record = HistoryRecord(
+                    token: tail.lastToken + 1, timestamp: Date(), author: HistoryRecord.externalAuthor, changes: changes
+                )
+                if tail.lastToken == walked { reflected = record.token }
+                tail = unsettling(try HistoryLog.append(record, to: tail, in: folder))
+            }
+            let settled = tail
+            state.withLock { state in
+                state.historyTail = settled
+                state.catalogToken = reflected
+            }
+        }
+    }
+
+    /// The folder (the hierarchy's root entity) of a document's relative path.
+    private static func folderName(of path: String) -> String { String(path.prefix { $0 != "/" }) }
+}
+
+extension QuerySchema {
+    /// The attributes of an entity whose values a delete's history record keeps.
+    func preserved(of entity: String) -> Set<String> { entities[entity]?.preservedOnDeletion ?? [] }
+}
+
+extension DocumentStore {
+    /// The token of the store's newest transaction, 0 before the first.
+    package var lastHistoryToken: Int64 {
+        get throws(FolioError) {
+            guard historyLimit > 0 else { return 0 }
+            return try lock.withLock(.shared) { () throws(FolioError) in try HistoryLog.tail(in: folder).lastToken }
+        }
+    }
+
+    /// The folder that holds an entity's documents: its hierarchy's root entity.
+    package func documentFolder(of entity: String) -> String {
+        state.withLock { $0.querySchema.folder(of: entity).folder }
+    }
+}

@@ -1,0 +1,241 @@
+import FolioJSON
+import Foundation
+import Glibc
+
+/// The store's history, in `.folio/history/`: one line of compact JSON per transaction
+/// (a `HistoryRecord`), in segment files of up to `segmentLength` records, each named by
+/// the token of its first record (`00000000000000000001.ndjson`).
+///
+/// Local to each copy of the store, as each device's SwiftData store keeps its own, and
+/// ignored by git with the rest of `.folio/`. Appends and rewrites happen under the
+/// store's write lock. A record is appended before its transaction's commit point and
+/// made durable with the documents' own sync; a crash before the commit point leaves the
+/// record last, and the next writer drops it (`settle`), so no record outlives its
+/// transaction and no transaction lands without its record.
+///
+/// Segments keep a fetch since a token cheap: it reads only the segments from the one
+/// holding that token, however long the history.
+enum HistoryLog {
+    static let folder = ".folio/history"
+    /// Records per segment file.
+    static let segmentLength: Int64 = 256
+    /// The file holding the store's identifier, which tokens name.
+    static let identifierFile = folder + "/store"
+    private static let suffix = ".ndjson"
+
+    /// Where the next record goes.
+    struct Tail: Sendable, Equatable {
+        /// The newest segment's first token (the next token when there is no record yet).
+        var segment: Int64
+        /// The bytes of the newest segment up to the end of its last whole line.
+        var size: Int64
+        var lastToken: Int64
+        /// The newest record, while it may belong to a transaction that did not land; `nil`
+        /// once known to have landed.
+        var unsettled: HistoryRecord?
+    }
+
+    /// Whether `name` is one the history's folder holds: a segment, the store's identifier,
+    /// or a rewrite's temporary file that a crash left.
+    static func isFileName(_ name: String) -> Bool {
+        name == "store" || segmentToken(name) != nil || (name.contains(suffix + ".") && name.hasSuffix(".tmp"))
+    }
+
+    /// The first token a segment's file name says, or `nil` for another name.
+    private static func segmentToken(_ name: String) -> Int64? {
+        guard name.hasSuffix(suffix), name.utf8.count == 20 + suffix.utf8.count else { return nil }
+        return Int64(name.dropLast(suffix.utf8.count))
+    }
+
+    static func segmentPath(_ first: Int64) -> String {
+        let digits = String(first)
+        return folder + "/" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + suffix
+    }
+
+    /// The first tokens of the segments, oldest first.
+    static func segments(in root: OpenFolder) throws(FolioError) -> [Int64] {
+        guard try root.folder(at: folder) != nil else { return [] }
+        return try root.list(folder).compactMap(segmentToken).sorted()
+    }
+
+    /// The tail as the files have it, with the newest record unsettled, and the bytes of a
+    /// line cut short by a crash left out of its size.
+    static func tail(in root: OpenFolder) throws(FolioError) -> Tail {
+        guard let newest = try segments(in: root).last else { return Tail(segment: 1, size: 0, lastToken: 0) }
+        let bytes = try root.readFile(segmentPath(newest), limit: JSONReader.absoluteMaximumSize).bytes
+        let end = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+        var tail = Tail(segment: newest, size: Int64(end), lastToken: newest - 1)
+        guard end > 0 else { return tail }
+        let start = (bytes[..<(end - 1)].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+        if let value = try? JSONReader().read(Array(bytes[start..<(end - 1)]), file: segmentPath(newest)),
+            let record = HistoryRecord(json: value)
+        {
+            tail.lastToken = record.token
+            tail.unsettled = record
+        } else {
+            // A line this version cannot read (edited by hand?): its token is unknown, so the
+            // next one continues after the segment's lines, and nothing is dropped.
+            tail.lastToken = newest - 1 + Int64(bytes[..<end].count { $0 == UInt8(ascii: "\n") })
+        }
+        return tail
+    }
+
+    /// Appends a record's line to the newest segment, or to a new one when it is full, and
+    /// returns the tail after it. The record's token must be `tail.lastToken + 1`.
+    static func append(_ record: HistoryRecord, to tail: Tail, in root: OpenFolder) throws(FolioError) -> Tail {
+        let line = try lineBytes(of: record, path: folder)
+        try root.makeFolders(folder)
+        var next = tail
+        if record.token - tail.segment >= segmentLength {
+            next.segment = record.token
+            next.size = 0
+        }
+        let path = segmentPath(next.segment)
+        let descriptor = try root.openFile(path, flags: O_WRONLY | O_CREAT)
+        defer { close(descriptor) }
+        // Written at the end of the last whole line: a line a crash cut short is overwritten.
+        var written = 0
+        while written < line.count {
+            let count = line.withUnsafeBytes {
+                pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(next.size) + off_t(written))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let failure = FolioError.fileSystem(
+                    path: root.pathOf(path), operation: "append to", reason: String(cString: strerror(errno)))
+                _ = ftruncate(descriptor, off_t(next.size))
+                throw failure
+            }
+            written += count
+        }
+        guard ftruncate(descriptor, off_t(next.size) + off_t(line.count)) == 0 else {
+            throw .fileSystem(path: root.pathOf(path), operation: "append to", reason: String(cString: strerror(errno)))
+        }
+        next.size += Int64(line.count)
+        next.lastToken = record.token
+        next.unsettled = record
+        return next
+    }
+
+    /// Takes the newest record out again: its transaction did not land.
+    static func dropLast(of tail: Tail, in root: OpenFolder) throws(FolioError) -> Tail {
+        guard let record = tail.unsettled else { return tail }
+        let path = segmentPath(tail.segment)
+        let bytes = try root.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes
+        let lineEnd = Int(min(tail.size, Int64(bytes.count)))
+        let start = lineEnd > 0 ? (bytes[..<(lineEnd - 1)].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1 : 0
+        let descriptor = try root.openFile(path, flags: O_WRONLY)
+        defer { close(descriptor) }
+        guard ftruncate(descriptor, off_t(start)) == 0 else {
+            throw .fileSystem(path: root.pathOf(path), operation: "truncate", reason: String(cString: strerror(errno)))
+        }
+        return Tail(segment: tail.segment, size: Int64(start), lastToken: record.token - 1)
+    }
+
+    /// Removes the oldest segments while the others still hold `limit` records.
+    static func trim(keeping limit: Int, tail: Tail, in root: OpenFolder) throws(FolioError) {
+        let firsts = try segments(in: root)
+        for (first, next) in zip(firsts, firsts.dropFirst()) where tail.lastToken - (next - 1) >= Int64(limit) {
+            try root.removeFile(segmentPath(first))
+        }
+    }
+
+    /// Every record after `token`, oldest first; `reachesBack` is `false` when records
+    /// after it were deleted (by `deleteHistory` or the cap), so some are missing.
+    static func records(after token: Int64, in root: OpenFolder) throws(FolioError) -> (
+        records: [HistoryRecord], reachesBack: Bool
+    ) {
+        let firsts = try segments(in: root)
+        guard let oldest = firsts.first else { return ([], true) }
+        let start = firsts.lastIndex { $0 <= token + 1 } ?? 0
+        var records: [HistoryRecord] = []
+        for first in firsts[start...] {
+            for record in try read(segment: first, in: root) where record.token > token { records.append(record) }
+        }
+        return (records, token + 1 >= oldest)
+    }
+
+    /// The records of one segment; a line cut short by a crash is passed over.
+    static func read(segment first: Int64, in root: OpenFolder) throws(FolioError) -> [HistoryRecord] {
+        let path = segmentPath(first)
+        let bytes: [UInt8]
+        do { bytes = try root.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes } catch {
+            // Removed by a trim since the listing: its records are gone.
+            guard try root.status(of: path) != nil else { return [] }
+            throw error
+        }
+        var records: [HistoryRecord] = []
+        var lineNumber = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+            lineNumber += 1
+            guard !line.isEmpty else { continue }
+            guard let value = try? JSONReader().read(Array(line), file: path), let record = HistoryRecord(json: value)
+            else {
+                throw .invalidStore(
+                    path: root.pathOf(path),
+                    reason:
+                        "line \(lineNumber) is not a history record this version of Folio can read; remove the line to go on"
+                )
+            }
+            records.append(record)
+        }
+        return records
+    }
+
+    /// Rewrites the history without the records `remove` picks. A segment is named by its
+    /// first record, so a fetch after a deleted token can tell it no longer reaches back;
+    /// the newest segment stays, empty if need be and named by the next token, so tokens
+    /// go on from where they were.
+    static func delete(where remove: (HistoryRecord) -> Bool, tail: Tail, in root: OpenFolder) throws(FolioError)
+        -> Tail
+    {
+        var tail = tail
+        for first in try segments(in: root) {
+            let records = try read(segment: first, in: root)
+            let kept = records.filter { !remove($0) }
+            guard kept.count != records.count else { continue }
+            let path = segmentPath(first)
+            let isNewest = first == tail.segment
+            if kept.isEmpty, !isNewest {
+                try root.removeFile(path)
+                continue
+            }
+            var bytes: [UInt8] = []
+            for record in kept { bytes += try lineBytes(of: record, path: path) }
+            let name = kept.first?.token ?? tail.lastToken + 1
+            let temporary = path + ".\(getpid()).tmp"
+            try root.removeFile(temporary)
+            _ = try root.createFile(temporary, bytes: bytes, sync: false)
+            try root.rename(temporary, to: segmentPath(name))
+            if name != first { try root.removeFile(path) }
+            if isNewest {
+                tail.segment = name
+                tail.size = Int64(bytes.count)
+                tail.unsettled = nil
+            }
+        }
+        return tail
+    }
+
+    /// A record's line, with its newline.
+    private static func lineBytes(of record: HistoryRecord, path: String) throws(FolioError) -> [UInt8] {
+        do { return Array(try JSONWriter().line(for: record.json).utf8) + [UInt8(ascii: "\n")] } catch {
+            throw .invalidDocument(path: path, reason: "a history record cannot be written: \(error.message)")
+        }
+    }
+
+    /// The store's identifier, which history tokens name; made the first time it is asked
+    /// for (call holding the write lock), or `nil` when there is none and none can be made.
+    static func identifier(in root: OpenFolder, creating: Bool) throws(FolioError) -> String? {
+        if try root.status(of: identifierFile) != nil {
+            let text = String(decoding: try root.readFile(identifierFile, limit: 64).bytes, as: UTF8.self)
+            if let id = UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines)) { return id.uuidString }
+        }
+        guard creating else { return nil }
+        let id = UUID().uuidString
+        try root.makeFolders(folder)
+        try root.removeFile(identifierFile)  // unreadable: replaced
+        _ = try root.createFile(identifierFile, bytes: Array((id + "\n").utf8), sync: false)
+        return id
+    }
+}

@@ -1,0 +1,140 @@
+import FolioJSON
+import Foundation
+
+/// One transaction as a store's history keeps it: its token, when, who, and which
+/// documents it inserted, updated or deleted.
+///
+/// Written as one line of compact JSON in `.folio/history/` (see `HistoryLog`), in the same
+/// transaction as the documents it describes.
+package struct HistoryRecord: Sendable, Equatable {
+    /// The transaction's place in the store's history: 1 for the first, one more for each next.
+    package var token: Int64
+    package var timestamp: Date
+    /// The `ModelContext.author` that saved it, `"folio"` for the tool, `"external"` for a
+    /// change Folio did not make (a hand edit, `git pull`), or `nil`.
+    package var author: String?
+    package var changes: [Change]
+    /// The journal the transaction was committed through, if it had one: recovery drops the
+    /// record of a journal it discards.
+    var journal: String?
+
+    /// The author of the changes a store finds on disk that no Folio transaction made.
+    package static let externalAuthor = "external"
+
+    /// One document's change.
+    package struct Change: Sendable, Equatable {
+        package enum Kind: String, Sendable {
+            case insert, update, delete
+        }
+
+        package var kind: Kind
+        /// The document's `"$entity"`: its own class's entity, also for a subclass.
+        package var entity: String
+        package var id: UUID
+        /// The document's file after the change, or before it for a delete.
+        package var path: String
+        /// The content hash of the file written, for an insert or an update: how a store tells
+        /// a file it finds changed on disk from one a transaction it knows of wrote.
+        package var contentHash: UInt64?
+        /// For an update, the members whose values changed, in the document's order.
+        package var attributes: [String] = []
+        /// For a delete, the values of the `.preserveValueOnDeletion` attributes.
+        package var tombstone: JSONObject = [:]
+    }
+}
+
+extension HistoryRecord {
+    /// The record as one line of the history, without its newline.
+    var json: JSONValue {
+        var object: JSONObject = ["token": .integer(token), "timestamp": timestamp.json]
+        if let author { object["author"] = .string(author) }
+        if let journal { object["journal"] = .string(journal) }
+        object["changes"] = .array(
+            changes.map { change in
+                var member: JSONObject = [
+                    "change": .string(change.kind.rawValue), "entity": .string(change.entity),
+                    "id": .string(change.id.uuidString), "file": .string(change.path),
+                ]
+                if let hash = change.contentHash { member["hash"] = .string(Self.hex(hash)) }
+                if !change.attributes.isEmpty { member["attributes"] = .array(change.attributes.map(JSONValue.string)) }
+                if !change.tombstone.isEmpty { member["tombstone"] = .object(change.tombstone) }
+                return .object(member)
+            })
+        return .object(object)
+    }
+
+    /// A record read back from a line, or `nil` for one this version cannot read.
+    init?(json: JSONValue) {
+        guard case .integer(let token)? = json["token"], let time = json["timestamp"],
+            let timestamp = try? ISO8601Timestamp.date(from: time), let list = json["changes"]?.arrayValue
+        else { return nil }
+        var changes: [Change] = []
+        changes.reserveCapacity(list.count)
+        for member in list {
+            guard let kind = member["change"]?.stringValue.flatMap(Change.Kind.init(rawValue:)),
+                let entity = member["entity"]?.stringValue, let id = member["id"]?.stringValue.flatMap(UUID.init),
+                let path = member["file"]?.stringValue
+            else { return nil }
+            changes.append(
+                Change(
+                    kind: kind, entity: entity, id: id, path: path,
+                    contentHash: member["hash"]?.stringValue.flatMap { UInt64($0, radix: 16) },
+                    attributes: (member["attributes"]?.arrayValue ?? []).compactMap(\.stringValue),
+                    tombstone: member["tombstone"]?.objectValue ?? [:]))
+        }
+        self.init(
+            token: token, timestamp: timestamp, author: json["author"]?.stringValue, changes: changes,
+            journal: json["journal"]?.stringValue)
+    }
+
+    private static func hex(_ hash: UInt64) -> String {
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+extension HistoryRecord.Change {
+    /// The change a put or a delete makes to a document, from its content before (`nil`
+    /// for a new document) and after (`nil` for a removed file), or `nil` when, to the app,
+    /// nothing changed: a soft-deleted document reads as deleted, so soft-deleting is a
+    /// delete, restoring an insert, and purging one already soft-deleted no change at all.
+    static func between(
+        _ before: JSONObject?, _ after: JSONObject?, id: UUID, path: String, contentHash: UInt64?,
+        changedBlobs: [String] = [], preserved: (String) -> Set<String>
+    ) -> Self? {
+        let visibleBefore = before.map(Self.isVisible) ?? false
+        let visibleAfter = after.map(Self.isVisible) ?? false
+        let entity = (after ?? before)?[ModelDocument.entityKey]?.stringValue ?? ""
+        switch (visibleBefore, visibleAfter) {
+        case (false, false):
+            return nil
+        case (false, true):
+            return Self(kind: .insert, entity: entity, id: id, path: path, contentHash: contentHash)
+        case (true, false):
+            let before = before!
+            let entity = before[ModelDocument.entityKey]?.stringValue ?? entity
+            let kept = preserved(entity)
+            return Self(
+                kind: .delete, entity: entity, id: id, path: path,
+                tombstone: JSONObject(before.filter { kept.contains($0.key) }.map { ($0.key, $0.value) }))
+        case (true, true):
+            let (before, after) = (before!, after!)
+            var attributes = after.compactMap { member -> String? in
+                member.key.hasPrefix("$") || before[member.key] == member.value ? nil : member.key
+            }
+            attributes += before.keys.filter { !$0.hasPrefix("$") && after[$0] == nil }
+            attributes += changedBlobs.filter { !attributes.contains($0) }
+            guard !attributes.isEmpty else { return nil }
+            return Self(
+                kind: .update, entity: entity, id: id, path: path, contentHash: contentHash, attributes: attributes)
+        }
+    }
+
+    /// Whether a document reads as a model: one soft-deleted does not.
+    private static func isVisible(_ content: JSONObject) -> Bool {
+        switch content[ModelDocument.deletedKey] {
+        case nil, .null?: true
+        default: false
+        }
+    }
+}
