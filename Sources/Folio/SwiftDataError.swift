@@ -37,4 +37,8 @@ extension FolioError {
         "configurationSchemaNotFoundInContainerSchema", matching: [.misuse])
     /// A schema or model the container does not know (`.misuse`).
     public static let unknownSchema = pattern("unknownSchema", matching: [.misuse])
+    /// The history after a token was deleted, so fetching since it would miss changes (`.historyTokenExpired`).
+    public static let historyTokenExpired = pattern("historyTokenExpired", matching: [.historyTokenExpired])
+    /// A history fetch Folio cannot run: another transaction type than `DefaultHistoryTransaction` (`.misuse`).
+    public static let invalidTransactionFetchRequest = pattern("invalidTransactionFetchRequest", matching: [.misuse])
 }

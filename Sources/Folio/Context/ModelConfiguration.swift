@@ -85,6 +85,13 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// the folder holds no store yet; fix it to make a store's layout independent of the
     /// machine that wrote it (shared fixtures, stores made on servers in UTC).
     public var timeZone: TimeZone?
+    /// How many transactions the store's history keeps for `fetchHistory` (Folio's); the
+    /// oldest go as new ones come, a segment of 256 at a time. 0 keeps no history.
+    public var historyLimit = DocumentStore.defaultHistoryLimit
+    /// Whether the container watches the store's folder (inotify) and refreshes itself when
+    /// a file changes there: another process's save, a hand edit, `git pull` (Folio's). On by
+    /// default; a store in memory is never watched.
+    public var watchesFiles = true
 
     /// A configuration. Without a URL, the store is `<name>.folio` in the user's data folder
     /// (`$XDG_DATA_HOME`, else `~/.local/share`), in a folder named after the program.

@@ -1,5 +1,6 @@
 import FolioJSON
 import Foundation
+import Synchronization
 
 /// The models' store and schema: SwiftData's `ModelContainer`, over a Folio store folder.
 ///
@@ -29,6 +30,10 @@ public final class ModelContainer: Sendable {
     private let layouts: RuntimeOnly<[String: EntityLayout]>
     /// The main actor's context; made on first use.
     private nonisolated(unsafe) var main: ModelContext?
+    /// Who hears of the documents saves write and refreshes find changed.
+    let listeners = ChangeListeners()
+    /// The file watchers of the on-disk stores whose configuration watches files.
+    let watchers = Mutex<[StoreWatcher]>([])
 
     /// A container for these model types (and those their relationships reach).
     public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...)
@@ -85,6 +90,7 @@ public final class ModelContainer: Sendable {
             parts.append(try Self.open(configuration, schema: own, migrationPlan: migrationPlan))
         }
         self.parts = parts
+        startWatching()
     }
 
     /// Opens (or creates) one configuration's store with the entities it holds.
@@ -104,7 +110,7 @@ public final class ModelContainer: Sendable {
                 // An in-memory store is private scratch that starts empty: made even when saving is not allowed.
                 at: folder.path(percentEncoded: false), schema: schema, durability: durability,
                 writable: configuration.allowsSave || configuration.isStoredInMemoryOnly,
-                timeZone: configuration.timeZone ?? .current,
+                timeZone: configuration.timeZone ?? .current, historyLimit: configuration.historyLimit,
                 migrationPlan: migrationPlan)
             return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: scratch)
         } catch {
@@ -143,6 +149,8 @@ public final class ModelContainer: Sendable {
     }
 
     deinit {
+        // Stopped first: a refresh it started must not run on a store being closed.
+        for watcher in watchers.withLock({ $0 }) { watcher.stop() }
         for part in parts {
             if let temporaryFolder = part.temporaryFolder {
                 // The in-memory store's folder is private scratch: if it cannot be removed (the
@@ -176,11 +184,14 @@ public final class ModelContainer: Sendable {
     /// New contexts see the changes; models already registered in a context keep their
     /// values, and saving one whose file changed fails with a conflict. Returns what changed:
     /// the documents added, modified and removed, of every store of the container.
+    ///
+    /// With the file watcher on (`ModelConfiguration.watchesFiles`, the default for stores on
+    /// disk), the container does this by itself within about 100 ms of a change.
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges {
         var changes = StoreChanges()
         for part in parts {
-            let found = try part.store.refresh()
+            let found = try refresh(part.store)
             changes.added += found.added
             changes.modified += found.modified
             changes.removed += found.removed
@@ -224,7 +235,7 @@ public final class ModelContainer: Sendable {
     /// schema in the manifest (unless the configuration does not allow writing).
     private static func openStore(
         at root: String, schema: Schema, durability: Durability, writable: Bool, timeZone: TimeZone,
-        migrationPlan: (any SchemaMigrationPlan.Type)?
+        historyLimit: Int, migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws(FolioError) -> DocumentStore {
         var holdsStore = false
         if try FileSystem.status(root) != nil {
@@ -240,9 +251,9 @@ public final class ModelContainer: Sendable {
                 at: root,
                 manifest: StoreManifest(
                     schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),
-                durability: durability)
+                durability: durability, historyLimit: historyLimit)
         }
-        let store = try DocumentStore.open(at: root, durability: durability)
+        let store = try DocumentStore.open(at: root, durability: durability, historyLimit: historyLimit)
         var manifest = store.manifest
         if let recorded = Schema.Version(manifest.schemaVersion), recorded > schema.version {
             throw FolioError(

@@ -167,6 +167,7 @@ extension ModelContext {
     }
 
     func fetchPlan<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError) -> FetchPlan {
+        mergeChanges()
         let entity = try entity(of: Model.self)
         try checkReadable(entity)
         var query = DocumentQuery(

@@ -85,6 +85,8 @@ extension ModelContext {
             let own = changes.filter { holds($0.entity) }
             guard !own.isEmpty else { continue }
             let summary = try commit(own, to: store)
+            container.listeners.publish(
+                ContainerChange(documents: Set(own.map { Catalog.Identity(entity: $0.entity, id: $0.id) })))
             var versions: [PersistentIdentifier: DocumentVersion] = [:]
             for (path, version) in summary.versions {
                 versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version
@@ -256,12 +258,12 @@ extension ModelContext {
     /// a conflict makes it look at the files again and write over their new versions.
     private func commit(_ changes: [DocumentChange], to store: DocumentStore) throws(FolioError) -> CommitSummary {
         do {
-            return try store.commit(changes)
+            return try store.commit(changes, author: author)
         } catch FolioError.Kind.conflict
             where changes.first.map({ container.configuration(of: $0.entity).conflicts }) == .overwrite
         {
             _ = try store.refresh()
-            return try store.commit(changes.compactMap { rebased($0, in: store) })
+            return try store.commit(changes.compactMap { rebased($0, in: store) }, author: author)
         } catch let error where error.kind == .conflict {
             let path = error.path ?? ""
             let reason = error.reason

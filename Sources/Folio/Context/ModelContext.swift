@@ -19,6 +19,10 @@ public final class ModelContext {
     /// Whether the context saves by itself after changes, as SwiftData's main context does:
     /// a change schedules one save on the main actor. Only `mainContext` can autosave.
     public var autosaveEnabled = false
+    /// Who this context's saves are by, as the store's history records them (SwiftData's
+    /// `author`): apps name their own contexts, so a history reader can tell its own changes
+    /// from others'. `nil` by default.
+    public var author: String?
     /// The error of the last autosave that failed, if any (an autosave has no caller to throw to).
     public private(set) var autosaveError: FolioError?
     /// Documents this context could not make models of when a relationship or
@@ -37,10 +41,17 @@ public final class ModelContext {
     var changed: Set<PersistentIdentifier> = []
     private var autosaveScheduled = false
 
+    /// The documents other contexts saved or the store found changed, to merge before the next fetch.
+    let inbox = ChangeInbox()
+    private var listenerKey = 0
+
     /// A context over the container's store.
     public init(_ container: ModelContainer) {
         self.container = container
+        listenerKey = container.listeners.add { [inbox] change in inbox.add(change.documents) }
     }
+
+    deinit { container.listeners.remove(listenerKey) }
 
     /// Registers a new model, to be written at the next save; models it refers to come along.
     ///

@@ -1,0 +1,37 @@
+/// A place in the history: what an app keeps (it is `Codable`) to fetch only the
+/// transactions after it next time, as SwiftData's `DefaultHistoryToken`.
+///
+/// `tokenValue` maps each store's identifier to the number of its last transaction the
+/// token covers. A transaction's token names its own store only.
+public struct DefaultHistoryToken: HistoryToken, Codable {
+    public typealias TokenType = [String: Int64]
+
+    /// The last transaction covered, by store identifier.
+    public var tokenValue: [String: Int64]?
+
+    init(store: String, transaction: Int64) { tokenValue = [store: transaction] }
+
+    /// A number for the token: its transaction's for a token of one store.
+    public var id: Int {
+        guard let values = tokenValue else { return 0 }
+        return values.count == 1 ? Int(truncatingIfNeeded: values.first!.value) : values.hashValue
+    }
+
+    /// Whether `rhs` is later than `lhs` in some store `rhs` names: a transaction's token is
+    /// greater than a kept token when it is newer in its store. For tokens of one store,
+    /// which is what apps compare, that is the order of their transactions.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        let left = lhs.tokenValue ?? [:]
+        return (rhs.tokenValue ?? [:]).contains { store, value in (left[store] ?? 0) < value }
+    }
+
+    /// The transaction number this token covers in a store, 0 for none.
+    func transaction(in store: String) -> Int64 { tokenValue?[store] ?? 0 }
+}
+
+/// A token of a history: comparable, and codable so an app can keep it across launches.
+public protocol HistoryToken: Comparable, Codable, Hashable, Identifiable, Sendable {
+    associatedtype TokenType: Codable, Hashable, Sendable
+    /// The token's value.
+    var tokenValue: TokenType? { get }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A transaction in a store's history: SwiftData's `HistoryTransaction`.
+public protocol HistoryTransaction: Hashable, Identifiable, Sendable {
+    associatedtype TokenType: Comparable, Hashable, Identifiable, Sendable
+    associatedtype TransactionIdentifier: Comparable, Hashable, Sendable
+    /// When the transaction was saved, or found on disk for an external one.
+    var timestamp: Date { get }
+    /// What it inserted, updated and deleted, in the order saved.
+    var changes: [HistoryChange] { get }
+    /// Its place in the history: keep the last one seen to fetch only later transactions.
+    var token: TokenType { get }
+    var transactionIdentifier: TransactionIdentifier { get }
+    /// The identifier of the store that holds it.
+    var storeIdentifier: String { get }
+    /// The saving context's `author`; `"external"` for changes Folio found on disk (a hand
+    /// edit, `git pull`); `"folio"` for the `folio` tool's.
+    var author: String? { get }
+}
+
+/// One transaction of a Folio store's history, as `ModelContext.fetchHistory(_:)` returns it.
+public struct DefaultHistoryTransaction: HistoryTransaction {
+    public typealias TokenType = DefaultHistoryToken
+    public typealias TransactionIdentifier = Int64
+
+    /// The transaction's number in its store, as `transactionIdentifier`.
+    public var id: Int64 { transactionIdentifier }
+    public let timestamp: Date
+    public let changes: [HistoryChange]
+    public let token: DefaultHistoryToken
+    /// The transaction's number in its store: 1 for the first, one more for each next.
+    public let transactionIdentifier: Int64
+    public let storeIdentifier: String
+    /// Folio records no bundle: the process's name.
+    public let bundleIdentifier: String
+    /// Folio records no process: empty.
+    public let processIdentifier: String
+    public let author: String?
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storeIdentifier == rhs.storeIdentifier && lhs.transactionIdentifier == rhs.transactionIdentifier
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storeIdentifier)
+        hasher.combine(transactionIdentifier)
+    }
+
+    init(_ record: HistoryRecord, store: String, changes: [HistoryChange]) {
+        timestamp = record.timestamp
+        self.changes = changes
+        token = DefaultHistoryToken(store: store, transaction: record.token)
+        transactionIdentifier = record.token
+        storeIdentifier = store
+        bundleIdentifier = ProcessInfo.processInfo.processName
+        processIdentifier = ""
+        author = record.author
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The models a fetch selects, kept current as the store changes, without SwiftUI: what
+/// `@Query` is to a view, for any other code. Named and shaped after SwiftData's
+/// `ResultsObserver` (without sections).
+///
+/// It is `@Observable`: observe `results` (with `withObservationTracking`, or from SwiftUI),
+/// and read `lastChange` for what the update changed, as offsets. It updates after every
+/// save of any context of the container and every change the container's file watcher
+/// finds on disk (another process, a hand edit, `git pull`), on the actor it was made on,
+/// which must be the one that uses its context. An update tests only the documents that
+/// changed and places them among the rows by their sort keys; a descriptor with a fetch
+/// limit or offset, or a predicate or sort that runs on models, is fetched again instead.
+///
+/// The results are the stored models: unsaved changes of the context show once saved.
+///
+/// ```swift
+/// @MainActor func showSessions(_ container: ModelContainer) throws {
+///     let sessions = try ResultsObserver(
+///         fetchDescriptor: FetchDescriptor<Note>(sortBy: [SortDescriptor(\.title)]),
+///         modelContext: container.mainContext)
+///     print(sessions.results.count)
+/// }
+/// ```
+@Observable
+public final class ResultsObserver<Element: PersistentModel & SendableMetatype>: @unchecked Sendable {
+    // Sendable by construction: everything but the inbox is touched only on `actor`, where
+    // the initializer ran and every update is sent.
+
+    /// The selected models, in the descriptor's order; each is made when first read.
+    public private(set) var results: FetchResultsCollection<Element>
+    /// What the last update changed; empty until something changed.
+    public private(set) var lastChange = ResultsChange()
+    /// Why the last update failed (a document that cannot be read), or `nil`; the next
+    /// update that succeeds clears it.
+    public private(set) var error: FolioError?
+
+    /// The fetch the results follow.
+    @ObservationIgnored public let fetchDescriptor: FetchDescriptor<Element>
+    /// The context whose models the results are.
+    @ObservationIgnored public let modelContext: ModelContext
+    @ObservationIgnored private let actor: any Actor
+    /// The query kept current row by row, or `nil` when each update fetches again.
+    @ObservationIgnored private let query: DocumentQuery?
+    @ObservationIgnored private var rows: [LiveRow] = []
+    @ObservationIgnored private var identities: [UUID]
+    /// The entity whose folder holds the results' documents.
+    @ObservationIgnored private let folder: String
+    @ObservationIgnored private let inbox = ChangeInbox()
+    @ObservationIgnored private var listenerKey = 0
+
+    /// Results for a descriptor, in a context, updated on the actor this runs on.
+    public init(
+        fetchDescriptor: FetchDescriptor<Element>, modelContext: ModelContext,
+        isolation: isolated (any Actor)? = #isolation
+    ) throws(FolioError) {
+        guard let isolation else {
+            throw .misuse(
+                "a ResultsObserver updates on the actor it is made on (the main actor, a @ModelActor); make it on one")
+        }
+        actor = isolation
+        self.fetchDescriptor = fetchDescriptor
+        self.modelContext = modelContext
+        let plan = try modelContext.fetchPlan(for: fetchDescriptor)
+        let entity = try modelContext.entity(of: Element.self)
+        folder = entity.storageName
+        if let query = plan.query, query.offset == 0, query.limit == nil {
+            self.query = query
+            rows = try modelContext.container.store(of: entity.name).liveRows(query)
+            identities = rows.map(\.id)
+        } else {
+            self.query = nil
+            do { identities = try modelContext.fetchIdentifiers(fetchDescriptor).map(\.id) } catch {
+                throw error as? FolioError ?? .misuse("the fetch cannot run: \(error)")
+            }
+        }
+        results = FetchResultsCollection(identifiers: [], batchSize: Self.batchSize, context: modelContext)
+        results = collection(of: identities)
+        let inbox = inbox
+        listenerKey = modelContext.container.listeners.add { [weak self] change in
+            inbox.add(change.documents)
+            self?.sendUpdate()
+        }
+    }
+
+    /// Sends an update to the observer's actor, from the thread that made a change.
+    private nonisolated func sendUpdate() {
+        let actor = actor
+        Task.detached { await self.update(on: actor) }
+    }
+
+    /// Results for models matching a predicate, in an order.
+    public convenience init(
+        filterBy predicate: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>] = [],
+        modelContext: ModelContext, isolation: isolated (any Actor)? = #isolation
+    ) throws(FolioError) {
+        try self.init(
+            fetchDescriptor: FetchDescriptor(predicate: predicate, sortBy: sortBy), modelContext: modelContext,
+            isolation: isolation)
+    }
+
+    /// Results for a descriptor in a new context of the container.
+    public convenience init(
+        fetchDescriptor: FetchDescriptor<Element>, modelContainer: ModelContainer,
+        isolation: isolated (any Actor)? = #isolation
+    ) throws(FolioError) {
+        try self.init(
+            fetchDescriptor: fetchDescriptor, modelContext: ModelContext(modelContainer), isolation: isolation)
+    }
+
+    deinit { modelContext.container.listeners.remove(listenerKey) }
+
+    /// How many models the results make at a time as they are read.
+    private static var batchSize: Int { 100 }
+
+    private func collection(of ids: [UUID]) -> FetchResultsCollection<Element> {
+        FetchResultsCollection(
+            identifiers: ids.map { PersistentIdentifier(entityName: folder, id: $0) }, batchSize: Self.batchSize,
+            context: modelContext)
+    }
+
+    /// Takes in the changes gathered since the last update. Updates sent by changes that
+    /// came together find the inbox empty and do nothing.
+    private func update(on actor: isolated any Actor) {
+        let touched = Set(inbox.take().filter { $0.entity == folder }.map(\.id))
+        guard !touched.isEmpty else { return }
+        modelContext.mergeChanges()
+        let next: [UUID]
+        do {
+            if let query {
+                let fresh = try modelContext.container.store(of: query.entity).liveRows(query, among: touched)
+                rows.removeAll { touched.contains($0.id) }
+                for row in fresh.values { rows.insert(row, at: place(of: row, sort: query.sort)) }
+                next = rows.map(\.id)
+            } else {
+                next = try modelContext.fetchIdentifiers(fetchDescriptor).map(\.id)
+            }
+        } catch {
+            self.error = error as? FolioError ?? .misuse("the fetch cannot run: \(error)")
+            return
+        }
+        if self.error != nil { self.error = nil }
+        let change = ResultsChange.between(identities, next, touched: touched)
+        guard !change.isEmpty else { return }
+        identities = next
+        results = collection(of: next)
+        lastChange = change
+    }
+
+    /// Where a row goes among the rows, by a binary search on the query's order.
+    private func place(of row: LiveRow, sort: [DocumentQuery.SortKey]) -> Int {
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle].precedes(row, under: sort) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

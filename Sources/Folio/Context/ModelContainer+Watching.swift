@@ -1,0 +1,42 @@
+import Logging
+
+extension ModelContainer {
+    /// Refreshes one store and tells the listeners what it found changed.
+    func refresh(_ store: DocumentStore) throws(FolioError) -> StoreChanges {
+        let found = try store.refresh()
+        var documents = Set<Catalog.Identity>()
+        for path in found.added + found.modified + found.removed {
+            documents.insert(Catalog.Identity(entity: path.entity, id: path.id))
+        }
+        listeners.publish(ContainerChange(documents: documents))
+        return found
+    }
+
+    /// Starts a file watcher on each store on disk whose configuration watches files: a
+    /// change there (a hand edit, `git pull`, another process's save) is refreshed into the
+    /// container and told to its live results. A watcher that cannot start (the system's
+    /// limit of inotify instances) is logged, and the store is refreshed only when asked.
+    func startWatching() {
+        var started: [StoreWatcher] = []
+        for (configuration, store) in zip(configurations, stores)
+        where configuration.watchesFiles && !configuration.isStoredInMemoryOnly {
+            do throws(FolioError) {
+                let watcher = try StoreWatcher(folder: store.folder) { [weak self] _ in
+                    // The refresh stats every file; the paths the watcher gathered only say that
+                    // something changed. A failed refresh is tried again at the next change.
+                    guard let self else { return }
+                    do throws(FolioError) { _ = try self.refresh(store) } catch {
+                        Self.log.warning("Could not refresh \(store.root) after a change on disk: \(error.description)")
+                    }
+                }
+                started.append(watcher)
+            } catch {
+                Self.log.warning(
+                    "Not watching \(store.root) for changes (call refresh() to see them): \(error.description)")
+            }
+        }
+        watchers.withLock { $0 = started }
+    }
+
+    private static let log = Logger(label: "Folio.watch")
+}

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// The documents changed since a context last looked, gathered from any thread: the
+/// container's listeners fill it, the context empties it on its own thread.
+final class ChangeInbox: Sendable {
+    private let pending = Mutex<Set<Catalog.Identity>>([])
+
+    func add(_ documents: Set<Catalog.Identity>) { pending.withLock { $0.formUnion(documents) } }
+
+    func take() -> Set<Catalog.Identity> {
+        pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+    }
+}
+
+extension ModelContext {
+    /// Brings the registered models up to date with the documents other contexts saved and
+    /// the store found changed on disk since this context last looked: each takes the stored
+    /// values, or leaves the context when its document is gone. A model with unsaved changes
+    /// keeps them, and saving it then conflicts, as before. Runs before every fetch.
+    func mergeChanges() {
+        let documents = inbox.take()
+        guard !documents.isEmpty, !registered.isEmpty else { return }
+        for identity in documents {
+            let identifier = PersistentIdentifier(entityName: identity.entity, id: identity.id)
+            guard let model = registered[identifier], !changed.contains(identifier),
+                !inserted.contains(identifier), !deleted.contains(identifier)
+            else { continue }
+            let data = model.persistentBackingData
+            guard let stored = container.store(of: identity.entity).document(entity: identity.entity, id: identity.id)
+            else {
+                data.context = nil
+                data.document = nil
+                registered[identifier] = nil
+                continue
+            }
+            // This context's own save, or a change it already took.
+            guard stored.version != data.document?.version, let layout = container.layout(of: stored) else { continue }
+            recordingIssue { () throws(FolioError) in
+                try ModelDocument.fill(data, from: stored, layout: layout, context: self)
+            }
+        }
+    }
+}
