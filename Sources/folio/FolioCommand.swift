@@ -4,6 +4,9 @@ import Folio
 /// The `folio` command: inspect, query and maintain Folio stores without writing Swift.
 @main
 struct FolioCommand: ParsableCommand {
+    /// The author the store's history records for the tool's writes.
+    static let author = "folio"
+
     static let configuration = CommandConfiguration(
         commandName: "folio",
         abstract: "Inspect, query and maintain Folio stores: git-friendly trees of JSON documents.",
@@ -23,7 +26,7 @@ struct FolioCommand: ParsableCommand {
             Init.self, Info.self, List.self, Get.self, Query.self, Count.self, Aggregate.self,
             Insert.self, SetValues.self, Delete.self, Restore.self, Purge.self, Edit.self,
             Check.self, SchemaCommand.self, Migrate.self, Export.self, Import.self, Reindex.self, Tour.self,
-            GitSetup.self, MergeDriver.self, TextConv.self, Resolve.self, Sync.self,
+            History.self, Watch.self, GitSetup.self, MergeDriver.self, TextConv.self, Resolve.self, Sync.self,
         ]
     )
 }

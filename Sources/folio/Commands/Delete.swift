@@ -26,7 +26,7 @@ extension FolioCommand {
                 let store = try store.open()
                 let documents = try target.documents(in: store, includeDeleted: false)
                 let changes = try store.softDeletion(of: documents)
-                try store.commit(changes)
+                try store.commit(changes, author: FolioCommand.author)
                 let cascaded = changes.count - documents.count
                 Terminal.print(
                     changes.isEmpty
@@ -58,7 +58,7 @@ extension FolioCommand {
                     $0.content["$deleted"] != nil
                 }
                 let changes = store.restoration(of: documents)
-                try store.commit(changes)
+                try store.commit(changes, author: FolioCommand.author)
                 Terminal.print("\(counted(changes.count, "document")) restored")
             }
         }
@@ -96,7 +96,7 @@ extension FolioCommand {
                     moment = date
                 }
                 let changes = store.purging(deletedBefore: moment)
-                let summary = try store.commit(changes)
+                let summary = try store.commit(changes, author: FolioCommand.author)
                 Terminal.print(
                     "\(counted(summary.deleted, "document")) purged"
                         + (summary.written > 0

@@ -72,7 +72,8 @@ extension FolioCommand {
                             throw FolioError.unreadableJSON(error)
                         }
                         let next = try store.document(stored, replacingWith: content)
-                        let summary = try store.commit(store.changes(putting: next, over: stored))
+                        let summary = try store.commit(
+                            store.changes(putting: next, over: stored), author: FolioCommand.author)
                         Terminal.print(
                             summary.written == 0
                                 ? "No change; nothing saved."

@@ -73,7 +73,7 @@ extension FolioCommand {
                     progress.advance()
                 }
                 progress.finish()
-                let summary = try store.commit(store.changes(putting: written))
+                let summary = try store.commit(store.changes(putting: written), author: FolioCommand.author)
                 Terminal.print(
                     "\(counted(records.count, "record")): \(summary.written) written, \(summary.unchanged) unchanged")
                 if !unknownKeys.isEmpty {

@@ -39,7 +39,7 @@ extension FolioCommand {
                         "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one"
                     )
                 }
-                let summary = try store.commit(store.changes(putting: document, over: nil))
+                let summary = try store.commit(store.changes(putting: document, over: nil), author: FolioCommand.author)
                 for path in summary.versions.keys.sorted() { Terminal.print(path.relativePath) }
             }
         }
@@ -102,7 +102,7 @@ extension FolioCommand {
                     let values = try Assignment.values(assignments, entity: document.entity, in: store)
                     written.append((try store.document(document, setting: values), document))
                 }
-                let summary = try store.commit(store.changes(putting: written))
+                let summary = try store.commit(store.changes(putting: written), author: FolioCommand.author)
                 Terminal.print("\(counted(documents.count, "document")) matched, \(summary.written) written")
             }
         }

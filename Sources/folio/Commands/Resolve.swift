@@ -53,7 +53,7 @@ extension FolioCommand {
                 let path = stored.path.relativePath
                 let settled = try MergeConflict.resolving(stored.content, choice: side, values: values, path: path)
                 let next = try store.document(stored, replacingWith: settled)
-                try store.commit([.put(next, basedOn: stored.version)])
+                try store.commit([.put(next, basedOn: stored.version)], author: FolioCommand.author)
                 let left = MergeConflict.recorded(in: settled)
                 if left.isEmpty {
                     Terminal.print("\(path): conflicts settled; `git add` it and commit to finish the merge")

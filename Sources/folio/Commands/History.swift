@@ -1,0 +1,70 @@
+import ArgumentParser
+import Folio
+import FolioJSON
+import Foundation
+
+extension FolioCommand {
+    /// `folio history`: the store's transactions, a change per row.
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the store's history: who changed which documents, when.",
+            discussion: """
+                Every save of an app, every write of this tool (author folio) and every change \
+                found on disk that no save explains (a hand edit, git pull: author external) is a \
+                transaction, kept in .folio/history/ (local to this copy of the store, like the \
+                history of an app's SwiftData store). One row per changed document: the \
+                transaction's token, time and author, and insert, update (with the attributes \
+                that changed) or delete.
+
+                Keep the last token you saw and pass it to --since to see only what came after.
+
+                Example:
+                  folio history --since 41 --author external
+                  folio history --format ndjson | jq 'select(.change == "delete")'
+
+                \(Failure.helpText)
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(help: ArgumentHelp("Only transactions after this token.", valueName: "token"))
+        var since: Int64 = 0
+
+        @Option(help: ArgumentHelp("Only transactions by this author (repeat for several).", valueName: "name"))
+        var author: [String] = []
+
+        @Option(help: ArgumentHelp("Only changes to documents of this entity.", valueName: "entity"))
+        var entity: String?
+
+        @Option(help: "Only the last this many transactions.")
+        var limit: Int?
+
+        func run() throws {
+            try Failure.reporting {
+                let store = try self.store.open()
+                let (records, reachesBack) = try store.history(after: since)
+                if since > 0, !reachesBack {
+                    throw FolioError(
+                        .historyTokenExpired, "the history after transaction \(since) was deleted",
+                        path: store.root, hint: "run folio history without --since to see what is kept")
+                }
+                var selected = records.filter { author.isEmpty || author.contains($0.author ?? "") }
+                if let limit { selected = Array(selected.suffix(max(limit, 0))) }
+                var rows: [[JSONValue]] = []
+                for record in selected {
+                    for change in record.changes where entity.map({ $0 == change.entity }) ?? true {
+                        rows.append([
+                            .integer(record.token), record.timestamp.json, record.author.map(JSONValue.string) ?? .null,
+                            .string(change.kind.rawValue), .string(change.entity), .string(change.id.uuidString),
+                            .string(change.path), .array(change.attributes.map(JSONValue.string)),
+                        ])
+                    }
+                }
+                try output.print(
+                    columns: ["token", "timestamp", "author", "change", "entity", "id", "path", "attributes"],
+                    rows: rows)
+            }
+        }
+    }
+}
