@@ -9,6 +9,11 @@
 /// one call makes a whole batch of new files durable, far cheaper than an fsync each.
 int folio_syncfs(int fd);
 
+/// Reserves the first `length` bytes of the file's blocks without changing its size
+/// (`fallocate` with `FALLOC_FL_KEEP_SIZE`), so appends up to there allocate nothing.
+/// Returns -1 with `errno` set where the file system refuses; nothing else changes then.
+int folio_reserve(int fd, off_t length);
+
 /// Opens `path`, relative to the folder `dirfd`, without following any symbolic link on
 /// the way or at the end and without leaving `dirfd` (no `..`, no absolute path).
 ///

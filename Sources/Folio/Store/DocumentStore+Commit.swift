@@ -171,7 +171,8 @@ extension DocumentStore {
     /// stamps, in the order of its targets.
     ///
     /// The record is appended after the files are staged and before the commit point, and
-    /// made durable by the same sync; a failure before the commit point takes it out again
+    /// made durable by the journal's sync (see `HistoryLog` for a file written alone); a
+    /// failure before the commit point takes it out again
     /// (or leaves it for the next writer to drop, see `settleHistory`).
     private func write(_ writes: WriteSet, history: HistoryRecord?) throws(FolioError) -> [FileStamp] {
         var appended: HistoryLog.Tail?

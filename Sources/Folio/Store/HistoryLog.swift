@@ -1,3 +1,4 @@
+import CFolioSystem
 import FolioJSON
 import Foundation
 import Glibc
@@ -8,10 +9,13 @@ import Glibc
 ///
 /// Local to each copy of the store, as each device's SwiftData store keeps its own, and
 /// ignored by git with the rest of `.folio/`. Appends and rewrites happen under the
-/// store's write lock. A record is appended before its transaction's commit point and
-/// made durable with the documents' own sync; a crash before the commit point leaves the
-/// record last, and the next writer drops it (`settle`), so no record outlives its
-/// transaction and no transaction lands without its record.
+/// store's write lock. A record is appended before its transaction's commit point; a crash
+/// before the commit point leaves the record last, and the next writer drops it
+/// (`DocumentStore.settleHistory`), so no record outlives its transaction and no
+/// transaction lands without its record when the process dies. A journaled transaction's
+/// record is made durable by the journal's own sync. That of a file written alone is not
+/// synced (a sync of its own would add half to such a save): a power loss may lose it while
+/// the file survives, and the next refresh then records the change as external.
 ///
 /// Segments keep a fetch since a token cheap: it reads only the segments from the one
 /// holding that token, however long the history.
@@ -84,7 +88,7 @@ enum HistoryLog {
     /// returns the tail after it. The record's token must be `tail.lastToken + 1`.
     static func append(_ record: HistoryRecord, to tail: Tail, in root: OpenFolder) throws(FolioError) -> Tail {
         let line = try lineBytes(of: record, path: folder)
-        try root.makeFolders(folder)
+        if tail.size == 0 { try root.makeFolders(folder) }  // a first record, or a new store's
         var next = tail
         if record.token - tail.segment >= segmentLength {
             next.segment = record.token
@@ -93,6 +97,10 @@ enum HistoryLog {
         let path = segmentPath(next.segment)
         let descriptor = try root.openFile(path, flags: O_WRONLY | O_CREAT)
         defer { close(descriptor) }
+        // A new segment's blocks are reserved at once (its size stays 0), so appends do not
+        // allocate a block every few records: on a file system that just deleted many files,
+        // allocating is what made a save with history slow. Where it is refused, appends allocate.
+        if next.size == 0 { _ = folio_reserve(descriptor, off_t(segmentLength) * 512) }
         // Written at the end of the last whole line: a line a crash cut short is overwritten.
         var written = 0
         while written < line.count {
@@ -108,7 +116,10 @@ enum HistoryLog {
             }
             written += count
         }
-        guard ftruncate(descriptor, off_t(next.size) + off_t(line.count)) == 0 else {
+        // Bytes past the line are what a crash cut short, or another writer's: never left after it.
+        var info = stat()
+        let end = off_t(next.size) + off_t(line.count)
+        guard fstat(descriptor, &info) == 0, info.st_size == end || ftruncate(descriptor, end) == 0 else {
             throw .fileSystem(path: root.pathOf(path), operation: "append to", reason: String(cString: strerror(errno)))
         }
         next.size += Int64(line.count)
@@ -149,14 +160,16 @@ enum HistoryLog {
         guard let oldest = firsts.first else { return ([], true) }
         let start = firsts.lastIndex { $0 <= token + 1 } ?? 0
         var records: [HistoryRecord] = []
-        for first in firsts[start...] {
-            for record in try read(segment: first, in: root) where record.token > token { records.append(record) }
-        }
+        for first in firsts[start...] { records += try read(segment: first, after: token, in: root) }
         return (records, token + 1 >= oldest)
     }
 
-    /// The records of one segment; a line cut short by a crash is passed over.
-    static func read(segment first: Int64, in root: OpenFolder) throws(FolioError) -> [HistoryRecord] {
+    /// The records of one segment after `token`; a line cut short by a crash is passed over.
+    /// A line's token is read from its start (`{"token":N,`, as records are written) and the
+    /// line parsed only when it is wanted: a transaction of 10,000 documents is one long line.
+    static func read(segment first: Int64, after token: Int64 = 0, in root: OpenFolder) throws(FolioError)
+        -> [HistoryRecord]
+    {
         let path = segmentPath(first)
         let bytes: [UInt8]
         do { bytes = try root.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes } catch {
@@ -169,6 +182,7 @@ enum HistoryLog {
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
             lineNumber += 1
             guard !line.isEmpty else { continue }
+            if let leading = leadingToken(of: line), leading <= token { continue }
             guard let value = try? JSONReader().read(Array(line), file: path), let record = HistoryRecord(json: value)
             else {
                 throw .invalidStore(
@@ -180,6 +194,22 @@ enum HistoryLog {
             records.append(record)
         }
         return records
+    }
+
+    /// The token a line starts with, or `nil` when it does not start as Folio writes records.
+    private static func leadingToken(of line: ArraySlice<UInt8>) -> Int64? {
+        let prefix = Array(#"{"token":"#.utf8)
+        guard line.starts(with: prefix) else { return nil }
+        var value: Int64 = 0
+        var digits = 0
+        for byte in line.dropFirst(prefix.count) {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 18 else {
+                return digits > 0 && byte == UInt8(ascii: ",") ? value : nil
+            }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return nil
     }
 
     /// Rewrites the history without the records `remove` picks. A segment is named by its

@@ -118,13 +118,10 @@ struct Journal {
         let staged = stagedName(of: target.name)
         let stamp: FileStamp
         do {
-            // With something else to make durable before the rename (the history's record),
-            // one file-system sync covers both, in place of the file's own.
-            stamp = try folder.replaceFile(staged, bytes: bytes, sync: durability != .none && beforeRename == nil)
-            if let beforeRename {
-                try beforeRename()
-                if durability != .none { try root.syncFileSystem() }
-            }
+            stamp = try folder.replaceFile(staged, bytes: bytes, sync: durability != .none)
+            // Not synced: a file-system sync for it would cost a one-file save half again
+            // (see `HistoryLog`), and the rename that follows is what makes it count.
+            try beforeRename?()
             try folder.rename(staged, to: target.name)
         } catch {
             try? folder.removeFile(staged)  // never renamed: the target is as it was
