@@ -88,6 +88,29 @@ struct ExternalChangeTests {
         #expect(store.document(entity: "Timer", id: newID)?.content["name"] == "From git")
     }
 
+    @Test func refreshingTheFilesAWatcherNamedReadsOnlyThoseAndNamesABrokenOne() throws {
+        let directory = try TemporaryDirectory()
+        let paths = try populatedStore(directory)
+        let store = try DocumentStore.open(at: directory("store"))
+        let edited = directory("store/" + paths[0].relativePath)
+        try write(try text(at: edited).replacingOccurrences(of: "Timer 0", with: "Renamed"), to: edited)
+        try FileManager.default.removeItem(atPath: directory("store/" + paths[1].relativePath))
+        let broken = directory("store/" + paths[2].relativePath)
+        try write("{ not json", to: broken)
+
+        let changes = try store.refresh(paths: Set(paths[0...2].map(\.relativePath)))
+        #expect(changes.filesRead == 2)
+        #expect(changes.modified == [paths[0]])
+        #expect(Set(changes.removed) == [paths[1], paths[2]])
+        #expect(store.document(entity: "Timer", id: paths[0].id)?.content["name"] == "Renamed")
+        #expect(store.issues.map(\.path) == [paths[2].relativePath])
+        #expect(try store.refresh().isEmpty, "a whole refresh finds nothing more")
+
+        // A path that is not a document's file makes it a whole refresh.
+        try write(try text(at: edited).replacingOccurrences(of: "Renamed", with: "Again"), to: edited)
+        #expect(try store.refresh(paths: ["folio.json"]).modified == [paths[0]])
+    }
+
     @Test(arguments: ["garbage", "truncated", "empty"])
     func damagedCacheIsRebuiltNeverTrusted(_ damage: String) throws {
         let directory = try TemporaryDirectory()

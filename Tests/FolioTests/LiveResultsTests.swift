@@ -17,6 +17,18 @@ import Testing
     }
 }
 
+@Model final class ReadingShelf {
+    var label: String
+    @Relationship(inverse: \Book.shelf) var books: [Book] = []
+    init(label: String) { self.label = label }
+}
+
+@Model final class Book {
+    var title: String
+    var shelf: ReadingShelf?
+    init(title: String) { self.title = title }
+}
+
 /// Waits on the main actor, letting updates in, until a condition holds or ten seconds pass.
 @MainActor func eventually(_ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(10)
@@ -171,6 +183,75 @@ import Testing
         _ = consume context
         container = nil
         #expect(watcher == nil, "the watcher went with its container")
+    }
+
+    @Test func aPredicateThroughARelationshipFollowsChangesToTheRelatedDocument() async throws {
+        let folder = try TemporaryDirectory()
+        let container = try ModelContainer(
+            for: ReadingShelf.self, Book.self,
+            configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let main = ModelContext(container)
+        let shelf = ReadingShelf(label: "bottom")
+        let book = Book(title: "Dune")
+        book.shelf = shelf
+        main.insert(book)
+        try main.save()
+        let onTop = try ResultsObserver(filterBy: #Predicate<Book> { $0.shelf?.label == "top" }, modelContext: main)
+        #expect(onTop.results.isEmpty)
+        let other = ModelContext(container)
+        let same = try #require(try other.fetch(FetchDescriptor<ReadingShelf>()).first)
+        same.label = "top"
+        try other.save()
+        #expect(await eventually { onTop.results.map(\.title) == ["Dune"] }, "only the shelf's document changed")
+    }
+
+    @Test func randomSavesKeepTheResultsEqualToAFetchAndTheOffsetsReplayThem() async throws {
+        let folder = try TemporaryDirectory()
+        let container = try container(folder, watching: false)
+        let main = ModelContext(container)
+        let descriptor = FetchDescriptor<Lamp>(
+            predicate: #Predicate { $0.watts % 3 != 0 }, sortBy: [SortDescriptor(\.watts), SortDescriptor(\.name)])
+        let lamps = try ResultsObserver(fetchDescriptor: descriptor, modelContext: main)
+        let other = ModelContext(container)
+        var random = SystemRandomNumberGenerator()
+        var shown = lamps.results.map(\.persistentModelID)
+        for step in 0..<60 {
+            let existing = try other.fetch(FetchDescriptor<Lamp>())
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0 where !existing.isEmpty:
+                    existing.randomElement(using: &random)!.watts = Int.random(in: 0..<30, using: &random)
+                case 1 where existing.count > 3:
+                    other.delete(existing.randomElement(using: &random)!)
+                default:
+                    other.insert(Lamp("L\(step)", watts: Int.random(in: 0..<30, using: &random)))
+                }
+            }
+            try other.save()
+            let expected = try ModelContext(container).fetchIdentifiers(descriptor)
+            #expect(await eventually { lamps.results.map(\.persistentModelID) == expected }, "step \(step)")
+            // The offsets, applied as a table view applies a batch update, give the new list.
+            let change = lamps.lastChange
+            var replayed = shown
+            let gone = Set(change.removed + change.moved.map(\.from))
+            replayed = replayed.enumerated().filter { !gone.contains($0.offset) }.map(\.element)
+            let arriving = (change.inserted.map { ($0, expected[$0]) } + change.moved.map { ($0.to, expected[$0.to]) })
+                .sorted { $0.0 < $1.0 }
+            for (offset, id) in arriving { replayed.insert(id, at: offset) }
+            if shown != expected { #expect(replayed == expected, "step \(step): \(change)") }
+            shown = expected
+        }
+    }
+
+    @Test func placingReportsTouchedRowsOnly() {
+        // [1, 2, 3, 4] to [2, 3, 1, 4, 9]: 1 moved past 2 and 3, 9 came.
+        let change = ResultsChange.placing(before: [1: 0], after: [1: 2, 9: 4])
+        #expect(change == ResultsChange(inserted: [4], moved: [.init(from: 0, to: 2)]))
+        // [1, 2, 3, 4] to [1, 3, 2, 4]: 2 and 3 changed places between the same neighbours.
+        let inPlace = ResultsChange.placing(before: [2: 1, 3: 2], after: [3: 1, 2: 2])
+        #expect(inPlace == ResultsChange(updated: [1, 2]))
+        // [1, 2, 3] to [1, 3]: 2 went.
+        #expect(ResultsChange.placing(before: [2: 1], after: [:]) == ResultsChange(removed: [1]))
     }
 
     @Test func resultsChangeReportsTheFewestMoves() {

@@ -1,15 +1,23 @@
 import Logging
 
 extension ModelContainer {
-    /// Refreshes one store and tells the listeners what it found changed.
-    func refresh(_ store: DocumentStore) throws(FolioError) -> StoreChanges {
-        let found = try store.refresh()
+    /// Refreshes one store (only the files at `paths`, when given) and tells the listeners
+    /// what it found changed.
+    func refresh(_ store: DocumentStore, paths: Set<String>? = nil) throws(FolioError) -> StoreChanges {
+        let found: StoreChanges
+        if let paths { found = try store.refresh(paths: paths) } else { found = try store.refresh() }
         var documents = Set<Catalog.Identity>()
         for path in found.added + found.modified + found.removed {
             documents.insert(Catalog.Identity(entity: path.entity, id: path.id))
         }
         listeners.publish(ContainerChange(documents: documents))
         return found
+    }
+
+    /// Tells the listeners the documents a transaction of this container changed.
+    func publish(_ changes: [DocumentChange]) {
+        listeners.publish(
+            ContainerChange(documents: Set(changes.map { Catalog.Identity(entity: $0.entity, id: $0.id) })))
     }
 
     /// Starts a file watcher on each store on disk whose configuration watches files: a
@@ -21,11 +29,14 @@ extension ModelContainer {
         for (configuration, store) in zip(configurations, stores)
         where configuration.watchesFiles && !configuration.isStoredInMemoryOnly {
             do throws(FolioError) {
-                let watcher = try StoreWatcher(folder: store.folder) { [weak self] _ in
-                    // The refresh stats every file; the paths the watcher gathered only say that
-                    // something changed. A failed refresh is tried again at the next change.
+                let watcher = try StoreWatcher(folder: store.folder) { [weak self] changes in
+                    // The files the watcher names are looked at again; when it missed some (its
+                    // queue overflowed, a folder moved), the whole tree. A failed refresh is
+                    // tried again at the next change.
                     guard let self else { return }
-                    do throws(FolioError) { _ = try self.refresh(store) } catch {
+                    do throws(FolioError) {
+                        _ = try self.refresh(store, paths: changes.overflowed ? nil : changes.paths)
+                    } catch {
                         Self.log.warning("Could not refresh \(store.root) after a change on disk: \(error.description)")
                     }
                 }

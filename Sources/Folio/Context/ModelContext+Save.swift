@@ -85,8 +85,7 @@ extension ModelContext {
             let own = changes.filter { holds($0.entity) }
             guard !own.isEmpty else { continue }
             let summary = try commit(own, to: store)
-            container.listeners.publish(
-                ContainerChange(documents: Set(own.map { Catalog.Identity(entity: $0.entity, id: $0.id) })))
+            container.publish(own)
             var versions: [PersistentIdentifier: DocumentVersion] = [:]
             for (path, version) in summary.versions {
                 versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version

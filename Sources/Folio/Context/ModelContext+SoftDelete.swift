@@ -43,7 +43,8 @@ extension ModelContext {
             guard configuration.allowsSave else {
                 throw .misuse("the configuration of \(store.root) has allowsSave: false, so it cannot purge")
             }
-            try store.commit(changes)
+            try store.commit(changes, author: author)
+            container.publish(changes)
             count += forgetPurged(changes, from: store)
         }
         return count

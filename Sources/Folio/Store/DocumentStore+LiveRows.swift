@@ -66,3 +66,23 @@ extension DocumentStore {
         try StoreWatcher(folder: folder, onChange: onChange)
     }
 }
+
+extension DocumentStore {
+    /// Whether a query's filter or order reads documents other than the one it tests (a
+    /// relationship's destination): then a change to those can change its answer for a
+    /// document that did not change itself.
+    func readsOtherDocuments(_ query: DocumentQuery) -> Bool {
+        let schema = state.withLock { $0.querySchema }
+        guard let entity = schema.entities[query.entity] else { return true }
+        var pending = (query.filter.map { [$0] } ?? []) + query.sort.map(\.expression)
+        while let expression = pending.popLast() {
+            if case .member(.variable(0), let name) = expression,
+                case .relationship? = entity.property(named: name)
+            {
+                return true
+            }
+            pending += expression.children
+        }
+        return false
+    }
+}

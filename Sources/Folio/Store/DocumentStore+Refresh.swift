@@ -70,7 +70,71 @@ extension DocumentStore {
                 return (changes, before, since, walked)
             }
         }
-        guard let walked else { return changes }
+        recordInHistory(changes, before: before, since: since, walked: walked)
+        return changes
+    }
+
+    /// Brings the catalog up to date with these files only (paths relative to the store),
+    /// as a file watcher reported them: each is looked at again and read if it is new or
+    /// its stamp changed, and dropped if it is gone. Anything but a document's file (the
+    /// manifest, a blob, a folder, something that is no longer a regular file) makes it a
+    /// whole refresh, which also sees what the paths cannot say.
+    package func refresh(paths: Set<String>) throws(FolioError) -> StoreChanges {
+        var documents: [DocumentPath] = []
+        for path in paths {
+            guard let document = DocumentPath(relativePath: path), document.blobProperty == nil else {
+                return try refresh()
+            }
+            documents.append(document)
+        }
+        let keepsHistory = historyLimit > 0 && lock.unlockedReason == nil
+        let looked = try lock.withLock(.shared) {
+            () throws(FolioError) -> (StoreChanges, [DocumentPath: JSONObject], Int64?, Int64?)? in
+            var present: [TreeListing.Entry] = []
+            var gone: [DocumentPath] = []
+            for document in documents {
+                guard let info = try folder.status(of: document.relativePath) else {
+                    gone.append(document)
+                    continue
+                }
+                guard FileSystem.isRegularFile(info) else { return nil }  // a link, a folder: the walk reports it
+                present.append(TreeListing.Entry(path: document, stamp: FileStamp(info)))
+            }
+            let walked = keepsHistory ? try currentHistoryToken() : nil
+            return state.withLock { state in
+                let since = keepsHistory ? state.catalogToken : nil
+                var changes = StoreChanges()
+                var before: [DocumentPath: JSONObject] = [:]
+                var broken = state.catalog.brokenFiles
+                for path in gone {
+                    broken[path.relativePath] = nil
+                    guard state.catalog.entry(at: path) != nil else { continue }
+                    if since != nil { before[path] = state.catalog.content(at: path) }
+                    state.catalog.remove(path)
+                    changes.removed.append(path)
+                }
+                let toRead = present.filter { found in
+                    state.catalog.entry(at: found.path)?.stamp != found.stamp
+                        && broken[found.path.relativePath]?.stamp != found.stamp
+                }
+                read(
+                    toRead, into: &state, changes: &changes, before: &before, keepingContent: since != nil,
+                    broken: &broken, progress: nil)
+                state.catalog.brokenFiles = broken
+                return (changes, before, since, walked)
+            }
+        }
+        guard let (changes, before, since, walked) = looked else { return try refresh() }
+        recordInHistory(changes, before: before, since: since, walked: walked)
+        return changes
+    }
+
+    /// Records what a refresh found in the history, as external where no transaction
+    /// explains it, and moves the catalog's token on; `walked` is `nil` without history.
+    private func recordInHistory(
+        _ changes: StoreChanges, before: [DocumentPath: JSONObject], since: Int64?, walked: Int64?
+    ) {
+        guard let walked else { return }
         if let since, !changes.isEmpty {
             do {
                 try recordExternalChanges(changes, before: before, since: since, walked: walked)
@@ -81,7 +145,6 @@ extension DocumentStore {
         } else {
             state.withLock { $0.catalogToken = walked }
         }
-        return changes
     }
 
     /// The history's last token as the files have it now; call holding a lock.
@@ -129,27 +192,41 @@ extension DocumentStore {
             changes.removed.append(path)
         }
 
-        for (found, result) in zip(toRead, readDocuments(toRead, schema: state.querySchema, progress: progress)) {
-            let existed = state.catalog.entry(at: found.path) != nil
-            if existed, keepingContent { before[found.path] = state.catalog.content(at: found.path) }
-            switch result {
-            case .success(let entry):
-                insert(entry, into: &state.catalog, issues: &stillBroken)
-                if existed { changes.modified.append(found.path) } else { changes.added.append(found.path) }
-            case .failure(let failure):
-                state.catalog.remove(found.path)
-                if existed { changes.removed.append(found.path) }
-                stillBroken[found.path.relativePath] = (failure.stamp, failure.issue)
-            }
-        }
-        changes.filesRead = toRead.count
-        state.statistics.filesRead += toRead.count
+        read(
+            toRead, into: &state, changes: &changes, before: &before, keepingContent: keepingContent,
+            broken: &stillBroken, progress: progress)
         state.catalog.brokenFiles = stillBroken
         state.catalog.layoutIssues = listing.issues
         state.stagedFiles = listing.stagedFiles
         state.catalog.replaceBlobs(
             Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }))
         return (changes, before)
+    }
+
+    /// Reads new and changed files into the catalog, noting each as added or modified (or
+    /// removed, when a document the catalog held can no longer be used) and each file that
+    /// cannot be used in `broken`; `keepingContent` keeps the content a document had before.
+    private func read(
+        _ toRead: [TreeListing.Entry], into state: inout State, changes: inout StoreChanges,
+        before: inout [DocumentPath: JSONObject], keepingContent: Bool,
+        broken: inout [String: (stamp: FileStamp, issue: StoreIssue)], progress: ReadProgress?
+    ) {
+        for (found, result) in zip(toRead, readDocuments(toRead, schema: state.querySchema, progress: progress)) {
+            let existed = state.catalog.entry(at: found.path) != nil
+            if existed, keepingContent { before[found.path] = state.catalog.content(at: found.path) }
+            switch result {
+            case .success(let entry):
+                broken[found.path.relativePath] = nil
+                insert(entry, into: &state.catalog, issues: &broken)
+                if existed { changes.modified.append(found.path) } else { changes.added.append(found.path) }
+            case .failure(let failure):
+                state.catalog.remove(found.path)
+                if existed { changes.removed.append(found.path) }
+                broken[found.path.relativePath] = (failure.stamp, failure.issue)
+            }
+        }
+        changes.filesRead += toRead.count
+        state.statistics.filesRead += toRead.count
     }
 
     /// Adds an entry; of two files with one identity, the one with the smaller path is kept

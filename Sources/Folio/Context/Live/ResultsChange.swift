@@ -41,6 +41,37 @@ public struct ResultsChange: Sendable, Equatable {
         return change
     }
 
+    /// The change when only the rows of some identities may have changed place (the others
+    /// kept their sort keys, so their order), from where those rows were (`before`, offsets
+    /// in the old list) and are (`after`, in the new): a row in both moved if the number of
+    /// other rows before it changed, else it was updated. Works on the changed rows alone.
+    static func placing<ID: Hashable>(before: [ID: Int], after: [ID: Int]) -> ResultsChange {
+        let touchedBefore = before.values.sorted()
+        let touchedAfter = after.values.sorted()
+        /// How many rows that are not touched come before `offset`.
+        func othersBefore(_ offset: Int, touched: [Int]) -> Int {
+            var low = 0
+            var high = touched.count
+            while low < high {
+                let middle = (low + high) / 2
+                if touched[middle] < offset { low = middle + 1 } else { high = middle }
+            }
+            return offset - low
+        }
+        var change = ResultsChange()
+        change.removed = before.filter { after[$0.key] == nil }.map(\.value).sorted()
+        change.inserted = after.filter { before[$0.key] == nil }.map(\.value).sorted()
+        for (id, now) in after.sorted(by: { $0.value < $1.value }) {
+            guard let then = before[id] else { continue }
+            if othersBefore(then, touched: touchedBefore) != othersBefore(now, touched: touchedAfter) {
+                change.moved.append(Move(from: then, to: now))
+            } else {
+                change.updated.append(now)
+            }
+        }
+        return change
+    }
+
     /// The positions of a longest increasing subsequence of `values` (patience sorting).
     private static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
         var tails: [Int] = []  // positions of the smallest tail of each run length

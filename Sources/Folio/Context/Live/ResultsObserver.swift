@@ -43,7 +43,9 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     /// The query kept current row by row, or `nil` when each update fetches again.
     @ObservationIgnored private let query: DocumentQuery?
     @ObservationIgnored private var rows: [LiveRow] = []
+    /// The results' identities, in order, kept beside the rows.
     @ObservationIgnored private var identities: [UUID]
+    @ObservationIgnored private var identifiers: [PersistentIdentifier] = []
     /// The entity whose folder holds the results' documents.
     @ObservationIgnored private let folder: String
     @ObservationIgnored private let inbox = ChangeInbox()
@@ -64,7 +66,9 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
         let plan = try modelContext.fetchPlan(for: fetchDescriptor)
         let entity = try modelContext.entity(of: Element.self)
         folder = entity.storageName
-        if let query = plan.query, query.offset == 0, query.limit == nil {
+        if let query = plan.query, query.offset == 0, query.limit == nil,
+            !modelContext.container.store(of: entity.name).readsOtherDocuments(query)
+        {
             self.query = query
             rows = try modelContext.container.store(of: entity.name).liveRows(query)
             identities = rows.map(\.id)
@@ -75,7 +79,8 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
             }
         }
         results = FetchResultsCollection(identifiers: [], batchSize: Self.batchSize, context: modelContext)
-        results = collection(of: identities)
+        identifiers = identities.map { PersistentIdentifier(entityName: folder, id: $0) }
+        results = FetchResultsCollection(identifiers: identifiers, batchSize: Self.batchSize, context: modelContext)
         let inbox = inbox
         listenerKey = modelContext.container.listeners.add { [weak self] change in
             inbox.add(change.documents)
@@ -113,38 +118,61 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     /// How many models the results make at a time as they are read.
     private static var batchSize: Int { 100 }
 
-    private func collection(of ids: [UUID]) -> FetchResultsCollection<Element> {
-        FetchResultsCollection(
-            identifiers: ids.map { PersistentIdentifier(entityName: folder, id: $0) }, batchSize: Self.batchSize,
-            context: modelContext)
-    }
-
     /// Takes in the changes gathered since the last update. Updates sent by changes that
     /// came together find the inbox empty and do nothing.
     private func update(on actor: isolated any Actor) {
-        let touched = Set(inbox.take().filter { $0.entity == folder }.map(\.id))
-        guard !touched.isEmpty else { return }
+        let documents = inbox.take()
+        let touched = Set(documents.filter { $0.entity == folder }.map(\.id))
+        // A fetch run again may change for a related document too; a row kept by itself only for its own.
+        guard query == nil ? !documents.isEmpty : !touched.isEmpty else { return }
         modelContext.mergeChanges()
-        let next: [UUID]
+        let change: ResultsChange
         do {
             if let query {
-                let fresh = try modelContext.container.store(of: query.entity).liveRows(query, among: touched)
-                rows.removeAll { touched.contains($0.id) }
-                for row in fresh.values { rows.insert(row, at: place(of: row, sort: query.sort)) }
-                next = rows.map(\.id)
+                change = try place(touched, query: query)
             } else {
-                next = try modelContext.fetchIdentifiers(fetchDescriptor).map(\.id)
+                let next = try modelContext.fetchIdentifiers(fetchDescriptor).map(\.id)
+                change = ResultsChange.between(identities, next, touched: touched)
+                identities = next
+                identifiers = next.map { PersistentIdentifier(entityName: folder, id: $0) }
             }
         } catch {
             self.error = error as? FolioError ?? .misuse("the fetch cannot run: \(error)")
             return
         }
         if self.error != nil { self.error = nil }
-        let change = ResultsChange.between(identities, next, touched: touched)
         guard !change.isEmpty else { return }
-        identities = next
-        results = collection(of: next)
+        results = FetchResultsCollection(identifiers: identifiers, batchSize: Self.batchSize, context: modelContext)
         lastChange = change
+    }
+
+    /// Takes the touched documents' rows out and puts back those the query still selects,
+    /// each where its sort keys place it, and returns the change. The other rows are not
+    /// looked at but to shift them: a change costs the work of the changed documents.
+    private func place(_ touched: Set<UUID>, query: DocumentQuery) throws(FolioError) -> ResultsChange {
+        let fresh = try modelContext.container.store(of: query.entity).liveRows(query, among: touched)
+        // Few identities are touched at a time: comparing each row with them is cheaper than hashing it.
+        let few = Array(touched)
+        var before: [UUID: Int] = [:]
+        for (offset, id) in identities.enumerated() where few.contains(id) { before[id] = offset }
+        for offset in before.values.sorted(by: >) {
+            rows.remove(at: offset)
+            identities.remove(at: offset)
+            identifiers.remove(at: offset)
+        }
+        for row in fresh.values.sorted(by: { $0.precedes($1, under: query.sort) }) {
+            let offset = place(of: row, sort: query.sort)
+            rows.insert(row, at: offset)
+            identities.insert(row.id, at: offset)
+            identifiers.insert(PersistentIdentifier(entityName: folder, id: row.id), at: offset)
+        }
+        var after: [UUID: Int] = [:]
+        if !fresh.isEmpty {
+            for (offset, id) in identities.enumerated() where few.contains(id) && fresh[id] != nil {
+                after[id] = offset
+            }
+        }
+        return ResultsChange.placing(before: before, after: after)
     }
 
     /// Where a row goes among the rows, by a binary search on the query's order.
