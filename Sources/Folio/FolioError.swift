@@ -138,6 +138,17 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         pattern.kind == error.kind || pattern.matchedKinds.contains(error.kind)
     }
 
+    /// Whether two errors are the same; a SwiftData name (`SwiftDataError.historyTokenExpired`)
+    /// equals every error it matches, so `(error as? SwiftDataError) == .historyTokenExpired`
+    /// reads as it does with SwiftData.
+    public static func == (lhs: FolioError, rhs: FolioError) -> Bool {
+        if !lhs.matchedKinds.isEmpty, rhs.matchedKinds.isEmpty { return lhs ~= rhs }
+        if !rhs.matchedKinds.isEmpty, lhs.matchedKinds.isEmpty { return rhs ~= lhs }
+        return lhs.kind == rhs.kind && lhs.path == rhs.path && lhs.location == rhs.location
+            && lhs.reason == rhs.reason && lhs.customHint == rhs.customHint && lhs.query == rhs.query
+            && lhs.json == rhs.json && lhs.matchedKinds == rhs.matchedKinds && lhs.causes == rhs.causes
+    }
+
     /// For `.unfinishedCommit`, the error that kept the transaction from being finished.
     public var cause: FolioError? { causes.first }
 

@@ -4,6 +4,18 @@ import Testing
 
 /// `folio history` and `folio watch`: the store's transactions, and changes as they happen.
 struct HistoryCommandTests {
+    /// Edits the file of the document a query selects, as a person would: text replaced, saved.
+    func handEdit(_ store: TimerStore, _ entity: String, where query: String, replacing old: String, with new: String)
+        throws
+    {
+        let path =
+            try store.folio("query", entity, query, "--fields", "path", "--format", "csv").output
+            .split(separator: "\n").last.map(String.init) ?? ""
+        let file = store.root + "/" + path
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try text.replacingOccurrences(of: old, with: new).write(toFile: file, atomically: true, encoding: .utf8)
+    }
+
     @Test func historyListsEachChangeWithItsTokenAndAuthorAndFiltersThem() throws {
         let store = try TimerStore()
         let before = try store.folio("history", "--format", "ndjson")
@@ -30,13 +42,7 @@ struct HistoryCommandTests {
 
     @Test func aHandEditIsRecordedAsExternalByTheNextCommand() throws {
         let store = try TimerStore()
-        let path =
-            try store.folio("query", "Timer", "name == \"Coffee Break\"", "--fields", "path", "--format", "csv")
-            .output.split(separator: "\n").last.map(String.init) ?? ""
-        let file = store.root + "/" + path
-        let text = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
-            of: "Coffee Break", with: "Tea Break")
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try handEdit(store, "Timer", where: "name == \"Coffee Break\"", replacing: "Coffee Break", with: "Tea Break")
         let external = try store.folio("history", "--author", "external", "--format", "ndjson")
         #expect(external.status == 0)
         #expect(external.output.contains("\"change\":\"update\""))
@@ -62,13 +68,7 @@ struct HistoryCommandTests {
             try store.folio("insert", "Timer", "name=Short", "durationInSeconds=5", "createdAt=2026-11-05T10:00:00Z")
                 .status == 0, "does not match: no line")
         Thread.sleep(forTimeInterval: 0.3)
-        let path =
-            try store.folio("query", "Timer", "name == \"Long\"", "--fields", "path", "--format", "csv")
-            .output.split(separator: "\n").last.map(String.init) ?? ""
-        let file = store.root + "/" + path
-        let text = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
-            of: "\"Long\"", with: "\"Longer\"")
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try handEdit(store, "Timer", where: "name == \"Long\"", replacing: "\"Long\"", with: "\"Longer\"")
         Thread.sleep(forTimeInterval: 0.3)
         #expect(try store.folio("set", "Timer", "name == \"Longer\"", "durationInSeconds=60").status == 0)
 

@@ -19,6 +19,9 @@ import Folio
 //   StoreWorkload inserter STORE TAG COUNT
 //       COUNT transactions of three new `Pebble` documents {"batch": TAG, "index": i,
 //       "note": ...}, each through a fresh read of the store, as another app would.
+//   StoreWorkload session-inserter STORE COUNT
+//       COUNT saves of one new `FocusSession` each, through the model layer, by author
+//       "other-app" (FocusSession.swift).
 //   StoreWorkload migrator STORE DURABILITY
 //       migrates the store from 1.0.0 to 2.0.0 in one transaction (`Item`: `old` renamed
 //       `new`, `added` added, the documents with an odd `n` deleted; `Note` renamed `Memo`,
@@ -219,11 +222,13 @@ do {
         try reader(store: arguments[2], stopFile: arguments[3])
     case "inserter" where arguments.count == 5:
         try inserter(store: arguments[2], tag: Int(arguments[3])!, count: Int(arguments[4])!)
+    case "session-inserter" where arguments.count == 4:
+        try sessionInserter(store: arguments[2], count: Int(arguments[3])!)
     case "migrator" where arguments.count == 4:
         try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
     default:
         fail(
-            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | migrator STORE DURABILITY"
+            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | session-inserter STORE COUNT | migrator STORE DURABILITY"
         )
     }
 } catch {
