@@ -9,6 +9,7 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks model-benchmark
 //     swift run -c release --package-path Benchmarks query-benchmark
 //     swift run -c release --package-path Benchmarks migration-benchmark
+//     swift run -c release --package-path Benchmarks live-benchmark
 let package = Package(
     name: "FolioBenchmarks",
     dependencies: [
@@ -59,6 +60,13 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Folio", package: "Folio"),
                 .product(name: "FolioJSON", package: "Folio"),
+            ]
+        ),
+        .executableTarget(
+            name: "live-benchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Folio", package: "Folio"),
             ]
         ),
         .executableTarget(

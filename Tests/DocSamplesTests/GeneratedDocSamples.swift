@@ -5,7 +5,7 @@ import Folio
 import FolioJSON
 import Foundation
 
-// README.md, line 60
+// README.md, line 62
 
 @Model
 final class Habit {
@@ -29,7 +29,7 @@ final class Check {
     init(day: Date) { self.day = day }
 }
 
-// README.md, line 87
+// README.md, line 89
 func sample_README_md_2() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
@@ -44,7 +44,7 @@ func sample_README_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 116
+// README.md, line 118
 func sample_README_md_3() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
@@ -70,7 +70,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 325
+// README.md, line 333
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -83,7 +83,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 347
+// README.md, line 355
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -97,7 +97,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 363
+// README.md, line 371
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -110,7 +110,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 419
+// README.md, line 427
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -121,7 +121,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 436
+// README.md, line 444
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -176,6 +176,68 @@ actor Importer {
         for text in texts { modelContext.insert(ConcurrencyNote(text: text)) }
         try modelContext.save()
     }
+}
+
+// docs/live.md, line 29
+
+@Model final class Lodging {
+    @Attribute(.preserveValueOnDeletion) var address: String
+    var nights: Int
+    var checkIn: Date
+    init(address: String, nights: Int, checkIn: Date) {
+        self.address = address
+        self.nights = nights
+        self.checkIn = checkIn
+    }
+}
+
+/// The changes others made since `token`, and the token to keep for next time.
+func changes(in context: ModelContext, after token: DefaultHistoryToken?) throws -> DefaultHistoryToken? {
+    var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
+    if let token {
+        descriptor.predicate = #Predicate { $0.token > token && $0.author != "app" }
+    }
+    let transactions = try context.fetchHistory(descriptor)
+    for transaction in transactions {
+        for change in transaction.changes {
+            switch change {
+            case .insert(let insert as DefaultHistoryInsert<Lodging>):
+                print("new lodging", insert.changedPersistentIdentifier)
+            case .update(let update as DefaultHistoryUpdate<Lodging>):
+                print("changed", update.updatedAttributes.count, "properties by", transaction.author ?? "nobody")
+            case .delete(let delete as DefaultHistoryDelete<Lodging>):
+                print("gone:", delete.tombstone[\.address] as? String ?? "?")
+            default:
+                break
+            }
+        }
+    }
+    return transactions.last?.token ?? token
+}
+
+// docs/live.md, line 123
+
+@Model final class Chore {
+    var title: String
+    var due: Date
+    var done: Bool
+    init(title: String, due: Date, done: Bool = false) {
+        self.title = title
+        self.due = due
+        self.done = done
+    }
+}
+
+@MainActor func watchChores(in container: ModelContainer) throws -> ResultsObserver<Chore> {
+    let open = try ResultsObserver(
+        filterBy: #Predicate<Chore> { !$0.done }, sortBy: [SortDescriptor(\.due)],
+        modelContext: container.mainContext)
+    withObservationTracking {
+        _ = open.results
+    } onChange: {
+        print("the open chores are about to change")
+    }
+    return open
 }
 
 // docs/models.md, line 11

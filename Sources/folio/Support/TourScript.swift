@@ -76,6 +76,10 @@ struct TourScript {
                 "Data/TimerApp",
             ])
         }
+        section(
+            "Every write is a transaction in the store's history, with its author (folio for the tool, an app's context names its own; changes found on disk are by external):"
+        )
+        try show(["history", "--store", "Data/TimerApp"])
         section("Documents are plain files. A hand edit that breaks the schema is caught by check (exit code 1):")
         let broken = try handEdit()
         Terminal.print("$ sed -i 's/\"elapsedSeconds\": \\([0-9]*\\)/\"elapsedSeconds\": \"\\1\"/' \(broken)")
