@@ -54,10 +54,13 @@ struct ReadmeExampleTests {
             try FileManager.default.copyItem(at: data.appending(path: name), to: folder.url.appending(path: name))
             let command = example.replacingOccurrences(of: "--store Data/\(name)", with: "--store .")
                 .replacingOccurrences(of: "Migrations/", with: Self.repository.appending(path: "Migrations").path + "/")
-                .replacingOccurrences(of: "folio ", with: "'\(FolioTool.path)' ", options: .anchored)
+                .replacingOccurrences(of: "folio ", with: "exec '\(FolioTool.path)' ", options: .anchored)
+            // `exec`: the shell becomes the tool, so a command that never ends (a `folio watch`
+            // put in a shell block) is killed itself, and fails the test instead of hanging it.
             let run = try ProcessRun(
                 "/bin/sh", ["-c", command], in: folder("\(name)"), environment: ProcessInfo.processInfo.environment,
-                input: nil)
+                input: nil, timeout: 120)
+            #expect(!run.timedOut, "\(example) in \(name) ran for two minutes; a README example must end")
             #expect(run.status == 0, "\(example) in \(name): exit \(run.status)\n\(run.errors)")
         }
     }
