@@ -57,10 +57,7 @@ extension DocumentStore {
         guard historyLimit > 0 else { return }
         var tail = state.withLock { $0.historyTail }
         // Another process may have appended since this one last did: then the tail is read again.
-        if let known = tail {
-            let size = try folder.status(of: HistoryLog.segmentPath(known.segment)).map { Int64($0.st_size) } ?? 0
-            if size != known.size { tail = nil }
-        }
+        if let known = tail, try !HistoryLog.isCurrent(known, in: folder) { tail = nil }
         var settled: HistoryLog.Tail
         if let tail { settled = tail } else { settled = try HistoryLog.tail(in: folder) }
         if let record = settled.unsettled {

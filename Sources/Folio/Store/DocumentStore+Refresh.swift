@@ -149,9 +149,7 @@ extension DocumentStore {
 
     /// The history's last token as the files have it now; call holding a lock.
     private func currentHistoryToken() throws(FolioError) -> Int64 {
-        if let known = state.withLock({ $0.historyTail }),
-            try folder.status(of: HistoryLog.segmentPath(known.segment)).map({ Int64($0.st_size) }) ?? 0 == known.size
-        {
+        if let known = state.withLock({ $0.historyTail }), try HistoryLog.isCurrent(known, in: folder) {
             return known.lastToken
         }
         return try HistoryLog.tail(in: folder).lastToken

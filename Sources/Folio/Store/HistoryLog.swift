@@ -70,7 +70,7 @@ enum HistoryLog {
         let end = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
         var tail = Tail(segment: newest, size: Int64(end), lastToken: newest - 1)
         guard end > 0 else { return tail }
-        let start = (bytes[..<(end - 1)].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+        let start = lastLineStart(in: bytes, end: end)
         if let value = try? JSONReader().read(Array(bytes[start..<(end - 1)]), file: segmentPath(newest)),
             let record = HistoryRecord(json: value)
         {
@@ -128,13 +128,24 @@ enum HistoryLog {
         return next
     }
 
+    /// Where the last line ending at `end` (just past its newline) starts; 0 for none.
+    private static func lastLineStart(in bytes: [UInt8], end: Int) -> Int {
+        end > 0 ? (bytes[..<(end - 1)].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1 : 0
+    }
+
+    /// Whether the newest segment still ends where `tail` says: no other process appended
+    /// or rewrote it since this one last did (else the tail is to be read again).
+    static func isCurrent(_ tail: Tail, in root: OpenFolder) throws(FolioError) -> Bool {
+        try (root.status(of: segmentPath(tail.segment)).map { Int64($0.st_size) } ?? 0) == tail.size
+    }
+
     /// Takes the newest record out again: its transaction did not land.
     static func dropLast(of tail: Tail, in root: OpenFolder) throws(FolioError) -> Tail {
         guard let record = tail.unsettled else { return tail }
         let path = segmentPath(tail.segment)
         let bytes = try root.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes
         let lineEnd = Int(min(tail.size, Int64(bytes.count)))
-        let start = lineEnd > 0 ? (bytes[..<(lineEnd - 1)].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1 : 0
+        let start = lastLineStart(in: bytes, end: lineEnd)
         let descriptor = try root.openFile(path, flags: O_WRONLY)
         defer { close(descriptor) }
         guard ftruncate(descriptor, off_t(start)) == 0 else {
