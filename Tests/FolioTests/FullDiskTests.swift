@@ -64,6 +64,7 @@ import Testing
         let reopened = try DocumentStore.open(at: directory("store"), durability: .none)
         #expect(reopened.documents(entity: "Timer").count == 20)
         #expect(reopened.statistics.cacheWriteFailure?.description.contains("No space left on device") == true)
-        #expect(!FileManager.default.fileExists(atPath: directory("store/.folio/cache")))
+        #expect(!FileManager.default.fileExists(atPath: directory("store/.folio/cache/Timer")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/cache")).isEmpty)
     }
 }

@@ -282,9 +282,9 @@ struct ModelContextTests {
             try context.save()
         }
         let reopened = try ModelContainer(for: Label.self, configurations: configuration)
+        #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Label>()) == 20)
         #expect(reopened.stores[0].statistics.filesRead == 0)
         #expect(reopened.stores[0].statistics.cacheHits == 20)
-        #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Label>()) == 20)
     }
 
     @Test func modelsWithoutAUniqueValueDoNotReplaceEachOther() throws {

@@ -35,6 +35,7 @@ extension DocumentStore {
         // share a folder with other entities of their hierarchy for.
         var rewrites: [(version: DocumentVersion, entity: String, content: JSONObject?)] = []
 
+        try load(nil)
         withEvaluation { evaluation in
             let paths = evaluation.documents.catalog.paths.sorted()
             for (done, path) in paths.enumerated() {

@@ -93,7 +93,7 @@ extension DocumentStore {
     ) throws(FolioError) -> [QueryAggregate.Row] {
         try aggregate.value?.checkDepth()
         for expression in groupBy { try expression.checkDepth() }
-        return try run(query, overlay: overlay) { run in
+        return try run(query, overlay: overlay, reading: groupBy + (aggregate.value.map { [$0] } ?? [])) { run in
             if let counted = run.countGroupsFromIndex(aggregate, groupedBy: groupBy, overlay: overlay.map(\.0)) {
                 return counted
             }

@@ -89,10 +89,27 @@ struct Catalog {
         }
     }
 
-    /// A number that changes whenever what `.folio/cache` would hold changes: an entry
-    /// added, replaced, removed or verified. The store skips rewriting a cache that
-    /// already holds this revision.
-    private(set) var revision: UInt64 = 0
+    /// A number per folder that changes whenever what its file in `.folio/catalog/` would
+    /// hold changes: an entry added, replaced, removed or verified. The store skips
+    /// rewriting a folder's file that already holds its revision.
+    private(set) var revisions: [String: UInt64] = [:]
+    /// The folders whose documents the catalog holds: walked, and their cached entries
+    /// confirmed. A folder is read the first time something needs it (see
+    /// `DocumentStore.load`), so work follows the entities touched, not the store's size.
+    private(set) var loadedFolders: Set<String> = []
+    /// Whether every folder of the tree is loaded, those a later walk may find included.
+    private(set) var loadsEverything = false
+
+    /// Whether a folder's documents are in the catalog.
+    func isLoaded(_ folder: String) -> Bool { loadsEverything || loadedFolders.contains(folder) }
+
+    /// Records that a walk of these folders (`nil`: the whole tree) brought them in.
+    mutating func markLoaded(_ folders: Set<String>?) {
+        if let folders { loadedFolders.formUnion(folders) } else { loadsEverything = true }
+    }
+
+    /// The revision of one folder's entries.
+    func revision(of folder: String) -> UInt64 { revisions[folder] ?? 0 }
     /// How many walks `see` has been told of.
     private(set) var walks: UInt32 = 0
 
@@ -128,7 +145,7 @@ struct Catalog {
     mutating func setVerified(_ path: DocumentPath) {
         guard let index = index(of: path), !entries.values[index].verified else { return }
         entries.values[index].verified = true
-        revision += 1
+        revisions[path.entity, default: 0] += 1
     }
 
     mutating func remove(_ path: DocumentPath) {
@@ -164,7 +181,7 @@ struct Catalog {
     private mutating func changed(_ path: DocumentPath) {
         lastGeneration += 1
         generations[path.entity] = lastGeneration
-        revision += 1
+        revisions[path.entity, default: 0] += 1
         changeLogs[path.entity]?.record(path, generation: lastGeneration)
     }
 
@@ -192,10 +209,13 @@ struct Catalog {
         return entries.values[index].stamp == stamp ? .unchanged : .changed
     }
 
-    /// The paths of entries whose files `walk` did not find.
-    func unseen(by walk: UInt32) -> [DocumentPath] {
-        entries.values.filter { $0.lastSeen != walk }.map(\.path)
+    /// The paths of entries in these folders (`nil`: all) whose files `walk` did not find.
+    func unseen(by walk: UInt32, in folders: Set<String>?) -> [DocumentPath] {
+        entries.values.filter { $0.lastSeen != walk && folders?.contains($0.path.entity) != false }.map(\.path)
     }
+
+    /// The entries of one folder, in no particular order.
+    func entries(inFolder folder: String) -> [Entry] { entries.values.filter { $0.path.entity == folder } }
 
     /// The parsed content of an entry, decoding (and keeping) cached content on first use.
     mutating func content(at path: DocumentPath) -> JSONObject? { document(at: path)?.content }
@@ -232,10 +252,15 @@ struct Catalog {
         if blobPaths[path.document]?.isEmpty == true { blobPaths[path.document] = nil }
     }
 
-    /// Replaces every blob with those a walk of the tree found.
-    mutating func replaceBlobs(_ found: [DocumentPath: FileStamp]) {
-        blobs = found
-        blobPaths = Dictionary(grouping: found.keys, by: \.document).mapValues(Set.init)
+    /// Replaces the blobs of these folders (`nil`: all) with those a walk of them found.
+    mutating func replaceBlobs(_ found: [DocumentPath: FileStamp], in folders: Set<String>?) {
+        if let folders {
+            for path in blobs.keys where folders.contains(path.entity) { removeBlob(path) }
+            for (path, stamp) in found { setBlob(path, stamp: stamp) }
+        } else {
+            blobs = found
+            blobPaths = Dictionary(grouping: found.keys, by: \.document).mapValues(Set.init)
+        }
     }
 
     var issues: [StoreIssue] {

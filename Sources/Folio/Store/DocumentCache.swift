@@ -2,38 +2,44 @@ import FolioJSON
 import Foundation
 import Glibc
 
-/// `.folio/cache`: every verified document's stamp, content hash and parsed content,
-/// so reopening a store reads only the files that changed since it was written.
+/// `.folio/cache/<Folder>`: one file per entity folder with every verified document's stamp,
+/// content hash and parsed content, so the first use of an entity after an open reads only
+/// its files that changed since the cache was written, and no other entity's.
 ///
-/// A binary file: a magic line, the history token the catalog reflects (plus one; zero
-/// for none known), entries (path as entity, day and UUID bytes, stamp,
-/// hash, compact JSON), and a checksum of everything before it. The cache is never trusted: a missing,
-/// damaged or foreign cache is ignored and rebuilt, and an entry counts only when
+/// A binary file: a magic line, the history token the folder's entries reflect (plus one;
+/// zero for none known), entries (path as entity, day and UUID bytes, stamp, hash,
+/// compact JSON), and a checksum of everything before it. The cache is never trusted: a
+/// missing, damaged or foreign file is ignored and rebuilt, and an entry counts only when
 /// the file on disk still has exactly its stamp.
 enum DocumentCache {
-    static let fileName = ".folio/cache"
-    private static let magic = Array("FOLIO-CACHE 3\n".utf8)
+    /// The folder of the cache files, one per entity folder.
+    static let folderName = ".folio/cache"
+    private static let magic = Array("FOLIO-CACHE 4\n".utf8)
+
+    /// The cache file of an entity folder.
+    static func fileName(of folder: String) -> String { folderName + "/" + folder }
 
     /// What a cache file holds.
     struct Loaded {
-        var catalog = Catalog()
+        var entries: [Catalog.Entry] = []
         /// The cache file's stamp, or `nil` when there was no usable cache.
         var stamp: FileStamp?
-        /// The last history token whose changes the catalog holds, if known.
+        /// The last history token whose changes the entries hold, if known.
         var historyToken: Int64?
     }
 
-    /// The catalog the cache describes, its content left in the cache's buffer, the stamp
-    /// of the cache file it came from and the history token it reflects; an empty catalog
+    /// The entries an entity folder's cache file describes, their content left in the
+    /// file's buffer, the stamp of the file and the history token it reflects; no entries
     /// and no stamp when there is no usable cache. A walk must still confirm every entry.
-    static func load(from root: OpenFolder) -> Loaded {
+    static func load(folder entityFolder: String, from root: OpenFolder) -> Loaded {
         // Any failure to read the cache only costs reading the documents themselves.
-        guard let (bytes, stamp) = try? root.readFile(fileName, limit: JSONReader.absoluteMaximumSize),
+        guard
+            let (bytes, stamp) = try? root.readFile(fileName(of: entityFolder), limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + 8
         else { return Loaded() }
         let buffer = CacheBuffer(bytes: bytes)
         var historyToken: Int64?
-        let catalog: Catalog? = bytes.withUnsafeBytes { raw in
+        let entries: [Catalog.Entry]? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
             let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
             guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic) else { return nil }
@@ -41,10 +47,10 @@ enum DocumentCache {
             _ = cursor.rawBytes(magic.count)
             guard let token = cursor.varint(), let count = cursor.length() else { return nil }
             historyToken = token == 0 ? nil : Int64(bitPattern: token - 1)
-            var catalog = Catalog()
-            catalog.reserveCapacity(count)
+            var entries: [Catalog.Entry] = []
+            entries.reserveCapacity(count)
             for _ in 0..<count {
-                guard let entity = cursor.text(), DocumentPath.isIdentifier(entity),
+                guard let entity = cursor.text(), entity == entityFolder,
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
                     let day = Day(year: Int(clamping: year), month: Int(month), day: Int(dayOfMonth)),
                     let uuid = cursor.rawBytes(16),
@@ -58,27 +64,27 @@ enum DocumentCache {
                     size: Int64(bitPattern: size), modifiedSeconds: Int64(bitPattern: seconds),
                     modifiedNanoseconds: Int64(bitPattern: nanoseconds), inode: inode)
                 let id = UUID(uuid: uuid.loadUnaligned(as: uuid_t.self))
-                let path = DocumentPath(validEntity: entity, day: day, id: id, blobProperty: nil)
+                let path = DocumentPath(validEntity: entityFolder, day: day, id: id, blobProperty: nil)
                 // Only verified entries are cached; the walk decides whether each still holds.
-                catalog.insert(
+                entries.append(
                     Catalog.Entry(
                         path: path, stamp: stamp, contentHash: hash, verified: true,
                         content: .cached(buffer, start..<(start + length))))
             }
-            return cursor.remaining == 0 ? catalog : nil
+            return cursor.remaining == 0 ? entries : nil
         }
-        guard let catalog else { return Loaded() }
-        return Loaded(catalog: catalog, stamp: stamp, historyToken: historyToken)
+        guard let entries else { return Loaded() }
+        return Loaded(entries: entries, stamp: stamp, historyToken: historyToken)
     }
 
-    /// Writes the verified entries of a catalog, atomically (temporary file, then
+    /// Writes the verified entries of one entity folder, atomically (temporary file, then
     /// rename), and returns the new cache file's stamp.
-    static func write(_ catalog: inout Catalog, historyToken: Int64?, in root: OpenFolder) throws(FolioError)
-        -> FileStamp
-    {
+    static func write(
+        _ catalog: Catalog, folder entityFolder: String, historyToken: Int64?, in root: OpenFolder
+    ) throws(FolioError) -> FileStamp {
         var bytes = magic
         CompactJSON.appendVarint(historyToken.map { UInt64($0) + 1 } ?? 0, to: &bytes)
-        let verified = catalog.entries.values.filter(\.verified)
+        let verified = catalog.entries(inFolder: entityFolder).filter(\.verified)
         CompactJSON.appendVarint(UInt64(verified.count), to: &bytes)
         for entry in verified {
             let path = entry.path
@@ -109,16 +115,30 @@ enum DocumentCache {
         let checksum = ContentHash.of(bytes)
         withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
 
-        let temporary = fileName + ".\(getpid()).tmp"
-        try root.removeFile(temporary)
+        // A store written before the cache was split by folder has one cache file in its place.
+        if let info = try root.status(of: folderName), FileSystem.isRegularFile(info) {
+            try root.removeFile(folderName)
+        }
+        let cache = try root.makeFolders(folderName)
+        let temporary = "\(entityFolder).\(getpid()).tmp"
+        try cache.removeFile(temporary)
         do {
-            let stamp = try root.createFile(temporary, bytes: bytes, sync: false)
-            try root.rename(temporary, to: fileName)
+            let stamp = try cache.createFile(temporary, bytes: bytes, sync: false)
+            try cache.rename(temporary, to: entityFolder)
             return stamp
         } catch {
-            try? root.removeFile(temporary)  // no half-written cache left behind; the first error is the one to report
+            try? cache.removeFile(temporary)  // no half-written cache left behind; the first error is the one to report
             throw error
         }
+    }
+
+    /// Removes every cache file, and the single cache file of stores written before the
+    /// cache was split by folder; no cache is fine.
+    static func discard(in root: OpenFolder) throws(FolioError) {
+        guard let info = try root.status(of: folderName) else { return }
+        guard FileSystem.isDirectory(info) else { return try root.removeFile(folderName) }
+        for name in try root.list(folderName) { try root.removeFile(folderName + "/" + name) }
+        try root.removeFolder(folderName)
     }
 }
 

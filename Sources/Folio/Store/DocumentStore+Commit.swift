@@ -28,7 +28,10 @@ extension DocumentStore {
     public func commit(
         _ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil, author: String? = nil
     ) throws(FolioError) -> CommitSummary {
-        try lock.withLock(.exclusive) { () throws(FolioError) in
+        // The folders written must be known (an identity in another day's folder, a document's
+        // blobs, the content a history record compares with); a new manifest may change any.
+        try load(newManifest != nil ? nil : Set(changes.map(\.entity)))
+        return try lock.withLock(.exclusive) { () throws(FolioError) in
             let recovered: (finished: Int, discarded: [String])
             do throws(FolioError) {
                 recovered = try recoverCrashedWriters()

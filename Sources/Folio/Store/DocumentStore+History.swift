@@ -9,9 +9,11 @@ extension DocumentStore {
     /// reaches back that far: `false` when records after the token were deleted.
     ///
     /// A record of a transaction a crashed writer left unfinished is dropped first, so every
-    /// record returned describes changes that happened.
+    /// record returned describes changes that happened. Every entity's folder is read first
+    /// (once), so changes made on disk to entities not used yet are in the history too.
     package func history(after token: Int64) throws(FolioError) -> (records: [HistoryRecord], reachesBack: Bool) {
         guard historyLimit > 0 else { return ([], true) }
+        try load(nil)
         if lock.unlockedReason == nil {
             _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
         }
@@ -127,12 +129,13 @@ extension DocumentStore {
     /// content the catalog had for each modified or removed document; `walked` is the last
     /// token when the walk was made. A document written by another process's transaction
     /// after `since` is explained when its file still has the content that transaction wrote.
+    /// Returns the last token the catalog now reflects (the new record's, when it follows `walked`).
     func recordExternalChanges(
         _ found: StoreChanges, before: [DocumentPath: JSONObject], since: Int64, walked: Int64
-    ) throws(FolioError) {
-        try lock.withLock(.exclusive) { () throws(FolioError) in
+    ) throws(FolioError) -> Int64 {
+        try lock.withLock(.exclusive) { () throws(FolioError) -> Int64 in
             try recoverCrashedWriters()
-            guard var tail = state.withLock({ $0.historyTail }) else { return }
+            guard var tail = state.withLock({ $0.historyTail }) else { return walked }
             // The newest known change of each document after `since`, by folder and identity.
             var known: [Catalog.Identity: HistoryRecord.Change] = [:]
             for record in try HistoryLog.records(after: since, in: folder).records where record.token <= walked {
@@ -181,10 +184,8 @@ extension DocumentStore {
                 tail = unsettling(try HistoryLog.append(record, to: tail, in: folder))
             }
             let settled = tail
-            state.withLock { state in
-                state.historyTail = settled
-                state.catalogToken = reflected
-            }
+            state.withLock { $0.historyTail = settled }
+            return reflected
         }
     }
 

@@ -44,9 +44,11 @@ extension DocumentStore {
         }
     }
 
-    /// Plans a query and hands its run to `body` under the store's lock.
+    /// Plans a query and hands its run to `body` under the store's lock. The folders the
+    /// query (and `reading`, further expressions `body` evaluates) may read are loaded first.
     func run<Result>(
-        _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], _ body: (inout QueryRun) -> Result
+        _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], reading: [QueryExpression] = [],
+        _ body: (inout QueryRun) -> Result
     ) throws(FolioError) -> Result {
         let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
         let asked = try schema.entity(query.entity, in: root)
@@ -57,6 +59,8 @@ extension DocumentStore {
         // A tree built in code may be deeper than the parser lets text be; evaluating it would recurse past the stack.
         try query.filter?.checkDepth()
         for key in query.sort { try key.expression.checkDepth() }
+        let expressions = (query.filter.map { [$0] } ?? []) + query.sort.map(\.expression) + reading
+        try load(schema.folders(readBy: expressions, of: query.entity))
         let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
         return withEvaluation { evaluation in
             evaluation.documents.includeDeleted = query.includeDeleted

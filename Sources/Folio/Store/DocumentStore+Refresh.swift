@@ -12,47 +12,97 @@ public struct StoreChanges: Sendable, Equatable {
 
     /// Whether nothing changed.
     public var isEmpty: Bool { added.isEmpty && modified.isEmpty && removed.isEmpty }
+
+    /// Keeps only the changes to the documents `belongs` accepts.
+    mutating func keep(_ belongs: (DocumentPath) -> Bool) {
+        added.removeAll { !belongs($0) }
+        modified.removeAll { !belongs($0) }
+        removed.removeAll { !belongs($0) }
+    }
 }
 
 extension DocumentStore {
-    /// Brings the catalog up to date with the tree: a `stat`-only walk, then reads of
-    /// exactly the files that are new or whose stamp changed (a `git pull`, a hand edit,
-    /// another process). Holds the shared lock, so it never sees half a transaction.
+    /// Brings the catalog up to date with the tree: a `stat`-only walk of the folders of the
+    /// entities read so far, then reads of exactly the files that are new or whose stamp
+    /// changed (a `git pull`, a hand edit, another process). Entities not read yet are
+    /// walked when first touched. Holds the shared lock, so it never sees half a transaction.
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges {
-        try refresh(loadingCache: false)
+        let (folders, everything) = state.withLock { ($0.catalog.loadedFolders, $0.catalog.loadsEverything) }
+        return try walk(everything ? nil : folders, loading: [])
     }
 
-    /// A refresh; `loadingCache` (for an open) first replaces the catalog with the one
-    /// in `.folio/cache`, which the walk then confirms entry by entry. `progress` hears
-    /// how many of the files to read are read.
-    func refresh(loadingCache: Bool, progress: ReadProgress? = nil) throws(FolioError) -> StoreChanges {
+    /// Brings these entity folders (`nil`: every folder of the tree) into the catalog, if
+    /// they are not in it yet: each folder's cache file (`.folio/cache/<Folder>`) is loaded
+    /// and a walk of the folder confirms it entry by entry, reading only the files it does
+    /// not vouch for. This is how the first use of an entity pays for its own documents
+    /// only. A folder that read files has its cache written again (a failure to write it
+    /// only costs the next process those reads).
+    package func load(_ folders: Set<String>?) throws(FolioError) {
+        let (walked, newly): (Set<String>?, Set<String>)
+        if let folders {
+            let missing = state.withLock { state in folders.filter { !state.catalog.isLoaded($0) } }
+            guard !missing.isEmpty else { return }
+            (walked, newly) = (missing, missing)
+        } else {
+            guard !state.withLock({ $0.catalog.loadsEverything }) else { return }
+            let present = try folder.list().filter(DocumentPath.isIdentifier)
+            let loaded = state.withLock { $0.catalog.loadedFolders }
+            (walked, newly) = (nil, Set(present).subtracting(loaded))
+        }
+        let changes = try walk(walked, loading: newly, progress: progress)
+        guard changes.filesRead > 0 || !changes.removed.isEmpty else { return }
+        do {
+            try writeCache()
+        } catch {
+            state.withLock { $0.statistics.cacheWriteFailure = error }
+        }
+    }
+
+    /// `load` for readers that cannot throw: a folder that cannot be loaded (a lock held
+    /// past the timeout, a folder that cannot be listed) is reported among `issues` and as
+    /// an unreadable document of its entities, so no answer leaves its documents out
+    /// without a word; the next use tries again.
+    func loadReporting(_ folders: Set<String>?) {
+        do {
+            try load(folders)
+        } catch {
+            let names = folders.map { Array($0) } ?? [""]
+            state.withLock { state in
+                for name in names { state.loadFailures[name] = StoreIssue(path: name, error: error) }
+            }
+        }
+    }
+
+    /// Walks `folders` (`nil`: the whole tree) and brings the catalog in line, first adding
+    /// the cached entries of the folders in `newly`, which were not loaded.
+    private func walk(_ folders: Set<String>?, loading newly: Set<String>, progress: ReadProgress? = nil)
+        throws(FolioError) -> StoreChanges
+    {
         let keepsHistory = historyLimit > 0 && lock.unlockedReason == nil
-        let (changes, before, since, walked) = try lock.withLock(.shared) { () throws(FolioError) in
+        let (changes, before, since, walked) = try lock.withLock(.shared) {
+            () throws(FolioError) -> (StoreChanges, [DocumentPath: JSONObject], Int64?, Int64?) in
             // The cache is decoded on another core while this one walks the tree: one is
             // parsing, the other waits on the file system, and neither needs the other.
             let loading = DispatchGroup()
-            let cached = Mutex<DocumentCache.Loaded?>(nil)
-            if loadingCache {
+            let cached = Mutex<[String: DocumentCache.Loaded]>([:])
+            if !newly.isEmpty {
                 DispatchQueue.global().async(group: loading) { [folder] in
-                    let loaded = DocumentCache.load(from: folder)
-                    cached.withLock { $0 = loaded }
+                    for name in newly {
+                        let loaded = DocumentCache.load(folder: name, from: folder)
+                        cached.withLock { $0[name] = loaded }
+                    }
                 }
             }
             let expected = state.withLock { $0.catalog.count }
-            let listing: TreeListing
+            var listing: TreeListing?
             do {
                 defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
-                listing = try TreeListing(root: folder, expectedDocuments: expected)
-            }
-            if let loaded = cached.withLock({ $0.take() }) {
-                state.withLock { state in
-                    state.catalog = loaded.catalog
-                    state.indexes = QueryIndexes()
-                    state.cacheOnDisk = loaded.stamp.map { (loaded.catalog.revision, $0) }
-                    state.catalogToken = loaded.historyToken
+                if folders?.isEmpty != true {
+                    listing = try TreeListing(root: folder, folders: folders, expectedDocuments: expected)
                 }
             }
+            let loaded = cached.withLock { $0 }
             // No transaction lands while the shared lock is held: the walk sees every one up to this token.
             let walked = keepsHistory ? try currentHistoryToken() : nil
             let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
@@ -63,14 +113,42 @@ extension DocumentStore {
                     state.manifest = manifest
                     state.manifestStamp = manifestStamp
                 }
-                let since = keepsHistory ? state.catalogToken : nil
+                // What each walked folder's entries reflected of the history before this walk:
+                // a loaded one the catalog's token, a new one its cache's.
+                var cacheTokens: [String: Int64] = [:]
+                for (name, cache) in loaded {
+                    for entry in cache.entries { state.catalog.insert(entry) }
+                    if let stamp = cache.stamp { state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp) }
+                    cacheTokens[name] = cache.historyToken
+                }
+                let (everything, loadedBefore) = (state.catalog.loadsEverything, state.catalog.loadedFolders)
+                let catalogToken = state.catalogToken
+                func since(_ name: String) -> Int64? {
+                    guard keepsHistory else { return nil }
+                    if newly.contains(name) { return cacheTokens[name] }
+                    return everything || loadedBefore.contains(name) ? catalogToken : nil
+                }
+                guard let listing else { return (StoreChanges(), [:], nil, walked) }
+                if !newly.isEmpty { state.indexes = QueryIndexes() }
                 let (changes, before) = apply(
-                    listing, confirmingCache: loadingCache, keepingContent: since != nil, progress: progress, to: &state
+                    listing, walking: folders, confirming: newly, keepingContent: keepsHistory, progress: progress,
+                    to: &state)
+                state.catalog.markLoaded(folders)
+                for name in state.loadFailures.keys where folders?.contains(name) != false {
+                    state.loadFailures[name] = nil
+                }
+                // Changes in a folder whose history was not known (no cache yet) are not recorded:
+                // they are the folder as first seen. The rest are, from the oldest token known.
+                var recorded = changes
+                recorded.keep { since($0.entity) != nil }
+                let oldest = Set((recorded.added + recorded.modified + recorded.removed).map(\.entity)).compactMap(
+                    since
                 )
-                return (changes, before, since, walked)
+                .min()
+                return (recorded, before, oldest ?? catalogToken, walked)
             }
         }
-        recordInHistory(changes, before: before, since: since, walked: walked)
+        recordInHistory(changes, before: before, since: since, walked: walked, covering: folders)
         return changes
     }
 
@@ -87,6 +165,9 @@ extension DocumentStore {
             }
             documents.append(document)
         }
+        // A folder not loaded yet is walked when first used, which sees these files then.
+        documents = state.withLock { state in documents.filter { state.catalog.isLoaded($0.entity) } }
+        guard !documents.isEmpty else { return StoreChanges() }
         let keepsHistory = historyLimit > 0 && lock.unlockedReason == nil
         let looked = try lock.withLock(.shared) {
             () throws(FolioError) -> (StoreChanges, [DocumentPath: JSONObject], Int64?, Int64?)? in
@@ -125,25 +206,36 @@ extension DocumentStore {
             }
         }
         guard let (changes, before, since, walked) = looked else { return try refresh() }
-        recordInHistory(changes, before: before, since: since, walked: walked)
+        recordInHistory(changes, before: before, since: since, walked: walked, covering: nil)
         return changes
     }
 
     /// Records what a refresh found in the history, as external where no transaction
     /// explains it, and moves the catalog's token on; `walked` is `nil` without history.
+    /// `covering` names the folders the refresh walked (`nil`: all loaded ones): a loaded
+    /// folder it did not walk still reflects only the token it had, and the catalog's token
+    /// is the oldest of its folders'.
     private func recordInHistory(
-        _ changes: StoreChanges, before: [DocumentPath: JSONObject], since: Int64?, walked: Int64?
+        _ changes: StoreChanges, before: [DocumentPath: JSONObject], since: Int64?, walked: Int64?,
+        covering folders: Set<String>?
     ) {
         guard let walked else { return }
+        var reflected = walked
         if let since, !changes.isEmpty {
             do {
-                try recordExternalChanges(changes, before: before, since: since, walked: walked)
+                reflected = try recordExternalChanges(changes, before: before, since: since, walked: walked)
             } catch {
                 // The documents are read; only their history is missing. Reported, never fatal to a read.
                 state.withLock { $0.statistics.historyWriteFailure = error }
             }
-        } else {
-            state.withLock { $0.catalogToken = walked }
+        }
+        state.withLock { state in
+            let others = folders.map { state.catalog.loadedFolders.subtracting($0) } ?? []
+            if let current = state.catalogToken, !others.isEmpty {
+                state.catalogToken = min(current, reflected)
+            } else {
+                state.catalogToken = reflected
+            }
         }
     }
 
@@ -155,12 +247,17 @@ extension DocumentStore {
         return try HistoryLog.tail(in: folder).lastToken
     }
 
-    /// Brings the catalog in line with a walk; `keepingContent` also returns the content the
-    /// catalog had for each document modified or removed, for the history.
+    /// Brings the catalog in line with a walk of `folders` (`nil`: the whole tree), whose
+    /// folders in `newly` had only their cached entries; `keepingContent` also returns the
+    /// content the catalog had for each document modified or removed, for the history.
     private func apply(
-        _ listing: TreeListing, confirmingCache: Bool, keepingContent: Bool, progress: ReadProgress?,
-        to state: inout State
+        _ listing: TreeListing, walking folders: Set<String>?, confirming newly: Set<String>, keepingContent: Bool,
+        progress: ReadProgress?, to state: inout State
     ) -> (StoreChanges, [DocumentPath: JSONObject]) {
+        func walked(_ path: String) -> Bool {
+            guard let folders else { return true }
+            return folders.contains(String(path.prefix { $0 != "/" }))
+        }
         var changes = StoreChanges()
         var before: [DocumentPath: JSONObject] = [:]
         var toRead: [TreeListing.Entry] = []
@@ -170,7 +267,7 @@ extension DocumentStore {
         for found in listing.documents {
             switch state.catalog.see(found.path, stamp: found.stamp, walk: walk) {
             case .unchanged:
-                if confirmingCache { state.statistics.cacheHits += 1 }
+                if newly.contains(found.path.entity) { state.statistics.cacheHits += 1 }
                 continue
             case .changed:
                 break
@@ -184,7 +281,7 @@ extension DocumentStore {
             }
             toRead.append(found)
         }
-        for path in state.catalog.unseen(by: walk) {
+        for path in state.catalog.unseen(by: walk, in: folders) {
             if keepingContent { before[path] = state.catalog.content(at: path) }
             state.catalog.remove(path)
             changes.removed.append(path)
@@ -193,11 +290,12 @@ extension DocumentStore {
         read(
             toRead, into: &state, changes: &changes, before: &before, keepingContent: keepingContent,
             broken: &stillBroken, progress: progress)
-        state.catalog.brokenFiles = stillBroken
-        state.catalog.layoutIssues = listing.issues
-        state.stagedFiles = listing.stagedFiles
+        state.catalog.brokenFiles = state.catalog.brokenFiles.filter { !walked($0.key) }.merging(stillBroken) { $1 }
+        state.catalog.layoutIssues = state.catalog.layoutIssues.filter { !walked($0.path) } + listing.issues
+        state.stagedFiles = state.stagedFiles.filter { !walked($0) } + listing.stagedFiles
         state.catalog.replaceBlobs(
-            Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }))
+            Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }),
+            in: folders)
         return (changes, before)
     }
 

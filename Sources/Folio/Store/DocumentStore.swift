@@ -10,8 +10,9 @@ public typealias ReadProgress = @Sendable (_ read: Int, _ total: Int) -> Void
 ///
 /// This is the storage engine beneath the model layer. It knows documents (JSON
 /// objects with an entity, an identity and a partition day), not Swift models.
-/// Reads come from an in-memory catalog built by a `stat`-only walk and kept current
-/// by `refresh()`; `commit(_:)` writes a batch of changes as one crash-safe
+/// Reads come from an in-memory catalog, which takes in an entity's folder (from its
+/// cache file and a `stat`-only walk) the first time the entity is used and is kept
+/// current by `refresh()`; `commit(_:)` writes a batch of changes as one crash-safe
 /// transaction. Instances are safe to share between threads; several processes
 /// may open one store at once (one writes at a time).
 ///
@@ -33,6 +34,8 @@ public final class DocumentStore: Sendable {
     let folder: OpenFolder
     let lock: StoreLock
     let state: Mutex<State>
+    /// Hears how many files a folder's first use reads, for a progress bar.
+    let progress: ReadProgress?
 
     struct State {
         var manifest: StoreManifest {
@@ -52,9 +55,13 @@ public final class DocumentStore: Sendable {
         /// The query indexes over `catalog`, replaced with it.
         var indexes = QueryIndexes()
         var statistics = StoreStatistics()
-        /// What `.folio/cache` holds: the catalog revision it was loaded or written at, and
-        /// the cache file's stamp then. A close with neither changed writes nothing.
-        var cacheOnDisk: (revision: UInt64, stamp: FileStamp)?
+        /// What each folder's file in `.folio/cache/` holds: the folder's revision it was
+        /// loaded or written at, and the file's stamp then. A close with neither changed
+        /// writes nothing.
+        var cacheOnDisk: [String: (revision: UInt64, stamp: FileStamp)] = [:]
+        /// Folders whose first use failed, with why, for readers that cannot throw (see
+        /// `loadReporting`); cleared when the folder loads.
+        var loadFailures: [String: StoreIssue] = [:]
         /// A committed transaction the last open or commit could not finish.
         var unfinishedTransaction: FolioError?
         /// Staged files the last walk found; the next commit removes those still there.
@@ -62,9 +69,9 @@ public final class DocumentStore: Sendable {
         /// Where the history's next record goes, as of the last time this store held the write
         /// lock; `nil` until then.
         var historyTail: HistoryLog.Tail?
-        /// The last history token whose transaction the catalog reflects, or `nil` when that is
-        /// not known (no cache at open): changes a refresh finds that the history after it does
-        /// not explain are recorded as external.
+        /// The last history token whose transaction every loaded folder of the catalog reflects,
+        /// or `nil` before a folder is loaded: changes a refresh finds that the history after it
+        /// does not explain are recorded as external.
         var catalogToken: Int64?
     }
 
@@ -100,8 +107,9 @@ public final class DocumentStore: Sendable {
         return try open(at: root, durability: durability, historyLimit: historyLimit)
     }
 
-    /// Opens a store: finishes or discards a crashed writer's journal, then builds the
-    /// catalog from the cache and a walk, reading only files the cache does not vouch for.
+    /// Opens a store: reads the manifest and finishes or discards a crashed writer's journal.
+    /// Documents are read when their entity is first used: its folder's cache file, then a
+    /// walk of the folder reading only files the cache does not vouch for.
     ///
     /// `lockTimeout` is how long a commit or refresh waits for another process holding
     /// the store's lock before it fails with `FolioError.locked`; `progress` hears how
@@ -127,26 +135,17 @@ public final class DocumentStore: Sendable {
         let store = DocumentStore(
             root: root, durability: durability, historyLimit: max(0, historyLimit), folder: folder,
             lock: try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout),
-            manifest: try readManifest(in: folder), manifestStamp: manifestStamp)
+            manifest: try readManifest(in: folder), manifestStamp: manifestStamp, progress: progress)
         try store.recoverJournals()
-        let changes = try store.refresh(loadingCache: true, progress: progress)
-        if changes.filesRead > 0 || !changes.removed.isEmpty {
-            // The cache only spares the next open some reads: failing to write it (a full
-            // disk, a read-only checkout) must not keep anyone from their data.
-            do {
-                try store.writeCache()
-            } catch {
-                store.state.withLock { $0.statistics.cacheWriteFailure = error }
-            }
-        }
         return store
     }
 
     private init(
         root: String, durability: Durability, historyLimit: Int, folder: OpenFolder, lock: StoreLock,
-        manifest: StoreManifest, manifestStamp: FileStamp?
+        manifest: StoreManifest, manifestStamp: FileStamp?, progress: ReadProgress?
     ) {
         self.root = root
+        self.progress = progress
         self.durability = durability
         self.historyLimit = historyLimit
         self.folder = folder
@@ -170,14 +169,25 @@ public final class DocumentStore: Sendable {
     public var statistics: StoreStatistics { state.withLock { $0.statistics } }
 
     /// Files the store could not use, as of the last walk: each with its path and why.
-    public var issues: [StoreIssue] { state.withLock { $0.catalog.issues } }
+    /// Every entity is read for this.
+    public var issues: [StoreIssue] {
+        loadReporting(nil)
+        return state.withLock { ($0.catalog.issues + $0.loadFailures.values).sorted { $0.path < $1.path } }
+    }
 
     /// The issues that are an entity's documents: files in its folders named as documents
-    /// are, which the store could not read (malformed JSON, a link, no permission). Any
-    /// answer about the entity would have to leave them out.
+    /// are, which the store could not read (malformed JSON, a link, no permission), or the
+    /// folder itself when it could not be read. Any answer about the entity would have to
+    /// leave them out.
     public func unreadableDocuments(of entity: String) -> [StoreIssue] {
-        let folder = entity + "/"
-        return issues.filter { $0.path.hasPrefix(folder) && $0.path.hasSuffix(".json") }
+        let folder = documentFolder(of: entity)
+        loadReporting([folder])
+        return state.withLock { state in
+            let unreadable = state.catalog.issues.filter {
+                $0.path.hasPrefix(folder + "/") && $0.path.hasSuffix(".json")
+            }
+            return (state.loadFailures[folder] ?? state.loadFailures[""]).map { [$0] + unreadable } ?? unreadable
+        }
     }
 
     /// A transaction that was committed but could not be finished (an immutable or
@@ -194,7 +204,8 @@ public final class DocumentStore: Sendable {
     /// whose class inherits from another model finds its documents, and those of the
     /// entities inheriting from it, in its hierarchy's folder.
     public func document(entity: String, id: UUID) -> StoredDocument? {
-        state.withLock { state in
+        loadReporting([documentFolder(of: entity)])
+        return state.withLock { state in
             let (folder, kinds) = state.querySchema.folder(of: entity)
             guard let path = state.catalog.path(of: .init(entity: folder, id: id)),
                 let stored = Self.stored(at: path, in: &state.catalog)
@@ -206,7 +217,8 @@ public final class DocumentStore: Sendable {
 
     /// Every document of an entity, in path order (day, then identity); see `document(entity:id:)`.
     public func documents(entity: String) -> [StoredDocument] {
-        state.withLock { state in
+        loadReporting([documentFolder(of: entity)])
+        return state.withLock { state in
             let (folder, kinds) = state.querySchema.folder(of: entity)
             let documents = state.catalog.paths.filter { $0.entity == folder }.sorted().compactMap {
                 Self.stored(at: $0, in: &state.catalog)
@@ -216,15 +228,17 @@ public final class DocumentStore: Sendable {
         }
     }
 
-    /// How many documents of each entity the store holds.
+    /// How many documents of each entity the store holds. Every entity is read for this.
     public var documentCounts: [String: Int] {
-        state.withLock { $0.catalog.counts.filter { $0.value > 0 } }
+        loadReporting(nil)
+        return state.withLock { $0.catalog.counts.filter { $0.value > 0 } }
     }
 
     /// The bytes of the documents' files and their external-storage files, as the last
-    /// walk stamped them: no file is read or listed again.
+    /// walk stamped them: no file is read or listed again. Every entity is read for this.
     public var documentBytes: Int64 {
-        state.withLock { state in
+        loadReporting(nil)
+        return state.withLock { state in
             state.catalog.entries.values.reduce(0) { $0 + $1.stamp.size }
                 + state.catalog.blobs.values.reduce(0) { $0 + $1.size }
         }
@@ -236,16 +250,21 @@ public final class DocumentStore: Sendable {
     }
 
     /// Every `.externalStorage` blob file, with the stamp it had when last read or written.
-    var blobStamps: [DocumentPath: FileStamp] { state.withLock { $0.catalog.blobs } }
+    var blobStamps: [DocumentPath: FileStamp] {
+        loadReporting(nil)
+        return state.withLock { $0.catalog.blobs }
+    }
 
     /// The properties whose `.externalStorage` blobs sit beside a document.
     func blobProperties(of document: DocumentPath) -> [String] {
-        state.withLock { $0.catalog.blobs(of: document).keys.compactMap(\.blobProperty) }
+        loadReporting([document.entity])
+        return state.withLock { $0.catalog.blobs(of: document).keys.compactMap(\.blobProperty) }
     }
 
     /// The bytes of a document's `.externalStorage` blob, or `nil` when it has none.
     public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
         let path = try document.blob(property)
+        try load([document.entity])
         guard state.withLock({ $0.catalog.blobs[path] }) != nil else { return nil }
         return try folder.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
     }
@@ -261,21 +280,28 @@ public final class DocumentStore: Sendable {
         }
         try state.withLock { state throws(FolioError) in
             try verifyRecentEntries(&state)
-            if let written = state.cacheOnDisk, written.revision == state.catalog.revision,
-                let info = try folder.status(of: DocumentCache.fileName), FileStamp(info) == written.stamp
-            {
-                return
+            // Only folders loaded are written: the others' files are as they were.
+            var folders = state.catalog.loadedFolders.union(state.cacheOnDisk.keys)
+            if state.catalog.loadsEverything { folders.formUnion(state.catalog.entries.values.lazy.map(\.path.entity)) }
+            for name in folders.sorted() {
+                let fileName = DocumentCache.fileName(of: name)
+                if let written = state.cacheOnDisk[name], written.revision == state.catalog.revision(of: name),
+                    let info = try folder.status(of: fileName), FileStamp(info) == written.stamp
+                {
+                    continue
+                }
+                let stamp = try DocumentCache.write(
+                    state.catalog, folder: name, historyToken: state.catalogToken, in: folder)
+                state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp)
+                state.statistics.cacheWrites += 1
             }
-            let stamp = try DocumentCache.write(&state.catalog, historyToken: state.catalogToken, in: folder)
-            state.cacheOnDisk = (state.catalog.revision, stamp)
-            state.statistics.cacheWrites += 1
         }
     }
 
     /// Removes the cache of the store at `root`, so the next open reads every file again;
     /// no cache is fine. Through the store's folder, like every file of it.
     public static func discardCache(at root: String) throws(FolioError) {
-        try OpenFolder(root: normalized(root)).removeFile(DocumentCache.fileName)
+        try DocumentCache.discard(in: OpenFolder(root: normalized(root)))
     }
 
     /// Writes the cache; the store may still be used afterwards.

@@ -22,7 +22,12 @@ struct TreeListing {
     /// relative to the root: left by a writer that crashed, or by one still under way.
     private(set) var stagedFiles: [String] = []
 
-    init(root: OpenFolder, expectedDocuments: Int = 0) throws(FolioError) {
+    /// Only the entity folders named in `folders` are walked (and issues at the root
+    /// reported only for those names), or the whole tree when `folders` is `nil`.
+    private let folders: Set<String>?
+
+    init(root: OpenFolder, folders: Set<String>? = nil, expectedDocuments: Int = 0) throws(FolioError) {
+        self.folders = folders
         documents.reserveCapacity(expectedDocuments)
         // A descriptor of its own: a folder's read position belongs to its open file, which
         // the store's descriptor would share with every other walk.
@@ -105,6 +110,7 @@ struct TreeListing {
             return
         }
         let text = Self.text(name)
+        if folder.level == 0, let folders, !folders.contains(text) { return }
         if kind == S_IFLNK {
             if folder.level > 0 || DocumentPath.isIdentifier(text) { issue(folder.child(text), "is a symbolic link") }
             return

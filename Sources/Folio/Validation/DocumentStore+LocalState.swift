@@ -39,10 +39,17 @@ extension DocumentStore {
         }
         _ = inspect(".folio") { name, info in
             switch name {
-            case "lock", "cache": FileSystem.isRegularFile(info)
+            case "lock": FileSystem.isRegularFile(info)
+            // A file: the one cache of a store Folio has not opened since the cache was split by folder.
+            case "cache": FileSystem.isDirectory(info) || FileSystem.isRegularFile(info)
             case "journal", "history": FileSystem.isDirectory(info)
             default: name.hasPrefix("cache.") && name.hasSuffix(".tmp")  // a cache write cut short
             }
+        }
+        _ = inspect(DocumentCache.folderName) { name, info in
+            // A folder's cache, or one whose write was cut short (`<Folder>.<pid>.tmp`).
+            let folder = name.hasSuffix(".tmp") ? String(name.prefix { $0 != "." }) : name
+            return DocumentPath.isIdentifier(folder) && FileSystem.isRegularFile(info)
         }
         _ = inspect(HistoryLog.folder) { name, info in HistoryLog.isFileName(name) && FileSystem.isRegularFile(info) }
         if let segments = try? HistoryLog.segments(in: folder) {

@@ -26,6 +26,7 @@ extension FolioCommand {
                 let started = Date()
                 let bar = Progress("reindex", total: 0)
                 let store = try store.open { read, total in bar.advance(to: read, of: total) }
+                try store.load(nil)
                 bar.finish()
                 try store.writeCache()
                 let seconds = Date().timeIntervalSince(started)

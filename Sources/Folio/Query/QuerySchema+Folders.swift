@@ -1,0 +1,34 @@
+extension QuerySchema {
+    /// The folders whose documents a query of `entity` may read: the entity's own and those
+    /// of every relationship the expressions could follow, through any number of hops, so a
+    /// store loads these before the query runs and no other. A relationship is followed
+    /// when its name appears as a member anywhere in the expressions, whatever the base (an
+    /// over-estimate, never an under-one); a document named by a constant adds its folder.
+    func folders(readBy expressions: [QueryExpression], of entity: String) -> Set<String> {
+        var names: Set<String> = []
+        var constants: Set<String> = []
+        var pending = expressions
+        while let expression = pending.popLast() {
+            switch expression {
+            case .member(_, let name): names.insert(name)
+            case .value(.document(let entity, _)): constants.insert(entity)
+            default: break
+            }
+            pending += expression.children
+        }
+        var folders: Set<String> = constants.reduce(into: []) { $0.insert(folder(of: $1).folder) }
+        var reached: Set<String> = [entity]
+        var frontier = [entity]
+        while let next = frontier.popLast() {
+            folders.insert(folder(of: next).folder)
+            guard let described = entities[next] else { continue }
+            for name in names {
+                guard case .relationship(let destination, _, _)? = described.property(named: name),
+                    reached.insert(destination).inserted
+                else { continue }
+                frontier.append(destination)
+            }
+        }
+        return folders
+    }
+}
