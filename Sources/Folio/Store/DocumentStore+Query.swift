@@ -270,7 +270,7 @@ struct QueryRun {
         guard let limit = query.limit, query.sort.count == 1, let key = query.sort.first,
             case .member(.variable(0), let name) = key.expression,
             case .attribute(_, let typeName, _)? = evaluation.documents.schema.entities[entity]?.property(named: name),
-            Self.orderedTypes.contains(typeName), !overlay.contains(where: { $0.entity == entity })
+            Self.isOrderedAsValues(typeName), !overlay.contains(where: { $0.entity == entity })
         else { return nil }
         let offset = max(query.offset, 0)
         let wanted = offset + max(limit, 0)
@@ -309,12 +309,14 @@ struct QueryRun {
             matches: matches, total: found.count, explanation: explanation, tableGeneration: tableGeneration)
     }
 
-    /// Types whose order as values is their order in Swift (text has comparators, so it
-    /// is sorted in full instead).
-    private static let orderedTypes: Set<String> = [
-        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
-        "Date",
-    ]
+    /// Whether a type's order as values is its order in Swift: integers, floating point and
+    /// dates (text has comparators, so it is sorted in full instead).
+    private static func isOrderedAsValues(_ typeName: String) -> Bool {
+        switch ScalarType(rawValue: typeName)?.kind {
+        case .integer, .floatingPoint, .date: true
+        default: false
+        }
+    }
 
     /// The page of the matches in the query's order: sorted by the keys (a bounded heap
     /// when a limit keeps few), ties and unsorted queries in store order.

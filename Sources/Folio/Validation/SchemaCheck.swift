@@ -51,7 +51,7 @@ package struct SchemaCheck {
 
     /// Why a type name written by hand is not one Folio stores (`"Strin"`), or `nil`.
     package static func problem(withTypeName typeName: String) -> String? {
-        let known = StoredType.scalars.keys.sorted()
+        let known = ScalarType.names
         guard let other = StoredType.otherTypeNames(in: typeName).first else { return nil }
         let hint =
             Spelling.nearest(to: other, among: known).map { "; did you mean \($0)?" }
@@ -212,7 +212,7 @@ package struct SchemaCheck {
         guard case .string(let typeName) = type else {
             return error(path.appending("type"), "the type of \(label) is \(type), not a type name like \"String\"")
         }
-        let known = StoredType.scalars.keys.sorted()
+        let known = ScalarType.names
         for other in StoredType.otherTypeNames(in: typeName)
         where property["cases"] == nil && property["transformer"] == nil {
             let near = Spelling.nearest(to: other, among: known)

@@ -8,7 +8,8 @@ import Foundation
 /// it cannot describe further (other enums, `Codable` values) accept any value: only the
 /// app knows their shape.
 indirect enum StoredType {
-    case scalar(any JSONRepresentable.Type)
+    /// One of the value types Folio stores natively.
+    case scalar(ScalarType)
     case array(StoredType)
     case dictionary(StoredType)
     case optional(StoredType)
@@ -28,7 +29,7 @@ indirect enum StoredType {
             self = .optional(StoredType(wrapped, cases: cases))
         } else if let pair = inner("Dictionary"), pair.hasPrefix("String, ") {
             self = .dictionary(StoredType(String(pair.dropFirst("String, ".count)), cases: cases))
-        } else if let scalar = Self.scalar(named: name) {
+        } else if let scalar = ScalarType(rawValue: name) {
             self = .scalar(scalar)
         } else if let cases {
             self = .enumeration(cases)
@@ -36,18 +37,6 @@ indirect enum StoredType {
             self = .opaque
         }
     }
-
-    private static func scalar(named name: String) -> (any JSONRepresentable.Type)? { scalars[name] }
-
-    /// The value types Folio stores natively, by the names the manifest gives them.
-    // Never changed after it is made; `nonisolated(unsafe)` only because Swift cannot see
-    // that metatypes of a protocol that is not `Sendable` are immutable.
-    nonisolated(unsafe) static let scalars: [String: any JSONRepresentable.Type] = [
-        "String": String.self, "Bool": Bool.self, "Double": Double.self, "Float": Float.self, "Decimal": Decimal.self,
-        "Date": Date.self, "UUID": UUID.self, "URL": URL.self, "Data": Data.self,
-        "Int": Int.self, "Int8": Int8.self, "Int16": Int16.self, "Int32": Int32.self, "Int64": Int64.self,
-        "UInt": UInt.self, "UInt8": UInt8.self, "UInt16": UInt16.self, "UInt32": UInt32.self, "UInt64": UInt64.self,
-    ]
 
     /// The names inside a manifest's type name that are not Folio's own value types or
     /// collections of them (`"Array<Stroke>"` holds `Stroke`): a Swift app's enums and
@@ -59,7 +48,7 @@ indirect enum StoredType {
         if name.hasPrefix("Dictionary<String, "), name.hasSuffix(">") {
             return otherTypeNames(in: String(name.dropFirst("Dictionary<String, ".count).dropLast()))
         }
-        return scalars[name] == nil ? [name] : []
+        return ScalarType(rawValue: name) == nil ? [name] : []
     }
 
     /// Why a value is not of this type, or `nil` when it is.
@@ -75,7 +64,7 @@ indirect enum StoredType {
             return value == .null ? nil : wrapped.problem(with: value)
         case .scalar(let type):
             do {
-                _ = try type.init(json: value)
+                _ = try type.valueType.init(json: value)
                 return nil
             } catch {
                 return error.message
@@ -118,13 +107,13 @@ extension StoredType {
     /// any constant may be compared with.
     var comparableKind: ComparableKind? {
         guard case .scalar(let type) = self else { return nil }
-        switch ObjectIdentifier(type) {
-        case ObjectIdentifier(String.self): return .text
-        case ObjectIdentifier(Bool.self): return .bool
-        case ObjectIdentifier(Date.self): return .date
-        case ObjectIdentifier(UUID.self): return .uuid
-        case ObjectIdentifier(Decimal.self), ObjectIdentifier(URL.self), ObjectIdentifier(Data.self): return nil
-        default: return .number
+        switch type.kind {
+        case .text: return .text
+        case .bool: return .bool
+        case .date: return .date
+        case .uuid: return .uuid
+        case .decimal, .url, .data: return nil
+        case .integer, .floatingPoint: return .number
         }
     }
 }

@@ -299,9 +299,11 @@ struct PropertySpecification {
     /// A value typed for this property: text as it is for a `String`, else JSON.
     func value(_ text: String) throws(FolioError) -> JSONValue {
         let value: JSONValue
-        if type == "String" || type == "Date" || type == "UUID" || type == "URL" {
+        switch ScalarType(rawValue: type)?.kind {
+        case .text, .date, .uuid, .url:
+            // Stored as the very text a person types; `Data` is text too, but base64 no one types.
             value = .string(text)
-        } else {
+        default:
             do throws(JSONError) { value = try JSONReader().read(Array(text.utf8)) } catch {
                 throw FolioError.invalidInput("the default \(text) is not a \(type) (give JSON: 0, 1.5, true, [\"a\"])")
             }
