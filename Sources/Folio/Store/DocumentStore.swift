@@ -417,9 +417,9 @@ public struct StoreStatistics: Sendable, Equatable {
 
 extension StoreManifest {
     /// The entities the schema names (`schema.entities`' keys).
-    var entityNames: [String] { schema["entities"]?.objectValue?.keys ?? [] }
+    var entityNames: [String] { storedSchema.entityNames }
 
     /// The entities whose documents have folders of their own, made at creation: all but
     /// those whose class inherits from another model, whose documents are in its root's folder.
-    var folderNames: [String] { entityNames.filter { schema["entities"]?[$0]?["superentity"] == nil } }
+    var folderNames: [String] { storedSchema.entities.filter { !$0.hasSuperentity }.map(\.name) }
 }

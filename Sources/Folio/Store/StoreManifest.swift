@@ -15,7 +15,9 @@ public struct StoreManifest: Sendable, Equatable {
     /// The time zone whose days name the partition folders; fixed when the store is created.
     public var timeZone: TimeZone
     /// The schema as data: entities, properties, relationships (filled in by the model layer).
-    public var schema: JSONValue
+    public var schema: JSONValue { didSet { storedSchema = StoredSchema(schema) } }
+    /// `schema` read into types, once each time it is set: what readers of the schema use.
+    package private(set) var storedSchema: StoredSchema
     /// How `folio merge-driver` settles conflicts; written as `"merge"` only when not the default.
     public var merge: MergePolicy
     /// Rules the app keeps that the schema cannot say, for `check`; written as `"rules"` when there are any.
@@ -30,8 +32,17 @@ public struct StoreManifest: Sendable, Equatable {
         self.schemaVersion = schemaVersion
         self.timeZone = timeZone
         self.schema = schema
+        self.storedSchema = StoredSchema(schema)
         self.merge = merge
         self.rules = rules
+    }
+
+    /// Manifests are equal when what `folio.json` holds is: `storedSchema` is read from
+    /// `schema`, so comparing it too would only repeat the work.
+    public static func == (lhs: StoreManifest, rhs: StoreManifest) -> Bool {
+        lhs.formatVersion == rhs.formatVersion && lhs.schemaVersion == rhs.schemaVersion
+            && lhs.timeZone == rhs.timeZone && lhs.schema == rhs.schema && lhs.merge == rhs.merge
+            && lhs.rules == rhs.rules
     }
 
     /// The manifest's canonical JSON form.
@@ -81,6 +92,7 @@ public struct StoreManifest: Sendable, Equatable {
         }
         self.timeZone = timeZone
         schema = json["schema"] ?? [:]
+        storedSchema = StoredSchema(schema)
         merge =
             try json["merge"].map { value throws(FolioError) in try MergePolicy(json: value, path: path) }
             ?? MergePolicy()
