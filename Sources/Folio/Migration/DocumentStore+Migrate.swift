@@ -89,7 +89,7 @@ extension DocumentStore {
             $1.schema(after: $0)
         }
         let manifestChange = try manifestChange(from: manifest, to: newManifest)
-        let newSchema = QuerySchema(newManifest.schema)
+        let newSchema = QuerySchema(newManifest.storedSchema)
         if manifestChange.old != manifestChange.new { report.files.append(manifestChange) }
 
         for rewrite in rewrites {

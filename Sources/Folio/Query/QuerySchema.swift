@@ -2,8 +2,8 @@ import FolioJSON
 import Foundation
 
 /// The shape of a store's documents as queries need it, read from the schema as data
-/// (the manifest's `"schema"`), so the command line, which never sees the Swift models,
-/// plans and evaluates queries exactly as the library does.
+/// (the manifest's `"schema"`, as `StoredSchema` reads it), so the command line, which
+/// never sees the Swift models, plans and evaluates queries exactly as the library does.
 struct QuerySchema: Sendable {
     /// One stored property as a query reads it.
     enum Property: Sendable, Hashable {
@@ -91,61 +91,51 @@ struct QuerySchema: Sendable {
     var entities: [String: Entity]
 
     /// The schema the manifest keeps (`Schema.json`).
-    init(_ json: JSONValue) {
+    init(_ schema: StoredSchema) {
         var entities: [String: Entity] = [:]
-        let described = json["entities"]?.objectValue ?? [:]
-        for member in described {
-            let properties = (member.value["properties"]?.arrayValue ?? []).compactMap {
-                property -> (String, Property)? in
-                guard let name = property["name"]?.stringValue else { return nil }
-                if let destination = property["destination"]?.stringValue {
-                    let isToMany = property["toMany"] == .bool(true)
-                    return (name, .relationship(destination: destination, isToMany: isToMany, storedInverse: nil))
+        for described in schema.entities {
+            let properties = described.properties.compactMap { property -> (String, Property)? in
+                guard let name = property.name else { return nil }
+                if let destination = property.destination {
+                    return (
+                        name, .relationship(destination: destination, isToMany: property.isToMany, storedInverse: nil)
+                    )
                 }
-                let typeName = property["type"]?.stringValue ?? ""
+                let typeName = property.typeName ?? ""
                 return (
                     name,
                     .attribute(
-                        QueryValue.ValueKind(typeName: typeName), typeName: typeName,
-                        isOptional: property["optional"] == .bool(true))
+                        QueryValue.ValueKind(typeName: typeName), typeName: typeName, isOptional: property.isOptional)
                 )
             }
             // A list naming no property constrains and indexes nothing (and `check` reports a
             // duplicate by the first property of its constraint), so it is left out.
-            func lists(_ key: String) -> [[String]] {
-                (member.value[key]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) }.filter {
-                    !$0.isEmpty
-                }
-            }
+            func lists(_ lists: [[String]]) -> [[String]] { lists.filter { !$0.isEmpty } }
             var cases: [String: [JSONValue]] = [:]
             var modelCounts: [String: (minimum: Int, maximum: Int)] = [:]
             var unstored: Set<String> = []
             var preservedOnDeletion: Set<String> = []
             var initialValues: [String: Entity.InitialValue] = [:]
-            for property in member.value["properties"]?.arrayValue ?? [] {
-                guard let name = property["name"]?.stringValue else { continue }
-                let options = property["options"]?.arrayValue ?? []
-                if options.contains("ephemeral") || options.contains("externalStorage") { unstored.insert(name) }
-                if options.contains("preserveValueOnDeletion") { preservedOnDeletion.insert(name) }
-                switch (property["default"], property["generated"]) {
+            for property in described.properties {
+                guard let name = property.name else { continue }
+                if property.has(.ephemeral) || property.has(.externalStorage) { unstored.insert(name) }
+                if property.has(.preserveValueOnDeletion) { preservedOnDeletion.insert(name) }
+                switch (property.defaultValue, property.generated) {
                 case (let value?, _): initialValues[name] = .constant(value)
-                case (nil, "now"): initialValues[name] = .now
-                case (nil, "uuid"): initialValues[name] = .newUUID
-                default: break
+                case (nil, .now): initialValues[name] = .now
+                case (nil, .uuid): initialValues[name] = .newUUID
+                case (nil, nil): break
                 }
-                if let listed = property["cases"]?.arrayValue { cases[name] = listed }
-                func count(_ key: String) -> Int {
-                    if case .integer(let count)? = property[key], count > 0 { Int(clamping: count) } else { 0 }
-                }
-                if property["toMany"] == .bool(true), count("minimumModelCount") > 0 || count("maximumModelCount") > 0 {
-                    modelCounts[name] = (count("minimumModelCount"), count("maximumModelCount"))
-                }
+                if let listed = property.cases { cases[name] = listed }
+                // A count the manifest leaves out is 0: no limit.
+                let (minimum, maximum) = (property.minimumModelCount ?? 0, property.maximumModelCount ?? 0)
+                if property.isToMany, minimum > 0 || maximum > 0 { modelCounts[name] = (minimum, maximum) }
             }
-            entities[member.key] = Entity(
-                name: member.key, properties: properties, superentity: member.value["superentity"]?.stringValue,
-                storageName: member.key,
-                uniquenessConstraints: lists("unique"), indices: lists("indices"), cases: cases,
-                modelCounts: modelCounts, unstored: unstored, preservedOnDeletion: preservedOnDeletion,
+            entities[described.name] = Entity(
+                name: described.name, properties: properties, superentity: described.superentity,
+                storageName: described.name,
+                uniquenessConstraints: lists(described.uniquenessConstraints), indices: lists(described.indices),
+                cases: cases, modelCounts: modelCounts, unstored: unstored, preservedOnDeletion: preservedOnDeletion,
                 initialValues: initialValues)
         }
         Self.linkHierarchies(&entities)
@@ -153,9 +143,7 @@ struct QuerySchema: Sendable {
         for (name, entity) in entities {
             for (index, named) in entity.properties.enumerated() {
                 guard case .relationship(let destination, true, _) = named.property,
-                    let inverse = described[name]?["properties"]?.arrayValue?.first(where: {
-                        $0["name"]?.stringValue == named.name
-                    })?["inverse"]?.stringValue,
+                    let inverse = schema.entity(named: name)?.property(named: named.name)?.inverse,
                     case .relationship(_, false, _) = entities[destination]?.property(named: inverse)
                 else { continue }
                 entities[name]?.properties[index].property = .relationship(

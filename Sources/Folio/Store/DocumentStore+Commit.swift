@@ -107,7 +107,7 @@ extension DocumentStore {
         _ changes: [DocumentChange], manifest newManifest: StoreManifest?, author: String?, state: inout State
     ) throws(FolioError) -> PlannedTransaction {
         let calendar = state.manifest.calendar
-        let schema = newManifest.map { QuerySchema($0.schema) } ?? state.querySchema
+        let schema = newManifest.map { QuerySchema($0.storedSchema) } ?? state.querySchema
         var puts: [PlannedPut] = []
         var deletes: [DocumentVersion] = []
         var identities = Set<Catalog.Identity>(minimumCapacity: changes.count)

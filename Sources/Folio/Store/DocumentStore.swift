@@ -40,7 +40,7 @@ public final class DocumentStore: Sendable {
     struct State {
         var manifest: StoreManifest {
             didSet {
-                querySchema = QuerySchema(manifest.schema)
+                querySchema = QuerySchema(manifest.storedSchema)
                 calendar = manifest.calendar
             }
         }
@@ -152,7 +152,7 @@ public final class DocumentStore: Sendable {
         self.lock = lock
         self.state = Mutex(
             State(
-                manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.schema),
+                manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.storedSchema),
                 calendar: manifest.calendar))
     }
 

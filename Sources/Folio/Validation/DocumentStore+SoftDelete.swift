@@ -79,7 +79,7 @@ extension DocumentStore {
             }
         }
         guard !purged.isEmpty else { return changes }
-        for (entity, description) in QuerySchema(manifest.schema).entities.sorted(by: { $0.key < $1.key }) {
+        for (entity, description) in QuerySchema(manifest.storedSchema).entities.sorted(by: { $0.key < $1.key }) {
             // The relationships whose identities this entity's documents keep, into an entity that loses documents.
             let holders = description.properties.compactMap { name, property -> (name: String, gone: Set<UUID>)? in
                 guard case .relationship(let destination, _, nil) = property, let gone = purged[destination] else {
@@ -122,14 +122,15 @@ struct RelatedDocuments {
 
     let store: DocumentStore
     let schema: QuerySchema
-    let described: JSONValue
+    /// The manifest's schema, for what `QuerySchema` leaves out (delete rules).
+    let described: StoredSchema
     /// Documents per entity, read once: finding the children a to-many does not store
     /// means looking at every document of the destination.
     private var loaded: [String: [StoredDocument]] = [:]
 
     init(store: DocumentStore) {
         self.store = store
-        self.described = store.manifest.schema
+        self.described = store.manifest.storedSchema
         self.schema = QuerySchema(described)
     }
 
@@ -138,10 +139,10 @@ struct RelatedDocuments {
             let entity = schema.entity(of: document.content, inFolder: document.entity)
                 ?? schema.entities[document.entity]
         else { return [] }
-        let properties = described["entities"]?[entity.name]?["properties"]?.arrayValue ?? []
+        let recorded = described.entity(named: entity.name)
         return entity.properties.compactMap { name, property in
             guard case .relationship(let destination, _, let storedInverse) = property else { return nil }
-            let rule = properties.first { $0["name"]?.stringValue == name }?["deleteRule"]?.stringValue ?? "nullify"
+            let rule = recorded?.property(named: name)?.deleteRule ?? "nullify"
             let target = JSONValue.string(document.id.uuidString)
             let related: [StoredDocument]
             if let storedInverse {

@@ -6,7 +6,7 @@ import Foundation
 struct StoreAudit {
     let schema: QuerySchema
     /// The manifest's schema as written, for what `QuerySchema` leaves out (options, inverses).
-    let described: JSONValue
+    let described: StoredSchema
     let version: String
     let calendar: Calendar
     var findings: [StoreFinding] = []
@@ -15,8 +15,8 @@ struct StoreAudit {
     let rules: StoreRules
 
     init(_ manifest: StoreManifest) {
-        self.schema = QuerySchema(manifest.schema)
-        self.described = manifest.schema
+        self.schema = QuerySchema(manifest.storedSchema)
+        self.described = manifest.storedSchema
         self.version = manifest.schemaVersion
         self.calendar = manifest.calendar
         self.rules = manifest.rules
@@ -217,8 +217,7 @@ struct StoreAudit {
 
     /// The inverse a stored relationship names, as the manifest describes it.
     func inverse(of relationship: String, in entity: String) -> String? {
-        described["entities"]?[entity]?["properties"]?.arrayValue?
-            .first { $0["name"]?.stringValue == relationship }?["inverse"]?.stringValue
+        described.entity(named: entity)?.property(named: relationship)?.inverse
     }
 
     /// Why the related document's inverse does not record the link back, or `nil` when it does
@@ -280,10 +279,8 @@ struct StoreAudit {
     private mutating func duplicates(
         in documents: [StoredDocument], entity: QuerySchema.Entity, lines: inout DocumentLines
     ) {
-        let options = described["entities"]?[entity.name]?["properties"]?.arrayValue ?? []
-        let uniqueAttributes = options.filter { $0["options"]?.arrayValue?.contains("unique") == true }.compactMap {
-            $0["name"]?.stringValue
-        }
+        let properties = described.entity(named: entity.name)?.properties ?? []
+        let uniqueAttributes = properties.filter { $0.has(.unique) }.compactMap(\.name)
         var constraints = entity.uniquenessConstraints
         for attribute in uniqueAttributes where !constraints.contains([attribute]) { constraints.append([attribute]) }
         for rule in rules.unique[entity.name] ?? [] where !constraints.contains(rule) { constraints.append(rule) }
