@@ -9,16 +9,17 @@ extension MigrationStep {
     static func lightweight(from old: JSONValue, to new: Schema, fromVersion: Schema.Version) throws(FolioError)
         -> MigrationStep
     {
-        let oldEntities = old["entities"]?.objectValue ?? [:]
+        let oldSchema = StoredSchema(old)
         var operations: [MigrationOperation] = []
         for entity in new.entities {
-            guard let described = oldEntities[entity.name] else {
+            guard let described = oldSchema.entity(named: entity.name) else {
                 operations.append(.addEntity(name: entity.name, description: entity.json))
                 continue
             }
-            var oldProperties: [String: JSONValue] = [:]
-            for property in described["properties"]?.arrayValue ?? [] {
-                if let name = property["name"]?.stringValue { oldProperties[name] = property }
+            // By name; of two properties with one name (a hand edit), the last is compared.
+            var oldProperties: [String: StoredSchema.Property] = [:]
+            for property in described.properties {
+                if let name = property.name { oldProperties[name] = property }
             }
             for property in entity.properties {
                 let (name, originalName) =
@@ -43,12 +44,12 @@ extension MigrationStep {
                 }
                 if oldName != name { operations.append(.renameProperty(entity: entity.name, from: oldName, to: name)) }
                 guard case .attribute(let attribute) = property else { continue }
-                if let oldType = oldProperty["type"]?.stringValue, oldType != attribute.valueType {
+                if let oldType = oldProperty.typeName, oldType != attribute.valueType {
                     throw .migration(
                         "\(entity.name).\(name) changes type from \(oldType) to \(attribute.valueType); a lightweight stage cannot convert values, so use a custom stage or a plan file with convertType"
                     )
                 }
-                if oldProperty["optional"] == .bool(true), !attribute.isOptional, stored {
+                if oldProperty.isOptional, !attribute.isOptional, stored {
                     let value = try initialValue(of: property, in: entity)
                     guard value != .null else {
                         throw .migration(
@@ -65,7 +66,7 @@ extension MigrationStep {
                 operations.append(.removeProperty(entity: entity.name, name: name))
             }
         }
-        for name in oldEntities.keys.sorted() where new.entity(named: name) == nil {
+        for name in oldSchema.entityNames.sorted() where new.entity(named: name) == nil {
             operations.append(.removeEntity(name: name))
         }
         return MigrationStep(from: fromVersion, to: new.version, operations: operations)
