@@ -34,8 +34,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 let documents = try store.query(try query.documentQuery(in: store)).matches.compactMap(\.stored)
-                let properties = store.describedProperties(of: query.entity)
-                    .filter { $0["toMany"] != .bool(true) }.compactMap { $0["name"]?.stringValue }
+                let properties = store.describedProperties(of: query.entity).filter { !$0.isToMany }.compactMap(\.name)
                 let columns = properties.contains("id") ? properties : ["id"] + properties
                 try RecordPrinter(format: format.output, rawCSV: rawCSV).print(documents: documents, columns: columns)
                 try LeftOutDocuments.report(query.entity, in: store)

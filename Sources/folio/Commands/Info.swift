@@ -23,7 +23,7 @@ extension FolioCommand {
                 let store = try store.open()
                 let manifest = store.manifest
                 let counts = store.documentCounts
-                let entities = Set(counts.keys).union(manifest.schema["entities"]?.objectValue?.keys ?? []).sorted()
+                let entities = Set(counts.keys).union(manifest.storedSchema.entityNames).sorted()
                 let rows: [[JSONValue]] = entities.map { entity in
                     let documents = store.documents(entity: entity)
                     let deleted = documents.filter { $0.content["$deleted"] != nil }.count

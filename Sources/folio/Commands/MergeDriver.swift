@@ -71,7 +71,9 @@ extension FolioCommand {
                 let entity = parsed.ours["$entity"]?.stringValue ?? parsed.theirs["$entity"]?.stringValue
                 let merge = DocumentMerge(
                     policy: manifest?.merge ?? MergePolicy(),
-                    setProperties: entity.map { Self.setProperties(of: $0, in: manifest?.schema ?? [:]) } ?? [])
+                    setProperties: entity.map {
+                        Self.setProperties(of: $0, in: manifest?.storedSchema ?? StoredSchema([:]))
+                    } ?? [])
                 let result = merge.merge(base: parsed.base, ours: parsed.ours, theirs: parsed.theirs)
                 if entity == nil, !result.conflicts.isEmpty {
                     // Not a document (the manifest, another JSON file): no "$conflicts" there, so git's markers.
@@ -148,17 +150,12 @@ extension FolioCommand {
         }
 
         /// An entity's to-many relationships stored as arrays (those whose inverse is not a to-one).
-        static func setProperties(of entity: String, in schema: JSONValue) -> Set<String> {
-            let properties = schema["entities"]?[entity]?["properties"]?.arrayValue ?? []
+        static func setProperties(of entity: String, in schema: StoredSchema) -> Set<String> {
             var names: Set<String> = []
-            for property in properties where property["toMany"] == true {
-                guard let name = property["name"]?.stringValue else { continue }
-                if let inverse = property["inverse"]?.stringValue,
-                    let destination = property["destination"]?.stringValue,
-                    let back = schema["entities"]?[destination]?["properties"]?.arrayValue?.first(where: {
-                        $0["name"]?.stringValue == inverse
-                    }),
-                    back["toMany"] != true
+            for property in schema.entity(named: entity)?.properties ?? [] where property.isToMany {
+                guard let name = property.name else { continue }
+                if let inverse = property.inverse, let destination = property.destination,
+                    let back = schema.entity(named: destination)?.property(named: inverse), !back.isToMany
                 {
                     continue
                 }

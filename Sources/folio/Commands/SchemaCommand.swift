@@ -43,13 +43,13 @@ extension FolioCommand {
 
             func run() throws {
                 try Failure.reporting {
-                    let schema = try store.open().manifest.schema
+                    let manifest = try store.open().manifest
                     switch format {
                     case .json:
                         Terminal.print(
-                            String(decoding: try JSONWriter().write(schema), as: UTF8.self).trimmingCharacters(
+                            String(decoding: try JSONWriter().write(manifest.schema), as: UTF8.self).trimmingCharacters(
                                 in: .newlines))
-                    case .table: Terminal.print(SchemaDescription.text(of: schema))
+                    case .table: Terminal.print(SchemaDescription.text(of: manifest.storedSchema))
                     }
                 }
             }
@@ -84,13 +84,13 @@ extension FolioCommand {
             func run() throws {
                 try Failure.reporting {
                     let store = try store.open()
-                    let entities = try stage.plannedSchema(of: store)["entities"]?.objectValue ?? [:]
+                    let schema = try stage.plannedSchema(of: store)
                     guard DocumentPath.isIdentifier(entity) else {
                         throw FolioError.invalidInput(
                             "\"\(entity)\" cannot name an entity's folder; use letters, digits and _, not starting with a digit"
                         )
                     }
-                    guard entities[entity] == nil else {
+                    guard schema.entity(named: entity) == nil else {
                         throw FolioError.invalidInput("the schema has an entity \(entity) already")
                     }
                     var described: [JSONValue] = []
@@ -142,16 +142,16 @@ extension FolioCommand {
             func run() throws {
                 try Failure.reporting {
                     let store = try store.open()
-                    let entities = try stage.plannedSchema(of: store)["entities"]?.objectValue ?? [:]
-                    guard let described = entities[entity] else {
-                        let hint =
-                            Spelling.nearest(to: entity, among: entities.keys).map { "did you mean \($0)? " } ?? ""
+                    let schema = try stage.plannedSchema(of: store)
+                    guard let described = schema.entity(named: entity) else {
+                        let names = schema.entityNames
+                        let hint = Spelling.nearest(to: entity, among: names).map { "did you mean \($0)? " } ?? ""
                         throw FolioError.invalidInput(
-                            "\(entity) is not an entity of the schema; \(hint)it has: \(entities.keys.sorted().joined(separator: ", "))"
+                            "\(entity) is not an entity of the schema; \(hint)it has: \(names.sorted().joined(separator: ", "))"
                         )
                     }
                     let property = try PropertySpecification(self.property)
-                    let names = (described["properties"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+                    let names = described.properties.compactMap(\.name)
                     guard !names.contains(property.name) else {
                         throw FolioError.invalidInput("\(entity) has a property \(property.name) already")
                     }
@@ -219,11 +219,12 @@ struct StageOptions: ParsableArguments {
 
     /// The schema once the plan's stages the store has not had yet are applied: what a
     /// new stage builds on.
-    func plannedSchema(of store: DocumentStore) throws(FolioError) -> JSONValue {
+    func plannedSchema(of store: DocumentStore) throws(FolioError) -> StoredSchema {
         let current = version(of: store)
-        return try stages(of: store).filter { $0.toVersion > current }.reduce(store.manifest.schema) {
-            $1.schema(after: $0)
-        }
+        return StoredSchema(
+            try stages(of: store).filter { $0.toVersion > current }.reduce(store.manifest.schema) {
+                $1.schema(after: $0)
+            })
     }
 
     /// Writes the stage after the plan's last one (or the store's version): one minor
@@ -317,33 +318,30 @@ struct PropertySpecification {
 
 /// The schema as a person reads it: each entity with its properties, a line each.
 enum SchemaDescription {
-    static func text(of schema: JSONValue) -> String {
+    /// The lines `folio schema` prints for a schema.
+    static func text(of schema: StoredSchema) -> String {
         var lines: [String] = []
-        for member in schema["entities"]?.objectValue ?? [:] {
-            let (name, entity) = (member.key, member.value)
-            let inherits = entity["superentity"]?.stringValue.map { " (inherits from \($0))" } ?? ""
-            lines.append(name + inherits)
-            let properties = entity["properties"]?.arrayValue ?? []
-            let width = properties.compactMap { $0["name"]?.stringValue?.count }.max() ?? 0
-            for property in properties {
-                let propertyName = property["name"]?.stringValue ?? "?"
+        for entity in schema.entities {
+            let inherits = entity.superentity.map { " (inherits from \($0))" } ?? ""
+            lines.append(entity.name + inherits)
+            let width = entity.properties.compactMap { $0.name?.count }.max() ?? 0
+            for property in entity.properties {
                 var facts: [String] = []
-                if let destination = property["destination"]?.stringValue {
-                    facts.append((property["toMany"] == .bool(true) ? "to many " : "to one ") + destination)
-                    if let rule = property["deleteRule"]?.stringValue, rule != "nullify" { facts.append(rule) }
-                    if let inverse = property["inverse"]?.stringValue { facts.append("inverse \(inverse)") }
+                if let destination = property.destination {
+                    facts.append((property.isToMany ? "to many " : "to one ") + destination)
+                    if let rule = property.deleteRule, rule != "nullify" { facts.append(rule) }
+                    if let inverse = property.inverse { facts.append("inverse \(inverse)") }
                 } else {
-                    facts.append(
-                        (property["type"]?.stringValue ?? "?") + (property["optional"] == .bool(true) ? "?" : ""))
-                    facts += (property["options"]?.arrayValue ?? []).compactMap(\.stringValue)
-                    if let value = property["default"] { facts.append("default \(value)") }
+                    facts.append((property.typeName ?? "?") + (property.isOptional ? "?" : ""))
+                    facts += property.options
+                    if let value = property.defaultValue { facts.append("default \(value)") }
                 }
                 lines.append(
-                    "  " + propertyName.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    "  " + (property.name ?? "?").padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                         + facts.joined(separator: ", "))
             }
-            for case .array(let group) in entity["unique"]?.arrayValue ?? [] {
-                lines.append("  unique (" + group.compactMap(\.stringValue).joined(separator: ", ") + ")")
+            for constraint in entity.uniquenessConstraints {
+                lines.append("  unique (" + constraint.joined(separator: ", ") + ")")
             }
         }
         return lines.isEmpty

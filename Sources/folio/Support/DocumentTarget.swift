@@ -125,7 +125,6 @@ enum Assignment {
 
     /// The type name the manifest gives a property.
     static func type(of property: String, entity: String, in store: DocumentStore) -> String? {
-        store.describedProperties(of: entity)
-            .first { $0["name"]?.stringValue == property }?["type"]?.stringValue
+        store.describedProperties(of: entity).first { $0.name == property }?.typeName
     }
 }

@@ -14,8 +14,7 @@ struct LocalDates {
     init(entity: String, in store: DocumentStore) {
         columns = Set(
             store.describedProperties(of: entity).compactMap { property in
-                ["Date", "Optional<Date>"].contains(property["type"]?.stringValue ?? "")
-                    ? property["name"]?.stringValue : nil
+                ["Date", "Optional<Date>"].contains(property.typeName ?? "") ? property.name : nil
             })
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = store.manifest.timeZone

@@ -136,8 +136,7 @@ enum Field {
     static func defaults(for entity: String, in store: DocumentStore) -> [String] {
         let properties = store.describedProperties(of: entity)
         let names = properties.compactMap { property -> String? in
-            guard property["toMany"] != .bool(true), property["type"]?.stringValue != "Data",
-                let name = property["name"]?.stringValue, name != "id"
+            guard !property.isToMany, property.typeName != "Data", let name = property.name, name != "id"
             else { return nil }
             return name
         }

@@ -60,14 +60,14 @@ struct StoreOptions: ParsableArguments {
 }
 
 extension DocumentStore {
-    /// An entity's properties as the manifest describes them (`{"name", "type", ...}`),
-    /// in declaration order; empty for an entity the manifest does not know.
-    func describedProperties(of entity: String) -> [JSONValue] {
-        manifest.schema["entities"]?[entity]?["properties"]?.arrayValue ?? []
+    /// An entity's properties as the manifest describes them, in declaration order; empty
+    /// for an entity the manifest does not know.
+    func describedProperties(of entity: String) -> [StoredSchema.Property] {
+        manifest.storedSchema.entity(named: entity)?.properties ?? []
     }
 
     /// The names of an entity's properties, in declaration order.
     func propertyNames(of entity: String) -> [String] {
-        describedProperties(of: entity).compactMap { $0["name"]?.stringValue }
+        describedProperties(of: entity).compactMap(\.name)
     }
 }
