@@ -52,6 +52,27 @@ public enum CompactJSON {
         return value
     }
 
+    /// The values of an object's members named `names` (`nil` for one it does not have),
+    /// read without decoding the rest of it: what an index needs of a cached document.
+    /// `nil` when the bytes are not a valid encoding of an object.
+    public static func members(
+        _ names: [String], of bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth
+    ) -> [JSONValue?]? {
+        var cursor = Cursor(bytes: bytes)
+        guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return nil }
+        var found = [JSONValue?](repeating: nil, count: names.count)
+        for _ in 0..<count {
+            guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return nil }
+            if let index = names.firstIndex(where: { $0.utf8.elementsEqual(key) }) {
+                guard let value = cursor.value(depth: 1, maximumDepth: maximumDepth) else { return nil }
+                found[index] = value
+            } else {
+                guard cursor.skipValue(depth: 1, maximumDepth: maximumDepth) else { return nil }
+            }
+        }
+        return cursor.offset == bytes.count ? found : nil
+    }
+
     private static func appendText(_ text: String, tag: Tag?, to buffer: inout [UInt8]) {
         if let tag { buffer.append(tag.rawValue) }
         appendVarint(UInt64(text.utf8.count), to: &buffer)
@@ -122,6 +143,28 @@ public enum CompactJSON {
             var value: UInt64 = 0
             for (index, byte) in raw.enumerated() { value |= UInt64(byte) << (8 * UInt64(index)) }
             return value
+        }
+
+        /// Moves past one value without making it; `false` when it is not a valid encoding.
+        mutating func skipValue(depth: Int, maximumDepth: Int) -> Bool {
+            guard let raw = byte(), let tag = Tag(rawValue: raw) else { return false }
+            switch tag {
+            case .null, .false, .true: return true
+            case .integer: return varint() != nil
+            case .double: return rawBytes(8) != nil
+            case .number, .string:
+                guard let count = length() else { return false }
+                return rawBytes(count) != nil
+            case .array, .object:
+                guard depth < maximumDepth, let count = length() else { return false }
+                for _ in 0..<count {
+                    if tag == .object {
+                        guard let keyLength = length(), rawBytes(keyLength) != nil else { return false }
+                    }
+                    guard skipValue(depth: depth + 1, maximumDepth: maximumDepth) else { return false }
+                }
+                return true
+            }
         }
 
         mutating func value(depth: Int, maximumDepth: Int) -> JSONValue? {

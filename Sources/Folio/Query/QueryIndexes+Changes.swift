@@ -19,10 +19,10 @@ extension QueryIndexes.EntityIndexes {
         var added: [QueryIndexes.Row] = []
         for path in changed.sorted() {
             if let position = position(of: path) { removed.append(position) }
-            if let (content, version) = catalog.document(at: path) {
+            if let (source, version) = catalog.storedContent(at: path), let content = source.object {
                 added.append(
                     QueryIndexes.Row(
-                        version: version, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
+                        version: version, source: source, isDeleted: content[ModelDocument.deletedKey] != nil))
             }
         }
         let firstAdded = added.first.map { row in rows.partitioningIndex { $0.path >= row.path } } ?? rows.count

@@ -16,7 +16,9 @@ struct QueryIndexes {
         /// Where the document is and the version its content was read at, which a
         /// fetch hands on with each result (kept here so it is not looked up per result).
         var version: DocumentVersion
-        var content: JSONObject
+        /// The content, shared with the catalog's entry: a cached document is decoded when
+        /// a query first reads it, not when the table is built.
+        let source: DocumentContent
         var isDeleted: Bool
         /// Whether a model was made from this content, every member decoded, and it is not
         /// soft-deleted: a model made from it again can then decode its values when first
@@ -24,6 +26,9 @@ struct QueryIndexes {
         var isKnownReadable = false
 
         var path: DocumentPath { version.path }
+
+        /// The document's content, decoded on first use.
+        var content: JSONObject { source.object ?? [:] }
     }
 
     /// One entity's table and indexes, as of one generation of its documents.
@@ -89,34 +94,38 @@ struct QueryIndexes {
         }
         var indexes = EntityIndexes(generation: generation)
         let paths = catalog.paths.filter { $0.entity == entity }.sorted()
+        let described = schema.entities[entity]
+        let declared = described.map(Self.declaredIndexes) ?? []
+        let kinds = declared.map { $0.map { described?.property(named: $0) } }
+        // Only the members the indexes need are read of a cached document: decoding all of
+        // them for every document made the first query of a large entity pay for the rest.
+        let needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
+        var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
+        var deletedValues = values
         indexes.rows.reserveCapacity(paths.count)
         for path in paths {
-            guard let (content, version) = catalog.document(at: path) else { continue }
+            guard let (source, version) = catalog.storedContent(at: path), let members = source.members(needed)
+            else { continue }
             if indexes.days.last != path.day {
                 indexes.days.append(path.day)
                 indexes.dayStarts.append(indexes.rows.count)
             }
-            indexes.rows.append(
-                Row(version: version, content: content, isDeleted: content[ModelDocument.deletedKey] != nil))
-        }
-        if let described = schema.entities[entity] {
-            let declared = Self.declaredIndexes(of: described)
-            var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
-            var deletedValues = values
-            let kinds = declared.map { $0.map { described.property(named: $0) } }
-            for (position, row) in indexes.rows.enumerated() {
-                for (index, properties) in declared.enumerated() {
-                    let key = Self.key(of: row.content, properties: properties, kinds: kinds[index])
-                    if row.isDeleted {
-                        deletedValues[properties]![key, default: []].append(position)
-                    } else {
-                        values[properties]![key, default: []].append(position)
-                    }
+            let position = indexes.rows.count
+            let isDeleted = members[0] != nil
+            indexes.rows.append(Row(version: version, source: source, isDeleted: isDeleted))
+            for (index, properties) in declared.enumerated() {
+                let key = zip(properties, kinds[index]).map { name, property in
+                    QueryEvaluation.storedValue(members[needed.firstIndex(of: name)!] ?? .null, as: property)
+                }
+                if isDeleted {
+                    deletedValues[properties]![key, default: []].append(position)
+                } else {
+                    values[properties]![key, default: []].append(position)
                 }
             }
-            indexes.values = values
-            indexes.deletedValues = deletedValues
         }
+        indexes.values = values
+        indexes.deletedValues = deletedValues
         entities[entity] = indexes
         return indexes
     }

@@ -4,13 +4,6 @@ import Foundation
 /// What the store knows of its tree: every readable document with its stamp and
 /// content, every blob, and every file it could not use.
 struct Catalog {
-    /// A document's content: parsed, or still in compact form in the cache's buffer,
-    /// decoded the first time someone asks (so a warm open parses nothing).
-    enum Content {
-        case parsed(JSONObject)
-        case cached(CacheBuffer, Range<Int>)
-    }
-
     struct Entry {
         var path: DocumentPath
         var stamp: FileStamp
@@ -18,7 +11,7 @@ struct Catalog {
         /// Whether the stamp was taken long enough after the file's mtime that a later
         /// rewrite must change it; otherwise only the content hash proves the file unchanged.
         var verified: Bool
-        var content: Content
+        var content: DocumentContent
         /// The last walk that found this entry's file (see `Catalog.see`).
         var lastSeen: UInt32 = 0
 
@@ -222,15 +215,14 @@ struct Catalog {
 
     /// The parsed content of an entry and the version it was read at, in one lookup.
     mutating func document(at path: DocumentPath) -> (content: JSONObject, version: DocumentVersion)? {
+        guard let index = index(of: path), let object = entries.values[index].content.object else { return nil }
+        return (object, entries.values[index].version)
+    }
+
+    /// An entry's content, parsed or not yet, and the version it was read at.
+    func storedContent(at path: DocumentPath) -> (content: DocumentContent, version: DocumentVersion)? {
         guard let index = index(of: path) else { return nil }
-        let version = entries.values[index].version
-        switch entries.values[index].content {
-        case .parsed(let object): return (object, version)
-        case .cached(let buffer, let range):
-            guard let object = buffer.decodeObject(range) else { return nil }
-            entries.values[index].content = .parsed(object)
-            return (object, version)
-        }
+        return (entries.values[index].content, entries.values[index].version)
     }
 
     /// The blob paths that belong to a document.

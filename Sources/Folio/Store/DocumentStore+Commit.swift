@@ -261,7 +261,7 @@ extension DocumentStore {
             }
             let entry = Catalog.Entry(
                 path: put.target, stamp: stamps[written], contentHash: put.contentHash, verified: false,
-                content: .parsed(put.content))
+                content: DocumentContent(parsed: put.content))
             state.catalog.insert(entry)
             summary.versions[put.target] = entry.version
         }

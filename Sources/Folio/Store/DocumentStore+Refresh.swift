@@ -406,7 +406,7 @@ extension DocumentStore {
         return .success(
             Catalog.Entry(
                 path: found.path, stamp: stamp, contentHash: ContentHash.of(bytes),
-                verified: !stamp.isRacy(now: FileSystem.now()), content: .parsed(object)))
+                verified: !stamp.isRacy(now: FileSystem.now()), content: DocumentContent(parsed: object)))
     }
 
     private func entity(of relative: String) -> String { String(relative.prefix { $0 != "/" }) }
