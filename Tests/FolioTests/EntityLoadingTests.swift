@@ -90,6 +90,25 @@ struct EntityLoadingTests {
         #expect(store.documents(entity: "Timer").count == 20)
     }
 
+    @Test func aTallyCountsLiveAndDeletedDocumentsAndTheirDaysFromTheCache() throws {
+        let directory = try TemporaryDirectory()
+        _ = try twoEntityStore(directory)
+        let store = try DocumentStore.open(at: directory("store"))
+        let first = try #require(store.documents(entity: "Timer").first)
+        var deleted = Document(entity: "Timer", id: first.id, partitionDate: november22(), content: first.content)
+        deleted.content["$deleted"] = "2026-11-25T10:00:00Z"
+        try store.commit([.put(deleted, basedOn: first.version)])
+        try store.close()
+        let reopened = try DocumentStore.open(at: directory("store"))
+        let tally = reopened.tally(of: "Timer")
+        #expect(tally.live == 19)
+        #expect(tally.deleted == 1)
+        #expect(tally.days.map { "\($0.lowerBound) … \($0.upperBound)" } == "2026-11-22 … 2026-12-11")
+        #expect(reopened.statistics.filesRead == 0)
+        #expect(
+            reopened.tally(of: "TodoItem") == EntityTally(live: 5, deleted: 0, days: first.path.day...first.path.day))
+    }
+
     @Test func aQueryFollowingARelationshipReadsItsDestinationsFolder() throws {
         let directory = try TemporaryDirectory()
         let manifest = StoreManifest(

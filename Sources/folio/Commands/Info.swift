@@ -24,14 +24,12 @@ extension FolioCommand {
                 let manifest = store.manifest
                 let counts = store.documentCounts
                 let entities = Set(counts.keys).union(manifest.storedSchema.entityNames).sorted()
+                // Counted from the cache and the walk: no document is read for this.
                 let rows: [[JSONValue]] = entities.map { entity in
-                    let documents = store.documents(entity: entity)
-                    let deleted = documents.filter { $0.content["$deleted"] != nil }.count
-                    let days = Set(documents.map(\.path.day)).sorted()
-                    let span = days.first.map { "\($0) … \(days.last!)" } ?? ""
+                    let tally = store.tally(of: entity)
+                    let span = tally.days.map { "\($0.lowerBound) … \($0.upperBound)" } ?? ""
                     return [
-                        .string(entity), .integer(Int64(documents.count - deleted)), .integer(Int64(deleted)),
-                        .string(span),
+                        .string(entity), .integer(Int64(tally.live)), .integer(Int64(tally.deleted)), .string(span),
                     ]
                 }
                 let columns = ["entity", "documents", "deleted", "days"]
