@@ -165,7 +165,10 @@ struct QueryIndexes {
         var indexes = table(of: entity, in: &catalog, schema: schema)
         if let ordered = indexes.ordered[property] { return (indexes, ordered) }
         let described = schema.entities[entity]?.property(named: property)
-        let values = indexes.rows.map { QueryEvaluation.storedValue($0.content[property] ?? .null, as: described) }
+        // The one member of each document, read without decoding the rest of a cached one.
+        let values = indexes.rows.map {
+            QueryEvaluation.storedValue($0.source.members([property])?[0] ?? .null, as: described)
+        }
         // Positions are store order, so breaking ties by position keeps ties so.
         let ordered = values.indices.sorted { a, b in
             switch values[a].sortOrder(values[b]) {

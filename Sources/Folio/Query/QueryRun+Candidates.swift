@@ -1,0 +1,130 @@
+import FolioJSON
+import Foundation
+
+extension QueryRun {
+    /// The documents that satisfy the filter, reached as the plan says, in no particular
+    /// order. With `countOnly`, an index that answers the whole filter is counted
+    /// without reading any document.
+    mutating func collect(overlay: [Catalog.Identity], countOnly: Bool = false) -> ([Found], QueryExplanation) {
+        let entity = query.entity
+        let schema = evaluation.documents.schema
+        var explanation = QueryExplanation(
+            entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0,
+            matched: 0)
+        let pending = overlay.filter { $0.entity == entity }
+        var found: [Found] = []
+        let overlaid = Set(pending.map(\.id))
+        // One document by identity needs no table: the catalog has it, and building the
+        // entity's table after every save would cost a pass over all its documents.
+        if case .identity(let id) = access {
+            let identity = Catalog.Identity(entity: entity, id: id)
+            if !overlaid.contains(id), let path = evaluation.documents.catalog.path(of: identity),
+                let (content, version) = evaluation.documents.catalog.document(at: path),
+                query.includeDeleted || content[ModelDocument.deletedKey] == nil
+            {
+                explanation.examined += 1
+                if query.filter.map({ evaluation.test($0, on: identity, content: content) }) ?? true {
+                    found.append(Found(id: id, content: content, version: version))
+                }
+            }
+        }
+        let table =
+            access.readsTable
+            ? evaluation.documents.indexes.table(of: entity, in: &evaluation.documents.catalog, schema: schema)
+            : QueryIndexes.EntityIndexes(generation: 0)
+        if access.readsTable { tableGeneration = table.generation }
+        // By position, so the table's rows are read in place rather than copied (a copy
+        // retains every string and array a row holds; this runs for every row scanned).
+        // `filter` is nil when the access already answers it (an index on exactly the
+        // filter's equalities), so its rows need no test.
+        let comparisons = filterComparisons
+        func consider(_ position: Int, filter: QueryExpression?) {
+            guard query.includeDeleted || !table.rows[position].isDeleted else { return }
+            let id = table.rows[position].path.id
+            guard overlaid.isEmpty || !overlaid.contains(id) else { return }
+            explanation.examined += 1
+            if let filter, !passes(filter, comparisons, id: id, content: table.rows[position].content) { return }
+            found.append(
+                Found(
+                    id: id, content: table.rows[position].content, version: table.rows[position].version, row: position,
+                    isKnownReadable: table.rows[position].isKnownReadable))
+        }
+        switch access {
+        case .identity:
+            break  // above
+        case .index(let properties, let key, _):
+            let positions = QueryIndexes.lookup(
+                table, properties: properties, key: key, includeDeleted: query.includeDeleted)
+            let answered = query.filter.map { Self.isAnswered($0, byIndexOn: properties) } == true
+            if countOnly, pending.isEmpty, answered {
+                explanation.matched = positions.count
+                return ([], explanation)
+            }
+            // The index's rows are the answer, as the count above takes them to be: testing
+            // each again read and compared the same values. Not for a relationship in the
+            // index, whose test also drops references to documents that are gone.
+            let attributesOnly = properties.allSatisfy {
+                if case .attribute? = schema.entities[entity]?.property(named: $0) { true } else { false }
+            }
+            let filter = answered && attributesOnly ? nil : query.filter
+            for position in positions { consider(position, filter: filter) }
+        case .relationship(let property, let id):
+            guard case .relationship(let destination, _, _) = schema.entities[entity]?.property(named: property) else {
+                break
+            }
+            let key: [QueryValue] = [.document(entity: destination, id: id)]
+            for position in QueryIndexes.lookup(
+                table, properties: [property], key: key, includeDeleted: query.includeDeleted)
+            {
+                consider(position, filter: query.filter)
+            }
+        case .days(_, let first, let last):
+            let days = QueryIndexes.rows(table, days: first...last)
+            explanation.daysRead = (days.days, days.of)
+            for position in days.positions { consider(position, filter: query.filter) }
+        case .scan:
+            for position in table.rows.indices { consider(position, filter: query.filter) }
+        }
+        for identity in pending {
+            guard let content = evaluation.documents.content(of: identity) else { continue }
+            explanation.examined += 1
+            if let filter = query.filter, !evaluation.test(filter, on: identity, content: content) { continue }
+            let stored = evaluation.documents.catalog.path(of: identity).flatMap {
+                evaluation.documents.catalog.entry(at: $0)?.version
+            }
+            found.append(Found(id: identity.id, content: content, version: stored))
+            foundPending = true
+        }
+        explanation.matched = found.count
+        return (found, explanation)
+    }
+
+    /// The query's filter as comparisons of attributes with constants, when it is one:
+    /// the common shape, which rows are then tested on without the evaluator.
+    var filterComparisons: AttributeComparisons? {
+        query.filter.flatMap { filter in
+            evaluation.documents.schema.entities[query.entity].flatMap { AttributeComparisons(filter, entity: $0) }
+        }
+    }
+
+    /// Whether a stored row satisfies `filter`: on its members directly when the filter
+    /// is attribute comparisons (see `AttributeComparisons`), else through the evaluator.
+    mutating func passes(
+        _ filter: QueryExpression, _ comparisons: AttributeComparisons?, id: UUID, content: JSONObject
+    ) -> Bool {
+        if let comparisons { return comparisons.test(content) }
+        return evaluation.test(filter, on: Catalog.Identity(entity: query.entity, id: id), content: content)
+    }
+
+    /// Whether a filter is exactly equality on each of an index's properties, so the
+    /// index's entries are the answer.
+    private static func isAnswered(_ filter: QueryExpression, byIndexOn properties: [String]) -> Bool {
+        let terms = filter.conjuncts
+        guard terms.count == properties.count else { return false }
+        let named = terms.compactMap { term -> String? in
+            guard let (name, op, _) = term.propertyComparison, op == .equal else { return nil }
+            return name
+        }
+        return named.count == terms.count && Set(named) == Set(properties)
+    }
+}

@@ -1,0 +1,69 @@
+import FolioJSON
+import Foundation
+
+/// One query's run over the documents: candidates from the plan, the filter, the order
+/// and the page.
+///
+/// The run is the one owner of the query's state: the evaluation the store lends it
+/// (catalog, indexes, overlay) and what collecting found. Its stages are a file each: the
+/// plan is `QueryAccess` (`QueryPlan.swift`), candidate collection and the filter are in
+/// `QueryRun+Candidates.swift`, a limited sort that walks an ordered index in
+/// `QueryRun+OrderedIndex.swift`, ordering and paging in `QueryRun+Ordering.swift`.
+struct QueryRun {
+    let query: DocumentQuery
+    let access: QueryAccess
+    var evaluation: QueryEvaluation
+    /// Whether `collect` found pending documents, the only ones that can be out of store order.
+    var foundPending = false
+    /// The generation of the entity's table the found rows are positions in.
+    var tableGeneration: UInt64? = nil
+
+    /// A document that satisfied the filter: where it is stored (if it is) and its content.
+    struct Found {
+        var id: UUID
+        var content: JSONObject
+        /// The stored document's version (for a pending one, of the document it replaces).
+        var version: DocumentVersion?
+        var keys: [QueryValue] = []
+        /// Where it is in the entity's table (see `QueryIndexes.Row`), when it was read from it.
+        var row: Int? = nil
+        var isKnownReadable = false
+
+        var path: DocumentPath? { version?.path }
+    }
+
+    mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
+        if !countOnly, let walked = walkOrderedIndex(overlay: overlay) { return walked }
+        var (found, explanation) = collect(overlay: overlay, countOnly: countOnly)
+        guard !countOnly else {
+            return DocumentQueryResult(matches: [], total: explanation.matched, explanation: explanation)
+        }
+        let page = ordered(found, explanation: &explanation)
+        found = []
+        var matches: [DocumentQueryResult.Match] = []
+        matches.reserveCapacity(page.count)
+        for document in page { matches.append(match(document)) }
+        return DocumentQueryResult(
+            matches: matches, total: explanation.matched, explanation: explanation, tableGeneration: tableGeneration)
+    }
+
+    /// A found document as a result: stored ones with their version, pending ones with
+    /// the stored version they would replace (if any).
+    mutating func match(_ found: Found) -> DocumentQueryResult.Match {
+        guard let version = found.version else { return .init(id: found.id, stored: nil) }
+        let path = version.path
+        // Without pending changes (every fetch in a fresh context) there is no overlay to
+        // look the identity up in: this runs once per match.
+        if evaluation.documents.overlay.isEmpty
+            || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil
+        {
+            return .init(
+                id: found.id, stored: StoredDocument(version: version, content: found.content), row: found.row,
+                isKnownReadable: found.isKnownReadable)
+        }
+        let stored = evaluation.documents.catalog.content(at: path).map {
+            StoredDocument(version: version, content: $0)
+        }
+        return .init(id: found.id, stored: stored)
+    }
+}
