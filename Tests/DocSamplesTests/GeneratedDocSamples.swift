@@ -350,7 +350,7 @@ func sample_docs_models_md_5() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/queries.md, line 12
+// docs/queries.md, line 13
 
 @Model
 final class Session {
@@ -371,7 +371,7 @@ final class Session {
     }
 }
 
-// docs/queries.md, line 36
+// docs/queries.md, line 37
 func sample_docs_queries_md_2() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Sessions-\(UUID().uuidString)")
