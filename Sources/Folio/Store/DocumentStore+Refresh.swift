@@ -129,7 +129,6 @@ extension DocumentStore {
                     return everything || loadedBefore.contains(name) ? catalogToken : nil
                 }
                 guard let listing else { return (StoreChanges(), [:], nil, walked) }
-                if !newly.isEmpty { state.indexes = QueryIndexes() }
                 let (changes, before) = apply(
                     listing, walking: folders, confirming: newly, keepingContent: keepsHistory, progress: progress,
                     to: &state)
