@@ -61,9 +61,14 @@ public enum CompactJSON {
         var cursor = Cursor(bytes: bytes)
         guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return nil }
         var found = [JSONValue?](repeating: nil, count: names.count)
+        var missing = names.count
         for _ in 0..<count {
             guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return nil }
-            if let index = names.firstIndex(where: { $0.utf8.elementsEqual(key) }) {
+            // Lengths first: most keys differ from every name in length, which costs no byte compare.
+            if missing > 0,
+                let index = names.firstIndex(where: { $0.utf8.count == keyLength && $0.utf8.elementsEqual(key) })
+            {
+                missing -= found[index] == nil ? 1 : 0
                 guard let value = cursor.value(depth: 1, maximumDepth: maximumDepth) else { return nil }
                 found[index] = value
             } else {

@@ -17,6 +17,26 @@ struct CompactJSONTests {
         }
     }
 
+    @Test(arguments: 0..<10)
+    func membersReadAloneEqualThoseOfTheDecodedObject(seed: UInt64) {
+        var random = RandomJSON(seed: seed)
+        var objects = 0
+        for _ in 0..<200 {
+            guard case .object(let object) = random.value() else { continue }
+            objects += 1
+            var bytes: [UInt8] = []
+            CompactJSON.encode(.object(object), into: &bytes)
+            let names = Array(object.keys.prefix(2)) + ["not a key"]
+            let members = bytes.withUnsafeBytes { CompactJSON.members(names, of: $0) }
+            #expect(members == names.map { object[$0] }, "seed \(seed)")
+            #expect(bytes.dropLast().withUnsafeBytes { CompactJSON.members(names, of: $0) } == nil, "truncated")
+        }
+        #expect(objects > 0, "seed \(seed) made no object to read members of")
+        var array: [UInt8] = []
+        CompactJSON.encode(.array([.integer(1)]), into: &array)
+        #expect(array.withUnsafeBytes { CompactJSON.members(["a"], of: $0) } == nil, "not an object")
+    }
+
     @Test func asciiAndOtherTextDecodeAlike() {
         for text in ["state", "Água fresca", "Plank 🏋️", ""] {
             var bytes: [UInt8] = []

@@ -93,7 +93,8 @@ struct QueryIndexes {
             return indexes
         }
         var indexes = EntityIndexes(generation: generation)
-        let paths = catalog.paths.filter { $0.entity == entity }.sorted()
+        // The entries themselves, sorted, rather than their paths looked up again one by one.
+        let entries = catalog.entries(inFolder: entity).sorted { $0.path < $1.path }
         let described = schema.entities[entity]
         let declared = described.map(Self.declaredIndexes) ?? []
         let kinds = declared.map { $0.map { described?.property(named: $0) } }
@@ -102,17 +103,17 @@ struct QueryIndexes {
         let needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
         var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
         var deletedValues = values
-        indexes.rows.reserveCapacity(paths.count)
-        for path in paths {
-            guard let (source, version) = catalog.storedContent(at: path), let members = source.members(needed)
-            else { continue }
+        indexes.rows.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let members = entry.content.members(needed) else { continue }
+            let path = entry.path
             if indexes.days.last != path.day {
                 indexes.days.append(path.day)
                 indexes.dayStarts.append(indexes.rows.count)
             }
             let position = indexes.rows.count
             let isDeleted = members[0] != nil
-            indexes.rows.append(Row(version: version, source: source, isDeleted: isDeleted))
+            indexes.rows.append(Row(version: entry.version, source: entry.content, isDeleted: isDeleted))
             for (index, properties) in declared.enumerated() {
                 let key = zip(properties, kinds[index]).map { name, property in
                     QueryEvaluation.storedValue(members[needed.firstIndex(of: name)!] ?? .null, as: property)

@@ -116,6 +116,7 @@ extension DocumentStore {
                 // What each walked folder's entries reflected of the history before this walk:
                 // a loaded one the catalog's token, a new one its cache's.
                 var cacheTokens: [String: Int64] = [:]
+                state.catalog.reserveCapacity(state.catalog.count + loaded.values.reduce(0) { $0 + $1.entries.count })
                 for (name, cache) in loaded {
                     for entry in cache.entries { state.catalog.insert(entry) }
                     if let stamp = cache.stamp { state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp) }
