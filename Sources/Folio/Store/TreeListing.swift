@@ -1,5 +1,7 @@
+import Dispatch
 import FolioJSON
 import Glibc
+import Synchronization
 
 /// Every document and blob file in a store's tree, with its stamp, from a `stat`-only walk.
 ///
@@ -25,6 +27,13 @@ struct TreeListing {
     /// Only the entity folders named in `folders` are walked (and issues at the root
     /// reported only for those names), or the whole tree when `folders` is `nil`.
     private let folders: Set<String>?
+
+    /// Day folders opened but not listed yet: listed together when their month is done, on
+    /// every core (a file's `fstatat` is most of a walk's time, and they do not wait on each other).
+    private var pendingDays: [(descriptor: Int32, folder: Folder)] = []
+
+    /// An empty listing a day folder's files are gathered in, on a core of its own.
+    private init(folders: Set<String>?) { self.folders = folders }
 
     init(root: OpenFolder, folders: Set<String>? = nil, expectedDocuments: Int = 0) throws(FolioError) {
         self.folders = folders
@@ -60,6 +69,49 @@ struct TreeListing {
             throw .fileSystem(path: folder.relative, operation: "list", reason: FileBytes.systemError())
         }
         defer { closedir(directory) }
+        if folder.level == 3 {
+            defer {
+                for day in pendingDays { close(day.descriptor) }
+                pendingDays = []
+            }
+            try listEntries(of: directory, folder: folder)
+            try listPendingDays()
+        } else {
+            try listEntries(of: directory, folder: folder)
+        }
+    }
+
+    /// Lists the day folders a month's listing opened, on every core, and takes in what
+    /// each found, in the order they were opened (so the listing does not depend on timing).
+    private mutating func listPendingDays() throws(FolioError) {
+        guard !pendingDays.isEmpty else { return }
+        let days = pendingDays
+        let parts = Mutex([Result<TreeListing, FolioError>?](repeating: nil, count: days.count))
+        DispatchQueue.concurrentPerform(iterations: days.count) { [folders] index in
+            var part = TreeListing(folders: folders)
+            let result: Result<TreeListing, FolioError>
+            do throws(FolioError) {
+                try part.walk(days[index].descriptor, folder: days[index].folder)
+                result = .success(part)
+            } catch {
+                result = .failure(error)
+            }
+            parts.withLock { $0[index] = result }
+        }
+        for part in parts.withLock({ $0 }) {
+            switch part {
+            case .success(let part)?:
+                documents += part.documents
+                blobs += part.blobs
+                issues += part.issues
+                stagedFiles += part.stagedFiles
+            case .failure(let error)?: throw error
+            case nil: break
+            }
+        }
+    }
+
+    private mutating func listEntries(of directory: OpaquePointer, folder: Folder) throws(FolioError) {
         let folderDescriptor = dirfd(directory)
         while let entry = readdir(directory) {
             try withUnsafeBytes(of: &entry.pointee.d_name) { (raw) throws(FolioError) in
@@ -153,6 +205,10 @@ struct TreeListing {
         guard descriptor >= 0 else {
             if errno == ENOENT { return }
             throw .fileSystem(path: child.relative, operation: "open the folder", reason: FileBytes.systemError())
+        }
+        if child.level == 4 {
+            pendingDays.append((descriptor, child))  // closed when the month's days are listed
+            return
         }
         defer { close(descriptor) }
         try walk(descriptor, folder: child)
