@@ -51,11 +51,17 @@ static int walk(int folder_fd, int level, store_floor_walk_totals *totals) {
     return failure;
 }
 
-int store_floor_stat_walk(const char *root, store_floor_walk_totals *totals) {
+static int walk_from(const char *folder, int level, store_floor_walk_totals *totals) {
     *totals = (store_floor_walk_totals){0};
-    int root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (root_fd < 0) return errno;
-    int failure = walk(root_fd, 0, totals);
-    close(root_fd);
+    int folder_fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder_fd < 0) return errno;
+    int failure = walk(folder_fd, level, totals);
+    close(folder_fd);
     return failure;
+}
+
+int store_floor_stat_walk(const char *root, store_floor_walk_totals *totals) { return walk_from(root, 0, totals); }
+
+int store_floor_stat_walk_entity(const char *entity_folder, store_floor_walk_totals *totals) {
+    return walk_from(entity_folder, 1, totals);
 }

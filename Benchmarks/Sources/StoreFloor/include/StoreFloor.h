@@ -38,6 +38,10 @@ typedef struct {
 /// over, as Folio passes them over). Returns 0, or the `errno` of the first failure.
 int store_floor_stat_walk(const char *root, store_floor_walk_totals *totals);
 
+/// The same walk over one entity's folder (`<root>/<Entity>`): its year, month and day
+/// folders and the files in them.
+int store_floor_stat_walk_entity(const char *entity_folder, store_floor_walk_totals *totals);
+
 /// Makes everything written to the file system holding `root` durable (one `syncfs`), as
 /// a `.full` commit does. Returns 0, or the `errno` of the call that failed.
 int store_floor_syncfs(const char *root);
