@@ -10,11 +10,13 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks query-benchmark
 //     swift run -c release --package-path Benchmarks migration-benchmark
 //     swift run -c release --package-path Benchmarks live-benchmark
+//     swift run -c release --package-path Benchmarks scale-benchmark
 let package = Package(
     name: "FolioBenchmarks",
     dependencies: [
         .package(name: "Folio", path: ".."),
-        // The peer of model-benchmark: SQLite through GRDB, with Codable records.
+        // The peer of model-benchmark: SQLite through GRDB, with Codable records (and
+        // scale-benchmark's: SQLite's C API through GRDBSQLite, the system library GRDB links).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -67,6 +69,21 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Folio", package: "Folio"),
+            ]
+        ),
+        // scale-benchmark runs every command through scale-launcher (C), so that a command's
+        // peak memory does not start from the benchmark's own; SQLite through its C API.
+        .executableTarget(name: "scale-launcher"),
+        .executableTarget(
+            name: "scale-benchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                "StoreFloor",
+                "HeapUse",
+                "scale-launcher",
+                .product(name: "Folio", package: "Folio"),
+                .product(name: "FolioJSON", package: "Folio"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
