@@ -85,5 +85,6 @@ struct Options {
             + (sizes == (isQuick ? Self.quickSizes : Self.defaultSizes)
                 ? "" : " --documents " + sizes.map(String.init).joined(separator: ","))
             + (folioGiven ? " --folio \(folio)" : "")
+            + (keep ? " --keep" : "")
     }
 }

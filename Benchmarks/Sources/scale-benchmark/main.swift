@@ -36,8 +36,10 @@ do {
     }
     print(report.markdown)
 } catch {
-    ProgressLog.note("removing the stores")
-    try? scratch.removeAll()
+    if !scratch.folders.isEmpty {
+        ProgressLog.note("removing the stores")
+        try? scratch.removeAll()
+    }
     FileHandle.standardError.write(Data("scale-benchmark: \(error)\n".utf8))
     exit(1)
 }
