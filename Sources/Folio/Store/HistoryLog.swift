@@ -66,9 +66,11 @@ enum HistoryLog {
     /// line cut short by a crash left out of its size.
     static func tail(in root: OpenFolder) throws(FolioError) -> Tail {
         guard let newest = try segments(in: root).last else { return Tail(segment: 1, size: 0, lastToken: 0) }
-        let bytes = try root.readFile(segmentPath(newest), limit: JSONReader.absoluteMaximumSize).bytes
+        // Only the end of the segment is read: every open and commit asks, and a segment of
+        // large transactions (an import) holds tens of megabytes.
+        let (bytes, offset) = try lastLines(of: segmentPath(newest), in: root)
         let end = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
-        var tail = Tail(segment: newest, size: Int64(end), lastToken: newest - 1)
+        var tail = Tail(segment: newest, size: offset + Int64(end), lastToken: newest - 1)
         guard end > 0 else { return tail }
         let start = lastLineStart(in: bytes, end: end)
         if let value = try? JSONReader().read(Array(bytes[start..<(end - 1)]), file: segmentPath(newest)),
@@ -79,9 +81,54 @@ enum HistoryLog {
         } else {
             // A line this version cannot read (edited by hand?): its token is unknown, so the
             // next one continues after the segment's lines, and nothing is dropped.
-            tail.lastToken = newest - 1 + Int64(bytes[..<end].count { $0 == UInt8(ascii: "\n") })
+            let whole = try root.readFile(segmentPath(newest), limit: JSONReader.absoluteMaximumSize).bytes
+            tail.lastToken = newest - 1 + Int64(whole.prefix(Int(tail.size)).count { $0 == UInt8(ascii: "\n") })
         }
         return tail
+    }
+
+    /// The end of a file holding at least its last whole line and the newline before that
+    /// line (or the file's start), and where in the file those bytes begin.
+    private static func lastLines(of path: String, in root: OpenFolder) throws(FolioError) -> (
+        bytes: [UInt8], offset: Int64
+    ) {
+        let descriptor = try root.openFile(path, flags: O_RDONLY)
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw .fileSystem(path: root.pathOf(path), operation: "inspect", reason: FileBytes.systemError())
+        }
+        guard info.st_size <= JSONReader.absoluteMaximumSize else {
+            throw .fileSystem(path: root.pathOf(path), operation: "read", reason: "it is larger than 1 GiB")
+        }
+        var offset = Int64(info.st_size)
+        var bytes: [UInt8] = []
+        var chunk: Int64 = 64 * 1024
+        while offset > 0 {
+            let start = max(0, offset - chunk)
+            var read = [UInt8](repeating: 0, count: Int(offset - start))
+            var done = 0
+            while done < read.count {
+                let count = read.withUnsafeMutableBytes {
+                    pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(start) + off_t(done))
+                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    throw .fileSystem(path: root.pathOf(path), operation: "read", reason: FileBytes.systemError())
+                }
+                done += count
+            }
+            bytes = read + bytes
+            offset = start
+            // Enough once a newline precedes the last whole line's start.
+            if let end = bytes.lastIndex(of: UInt8(ascii: "\n")),
+                bytes[..<end].contains(UInt8(ascii: "\n"))
+            {
+                break
+            }
+            chunk *= 4
+        }
+        return (bytes, offset)
     }
 
     /// Appends a record's line to the newest segment, or to a new one when it is full, and

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@testable import Folio
+
+/// The newest history record is found by reading the end of its segment only.
+struct HistoryTailTests {
+    @Test func aTransactionLongerThanOneReadIsFoundWholeAndTheNextTokenFollowsIt() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        try store.commit([.put(timer("First"), basedOn: nil)])
+        // One record of 800 changes: a line far longer than the first read from the end.
+        let many = (0..<800).map { timer("Timer \($0)", date: november22().addingTimeInterval(Double($0) * 3600)) }
+        try store.commit(many.map { .put($0, basedOn: nil) })
+        let segment = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/history")).first {
+                $0.hasSuffix(".ndjson")
+            })
+        let lines = try text(at: directory("store/.folio/history/" + segment)).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[1].utf8.count > 64 * 1024)
+
+        let reopened = try DocumentStore.open(at: directory("store"), durability: .none)
+        try reopened.commit([.put(timer("Last"), basedOn: nil)])
+        let records = try reopened.history(after: 0).records
+        #expect(records.map(\.token) == [1, 2, 3])
+        #expect(records[1].changes.count == 800)
+    }
+}
