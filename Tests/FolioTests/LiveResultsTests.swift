@@ -248,8 +248,11 @@ import Testing
         let change = ResultsChange.placing(before: [1: 0], after: [1: 2, 9: 4])
         #expect(change == ResultsChange(inserted: [4], moved: [.init(from: 0, to: 2)]))
         // [1, 2, 3, 4] to [1, 3, 2, 4]: 2 and 3 changed places between the same neighbours.
-        let inPlace = ResultsChange.placing(before: [2: 1, 3: 2], after: [3: 1, 2: 2])
-        #expect(inPlace == ResultsChange(updated: [1, 2]))
+        // By identity that is a move: one of them, the other updated where it now is.
+        let swapped = ResultsChange.placing(before: [2: 1, 3: 2], after: [3: 1, 2: 2])
+        #expect(swapped == ResultsChange(moved: [.init(from: 2, to: 1)], updated: [2]))
+        // [1, 2, 3, 4] to [1, 2, 3, 4] with 2 and 3 changed: both in place.
+        #expect(ResultsChange.placing(before: [2: 1, 3: 2], after: [2: 1, 3: 2]) == ResultsChange(updated: [1, 2]))
         // [1, 2, 3] to [1, 3]: 2 went.
         #expect(ResultsChange.placing(before: [2: 1], after: [:]) == ResultsChange(removed: [1]))
     }

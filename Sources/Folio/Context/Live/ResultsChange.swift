@@ -44,7 +44,8 @@ public struct ResultsChange: Sendable, Equatable {
     /// The change when only the rows of some identities may have changed place (the others
     /// kept their sort keys, so their order), from where those rows were (`before`, offsets
     /// in the old list) and are (`after`, in the new): a row in both moved if the number of
-    /// other rows before it changed, else it was updated. Works on the changed rows alone.
+    /// other rows before it changed, or if it changed places with another changed row; else it
+    /// was updated. Works on the changed rows alone.
     static func placing<ID: Hashable>(before: [ID: Int], after: [ID: Int]) -> ResultsChange {
         let touchedBefore = before.values.sorted()
         let touchedAfter = after.values.sorted()
@@ -61,12 +62,22 @@ public struct ResultsChange: Sendable, Equatable {
         var change = ResultsChange()
         change.removed = before.filter { after[$0.key] == nil }.map(\.value).sorted()
         change.inserted = after.filter { before[$0.key] == nil }.map(\.value).sorted()
-        for (id, now) in after.sorted(by: { $0.value < $1.value }) {
-            guard let then = before[id] else { continue }
-            if othersBefore(then, touched: touchedBefore) != othersBefore(now, touched: touchedAfter) {
-                change.moved.append(Move(from: then, to: now))
+        // A row whose count of other rows before it changed moved. Of the rest, two that changed
+        // places between the same neighbours moved too, relative to each other: the fewest are
+        // reported moved (those off a longest run kept in order), as `between` does, so that
+        // the offsets replayed by identity, as a table view's batch update is, give the new list.
+        let kept = after.sorted(by: { $0.value < $1.value }).compactMap { id, now in
+            before[id].map { (then: $0, now: now) }
+        }
+        let stayed = kept.indices.filter {
+            othersBefore(kept[$0].then, touched: touchedBefore) == othersBefore(kept[$0].now, touched: touchedAfter)
+        }
+        let inOrder = Set(longestIncreasingRun(stayed.map { kept[$0].then }).map { stayed[$0] })
+        for (place, row) in kept.enumerated() {
+            if inOrder.contains(place) {
+                change.updated.append(row.now)
             } else {
-                change.updated.append(now)
+                change.moved.append(Move(from: row.then, to: row.now))
             }
         }
         return change
