@@ -72,7 +72,7 @@ extension QueryIndexes.EntityIndexes {
         let kinds = declared.map { $0.map { entity.property(named: $0) } }
         for (row, position) in zip(added, addedPositions) {
             for (index, properties) in declared.enumerated() {
-                let key = QueryIndexes.key(of: row.content, properties: properties, kinds: kinds[index])
+                let key = QueryIndexes.key(properties, kinds: kinds[index]) { row.content[$0] }
                 if row.isDeleted {
                     deletedValues[properties, default: [:]][key, default: []].insertInOrder(position)
                 } else {

@@ -101,6 +101,7 @@ struct QueryIndexes {
         // Only the members the indexes need are read of a cached document: decoding all of
         // them for every document made the first query of a large entity pay for the rest.
         let needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
+        let slot = Dictionary(uniqueKeysWithValues: needed.enumerated().map { ($1, $0) })
         var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
         var deletedValues = values
         indexes.rows.reserveCapacity(entries.count)
@@ -115,9 +116,7 @@ struct QueryIndexes {
             let isDeleted = members[0] != nil
             indexes.rows.append(Row(version: entry.version, source: entry.content, isDeleted: isDeleted))
             for (index, properties) in declared.enumerated() {
-                let key = zip(properties, kinds[index]).map { name, property in
-                    QueryEvaluation.storedValue(members[needed.firstIndex(of: name)!] ?? .null, as: property)
-                }
+                let key = Self.key(properties, kinds: kinds[index]) { members[slot[$0]!] }
                 if isDeleted {
                     deletedValues[properties]![key, default: []].append(position)
                 } else {
@@ -132,9 +131,12 @@ struct QueryIndexes {
     }
 
     /// A document's key in the index on `properties` (described by `kinds`, looked up
-    /// once per index rather than once per document): their values, in order.
-    static func key(of content: JSONObject, properties: [String], kinds: [QuerySchema.Property?]) -> [QueryValue] {
-        zip(properties, kinds).map { name, property in QueryEvaluation.storedValue(content[name] ?? .null, as: property)
+    /// once per index rather than once per document): their values, in order, as `member`
+    /// gives each (from the parsed content, or from the members read of a cached one).
+    static func key(_ properties: [String], kinds: [QuerySchema.Property?], member: (String) -> JSONValue?)
+        -> [QueryValue]
+    {
+        zip(properties, kinds).map { name, property in QueryEvaluation.storedValue(member(name) ?? .null, as: property)
         }
     }
 

@@ -82,7 +82,7 @@ struct Catalog {
         }
     }
 
-    /// A number per folder that changes whenever what its file in `.folio/catalog/` would
+    /// A number per folder that changes whenever what its file in `.folio/cache/` would
     /// hold changes: an entry added, replaced, removed or verified. The store skips
     /// rewriting a folder's file that already holds its revision.
     private(set) var revisions: [String: UInt64] = [:]

@@ -296,8 +296,9 @@ public final class DocumentStore: Sendable {
     /// again (the cache's entries for them no longer match), where rewriting the file cost a
     /// pass over the whole folder: one `insert` into 200,000 strokes wrote 100 MB.
     private func foldersToCache(_ state: State) throws(FolioError) -> [String] {
+        // Under `loadsEverything` the folders are those the catalog counts documents of (or did).
         var folders = state.catalog.loadedFolders.union(state.cacheOnDisk.keys)
-        if state.catalog.loadsEverything { folders.formUnion(state.catalog.entries.values.lazy.map(\.path.entity)) }
+        if state.catalog.loadsEverything { folders.formUnion(state.catalog.counts.keys) }
         var worth: [String] = []
         for name in folders.sorted() {
             guard let written = state.cacheOnDisk[name],

@@ -101,34 +101,30 @@ enum HistoryLog {
         guard info.st_size <= JSONReader.absoluteMaximumSize else {
             throw .fileSystem(path: root.pathOf(path), operation: "read", reason: "it is larger than 1 GiB")
         }
-        var offset = Int64(info.st_size)
-        var bytes: [UInt8] = []
+        let size = Int64(info.st_size)
         var chunk: Int64 = 64 * 1024
-        while offset > 0 {
-            let start = max(0, offset - chunk)
-            var read = [UInt8](repeating: 0, count: Int(offset - start))
-            var done = 0
-            while done < read.count {
-                let count = read.withUnsafeMutableBytes {
-                    pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(start) + off_t(done))
-                }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else {
-                    throw .fileSystem(path: root.pathOf(path), operation: "read", reason: FileBytes.systemError())
-                }
-                done += count
+        while true {
+            let start = max(0, size - chunk)
+            guard lseek(descriptor, off_t(start), SEEK_SET) >= 0 else {
+                throw .fileSystem(path: root.pathOf(path), operation: "read", reason: FileBytes.systemError())
             }
-            bytes = read + bytes
-            offset = start
-            // Enough once a newline precedes the last whole line's start.
-            if let end = bytes.lastIndex(of: UInt8(ascii: "\n")),
-                bytes[..<end].contains(UInt8(ascii: "\n"))
-            {
-                break
+            let bytes: [UInt8]
+            do {
+                bytes = try FileBytes.read(
+                    descriptor: descriptor, expectedSize: Int(size - start), limit: JSONReader.absoluteMaximumSize,
+                    path: root.pathOf(path))
+            } catch {
+                throw .unreadableJSON(error)
+            }
+            // Enough once a newline precedes the last whole line's start, or the file starts here.
+            if start == 0 {
+                return (bytes, start)
+            }
+            if let end = bytes.lastIndex(of: UInt8(ascii: "\n")), bytes[..<end].contains(UInt8(ascii: "\n")) {
+                return (bytes, start)
             }
             chunk *= 4
         }
-        return (bytes, offset)
     }
 
     /// Appends a record's line to the newest segment, or to a new one when it is full, and

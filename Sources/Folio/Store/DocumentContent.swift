@@ -1,0 +1,53 @@
+import FolioJSON
+
+/// A document's content: parsed, or still in compact form in a cache file's buffer and
+/// decoded the first time someone asks for all of it (so a warm open parses nothing, and
+/// building an index reads only the indexed members). The catalog's entry and the query
+/// table's row share one, so a document is decoded once whichever asks first.
+///
+/// Unchecked `Sendable`: it is read and filled in only under the store's state mutex,
+/// where the catalog and the query indexes that hold it live.
+final class DocumentContent: @unchecked Sendable {
+    private var parsed: JSONObject?
+    /// Let go once decoded, so a buffer whose documents were all decoded is freed.
+    private var buffer: CacheBuffer?
+    private let range: Range<Int>
+
+    init(parsed object: JSONObject) {
+        (parsed, buffer, range) = (object, nil, 0..<0)
+    }
+
+    init(cached buffer: CacheBuffer, range: Range<Int>) {
+        (parsed, self.buffer, self.range) = (nil, buffer, range)
+    }
+
+    /// The whole object, decoded on first use and kept; `nil` when the cached bytes do not
+    /// decode (the cache file's checksum makes that a bug, never a damaged disk).
+    var object: JSONObject? {
+        if let parsed { return parsed }
+        guard let buffer else { return nil }
+        parsed =
+            buffer.bytes.withUnsafeBytes { CompactJSON.decode(UnsafeRawBufferPointer(rebasing: $0[range])) }?
+            .objectValue
+        if parsed != nil { self.buffer = nil }
+        return parsed
+    }
+
+    /// The values of the members named `names`, without decoding the others when the
+    /// content is still compact; `nil` when it does not decode.
+    func members(_ names: [String]) -> [JSONValue?]? {
+        if let parsed { return names.map { parsed[$0] } }
+        guard let buffer else { return nil }
+        return buffer.bytes.withUnsafeBytes {
+            CompactJSON.members(names, of: UnsafeRawBufferPointer(rebasing: $0[range]))
+        }
+    }
+
+    /// The compact form, for the cache file: copied as it is when it came from one and was not decoded.
+    var compact: [UInt8] {
+        if let buffer { return Array(buffer.bytes[range]) }
+        var encoded: [UInt8] = []
+        CompactJSON.encode(.object(parsed ?? [:]), into: &encoded)
+        return encoded
+    }
+}
