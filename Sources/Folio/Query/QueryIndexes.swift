@@ -19,6 +19,9 @@ struct QueryIndexes {
         /// The content, shared with the catalog's entry: a cached document is decoded when
         /// a query first reads it, not when the table is built.
         let source: DocumentContent
+        /// The content once a query has decoded it, kept in the row itself: a scan reads it
+        /// without a load of `source` per row, which was half of a warm scan's time.
+        var decoded: JSONObject?
         var isDeleted: Bool
         /// Whether a model was made from this content, every member decoded, and it is not
         /// soft-deleted: a model made from it again can then decode its values when first
@@ -28,7 +31,7 @@ struct QueryIndexes {
         var path: DocumentPath { version.path }
 
         /// The document's content, decoded on first use.
-        var content: JSONObject { source.object ?? [:] }
+        var content: JSONObject { decoded ?? source.object ?? [:] }
     }
 
     /// One entity's table and indexes, as of one generation of its documents.
@@ -61,6 +64,15 @@ struct QueryIndexes {
         defer { entities[entity] = indexes }
         guard indexes.generation == generation else { return }
         for row in rows where !indexes.rows[row].isDeleted { indexes.rows[row].isKnownReadable = true }
+    }
+
+    /// Keeps the decoded content of these rows of an entity's table in the rows, unless the
+    /// table has changed since they were read (see `Row.decoded`).
+    mutating func keepDecoded(rows: [Int], of entity: String, generation: UInt64) {
+        guard var indexes = entities.removeValue(forKey: entity) else { return }
+        defer { entities[entity] = indexes }
+        guard indexes.generation == generation else { return }
+        for row in rows { indexes.rows[row].decoded = indexes.rows[row].source.object }
     }
 
     /// The value indexes an entity has: `#Index`, `.indexed`, unique constraints, and

@@ -40,13 +40,14 @@ extension QueryRun {
         let comparisons = filterComparisons
         func consider(_ position: Int, filter: QueryExpression?) {
             guard query.includeDeleted || !table.rows[position].isDeleted else { return }
-            let id = table.rows[position].path.id
+            let id = table.rows[position].version.path.id
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
-            if let filter, !passes(filter, comparisons, id: id, content: table.rows[position].content) { return }
+            let content = content(of: position, in: table)
+            if let filter, !passes(filter, comparisons, id: id, content: content) { return }
             found.append(
                 Found(
-                    id: id, content: table.rows[position].content, version: table.rows[position].version, row: position,
+                    id: id, content: content, version: table.rows[position].version, row: position,
                     isKnownReadable: table.rows[position].isKnownReadable))
         }
         switch access {

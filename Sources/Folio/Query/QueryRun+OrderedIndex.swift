@@ -37,16 +37,18 @@ extension QueryRun {
             from: key.ascending ? 0 : index.count - 1, through: key.ascending ? index.count - 1 : 0,
             by: key.ascending ? 1 : -1)
         for position in positions {
-            let (value, row) = (index[position].value, table.rows[index[position].position])
+            let (value, rowPosition) = (index[position].value, index[position].position)
+            let row = table.rows[rowPosition]
             if found.count >= wanted, let last, value.sortOrder(last) != .orderedSame { break }
             guard query.includeDeleted || !row.isDeleted else { continue }
             explanation.examined += 1
-            if let filter = query.filter, !passes(filter, comparisons, id: row.path.id, content: row.content) {
+            let content = content(of: rowPosition, in: table)
+            if let filter = query.filter, !passes(filter, comparisons, id: row.path.id, content: content) {
                 continue
             }
             found.append(
                 Found(
-                    id: row.path.id, content: row.content, version: row.version, row: index[position].position,
+                    id: row.path.id, content: content, version: row.version, row: rowPosition,
                     isKnownReadable: row.isKnownReadable))
             last = value
         }

@@ -17,6 +17,8 @@ struct QueryRun {
     var foundPending = false
     /// The generation of the entity's table the found rows are positions in.
     var tableGeneration: UInt64? = nil
+    /// Rows of the table whose content this run decoded, kept in the table when it ends.
+    var decodedRows: [Int] = []
 
     /// A document that satisfied the filter: where it is stored (if it is) and its content.
     struct Found {
@@ -33,6 +35,8 @@ struct QueryRun {
     }
 
     mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
+        // After the stages, whose copies of the table are gone by then, so the table is not copied.
+        defer { keepDecodedRows() }
         if !countOnly, let walked = walkOrderedIndex(overlay: overlay) { return walked }
         var (found, explanation) = collect(overlay: overlay, countOnly: countOnly)
         guard !countOnly else {
@@ -45,6 +49,20 @@ struct QueryRun {
         for document in page { matches.append(match(document)) }
         return DocumentQueryResult(
             matches: matches, total: explanation.matched, explanation: explanation, tableGeneration: tableGeneration)
+    }
+
+    /// The content of a row of `table`, noting the rows decoded now (see `decodedRows`).
+    /// Stored members only: reading the row's computed `content` copied the whole row.
+    mutating func content(of position: Int, in table: QueryIndexes.EntityIndexes) -> JSONObject {
+        if let decoded = table.rows[position].decoded { return decoded }
+        decodedRows.append(position)
+        return table.rows[position].source.object ?? [:]
+    }
+
+    private mutating func keepDecodedRows() {
+        guard !decodedRows.isEmpty, let tableGeneration else { return }
+        evaluation.documents.indexes.keepDecoded(rows: decodedRows, of: query.entity, generation: tableGeneration)
+        decodedRows = []
     }
 
     /// A found document as a result: stored ones with their version, pending ones with
