@@ -26,4 +26,28 @@ struct HistoryTailTests {
         #expect(records.map(\.token) == [1, 2, 3])
         #expect(records[1].changes.count == 800)
     }
+
+    @Test func aNewestRecordEditedIntoAnotherOrderIsStillReadWhole() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        try store.commit([.put(timer("First"), basedOn: nil)])
+        try store.commit([.put(timer("Second"), basedOn: nil), .put(timer("Third"), basedOn: nil)])
+        let path = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/history")).first {
+                $0.hasSuffix(".ndjson")
+            }.map { directory("store/.folio/history/" + $0) })
+        var lines = try text(at: path).split(separator: "\n").map(String.init)
+        // The changes moved before the token, as a person or another tool might write it.
+        let record = try #require(try JSONReader().read(lines[1], file: "line").objectValue)
+        let reordered = JSONObject(
+            [("changes", record["changes"]!)] + record.filter { $0.key != "changes" }.map { ($0.key, $0.value) })
+        lines[1] = try JSONWriter().line(for: .object(reordered))
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+
+        let reopened = try DocumentStore.open(at: directory("store"), durability: .none)
+        try reopened.commit([.put(timer("Last"), basedOn: nil)])
+        let records = try reopened.history(after: 0).records
+        #expect(records.map(\.token) == [1, 2, 3])
+        #expect(records[1].changes.count == 2)
+    }
 }

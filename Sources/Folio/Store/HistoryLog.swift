@@ -73,9 +73,7 @@ enum HistoryLog {
         var tail = Tail(segment: newest, size: offset + Int64(end), lastToken: newest - 1)
         guard end > 0 else { return tail }
         let start = lastLineStart(in: bytes, end: end)
-        if let value = try? JSONReader().read(Array(bytes[start..<(end - 1)]), file: segmentPath(newest)),
-            let record = HistoryRecord(json: value)
-        {
+        if let record = settlingRecord(bytes[start..<(end - 1)], path: segmentPath(newest)) {
             tail.lastToken = record.token
             tail.unsettled = record
         } else {
@@ -85,6 +83,27 @@ enum HistoryLog {
             tail.lastToken = newest - 1 + Int64(whole.prefix(Int(tail.size)).count { $0 == UInt8(ascii: "\n") })
         }
         return tail
+    }
+
+    /// The newest record as settling it needs it: without its changes when it names its
+    /// journal or is external (which settle it without them), whole otherwise; `nil` for a
+    /// line this version cannot read.
+    ///
+    /// Every open reads the tail, and an import's record lists every document it wrote
+    /// (tens of megabytes): parsing all of it cost each command after an import more time
+    /// and memory than its own work. Folio writes the changes last, so the members before
+    /// them are the line up to its first `,"changes":` (a string's quotes are escaped, so
+    /// none holds those bytes); a line edited into another order is parsed whole.
+    private static func settlingRecord(_ line: ArraySlice<UInt8>, path: String) -> HistoryRecord? {
+        let key = Array(#","changes":"#.utf8)
+        if let cut = line.firstRange(of: key),
+            let head = try? JSONReader().read(Array(line[..<cut.lowerBound]) + Array(#","changes":[]}"#.utf8), file: path),
+            let record = HistoryRecord(json: head),
+            record.journal != nil || record.author == HistoryRecord.externalAuthor
+        {
+            return record
+        }
+        return (try? JSONReader().read(Array(line), file: path)).flatMap(HistoryRecord.init(json:))
     }
 
     /// The end of a file holding at least its last whole line and the newline before that
