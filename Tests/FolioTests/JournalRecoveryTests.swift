@@ -100,4 +100,20 @@ struct JournalRecoveryTests {
         #expect(
             store.document(entity: "Timer", id: id) != nil, "the file on disk is not the one the transaction deleted")
     }
+
+    @Test func aCommitRecordLargerThanADocumentMayBeIsStillFinished() throws {
+        let directory = try TemporaryDirectory()
+        _ = try makeStore(in: directory)
+        try write(document, to: directory("store/" + staged(target)))
+        // An import of a few hundred thousand documents lists more than 16 MiB of targets;
+        // these others were already moved into place before the crash.
+        let others = (0..<280_000).map { _ in "\"Timer/2026/11/23/\(UUID().uuidString).json\"" }
+        let record = #"{"transaction": "1-1-1", "puts": ["\#(target)", "# + others.joined(separator: ", ") + "], \"deletes\": []}"
+        #expect(record.utf8.count > JSONReader.defaultMaximumSize)
+        try write(record, to: directory("store/.folio/journal/1-1-1/COMMIT"))
+        let store = try DocumentStore.open(at: directory("store"))
+        #expect(store.statistics.transactionsRecovered == 1)
+        #expect(store.document(entity: "Timer", id: id)?.content["name"] == "Tea")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
+    }
 }

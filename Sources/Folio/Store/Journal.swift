@@ -363,9 +363,15 @@ struct Journal {
             }
     }
 
+    /// A plan or record read whole: one of a large import lists every file, past the 16 MiB
+    /// a document may have, and a committed transaction must be finished however large.
     private static func readRecord(_ relative: String, in root: OpenFolder) throws(FolioError) -> JSONValue {
-        let bytes = try root.readFile(relative, limit: JSONReader.defaultMaximumSize).bytes
-        do { return try JSONReader().read(bytes, file: root.pathOf(relative)) } catch { throw .unreadableJSON(error) }
+        let bytes = try root.readFile(relative, limit: JSONReader.absoluteMaximumSize).bytes
+        do {
+            return try JSONReader(maximumSize: JSONReader.absoluteMaximumSize).read(bytes, file: root.pathOf(relative))
+        } catch {
+            throw .unreadableJSON(error)
+        }
     }
 
     /// A journal read back from its plan or commit record, accepting only targets inside the store's layout.
