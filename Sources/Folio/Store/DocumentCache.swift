@@ -8,13 +8,14 @@ import Glibc
 ///
 /// A binary file: a magic line, the history token the folder's entries reflect (plus one;
 /// zero for none known), entries (path as entity, day and UUID bytes, stamp, hash,
-/// compact JSON), and a checksum of everything before it. The cache is never trusted: a
-/// missing, damaged or foreign file is ignored and rebuilt, and an entry counts only when
-/// the file on disk still has exactly its stamp.
+/// compact JSON), their count, and a checksum of everything before it. The count comes
+/// after the entries so the file can be written as they come (an import's, see
+/// `Writer`). The cache is never trusted: a missing, damaged or foreign file is ignored and
+/// rebuilt, and an entry counts only when the file on disk still has exactly its stamp.
 enum DocumentCache {
     /// The folder of the cache files, one per entity folder.
     static let folderName = ".folio/cache"
-    private static let magic = Array("FOLIO-CACHE 4\n".utf8)
+    private static let magic = Array("FOLIO-CACHE 5\n".utf8)
 
     /// The cache file of an entity folder.
     static func fileName(of folder: String) -> String { folderName + "/" + folder }
@@ -42,13 +43,16 @@ enum DocumentCache {
         let entries: [Catalog.Entry]? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
             let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
-            guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic) else { return nil }
-            var cursor = CompactJSON.Cursor(bytes: body)
+            guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic),
+                body.count >= magic.count + 9
+            else { return nil }
+            let count = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: body.count - 8, as: UInt64.self))
+            var cursor = CompactJSON.Cursor(bytes: UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]))
             _ = cursor.rawBytes(magic.count)
-            guard let token = cursor.varint(), let count = cursor.length() else { return nil }
+            guard let token = cursor.varint(), count <= UInt64(body.count) else { return nil }
             historyToken = token == 0 ? nil : Int64(bitPattern: token - 1)
             var entries: [Catalog.Entry] = []
-            entries.reserveCapacity(count)
+            entries.reserveCapacity(Int(count))
             for _ in 0..<count {
                 guard let entity = cursor.text(), entity == entityFolder,
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
@@ -82,12 +86,50 @@ enum DocumentCache {
     static func write(
         _ catalog: Catalog, folder entityFolder: String, historyToken: Int64?, in root: OpenFolder
     ) throws(FolioError) -> FileStamp {
-        var bytes = magic
-        CompactJSON.appendVarint(historyToken.map { UInt64($0) + 1 } ?? 0, to: &bytes)
-        let verified = catalog.entries(inFolder: entityFolder).filter(\.verified)
-        CompactJSON.appendVarint(UInt64(verified.count), to: &bytes)
-        for entry in verified {
-            let path = entry.path
+        var writer = try Writer(folder: entityFolder, historyToken: historyToken, in: root)
+        do {
+            for entry in catalog.entries(inFolder: entityFolder) where entry.verified {
+                try writer.append(
+                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compact)
+            }
+            return try writer.finish()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// A folder's cache file written entry by entry to a temporary file, which `finish`
+    /// renames into place; `abandon` removes it.
+    struct Writer {
+        private var file: AppendingFile
+        private let cache: OpenFolder
+        private let entityFolder: String
+        private let temporary: String
+        private var count: UInt64 = 0
+
+        init(folder entityFolder: String, historyToken: Int64?, in root: OpenFolder) throws(FolioError) {
+            // A store written before the cache was split by folder has one cache file in its place.
+            if let info = try root.status(of: folderName), FileSystem.isRegularFile(info) {
+                try root.removeFile(folderName)
+            }
+            cache = try root.makeFolders(folderName)
+            self.entityFolder = entityFolder
+            // Its own name per writer: an import writes one while the store may write another.
+            temporary = "\(entityFolder).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
+            let descriptor = try cache.openFile(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            file = AppendingFile(descriptor: descriptor, path: cache.pathOf(temporary), checksummed: true)
+            var header = magic
+            CompactJSON.appendVarint(historyToken.map { UInt64($0) + 1 } ?? 0, to: &header)
+            try file.append(header)
+        }
+
+        /// Adds a verified document's entry: its path, its file's stamp and hash, its content in compact form.
+        mutating func append(_ path: DocumentPath, stamp: FileStamp, contentHash: UInt64, compact: [UInt8])
+            throws(FolioError)
+        {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(64 + compact.count)
             CompactJSON.appendVarint(UInt64(path.entity.utf8.count), to: &bytes)
             bytes.append(contentsOf: path.entity.utf8)
             CompactJSON.appendVarint(UInt64(path.day.year), to: &bytes)
@@ -95,33 +137,31 @@ enum DocumentCache {
             bytes.append(UInt8(path.day.day))
             withUnsafeBytes(of: path.id.uuid) { bytes.append(contentsOf: $0) }
             for number in [
-                UInt64(bitPattern: entry.stamp.size), UInt64(bitPattern: entry.stamp.modifiedSeconds),
-                UInt64(bitPattern: entry.stamp.modifiedNanoseconds), entry.stamp.inode,
+                UInt64(bitPattern: stamp.size), UInt64(bitPattern: stamp.modifiedSeconds),
+                UInt64(bitPattern: stamp.modifiedNanoseconds), stamp.inode,
             ] {
                 CompactJSON.appendVarint(number, to: &bytes)
             }
-            withUnsafeBytes(of: entry.contentHash.littleEndian) { bytes.append(contentsOf: $0) }
-            let encoded = entry.content.compact
-            CompactJSON.appendVarint(UInt64(encoded.count), to: &bytes)
-            bytes.append(contentsOf: encoded)
+            withUnsafeBytes(of: contentHash.littleEndian) { bytes.append(contentsOf: $0) }
+            CompactJSON.appendVarint(UInt64(compact.count), to: &bytes)
+            bytes.append(contentsOf: compact)
+            try file.append(bytes)
+            count += 1
         }
-        let checksum = ContentHash.of(bytes)
-        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
 
-        // A store written before the cache was split by folder has one cache file in its place.
-        if let info = try root.status(of: folderName), FileSystem.isRegularFile(info) {
-            try root.removeFile(folderName)
-        }
-        let cache = try root.makeFolders(folderName)
-        let temporary = "\(entityFolder).\(getpid()).tmp"
-        try cache.removeFile(temporary)
-        do {
-            let stamp = try cache.createFile(temporary, bytes: bytes, sync: false)
+        /// Ends the file with its count and checksum and renames it into place; returns its stamp.
+        mutating func finish() throws(FolioError) -> FileStamp {
+            try file.append(withUnsafeBytes(of: count.littleEndian) { Array($0) })
+            try file.finishWithChecksum()
+            let stamp = try file.close()
             try cache.rename(temporary, to: entityFolder)
             return stamp
-        } catch {
-            try? cache.removeFile(temporary)  // no half-written cache left behind; the first error is the one to report
-            throw error
+        }
+
+        /// Closes and removes the temporary file, after a failure; the error that matters is the caller's.
+        mutating func abandon() {
+            file.abandon()
+            try? cache.removeFile(temporary)
         }
     }
 

@@ -43,22 +43,37 @@ public struct FileStamp: Sendable, Hashable {
 /// with overwhelming likelihood, which is all a cache check needs.
 enum ContentHash {
     static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        let prime: UInt64 = 0x0000_0100_0000_01B3
-        var index = 0
-        while index + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* prime
-            hash ^= hash >> 29
-            index += 8
-        }
-        while index < bytes.count {
-            hash = (hash ^ UInt64(bytes[index])) &* prime
-            index += 1
-        }
-        return hash ^ UInt64(bytes.count)
+        var running = Running()
+        running.add(bytes)
+        return running.value
     }
 
     static func of(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes { of($0) }
+    }
+
+    /// The hash of bytes given in parts, for a file written as it goes (see `AppendingFile`):
+    /// the same value `of` gives for all of them at once, as long as every part but the
+    /// last is a whole number of 8-byte words.
+    struct Running {
+        private var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        private var count = 0
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            let prime: UInt64 = 0x0000_0100_0000_01B3
+            var index = 0
+            while index + 8 <= bytes.count {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* prime
+                hash ^= hash >> 29
+                index += 8
+            }
+            while index < bytes.count {
+                hash = (hash ^ UInt64(bytes[index])) &* prime
+                index += 1
+            }
+            count += bytes.count
+        }
+
+        var value: UInt64 { hash ^ UInt64(count) }
     }
 }

@@ -1,0 +1,94 @@
+import Glibc
+
+/// A file written front to back through a buffer, for what is too large to build in memory
+/// first: an import's plan, its history record and its folder's cache file.
+///
+/// With `checksummed`, the hash of everything appended is kept as it goes (see
+/// `ContentHash.Running`), for a file that ends with its own checksum.
+struct AppendingFile {
+    /// The file's path, for messages.
+    let path: String
+    private let descriptor: Int32
+    /// Where the next flushed byte goes.
+    private(set) var offset: Int64
+    private var buffer: [UInt8] = []
+    private var checksum: ContentHash.Running?
+    private var isClosed = false
+    private static let bufferSize = 1 << 20
+
+    /// Takes over `descriptor`, writing from `offset`; `close` gives it back.
+    init(descriptor: Int32, at offset: Int64 = 0, path: String, checksummed: Bool = false) {
+        self.descriptor = descriptor
+        self.offset = offset
+        self.path = path
+        checksum = checksummed ? ContentHash.Running() : nil
+        buffer.reserveCapacity(Self.bufferSize + 4096)
+    }
+
+    /// Where the file ends once everything appended is written.
+    var end: Int64 { offset + Int64(buffer.count) }
+
+    mutating func append(_ bytes: some Sequence<UInt8>) throws(FolioError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush(whole: false) }
+    }
+
+    /// Writes what is buffered. Unless `whole`, a checksummed file keeps the bytes past the
+    /// last 8-byte word back, since the running hash takes words until its last part.
+    mutating func flush(whole: Bool = true) throws(FolioError) {
+        let count = whole || checksum == nil ? buffer.count : buffer.count / 8 * 8
+        guard count > 0 else { return }
+        let failure: FolioError? = buffer.withUnsafeBytes { raw in
+            let part = UnsafeRawBufferPointer(rebasing: raw[..<count])
+            checksum?.add(part)
+            var written = 0
+            while written < count {
+                let result = pwrite(
+                    descriptor, part.baseAddress! + written, count - written, off_t(offset) + off_t(written))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return .fileSystem(path: path, operation: "write", reason: String(cString: strerror(errno)))
+                }
+                written += result
+            }
+            return nil
+        }
+        if let failure { throw failure }
+        buffer.removeFirst(count)
+        offset += Int64(count)
+    }
+
+    /// Appends the checksum of everything before it (little-endian), and writes it all.
+    mutating func finishWithChecksum() throws(FolioError) {
+        try flush(whole: true)
+        let value = checksum?.value ?? 0
+        checksum = nil
+        try append(withUnsafeBytes(of: value.littleEndian) { Array($0) })
+        try flush()
+    }
+
+    /// Cuts the file at `length`, dropping anything past it.
+    func truncate(at length: Int64) throws(FolioError) {
+        guard ftruncate(descriptor, off_t(length)) == 0 else {
+            throw .fileSystem(path: path, operation: "truncate", reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Writes what is buffered and closes the file, returning its stamp.
+    @discardableResult
+    mutating func close(sync: Bool = false) throws(FolioError) -> FileStamp {
+        do { try flush() } catch {
+            abandon()
+            throw error
+        }
+        isClosed = true  // `finishWriting` closes it whatever happens
+        return try FileSystem.finishWriting(descriptor, bytes: [], sync: sync, path: path)
+    }
+
+    /// Closes the file without writing what is buffered, after a failure; once closed, nothing.
+    mutating func abandon() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(descriptor)
+    }
+}
