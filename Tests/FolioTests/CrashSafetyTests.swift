@@ -71,6 +71,74 @@ import Testing
     }
 }
 
+/// An importer killed at random moments: each import, which stages its files before it
+/// has a plan, is there whole or not at all, with its history record, and leaves nothing behind.
+@Suite(.serialized) struct ImportCrashTests {
+    @Test func importsKilledAtRandomMomentsAreAllOrNothing() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = StoreManifest(timeZone: utc, schema: ["entities": ["Item": [:]]])
+        _ = try DocumentStore.create(at: directory("store"), manifest: manifest, durability: .none)
+        var generator = SystemRandomNumberGenerator()
+        var last = Int64(0)
+        var recovered = (finished: 0, discarded: 0)
+        for kill in 0..<60 {
+            let durability: Durability = kill % 4 == 0 ? .full : kill % 4 == 1 ? .normal : .none
+            let writer = try ChildProcess(["import-writer", directory("store"), durability.rawValue, "\(kill + 1)"])
+            usleep(UInt32.random(in: 30_000...300_000, using: &generator))
+            writer.kill()
+
+            let store = try DocumentStore.open(at: directory("store"), durability: .none)
+            recovered.finished += store.statistics.transactionsRecovered
+            recovered.discarded += store.statistics.transactionsDiscarded
+            #expect(store.issues.isEmpty, "kill \(kill): \(store.issues)")
+            var byImport: [Int64: (count: Int, expected: Int64, updated: Set<Int64>)] = [:]
+            for item in store.documents(entity: "Item") {
+                guard case .integer(let tx)? = item.content["tx"], case .integer(let expected)? = item.content["count"]
+                else {
+                    Issue.record("kill \(kill): item without tx/count: \(item.content)")
+                    continue
+                }
+                let updated: Int64 = if case .integer(let value)? = item.content["updated"] { value } else { 0 }
+                byImport[tx, default: (0, expected, [])].count += 1
+                byImport[tx]!.updated.insert(updated)
+            }
+            let lastTx = byImport.keys.max() ?? 0
+            #expect(
+                Set(byImport.keys) == Set((0...lastTx).dropFirst()), "kill \(kill): imports \(byImport.keys.sorted())")
+            for (tx, found) in byImport {
+                #expect(
+                    Int64(found.count) == found.expected,
+                    "kill \(kill): import \(tx) has \(found.count) of \(found.expected)")
+                // Import T set "updated" on all of T-1's documents, or on none.
+                #expect(
+                    found.updated == [tx == lastTx ? 0 : tx + 1],
+                    "kill \(kill): import \(tx) updated by \(found.updated)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
+            let records = try store.history(after: 0).records
+            #expect(
+                records.count == Int(lastTx), "kill \(kill): \(records.count) history records for \(lastTx) imports")
+            #expect(
+                !records.contains { $0.author == HistoryRecord.externalAuthor },
+                "kill \(kill): an import taken for someone else's change")
+            last = lastTx
+        }
+        print(
+            "import crash test: 60 kills, \(last) imports, \(recovered.finished) finished from the journal and \(recovered.discarded) discarded with a plan"
+        )
+        #expect(last > 5, "the importer made progress between kills")
+        // What a kill left staged is swept by the next commit, which walks the folders it writes.
+        let store = try DocumentStore.open(at: directory("store"), durability: .none)
+        try store.commit([
+            .put(
+                Document(entity: "Item", id: UUID(), content: ["tx": .integer(-1), "count": .integer(1)]), basedOn: nil)
+        ])
+        let staged = (FileManager.default.enumerator(atPath: directory("store"))?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".staged") }
+        #expect(staged.isEmpty, "\(staged.prefix(5))")
+    }
+}
+
 /// A writer of one document at a time, which commits without a journal, killed at
 /// random moments: the document is always whole, old or new, and the count goes on.
 @Suite(.serialized) struct SingleDocumentCrashTests {

@@ -108,7 +108,9 @@ struct JournalRecoveryTests {
         // An import of a few hundred thousand documents lists more than 16 MiB of targets;
         // these others were already moved into place before the crash.
         let others = (0..<280_000).map { _ in "\"Timer/2026/11/23/\(UUID().uuidString).json\"" }
-        let record = #"{"transaction": "1-1-1", "puts": ["\#(target)", "# + others.joined(separator: ", ") + "], \"deletes\": []}"
+        let record =
+            #"{"transaction": "1-1-1", "puts": ["\#(target)", "# + others.joined(separator: ", ")
+            + "], \"deletes\": []}"
         #expect(record.utf8.count > JSONReader.defaultMaximumSize)
         try write(record, to: directory("store/.folio/journal/1-1-1/COMMIT"))
         let store = try DocumentStore.open(at: directory("store"))

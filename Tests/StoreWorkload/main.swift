@@ -5,6 +5,9 @@ import Folio
 //       commits transactions forever until killed: transaction T creates 1 to 1,000
 //       `Item` documents tagged {"tx": T, "count": k}, deletes those of T-3, and sets
 //       the `Counter` document to {"lastTx": T}.
+//   StoreWorkload import-writer STORE DURABILITY SEED
+//       imports forever until killed: import T writes 1 to 1,000 new `Item` documents
+//       tagged {"tx": T, "count": k} and sets {"updated": T} on every one of import T-1's.
 //   StoreWorkload single-writer STORE DURABILITY SEED
 //       saves one `Item` document over and over until killed, each time alone in its
 //       transaction (so without a journal): {"n": N, "size": S, "text": S times "x"},
@@ -105,6 +108,43 @@ func crashWriter(store path: String, durability: Durability, seed: UInt64) throw
                 Document(entity: "Counter", id: counterID, partitionDate: day, content: ["lastTx": .integer(tx)]),
                 basedOn: counter?.version))
         try store.commit(changes)
+    }
+}
+
+func importWriter(store path: String, durability: Durability, seed: UInt64) throws {
+    let store = try DocumentStore.open(at: path, durability: durability)
+    var random = seed
+    func next(_ bound: Int) -> Int {
+        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((random >> 33) % UInt64(bound))
+    }
+    while true {
+        let items = store.documents(entity: "Item")
+        let lastTx =
+            items.compactMap { item -> Int64? in
+                if case .integer(let tx)? = item.content["tx"] { tx } else { nil }
+            }.max() ?? 0
+        let tx = lastTx + 1
+        let size = next(4) == 0 ? 1 + next(1_000) : 1 + next(100)
+        var updates = items.filter { $0.content["tx"] == .integer(lastTx) }.makeIterator()
+        var index = 0
+        try store.importDocuments(into: "Item") { () throws(FolioError) -> DocumentStore.ImportedDocument? in
+            if let old = updates.next() {
+                var content = old.content
+                content["updated"] = .integer(tx)
+                return (
+                    Document(entity: "Item", id: old.version.path.id, partitionDate: day, content: content), old.version
+                )
+            }
+            guard index < size else { return nil }
+            index += 1
+            return (
+                Document(
+                    entity: "Item", id: UUID(), partitionDate: day.addingTimeInterval(Double(next(30)) * 86_400),
+                    content: ["tx": .integer(tx), "count": .integer(Int64(size))]),
+                nil
+            )
+        }
     }
 }
 
@@ -212,6 +252,10 @@ do {
         try crashWriter(
             store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none,
             seed: UInt64(arguments[4]) ?? 1)
+    case "import-writer" where arguments.count == 5:
+        try importWriter(
+            store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none,
+            seed: UInt64(arguments[4]) ?? 1)
     case "single-writer" where arguments.count == 5:
         try singleWriter(
             store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none,
@@ -228,7 +272,7 @@ do {
         try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
     default:
         fail(
-            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | session-inserter STORE COUNT | migrator STORE DURABILITY"
+            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | import-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | session-inserter STORE COUNT | migrator STORE DURABILITY"
         )
     }
 } catch {

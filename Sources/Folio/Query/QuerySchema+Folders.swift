@@ -31,4 +31,17 @@ extension QuerySchema {
         }
         return folders
     }
+
+    /// The folders checking a document of `entity`'s folder reads: that folder, and those
+    /// its hierarchy's relationships point into (a reference must name a document there).
+    func folders(checkedWith entity: String) -> Set<String> {
+        let home = folder(of: entity).folder
+        var folders: Set<String> = [home]
+        for described in entities.values where described.storageName == home {
+            for case (_, .relationship(let destination, _, _)) in described.properties + described.subentityProperties {
+                folders.insert(folder(of: destination).folder)
+            }
+        }
+        return folders
+    }
 }

@@ -101,6 +101,30 @@ struct Catalog {
         if let folders { loadedFolders.formUnion(folders) } else { loadsEverything = true }
     }
 
+    /// Forgets one folder's documents, blobs and issues, to be loaded again on next use:
+    /// after an import, which wrote the folder's cache file rather than holding every
+    /// document it wrote in memory. The folder's generation moves on, with no log of its
+    /// changes, so its query table is built anew.
+    mutating func unload(_ folder: String) {
+        if loadsEverything {
+            loadsEverything = false
+            // The folders a walk of the whole tree brought in, as far as they hold documents;
+            // any other is walked again when next asked for, which costs little.
+            loadedFolders = Set(counts.keys)
+        }
+        loadedFolders.remove(folder)
+        entries = entries.filter { $0.key.entity != folder }
+        counts[folder] = nil
+        for path in blobs.keys where path.entity == folder { removeBlob(path) }
+        let prefix = folder + "/"
+        brokenFiles = brokenFiles.filter { !$0.key.hasPrefix(prefix) }
+        layoutIssues = layoutIssues.filter { !$0.path.hasPrefix(prefix) }
+        lastGeneration += 1
+        generations[folder] = lastGeneration
+        revisions[folder, default: 0] += 1
+        changeLogs[folder] = nil
+    }
+
     /// The revision of one folder's entries.
     func revision(of folder: String) -> UInt64 { revisions[folder] ?? 0 }
     /// How many walks `see` has been told of.

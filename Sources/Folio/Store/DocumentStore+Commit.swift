@@ -32,19 +32,9 @@ extension DocumentStore {
         // blobs, the content a history record compares with); a new manifest may change any.
         try load(newManifest != nil ? nil : Set(changes.map(\.entity)))
         return try lock.withLock(.exclusive) { () throws(FolioError) in
-            let recovered: (finished: Int, discarded: [String])
-            do throws(FolioError) {
-                recovered = try recoverCrashedWriters()
-            } catch let error where error.kind == .unfinishedCommit {
-                state.withLock { $0.unfinishedTransaction = error }
-                throw error
-            }
-            sweepStagedFiles()
+            try prepareToWrite()
             var transaction = try state.withLock { state throws(FolioError) in
-                state.statistics.transactionsRecovered += recovered.finished
-                state.statistics.transactionsDiscarded += recovered.discarded.count
-                state.unfinishedTransaction = nil
-                return try plan(changes, manifest: newManifest, author: author, state: &state)
+                try plan(changes, manifest: newManifest, author: author, state: &state)
             }
             guard transaction.writes.hasWork else { return transaction.summary }
             if var history = transaction.history, let tail = state.withLock({ $0.historyTail }) {
@@ -55,6 +45,23 @@ extension DocumentStore {
             }
             let stamps = try write(transaction.writes, history: transaction.history)
             return state.withLock { state in record(transaction, stamps: stamps, manifest: newManifest, in: &state) }
+        }
+    }
+
+    /// Settles what crashed writers left, before a transaction; call holding the write lock.
+    func prepareToWrite() throws(FolioError) {
+        let recovered: (finished: Int, discarded: [String])
+        do throws(FolioError) {
+            recovered = try recoverCrashedWriters()
+        } catch let error where error.kind == .unfinishedCommit {
+            state.withLock { $0.unfinishedTransaction = error }
+            throw error
+        }
+        sweepStagedFiles()
+        state.withLock { state in
+            state.statistics.transactionsRecovered += recovered.finished
+            state.statistics.transactionsDiscarded += recovered.discarded.count
+            state.unfinishedTransaction = nil
         }
     }
 
@@ -89,7 +96,7 @@ extension DocumentStore {
     }
 
     /// A put, resolved to bytes and paths, checked against the disk.
-    private struct PlannedPut {
+    struct PlannedPut {
         var document: Document
         var content: JSONObject
         var bytes: [UInt8]
@@ -192,15 +199,7 @@ extension DocumentStore {
             appended = nil
         }
         func landed() {
-            guard var tail = appended else { return }
-            let rotated = tail.segment != state.withLock { $0.historyTail?.segment }
-            tail.unsettled = nil
-            state.withLock { state in
-                state.historyTail = tail
-                if state.catalogToken == tail.lastToken - 1 { state.catalogToken = tail.lastToken }
-            }
-            // The cap is kept a segment at a time; a segment that cannot go now goes at the next.
-            if rotated { try? HistoryLog.trim(keeping: historyLimit, tail: tail, in: folder) }
+            if let appended { historyLanded(appended) }
         }
 
         if writes.targets.count == 1, writes.removals.isEmpty {
@@ -242,6 +241,21 @@ extension DocumentStore {
         return stamps
     }
 
+    /// Records that the transaction whose record ends the history at `tail` passed its
+    /// commit point: the record is settled, and the catalog reflects it if it reflected
+    /// everything before.
+    func historyLanded(_ tail: HistoryLog.Tail) {
+        var tail = tail
+        let rotated = tail.segment != state.withLock { $0.historyTail?.segment }
+        tail.unsettled = nil
+        state.withLock { state in
+            state.historyTail = tail
+            if state.catalogToken == tail.lastToken - 1 { state.catalogToken = tail.lastToken }
+        }
+        // The cap is kept a segment at a time; a segment that cannot go now goes at the next.
+        if rotated { try? HistoryLog.trim(keeping: historyLimit, tail: tail, in: folder) }
+    }
+
     /// Brings the catalog up to date with a written transaction and returns its summary.
     private func record(
         _ transaction: PlannedTransaction, stamps: [FileStamp], manifest newManifest: StoreManifest?,
@@ -279,7 +293,7 @@ extension DocumentStore {
 
     /// Resolves a put: its canonical bytes, its target path, and the checks that the disk
     /// still holds what the caller read (or nothing, for a new document).
-    private func plan(
+    func plan(
         _ document: Document, basedOn: DocumentVersion?, calendar: Calendar, schema: QuerySchema, catalog: Catalog,
         folders: inout FolderPresence
     ) throws(FolioError) -> PlannedPut {
@@ -327,7 +341,7 @@ extension DocumentStore {
     /// Which day folders exist, looked up once each: no file can be in the way of a new
     /// document in a folder that is not there, which spares a lookup per document when a
     /// batch fills new days.
-    private struct FolderPresence {
+    struct FolderPresence {
         private var known: [String: Bool] = [:]
 
         mutating func exists(_ folder: String, in root: OpenFolder) throws(FolioError) -> Bool {
@@ -339,7 +353,7 @@ extension DocumentStore {
     }
 
     /// Everything a transaction writes and removes, decided before anything is written.
-    private struct WriteSet {
+    struct WriteSet {
         /// The files to write, and each one's bytes at the same index.
         private(set) var targets: [Journal.Target] = []
         private(set) var bytes: [[UInt8]] = []
@@ -364,7 +378,7 @@ extension DocumentStore {
     /// Adds a put's document and blobs to the write set. A blob set to bytes is renamed
     /// over the old one; set to `nil` it is deleted; a move carries the blobs it does not
     /// mention along.
-    private func collect(_ put: PlannedPut, into writes: inout WriteSet, catalog: Catalog) throws(FolioError) {
+    func collect(_ put: PlannedPut, into writes: inout WriteSet, catalog: Catalog) throws(FolioError) {
         writes.documents.append(writes.add(put.file, put.bytes))
         var blobs = put.document.blobs
         if let previous = put.previous {

@@ -325,7 +325,7 @@ public final class DocumentStore: Sendable {
 
     /// Confirms the content of entries stamped within the file system's clock tick, once the
     /// tick has passed, by comparing their bytes, so the cache can trust them.
-    private func verifyRecentEntries(_ state: inout State) throws(FolioError) {
+    func verifyRecentEntries(_ state: inout State) throws(FolioError) {
         let recent = state.catalog.entries.values.filter { !$0.verified }
         guard !recent.isEmpty else { return }
         for entry in recent {

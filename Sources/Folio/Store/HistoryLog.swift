@@ -97,7 +97,8 @@ enum HistoryLog {
     private static func settlingRecord(_ line: ArraySlice<UInt8>, path: String) -> HistoryRecord? {
         let key = Array(#","changes":"#.utf8)
         if let cut = line.firstRange(of: key),
-            let head = try? JSONReader().read(Array(line[..<cut.lowerBound]) + Array(#","changes":[]}"#.utf8), file: path),
+            let head = try? JSONReader().read(
+                Array(line[..<cut.lowerBound]) + Array(#","changes":[]}"#.utf8), file: path),
             let record = HistoryRecord(json: head),
             record.journal != nil || record.author == HistoryRecord.externalAuthor
         {
@@ -188,6 +189,77 @@ enum HistoryLog {
         next.lastToken = record.token
         next.unsettled = record
         return next
+    }
+
+    /// A record written a change at a time, straight into its place at the end of the
+    /// history: an import's lists every document it wrote, too many to build in memory
+    /// first. It becomes the history's last line only when `finish` writes its newline, so
+    /// until then a crash or `abandon` leaves the history as it was (`tail` leaves out a
+    /// line cut short, and the next append writes over it).
+    struct RecordWriter {
+        private var file: AppendingFile
+        private let start: Tail
+        private let segment: Int64
+        /// The record without its changes, as the tail keeps it until it is settled.
+        private let record: HistoryRecord
+        private var isFirst = true
+
+        /// Starts the line of `record` (its changes left out: `append` adds them) after `tail`.
+        init(_ record: HistoryRecord, after tail: Tail, in root: OpenFolder) throws(FolioError) {
+            var head = record
+            head.changes = []
+            let line = try lineBytes(of: head, path: folder)
+            let ending = Array(#"[]}"#.utf8) + [UInt8(ascii: "\n")]
+            guard line.count > ending.count, Array(line.suffix(ending.count)) == ending else {
+                preconditionFailure("a history record's line ends with its changes")
+            }
+            if tail.size == 0 { try root.makeFolders(folder) }
+            var (segment, size) = (tail.segment, tail.size)
+            if record.token - tail.segment >= segmentLength { (segment, size) = (record.token, 0) }
+            let path = segmentPath(segment)
+            let descriptor = try root.openFile(path, flags: O_WRONLY | O_CREAT)
+            file = AppendingFile(descriptor: descriptor, at: size, path: root.pathOf(path))
+            (start, self.segment, self.record) = (tail, segment, head)
+            do { try file.append(line.dropLast(ending.count - 1)) } catch {
+                abandon(in: root)
+                throw error
+            }
+        }
+
+        mutating func append(_ change: HistoryRecord.Change) throws(FolioError) {
+            let text: String
+            do { text = try JSONWriter().line(for: change.json) } catch {
+                throw .invalidDocument(path: file.path, reason: "a history record cannot be written: \(error.message)")
+            }
+            if !isFirst { try file.append(CollectionOfOne(UInt8(ascii: ","))) }
+            isFirst = false
+            try file.append(text.utf8)
+        }
+
+        /// Ends the line, making it the history's newest record (unsettled until its
+        /// transaction's commit point), and returns the tail after it.
+        mutating func finish() throws(FolioError) -> Tail {
+            try file.append(Array("]}\n".utf8))
+            try file.flush()
+            // Bytes past the line are what a crash cut short: never left after it.
+            try file.truncate(at: file.end)
+            let end = file.end
+            try file.close()
+            return Tail(segment: segment, size: end, lastToken: record.token, unsettled: record)
+        }
+
+        /// Takes the line out again, before `finish` (after it, `dropLast` does): the
+        /// history ends where it did. What cannot be undone now is a line without its
+        /// newline, which the next append writes over.
+        mutating func abandon(in root: OpenFolder) {
+            file.abandon()
+            if segment != start.segment {
+                try? root.removeFile(segmentPath(segment))
+            } else if let descriptor = try? root.openFile(segmentPath(segment), flags: O_WRONLY) {
+                _ = ftruncate(descriptor, off_t(start.size))
+                close(descriptor)
+            }
+        }
     }
 
     /// Where the last line ending at `end` (just past its newline) starts; 0 for none.

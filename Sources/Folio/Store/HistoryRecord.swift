@@ -49,17 +49,9 @@ extension HistoryRecord {
         var object: JSONObject = ["token": .integer(token), "timestamp": timestamp.json]
         if let author { object["author"] = .string(author) }
         if let journal { object["journal"] = .string(journal) }
-        object["changes"] = .array(
-            changes.map { change in
-                var member: JSONObject = [
-                    "change": .string(change.kind.rawValue), "entity": .string(change.entity),
-                    "id": .string(change.id.uuidString), "file": .string(change.path),
-                ]
-                if let hash = change.contentHash { member["hash"] = .string(Self.hex(hash)) }
-                if !change.attributes.isEmpty { member["attributes"] = .array(change.attributes.map(JSONValue.string)) }
-                if !change.tombstone.isEmpty { member["tombstone"] = .object(change.tombstone) }
-                return .object(member)
-            })
+        // Last, so a reader can take the members before it without the changes (see
+        // `HistoryLog.tail`), and an import can write them one at a time.
+        object["changes"] = .array(changes.map(\.json))
         return .object(object)
     }
 
@@ -87,13 +79,25 @@ extension HistoryRecord {
             journal: json["journal"]?.stringValue)
     }
 
-    private static func hex(_ hash: UInt64) -> String {
+    fileprivate static func hex(_ hash: UInt64) -> String {
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 
 extension HistoryRecord.Change {
+    /// The change as a member of its record's `"changes"`.
+    var json: JSONValue {
+        var member: JSONObject = [
+            "change": .string(kind.rawValue), "entity": .string(entity), "id": .string(id.uuidString),
+            "file": .string(path),
+        ]
+        if let contentHash { member["hash"] = .string(HistoryRecord.hex(contentHash)) }
+        if !attributes.isEmpty { member["attributes"] = .array(attributes.map(JSONValue.string)) }
+        if !tombstone.isEmpty { member["tombstone"] = .object(tombstone) }
+        return .object(member)
+    }
+
     /// The change a put or a delete makes to a document, from its content before (`nil`
     /// for a new document) and after (`nil` for a removed file), or `nil` when, to the app,
     /// nothing changed: a soft-deleted document reads as deleted, so soft-deleting is a

@@ -81,7 +81,7 @@ struct Journal {
     private let folders: [FolderTargets]
     /// How many files the transaction writes.
     private let targetCount: Int
-    private let deletes: [Delete]
+    private var deletes: [Delete]
     /// The folders `stage` opened, in the order of `folders`, kept open for `apply` or
     /// `discard` (the first `heldFolderLimit` of them; any others are opened again).
     private var openFolders: [OpenFolder] = []
@@ -155,6 +155,48 @@ struct Journal {
             throw error
         }
         return journal
+    }
+
+    /// Starts a transaction whose files its writer stages one at a time, before there is a
+    /// plan: an import's, whose list of files is only known, and only fits in memory in a
+    /// compact form of the writer's, once all are staged. The journal's folder is made empty.
+    ///
+    /// A crash before `writePlan` leaves a folder without a plan, which recovery removes
+    /// as it would an applied one's; the staged files stay hidden and ignored by git until
+    /// the next commit sweeps them. The writer moves its staged files into place itself
+    /// after `commit`, then calls `apply` for the deletes and the rest.
+    static func beginStaging(in root: OpenFolder) throws(FolioError) -> Journal {
+        let now = FileSystem.now()
+        let journal = Journal(root: root, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: [], deletes: [])
+        _ = try root.makeFolders(journal.directory)
+        return journal
+    }
+
+    /// Writes the plan of a transaction begun with `beginStaging`, listing `puts` (paths
+    /// relative to the store) and `deletes`, a put at a time rather than built in memory.
+    mutating func writePlan(puts: some Sequence<String>, deletes: [Delete]) throws(FolioError) {
+        self.deletes = deletes
+        let folder = try root.makeFolders(directory)
+        let descriptor = try folder.openFile(Self.planName, flags: O_WRONLY | O_CREAT | O_EXCL)
+        var file = AppendingFile(descriptor: descriptor, path: folder.pathOf(Self.planName))
+        do {
+            try file.append(try json(["transaction": .string(id)]).dropLast())
+            try file.append(#","puts":["#.utf8)
+            var first = true
+            for put in puts {
+                if !first { try file.append(CollectionOfOne(UInt8(ascii: ","))) }
+                first = false
+                try file.append(try json(.string(put)))
+            }
+            try file.append(#"],"deletes":"#.utf8)
+            try file.append(try json(deletesJSON))
+            try file.append(CollectionOfOne(UInt8(ascii: "}")))
+            try file.close()  // not synced on its own: `commit`'s sync covers it, as `begin`'s
+        } catch {
+            file.abandon()
+            try? folder.removeFile(Self.planName)
+            throw error
+        }
     }
 
     /// Stages each target's bytes (`bytes[i]` for the `i`th target `begin` was given)
@@ -264,7 +306,7 @@ struct Journal {
     }
 
     /// The hidden name a file is staged under, beside its target.
-    private static func stagedName(of name: String) -> String {
+    static func stagedName(of name: String) -> String {
         var staged = "."
         staged.reserveCapacity(1 + name.utf8.count + stagedSuffix.utf8.count)  // one allocation, not two
         staged += name
@@ -279,17 +321,26 @@ struct Journal {
                 folders.flatMap { group in
                     group.files.map { .string(Target(folder: group.folder, name: $0.name).relativePath) }
                 }),
-            "deletes": .array(
-                deletes.map { delete in
-                    [
-                        "target": .string(delete.target), "size": .integer(delete.stamp.size),
-                        "modifiedSeconds": .integer(delete.stamp.modifiedSeconds),
-                        "modifiedNanoseconds": .integer(delete.stamp.modifiedNanoseconds),
-                        "inode": .integer(Int64(bitPattern: delete.stamp.inode)),
-                    ]
-                }),
+            "deletes": deletesJSON,
         ]
-        do { return try JSONWriter().write(record) } catch {
+        return try json(record)
+    }
+
+    private var deletesJSON: JSONValue {
+        .array(
+            deletes.map { delete in
+                [
+                    "target": .string(delete.target), "size": .integer(delete.stamp.size),
+                    "modifiedSeconds": .integer(delete.stamp.modifiedSeconds),
+                    "modifiedNanoseconds": .integer(delete.stamp.modifiedNanoseconds),
+                    "inode": .integer(Int64(bitPattern: delete.stamp.inode)),
+                ]
+            })
+    }
+
+    /// A value of the plan, compact.
+    private func json(_ value: JSONValue) throws(FolioError) -> [UInt8] {
+        do { return Array(try JSONWriter().line(for: value).utf8) } catch {
             throw .invalidDocument(
                 path: root.pathOf(directory + "/" + Self.planName),
                 reason: "the transaction's plan cannot be written: \(error.message)")

@@ -11,12 +11,19 @@ final class Progress: Sendable {
         var shown = false
     }
 
+    /// What the bar counts: items (shown as done/total) or bytes of a file (as a percentage).
+    enum Unit: Sendable {
+        case items, bytes
+    }
+
     private let title: String
+    private let unit: Unit
     private let started = Date()
     private let state: Mutex<State>
 
-    init(_ title: String, total: Int) {
+    init(_ title: String, total: Int, unit: Unit = .items) {
         self.title = title
+        self.unit = unit
         state = Mutex(State(total: total))
     }
 
@@ -37,10 +44,13 @@ final class Progress: Sendable {
             guard now.timeIntervalSince(started) > 1, now.timeIntervalSince(state.lastDrawn) > 0.1 else { return nil }
             state.lastDrawn = now
             state.shown = true
+            // Without a total (a pipe), only the count.
+            guard state.total > 0 else { return "\r\(title) \(done)" }
             let width = 30
-            let filled = min(width, done * width / max(state.total, 1))
+            let filled = min(width, done * width / state.total)
+            let figure = unit == .bytes ? "\(min(100, done * 100 / state.total))%" : "\(done)/\(state.total)"
             return
-                "\r\(title) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(state.total)"
+                "\r\(title) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(figure)"
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }

@@ -1,0 +1,54 @@
+import FolioJSON
+import Foundation
+
+extension DocumentStore {
+    /// One document of an import, with the version of the stored document it replaces
+    /// (`nil` for a new one), as `commit`'s `.put` takes them.
+    public typealias ImportedDocument = (document: Document, basedOn: DocumentVersion?)
+
+    /// Writes the documents `next` hands over, one at a time until it returns `nil`, as one
+    /// transaction: all of them or, on any error (one `next` throws included), none.
+    ///
+    /// The bulk form of `commit`, for the documents of one entity folder (`entity`'s
+    /// hierarchy): memory holds each document's path and stamp, not its content, however
+    /// many there are. Each document is checked and staged beside its target as it comes,
+    /// and its entry added to the folder's new cache file; the plan is written once all are
+    /// staged, then the transaction commits as `commit`'s does, with its history record.
+    /// Documents that are already on disk as written count as unchanged and are not written.
+    ///
+    /// Unlike `commit`'s, the summary's `versions` is empty (that map of every document is
+    /// what an import does not hold), and the folder is loaded again, from its new cache
+    /// file, when next used.
+    ///
+    /// ```swift
+    /// let rows = [["name": "Tea"], ["name": "Coffee"]] as [JSONObject]
+    /// var remaining = rows[...]
+    /// let summary = try store.importDocuments(into: "Timer") { () throws(FolioError) -> DocumentStore.ImportedDocument? in
+    ///     guard let values = remaining.popFirst() else { return nil }
+    ///     return (try store.newDocument(entity: "Timer", values: values), nil)
+    /// }
+    /// print(summary.written)  // 2
+    /// ```
+    @discardableResult
+    public func importDocuments(
+        into entity: String, author: String? = nil, _ next: () throws(FolioError) -> ImportedDocument?
+    ) throws(FolioError) -> CommitSummary {
+        let (folderName, checked) = state.withLock {
+            ($0.querySchema.folder(of: entity).folder, $0.querySchema.folders(checkedWith: entity))
+        }
+        // Before the write lock: loading under it would wait for itself. The documents'
+        // checks (`newDocument`, in `next`) read the folders their references point into.
+        try load(checked)
+        return try lock.withLock(.exclusive) { () throws(FolioError) -> CommitSummary in
+            try prepareToWrite()
+            var run = try ImportRun(store: self, folder: folderName, author: author)
+            do throws(FolioError) {
+                while let (document, basedOn) = try next() { try run.add(document, basedOn: basedOn) }
+                return try run.finish()
+            } catch {
+                run.abandon()
+                throw error
+            }
+        }
+    }
+}

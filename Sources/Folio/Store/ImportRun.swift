@@ -1,0 +1,254 @@
+import FolioJSON
+import Foundation
+import Glibc
+
+/// One import under way (see `DocumentStore.importDocuments`): the files it staged, in a
+/// compact form, and the three files it writes as it goes: the journal's plan (at the
+/// end), the history record and the folder's cache file. Runs holding the write lock.
+struct ImportRun {
+    /// A file staged beside its target: where it goes, and its stamp and hash once there.
+    private struct StagedFile {
+        var path: DocumentPath
+        var stamp: FileStamp
+        var contentHash: UInt64
+    }
+
+    private let store: DocumentStore
+    private let folderName: String
+    private var journal: Journal
+    private var staged: [StagedFile] = []
+    private var removals: [Journal.Delete] = []
+    /// The identities imported so far, which may each come once.
+    private var identities = Set<UUID>()
+    /// Those among them already on disk as written: their entries in the cache file are
+    /// the catalog's, added at the end with the folder's others.
+    private var unchanged: [UUID] = []
+    private var summary = CommitSummary(versions: [:], written: 0, unchanged: 0, deleted: 0)
+    private var folders = DocumentStore.FolderPresence()
+    /// The folder files were last staged in: documents come in runs of one day.
+    private var openFolder: (relative: String, folder: OpenFolder)?
+    private var history: HistoryLog.RecordWriter?
+    private var changesRecorded = 0
+    /// `nil` once given up (a document changed while it was written): the folder is then
+    /// read from its files when next used, as after any lost cache.
+    private var cache: DocumentCache.Writer?
+    private let calendar: Calendar
+    private let schema: QuerySchema
+    /// Whether the commit point was reached (or may have been): from then on the journal
+    /// and the staged files are recovery's, and `abandon` leaves them.
+    private var isCommitted = false
+
+    init(store: DocumentStore, folder folderName: String, author: String?) throws(FolioError) {
+        self.store = store
+        self.folderName = folderName
+        let (tail, catalogToken, calendar, schema) = store.state.withLock {
+            ($0.historyTail, $0.catalogToken, $0.manifest.calendar, $0.querySchema)
+        }
+        (self.calendar, self.schema) = (calendar, schema)
+        journal = try Journal.beginStaging(in: store.folder)
+        do {
+            var token = catalogToken
+            if store.historyLimit > 0, let tail {
+                let record = HistoryRecord(
+                    token: tail.lastToken + 1, timestamp: Date(), author: author, changes: [], journal: journal.id)
+                history = try HistoryLog.RecordWriter(record, after: tail, in: store.folder)
+                // The catalog reflects this transaction too once it lands, if it reflected every one before.
+                if catalogToken == tail.lastToken { token = record.token }
+            }
+            cache = try DocumentCache.Writer(folder: folderName, historyToken: token, in: store.folder)
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Checks and stages one document, and adds its history change and cache entry.
+    mutating func add(_ document: Document, basedOn: DocumentVersion?) throws(FolioError) {
+        guard schema.folder(of: document.entity).folder == folderName else {
+            throw .misuse(
+                "\(document.entity) \(document.id) is not kept in \(folderName)/, the folder this import writes")
+        }
+        guard identities.insert(document.id).inserted else {
+            throw .misuse("\(document.entity) \(document.id) appears twice in one transaction")
+        }
+        var writes = DocumentStore.WriteSet()
+        let (calendar, schema) = (calendar, schema)
+        let (put, before) = try store.state.withLock { state throws(FolioError) in
+            let put = try store.plan(
+                document, basedOn: basedOn, calendar: calendar, schema: schema, catalog: state.catalog,
+                folders: &folders)
+            let unchanged =
+                put.previous?.path == put.target && put.previous?.contentHash == put.contentHash
+                && document.blobs.isEmpty
+            if unchanged { return (put, JSONObject?.none) }
+            try store.collect(put, into: &writes, catalog: state.catalog)
+            return (put, put.previous.flatMap { state.catalog.content(at: $0.path) })
+        }
+        guard writes.hasWork else {
+            summary.unchanged += 1
+            unchanged.append(document.id)
+            return
+        }
+        var blobs = Dictionary(uniqueKeysWithValues: writes.blobs.map { ($0.index, $0.path) })
+        blobs[writes.documents[0]] = put.target
+        for (index, target) in writes.targets.enumerated() {
+            let folder = try folder(target.folder)
+            let stamp = try folder.replaceFile(Journal.stagedName(of: target.name), bytes: writes.bytes[index])
+            // Every target is the document's file or one of its blobs.
+            let path = blobs[index]!
+            let isDocument = path.blobProperty == nil
+            staged.append(StagedFile(path: path, stamp: stamp, contentHash: isDocument ? put.contentHash : 0))
+            if isDocument {
+                do {
+                    var compact: [UInt8] = []
+                    CompactJSON.encode(.object(put.content), into: &compact)
+                    try cache?.append(put.target, stamp: stamp, contentHash: put.contentHash, compact: compact)
+                } catch {
+                    giveUpCache()
+                }
+            }
+        }
+        removals += writes.removals
+        if history != nil,
+            let change = HistoryRecord.Change.between(
+                before, put.content, id: put.target.id, path: put.target.relativePath, contentHash: put.contentHash,
+                changedBlobs: Array(document.blobs.keys), preserved: { schema.preserved(of: $0) })
+        {
+            try history?.append(change)
+            changesRecorded += 1
+        }
+        summary.written += 1
+    }
+
+    /// Commits what was staged: the plan, the history record's end, the commit point, the
+    /// files moved into place, then the cache file and the catalog.
+    mutating func finish() throws(FolioError) -> CommitSummary {
+        guard !staged.isEmpty || !removals.isEmpty else {
+            abandon()
+            return summary
+        }
+        try journal.writePlan(puts: staged.lazy.map(\.path.relativePath), deletes: removals)
+        var tail: HistoryLog.Tail?
+        if changesRecorded > 0 {
+            tail = try history?.finish()
+        } else {
+            history?.abandon(in: store.folder)
+        }
+        history = nil
+        do {
+            try journal.commit(durability: store.durability)
+        } catch let error where error.kind == .unfinishedCommit {
+            // Past the commit point: the journal stays, to be finished, and its record with it.
+            isCommitted = true
+            giveUpCache()
+            store.state.withLock {
+                $0.catalog.unload(folderName)
+                $0.unfinishedTransaction = error
+            }
+            throw error
+        } catch {
+            if let tail {
+                let after = (try? HistoryLog.dropLast(of: tail, in: store.folder)) ?? tail
+                store.state.withLock { $0.historyTail = after }
+            }
+            abandon()
+            throw error
+        }
+        isCommitted = true
+        if let tail { store.historyLanded(tail) }
+        let movedIn = staged
+        do {
+            for file in movedIn {
+                let target = Journal.Target(file.path)
+                try folder(target.folder).renameIfPresent(Journal.stagedName(of: target.name), to: target.name)
+            }
+            try journal.apply(durability: store.durability)
+        } catch {
+            giveUpCache()
+            store.state.withLock {
+                $0.catalog.unload(folderName)
+                $0.unfinishedTransaction = .unfinishedCommit(error)
+            }
+            throw .unfinishedCommit(error)
+        }
+        openFolder = nil
+        finishCache(movedIn)
+        store.state.withLock { state in
+            state.catalog.unload(folderName)
+            state.cacheOnDisk[folderName] = nil
+            state.statistics.transactionsCommitted += 1
+        }
+        return summary
+    }
+
+    /// Ends the cache file with the folder's entries the import left as they were, once
+    /// the files written are past the file system's clock tick: a file stamped within it
+    /// is compared by its bytes, as `writeCache` does, and any change gives the cache up.
+    private mutating func finishCache(_ written: [StagedFile]) {
+        guard cache != nil else { return }
+        let now = FileSystem.now()
+        let recent = written.filter { $0.path.blobProperty == nil && $0.stamp.isRacy(now: now) }
+        if !recent.isEmpty { usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000)) }
+        for file in recent {
+            guard let (bytes, stamp) = try? store.folder.readFile(file.path.relativePath, limit: Int.max),
+                stamp == file.stamp, ContentHash.of(bytes) == file.contentHash
+            else { return giveUpCache() }
+        }
+        // Every document of the folder is in the file: one left out would be found on disk
+        // at the next load and taken for someone else's change. Entries stamped within the
+        // clock tick are confirmed first, as for any cache file.
+        if store.state.withLock({ $0.catalog.hasUnverifiedEntries }) {
+            usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
+        }
+        let unchanged = Set(unchanged)
+        let kept = store.state.withLock { state in
+            try? store.verifyRecentEntries(&state)
+            return state.catalog.entries(inFolder: folderName).filter {
+                $0.verified && (!identities.contains($0.path.id) || unchanged.contains($0.path.id))
+            }
+        }
+        do {
+            for entry in kept {
+                try cache?.append(
+                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compact)
+            }
+            _ = try cache?.finish()
+        } catch {
+            giveUpCache()
+        }
+        cache = nil
+    }
+
+    /// Removes the old cache file too: it no longer describes the folder's history.
+    private mutating func giveUpCache() {
+        cache?.abandon()
+        cache = nil
+        try? store.folder.removeFile(DocumentCache.fileName(of: folderName))
+    }
+
+    /// Undoes what was written before the commit point: the staged files, the journal, the
+    /// unfinished history record and cache file. What cannot be removed now stays hidden
+    /// (staged files are swept by the next commit).
+    mutating func abandon() {
+        cache?.abandon()
+        cache = nil
+        guard !isCommitted else { return }
+        for file in staged {
+            let target = Journal.Target(file.path)
+            try? folder(target.folder).removeFile(Journal.stagedName(of: target.name))
+        }
+        staged = []
+        try? journal.discard()
+        history?.abandon(in: store.folder)
+        history = nil
+        openFolder = nil
+    }
+
+    /// A folder of the store, made if missing; the last one is kept open.
+    private mutating func folder(_ relative: String) throws(FolioError) -> OpenFolder {
+        if let openFolder, openFolder.relative == relative { return openFolder.folder }
+        let opened = try store.folder.makeFolders(relative)
+        openFolder = (relative, opened)
+        return opened
+    }
+}
