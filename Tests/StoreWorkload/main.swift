@@ -50,15 +50,25 @@ func pairID(_ name: String) -> UUID {
         ))
 }
 
+/// Numbers from a seed, the same in every run of a test (a linear congruential generator).
+struct SeededNumbers {
+    var state: UInt64
+
+    /// A number in `0..<bound`.
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+}
+
 /// The identity of the one document `single-writer` saves.
 let singleID = UUID(uuidString: "00000000-0000-0000-0000-0000000051E6")!
 
 func singleWriter(store path: String, durability: Durability, seed: UInt64) throws {
     let store = try DocumentStore.open(at: path, durability: durability)
-    var random = seed
+    var numbers = SeededNumbers(state: seed)
     while true {
-        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let size = Int((random >> 33) % 200_000) + 1
+        let size = numbers.next(200_000) + 1
         let current = store.document(entity: "Item", id: singleID)
         let n: Int64 = if case .integer(let value)? = current?.content["n"] { value + 1 } else { 1 }
         let document = Document(
@@ -78,11 +88,8 @@ func crashWriter(store path: String, durability: Durability, seed: UInt64) throw
     openFiles.rlim_cur = min(openFiles.rlim_cur, 64)
     guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &openFiles) == 0 else { fail("setrlimit: \(errno)") }
     let store = try DocumentStore.open(at: path, durability: durability)
-    var random = seed
-    func next(_ bound: Int) -> Int {
-        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int((random >> 33) % UInt64(bound))
-    }
+    var numbers = SeededNumbers(state: seed)
+    func next(_ bound: Int) -> Int { numbers.next(bound) }
     while true {
         let counter = store.document(entity: "Counter", id: counterID)
         let lastTx: Int64 = if case .integer(let value)? = counter?.content["lastTx"] { value } else { 0 }
@@ -113,11 +120,8 @@ func crashWriter(store path: String, durability: Durability, seed: UInt64) throw
 
 func importWriter(store path: String, durability: Durability, seed: UInt64) throws {
     let store = try DocumentStore.open(at: path, durability: durability)
-    var random = seed
-    func next(_ bound: Int) -> Int {
-        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int((random >> 33) % UInt64(bound))
-    }
+    var numbers = SeededNumbers(state: seed)
+    func next(_ bound: Int) -> Int { numbers.next(bound) }
     while true {
         let items = store.documents(entity: "Item")
         let lastTx =

@@ -156,9 +156,8 @@ struct ImportRun {
         }
         isCommitted = true
         if let tail { store.historyLanded(tail) }
-        let movedIn = staged
         do {
-            for file in movedIn {
+            for file in staged {
                 let target = Journal.Target(file.path)
                 try folder(target.folder).renameIfPresent(Journal.stagedName(of: target.name), to: target.name)
             }
@@ -172,7 +171,7 @@ struct ImportRun {
             throw .unfinishedCommit(error)
         }
         openFolder = nil
-        finishCache(movedIn)
+        finishCache(staged)
         store.state.withLock { state in
             state.catalog.unload(folderName)
             state.cacheOnDisk[folderName] = nil
@@ -219,11 +218,11 @@ struct ImportRun {
         cache = nil
     }
 
-    /// Removes the old cache file too: it no longer describes the folder's history.
+    /// Leaves the folder's old cache file as it is: the next load finds the imported files
+    /// missing from it and reads them, and the import's history record explains them.
     private mutating func giveUpCache() {
         cache?.abandon()
         cache = nil
-        try? store.folder.removeFile(DocumentCache.fileName(of: folderName))
     }
 
     /// Undoes what was written before the commit point: the staged files, the journal, the
