@@ -97,18 +97,20 @@ extension DocumentStore {
             if let counted = run.countGroupsFromIndex(aggregate, groupedBy: groupBy, overlay: overlay.map(\.0)) {
                 return counted
             }
-            let (found, _) = run.collect(overlay: overlay.map(\.0))
             var groups: [[QueryValue]: (count: Int, values: [QueryValue])] = [:]
             var order: [[QueryValue]] = []
-            for document in found {
-                let identity = Catalog.Identity(entity: query.entity, id: document.id)
-                let key = groupBy.map { run.evaluation.value(of: $0, on: identity, content: document.content) }
-                let value = aggregate.value.map {
-                    run.evaluation.value(of: $0, on: identity, content: document.content)
-                }
+            func add(_ id: UUID, _ content: JSONObject, _ evaluation: inout QueryEvaluation) {
+                let identity = Catalog.Identity(entity: query.entity, id: id)
+                let key = groupBy.map { evaluation.value(of: $0, on: identity, content: content) }
+                let value = aggregate.value.map { evaluation.value(of: $0, on: identity, content: content) }
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: (0, [])].count += 1
                 if let value { groups[key]!.values.append(value) }
+            }
+            let read = Set((groupBy + (aggregate.value.map { [$0] } ?? [])).flatMap(\.memberNames))
+            if !run.forEachUnfiltered(reading: read.sorted(), overlay: overlay.map(\.0), add) {
+                let (found, _) = run.collect(overlay: overlay.map(\.0))
+                for document in found { add(document.id, document.content, &run.evaluation) }
             }
             if groupBy.isEmpty, order.isEmpty { order = [[]] }
             return order.sorted(by: QueryAggregate.groupOrder).map { key in

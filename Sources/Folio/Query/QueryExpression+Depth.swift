@@ -20,6 +20,18 @@ extension QueryExpression {
         return deepest
     }
 
+    /// The names of every member the expression reads, at any depth and of any base (a
+    /// document's, a related one's): what must be read of documents to evaluate it.
+    var memberNames: Set<String> {
+        var names: Set<String> = []
+        var pending = [self]
+        while let expression = pending.popLast() {
+            if case .member(_, let name) = expression { names.insert(name) }
+            pending += expression.children
+        }
+        return names
+    }
+
     /// The expressions directly below this one.
     var children: [QueryExpression] {
         switch self {

@@ -5,15 +5,11 @@ extension QuerySchema {
     /// when its name appears as a member anywhere in the expressions, whatever the base (an
     /// over-estimate, never an under-one); a document named by a constant adds its folder.
     func folders(readBy expressions: [QueryExpression], of entity: String) -> Set<String> {
-        var names: Set<String> = []
+        let names = expressions.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }
         var constants: Set<String> = []
         var pending = expressions
         while let expression = pending.popLast() {
-            switch expression {
-            case .member(_, let name): names.insert(name)
-            case .value(.document(let entity, _)): constants.insert(entity)
-            default: break
-            }
+            if case .value(.document(let entity, _)) = expression { constants.insert(entity) }
             pending += expression.children
         }
         var folders: Set<String> = constants.reduce(into: []) { $0.insert(folder(of: $1).folder) }
