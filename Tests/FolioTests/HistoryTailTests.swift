@@ -50,4 +50,28 @@ struct HistoryTailTests {
         #expect(records.map(\.token) == [1, 2, 3])
         #expect(records[1].changes.count == 2)
     }
+
+    @Test func aLineACrashCutShortIsLeftOutAndWrittenOver() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        try store.commit([.put(timer("First"), basedOn: nil)])
+        try store.commit([.put(timer("Second"), basedOn: nil), .put(timer("Third"), basedOn: nil)])
+        let path = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/history")).first {
+                $0.hasSuffix(".ndjson")
+            }.map { directory("store/.folio/history/" + $0) })
+        // Half a record after the last newline, as a process killed while appending leaves it.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"token":3,"timestamp":"2026-11-22T09:00:00.000Z","changes":[{"chan"#.utf8))
+        try handle.close()
+
+        let reopened = try DocumentStore.open(at: directory("store"), durability: .none)
+        #expect(try reopened.lastHistoryToken == 2)
+        try reopened.commit([.put(timer("Last"), basedOn: nil)])
+        let records = try reopened.history(after: 0).records
+        #expect(records.map(\.token) == [1, 2, 3])
+        #expect(records.map(\.changes.count) == [1, 2, 1])
+        #expect(try text(at: path).split(separator: "\n").count == 3)
+    }
 }

@@ -66,85 +66,102 @@ enum HistoryLog {
     /// line cut short by a crash left out of its size.
     static func tail(in root: OpenFolder) throws(FolioError) -> Tail {
         guard let newest = try segments(in: root).last else { return Tail(segment: 1, size: 0, lastToken: 0) }
-        // Only the end of the segment is read: every open and commit asks, and a segment of
-        // large transactions (an import) holds tens of megabytes.
-        let (bytes, offset) = try lastLines(of: segmentPath(newest), in: root)
-        let end = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
-        var tail = Tail(segment: newest, size: offset + Int64(end), lastToken: newest - 1)
-        guard end > 0 else { return tail }
-        let start = lastLineStart(in: bytes, end: end)
-        if let record = settlingRecord(bytes[start..<(end - 1)], path: segmentPath(newest)) {
+        let path = segmentPath(newest)
+        let descriptor = try root.openFile(path, flags: O_RDONLY)
+        defer { close(descriptor) }
+        // Only the end of the segment is read, and of its last line only the members before
+        // the changes: every open and commit asks, and an import's line lists every
+        // document it wrote (tens of megabytes).
+        guard let line = try lastLine(in: descriptor, path: root.pathOf(path)) else {
+            return Tail(segment: newest, size: 0, lastToken: newest - 1)
+        }
+        var tail = Tail(segment: newest, size: line.upperBound + 1, lastToken: newest - 1)
+        let headLength = min(Int64(line.count), 64 * 1024)
+        let head = try read(descriptor, line.lowerBound..<(line.lowerBound + headLength), path: root.pathOf(path))
+        var record = settlingRecord(head: head)
+        if record == nil {
+            let whole = head.count == line.count ? head : try read(descriptor, line, path: root.pathOf(path))
+            record = wholeRecord(whole, path: path)
+        }
+        if let record {
             tail.lastToken = record.token
             tail.unsettled = record
         } else {
             // A line this version cannot read (edited by hand?): its token is unknown, so the
             // next one continues after the segment's lines, and nothing is dropped.
-            let whole = try root.readFile(segmentPath(newest), limit: JSONReader.absoluteMaximumSize).bytes
+            let whole = try root.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes
             tail.lastToken = newest - 1 + Int64(whole.prefix(Int(tail.size)).count { $0 == UInt8(ascii: "\n") })
         }
         return tail
     }
 
-    /// The newest record as settling it needs it: without its changes when it names its
-    /// journal or is external (which settle it without them), whole otherwise; `nil` for a
-    /// line this version cannot read.
+    /// The newest record from the members before its changes, when its journal or author
+    /// settles it without them (see `Tail.unsettled`); `nil` otherwise.
     ///
-    /// Every open reads the tail, and an import's record lists every document it wrote
-    /// (tens of megabytes): parsing all of it cost each command after an import more time
-    /// and memory than its own work. Folio writes the changes last, so the members before
-    /// them are the line up to its first `,"changes":` (a string's quotes are escaped, so
-    /// none holds those bytes); a line edited into another order is parsed whole.
-    private static func settlingRecord(_ line: ArraySlice<UInt8>, path: String) -> HistoryRecord? {
-        let key = Array(#","changes":"#.utf8)
-        if let cut = line.firstRange(of: key),
-            let head = try? JSONReader().read(
-                Array(line[..<cut.lowerBound]) + Array(#","changes":[]}"#.utf8), file: path),
-            let record = HistoryRecord(json: head),
+    /// Folio writes the changes last, so the members before them are the line up to its
+    /// first `,"changes":` (a string's quotes are escaped, so none holds those bytes); a
+    /// line edited into another order is read whole.
+    private static func settlingRecord(head: [UInt8]) -> HistoryRecord? {
+        guard let cut = head.firstRange(of: Array(#","changes":"#.utf8)),
+            let value = try? JSONReader().read(
+                Array(head[..<cut.lowerBound]) + Array(#","changes":[]}"#.utf8), file: folder),
+            let record = HistoryRecord(json: value),
             record.journal != nil || record.author == HistoryRecord.externalAuthor
-        {
-            return record
-        }
-        return (try? JSONReader().read(Array(line), file: path)).flatMap(HistoryRecord.init(json:))
+        else { return nil }
+        return record
     }
 
-    /// The end of a file holding at least its last whole line and the newline before that
-    /// line (or the file's start), and where in the file those bytes begin.
-    private static func lastLines(of path: String, in root: OpenFolder) throws(FolioError) -> (
-        bytes: [UInt8], offset: Int64
-    ) {
-        let descriptor = try root.openFile(path, flags: O_RDONLY)
-        defer { close(descriptor) }
+    private static func wholeRecord(_ line: [UInt8], path: String) -> HistoryRecord? {
+        (try? JSONReader(maximumSize: JSONReader.absoluteMaximumSize).read(line, file: path)).flatMap(
+            HistoryRecord.init(json:))
+    }
+
+    /// Where the file's last whole line is, without its newline (`nil` for a file without
+    /// one), found by reading back from the end a block at a time: bytes after the last
+    /// newline are a line a crash cut short.
+    private static func lastLine(in descriptor: Int32, path: String) throws(FolioError) -> Range<Int64>? {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw .fileSystem(path: root.pathOf(path), operation: "inspect", reason: FileBytes.systemError())
+            throw .fileSystem(path: path, operation: "inspect", reason: FileBytes.systemError())
         }
-        guard info.st_size <= JSONReader.absoluteMaximumSize else {
-            throw .fileSystem(path: root.pathOf(path), operation: "read", reason: "it is larger than 1 GiB")
+        let block: Int64 = 64 * 1024
+        var end: Int64?  // just past the last whole line's newline
+        var position = Int64(info.st_size)
+        while position > 0 {
+            let start = max(0, position - block)
+            let bytes = try read(descriptor, start..<position, path: path)
+            var index = bytes.count
+            while index > 0 {
+                index -= 1
+                guard bytes[index] == UInt8(ascii: "\n") else { continue }
+                let offset = start + Int64(index)
+                if let end { return (offset + 1)..<(end - 1) }
+                end = offset + 1
+            }
+            position = start
         }
-        let size = Int64(info.st_size)
-        var chunk: Int64 = 64 * 1024
-        while true {
-            let start = max(0, size - chunk)
-            guard lseek(descriptor, off_t(start), SEEK_SET) >= 0 else {
-                throw .fileSystem(path: root.pathOf(path), operation: "read", reason: FileBytes.systemError())
-            }
-            let bytes: [UInt8]
-            do {
-                bytes = try FileBytes.read(
-                    descriptor: descriptor, expectedSize: Int(size - start), limit: JSONReader.absoluteMaximumSize,
-                    path: root.pathOf(path))
-            } catch {
-                throw .unreadableJSON(error)
-            }
-            // Enough once a newline precedes the last whole line's start, or the file starts here.
-            if start == 0 {
-                return (bytes, start)
-            }
-            if let end = bytes.lastIndex(of: UInt8(ascii: "\n")), bytes[..<end].contains(UInt8(ascii: "\n")) {
-                return (bytes, start)
-            }
-            chunk *= 4
+        return end.map { 0..<($0 - 1) }
+    }
+
+    /// The bytes of a range of a file.
+    private static func read(_ descriptor: Int32, _ range: Range<Int64>, path: String) throws(FolioError) -> [UInt8] {
+        guard range.count <= JSONReader.absoluteMaximumSize else {
+            throw .fileSystem(path: path, operation: "read", reason: "its last line is larger than 1 GiB")
         }
+        var bytes = [UInt8](repeating: 0, count: Int(range.count))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound) + off_t(done))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                throw .fileSystem(
+                    path: path, operation: "read", reason: count == 0 ? "it became shorter" : FileBytes.systemError())
+            }
+            done += count
+        }
+        return bytes
     }
 
     /// Appends a record's line to the newest segment, or to a new one when it is full, and
