@@ -292,4 +292,28 @@ struct QueryIndexTests {
         #expect(fromIndex == fromDocuments)
         #expect(fromIndex.map(\.count) == [8, 8, 8, 8, 7])
     }
+
+    @Test func theTableIsInTheOrderOfTheDocumentsPaths() throws {
+        var generator = SystemRandomNumberGenerator()
+        let paths =
+            try (0..<2_000).map { _ in
+                try DocumentPath(
+                    entity: "Timer",
+                    day: Day(
+                        year: 2025 + Int.random(in: 0...1, using: &generator),
+                        month: Int.random(in: 1...12, using: &generator), day: Int.random(in: 1...28, using: &generator)
+                    )!,
+                    id: UUID())
+            }
+            + [
+                // UUIDs that differ in one byte of either half, high bits set or not.
+                "00000000-0000-0000-0000-000000000001", "00000000-0000-0000-0000-0000000000FF",
+                "FF000000-0000-0000-0000-000000000000", "00000000-0000-0080-0000-000000000000",
+                "00000000-0000-0000-8000-000000000000",
+            ].map {
+                try DocumentPath(entity: "Timer", day: Day(year: 2026, month: 1, day: 1)!, id: UUID(uuidString: $0)!)
+            }
+        let order = QueryIndexes.storeOrder(of: paths)
+        #expect(order.map { paths[$0] } == paths.sorted())
+    }
 }

@@ -66,6 +66,26 @@ struct QueryIndexes {
         for row in rows where !indexes.rows[row].isDeleted { indexes.rows[row].isKnownReadable = true }
     }
 
+    /// The positions of the paths of one folder's documents in store order (`DocumentPath`'s:
+    /// day, then the UUID's bytes; one folder has one entity, and documents no blob property).
+    static func storeOrder<Paths: Collection<DocumentPath>>(of paths: Paths) -> [Paths.Index] {
+        var keys: [(day: Int, high: UInt64, low: UInt64, position: Paths.Index)] = []
+        keys.reserveCapacity(paths.count)
+        for position in paths.indices {
+            let path = paths[position]
+            // Big-endian words order as the bytes do.
+            let (high, low) = withUnsafeBytes(of: path.id.uuid) {
+                (
+                    UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
+                    UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
+            }
+            keys.append(((path.day.year * 100 + path.day.month) * 100 + path.day.day, high, low, position))
+        }
+        keys.sort { ($0.day, $0.high, $0.low) < ($1.day, $1.high, $1.low) }
+        return keys.map(\.position)
+    }
+
     /// Keeps the decoded content of these rows of an entity's table in the rows, unless the
     /// table has changed since they were read (see `Row.decoded`).
     mutating func keepDecoded(rows: [Int], of entity: String, generation: UInt64) {
@@ -105,8 +125,11 @@ struct QueryIndexes {
             return indexes
         }
         var indexes = EntityIndexes(generation: generation)
-        // The entries themselves, sorted, rather than their paths looked up again one by one.
-        let entries = catalog.entries(inFolder: entity).sorted { $0.path < $1.path }
+        // The entries themselves, rather than their paths looked up again one by one, in
+        // store order: sorted by a key of plain numbers, then taken in that order. Sorting the
+        // entries moved and retained each one's strings and content at every step: an
+        // eighth of the first count over 200,000 strokes.
+        let entries = catalog.entries(inFolder: entity)
         let described = schema.entities[entity]
         let declared = described.map(Self.declaredIndexes) ?? []
         let kinds = declared.map { $0.map { described?.property(named: $0) } }
@@ -117,7 +140,8 @@ struct QueryIndexes {
         var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
         var deletedValues = values
         indexes.rows.reserveCapacity(entries.count)
-        for entry in entries {
+        for next in Self.storeOrder(of: entries.lazy.map(\.path)) {
+            let entry = entries[next]
             guard let members = entry.content.members(needed) else { continue }
             let path = entry.path
             if indexes.days.last != path.day {

@@ -231,8 +231,11 @@ struct Catalog {
         entries.values.filter { $0.lastSeen != walk && folders?.contains($0.path.entity) != false }.map(\.path)
     }
 
-    /// The entries of one folder, in no particular order.
-    func entries(inFolder folder: String) -> [Entry] { entries.values.filter { $0.path.entity == folder } }
+    /// The entries of one folder, in no particular order, read in place: a copy of 200,000
+    /// entries was a tenth of a first query's time.
+    func entries(inFolder folder: String) -> LazyFilterCollection<[Identity: Entry].Values> {
+        entries.values.lazy.filter { $0.path.entity == folder }
+    }
 
     /// The parsed content of an entry, decoding (and keeping) cached content on first use.
     mutating func content(at path: DocumentPath) -> JSONObject? { document(at: path)?.content }

@@ -199,11 +199,11 @@ struct ImportRun {
         if store.state.withLock({ $0.catalog.hasUnverifiedEntries }) {
             usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
         }
-        let unchanged = Set(unchanged)
+        let (imported, unchanged) = (identities, Set(unchanged))
         let kept = store.state.withLock { state in
             try? store.verifyRecentEntries(&state)
             return state.catalog.entries(inFolder: folderName).filter {
-                $0.verified && (!identities.contains($0.path.id) || unchanged.contains($0.path.id))
+                $0.verified && (!imported.contains($0.path.id) || unchanged.contains($0.path.id))
             }
         }
         do {
