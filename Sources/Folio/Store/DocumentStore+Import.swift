@@ -18,7 +18,11 @@ extension DocumentStore {
     ///
     /// Unlike `commit`'s, the summary's `versions` is empty (that map of every document is
     /// what an import does not hold), and the folder is loaded again, from its new cache
-    /// file, when next used.
+    /// file, when next used. Only the documents handed over are written: where the other
+    /// side of a relationship is stored too (many-to-many, one-to-one), keeping it current
+    /// is `commit(changes(putting:))`'s. `next` runs under the store's write lock, and may
+    /// read the documents of the folders a document's checks read (the entity's and those
+    /// its relationships point into), which are loaded first.
     ///
     /// ```swift
     /// let rows = [["name": "Tea"], ["name": "Coffee"]] as [JSONObject]

@@ -9,7 +9,8 @@ extension DocumentStore {
     /// A new document of an entity from property values: metadata first, then the
     /// properties in declaration order. A property left out takes the initial value its
     /// declaration gives, as `folio.json` records it (a constant, the moment, a new UUID);
-    /// else an optional one is `null`, and a required one is an error.
+    /// else an optional one is `null`, and a required one is an error. The identity is
+    /// `values["id"]` for an entity that declares `id`, else `values["$id"]`; a new one when absent.
     ///
     /// Throws when a name is not a property of the entity (suggesting the nearest), or
     /// when the document would break the schema (a missing required property, a wrong type,
@@ -18,10 +19,13 @@ extension DocumentStore {
         let (schema, version) = state.withLock { ($0.querySchema, $0.manifest.schemaVersion) }
         let entity = try schema.entity(name, in: root)
         try entity.checkNames(values.keys.filter { !$0.hasPrefix("$") })
+        // The identity given: `id` for a model that declares one, else `"$id"` (as an export writes it).
+        let identityKey = entity.hasOwnIdentity ? "id" : "$id"
         let id: UUID
-        if entity.hasOwnIdentity, let given = values["id"] {
+        if let given = values[identityKey] {
             guard let text = given.stringValue, let parsed = UUID(uuidString: text) else {
-                throw .invalidValue("\(name).id must be a UUID like \"\(UUID().uuidString)\", not \(given)")
+                throw .invalidValue(
+                    "\(name).\(identityKey) must be a UUID like \"\(UUID().uuidString)\", not \(given)")
             }
             id = parsed
         } else {

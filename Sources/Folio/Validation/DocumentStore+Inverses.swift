@@ -55,6 +55,25 @@ extension DocumentStore {
         return written.map { .put($0.document, basedOn: $0.basedOn) }
     }
 
+    /// Whether `changes(putting:)` for a document of `entity` (or of another entity kept in
+    /// its folder) may write other documents too: a relationship whose other side is stored
+    /// as well (many-to-many, one-to-one). `importDocuments` writes one folder's documents
+    /// only, so an import of such an entity goes through `commit`.
+    package func writesOtherSides(of entity: String) -> Bool {
+        let audit = StoreAudit(manifest)
+        let home = audit.schema.folder(of: entity).folder
+        for described in audit.schema.entities.values where described.storageName == home {
+            for (name, property) in described.properties {
+                guard case .relationship(let destination, _, nil) = property,
+                    let inverse = audit.inverse(of: name, in: described.name),
+                    case .relationship(_, _, nil)? = audit.schema.entities[destination]?.property(named: inverse)
+                else { continue }
+                return true
+            }
+        }
+        return false
+    }
+
     /// The identities a relationship member holds: one, many, or none.
     private static func identities(_ value: JSONValue?) -> Set<UUID> {
         guard let value else { return [] }

@@ -48,8 +48,8 @@ extension FolioCommand {
                 let known = Set(store.propertyNames(of: entity))
                 var unknownKeys = Set<String>()
                 var count = 0
-                let summary = try store.importDocuments(into: entity, author: FolioCommand.author) {
-                    () throws(FolioError) -> DocumentStore.ImportedDocument? in
+                /// The next record as a document, and the stored one it replaces.
+                func next() throws(FolioError) -> (document: Document, existing: StoredDocument?)? {
                     guard let (line, record) = try records.next() else { return nil }
                     count += 1
                     progress.advance(to: lines.size == nil ? count : records.bytesRead)
@@ -64,16 +64,31 @@ extension FolioCommand {
                             document = try store.document(existing, setting: values)
                         } else {
                             var values = values
-                            if let identity, values["id"] == nil { values["id"] = .string(identity.uuidString) }
+                            // The record's identity, under the name the entity keeps it by.
+                            let key = known.contains("id") ? "id" : "$id"
+                            if let identity, values[key] == nil { values[key] = .string(identity.uuidString) }
                             document = try store.newDocument(entity: entity, values: values)
                         }
                         for member in unknown {
                             document.content[member.key] = member.value
                             unknownKeys.insert(member.key)
                         }
-                        return (document, existing?.version)
+                        return (document, existing)
                     } catch {
                         throw FolioError(error.kind, "\(file):\(line): \(error.reason)")
+                    }
+                }
+                let summary: CommitSummary
+                if store.writesOtherSides(of: entity) {
+                    // Each document may write the other sides of its relationships, in other
+                    // folders: one commit of them all, held in memory.
+                    var written: [(document: Document, old: StoredDocument?)] = []
+                    while let (document, existing) = try next() { written.append((document, existing)) }
+                    summary = try store.commit(store.changes(putting: written), author: FolioCommand.author)
+                } else {
+                    summary = try store.importDocuments(into: entity, author: FolioCommand.author) {
+                        () throws(FolioError) -> DocumentStore.ImportedDocument? in
+                        try next().map { ($0.document, $0.existing?.version) }
                     }
                 }
                 progress.finish()
