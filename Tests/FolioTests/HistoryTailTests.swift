@@ -27,15 +27,21 @@ struct HistoryTailTests {
         #expect(records[1].changes.count == 800)
     }
 
-    @Test func aNewestRecordEditedIntoAnotherOrderIsStillReadWhole() throws {
+    /// A store of a transaction of one document, then one of two, and the path of its history's segment.
+    func storeOfTwoTransactions() throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()
         let store = try makeStore(in: directory)
         try store.commit([.put(timer("First"), basedOn: nil)])
         try store.commit([.put(timer("Second"), basedOn: nil), .put(timer("Third"), basedOn: nil)])
-        let path = try #require(
+        let segment = try #require(
             try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/history")).first {
                 $0.hasSuffix(".ndjson")
-            }.map { directory("store/.folio/history/" + $0) })
+            })
+        return (directory, directory("store/.folio/history/" + segment))
+    }
+
+    @Test func aNewestRecordEditedIntoAnotherOrderIsStillReadWhole() throws {
+        let (directory, path) = try storeOfTwoTransactions()
         var lines = try text(at: path).split(separator: "\n").map(String.init)
         // The changes moved before the token, as a person or another tool might write it.
         let record = try #require(try JSONReader().read(lines[1], file: "line").objectValue)
@@ -52,14 +58,7 @@ struct HistoryTailTests {
     }
 
     @Test func aLineACrashCutShortIsLeftOutAndWrittenOver() throws {
-        let directory = try TemporaryDirectory()
-        let store = try makeStore(in: directory)
-        try store.commit([.put(timer("First"), basedOn: nil)])
-        try store.commit([.put(timer("Second"), basedOn: nil), .put(timer("Third"), basedOn: nil)])
-        let path = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/history")).first {
-                $0.hasSuffix(".ndjson")
-            }.map { directory("store/.folio/history/" + $0) })
+        let (directory, path) = try storeOfTwoTransactions()
         // Half a record after the last newline, as a process killed while appending leaves it.
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()
