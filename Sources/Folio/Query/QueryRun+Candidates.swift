@@ -143,11 +143,10 @@ extension QueryRun {
         let table = evaluation.documents.indexes.table(
             of: query.entity, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
         for position in table.rows.indices where query.includeDeleted || !table.rows[position].isDeleted {
+            // From the parsed content once a query decoded it (`members` reads that first).
             var content = JSONObject()
-            if let decoded = table.rows[position].decoded {
-                for name in names { content[name] = decoded[name] }
-            } else if let members = table.rows[position].source.members(names) {
-                for (name, member) in zip(names, members) { content[name] = member }
+            for (name, member) in zip(names, table.rows[position].source.members(names) ?? []) {
+                content[name] = member
             }
             body(table.rows[position].version.path.id, content, &evaluation)
         }

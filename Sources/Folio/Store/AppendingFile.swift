@@ -1,7 +1,8 @@
 import Glibc
 
-/// A file written front to back through a buffer, for what is too large to build in memory
-/// first: an import's plan, its history record and its folder's cache file.
+/// A file written front to back through a buffer, from a given offset: for what is too large
+/// to build in memory first (an import's plan, its history record and its folder's cache
+/// file), and for each line appended to the history.
 ///
 /// With `checksummed`, the hash of everything appended is kept as it goes (see
 /// `ContentHash.Running`), for a file that ends with its own checksum.
@@ -14,15 +15,19 @@ struct AppendingFile {
     private var buffer: [UInt8] = []
     private var checksum: ContentHash.Running?
     private var isClosed = false
+    /// What a failed write says it could not do (to the file at `path`).
+    private let operation: String
     private static let bufferSize = 1 << 20
 
-    /// Takes over `descriptor`, writing from `offset`; `close` gives it back.
-    init(descriptor: Int32, at offset: Int64 = 0, path: String, checksummed: Bool = false) {
+    /// Takes over `descriptor`, writing from `offset`; `close` gives it back. The buffer grows
+    /// as it is filled: a history line of one save is a few hundred bytes.
+    init(descriptor: Int32, at offset: Int64 = 0, path: String, operation: String = "write", checksummed: Bool = false)
+    {
         self.descriptor = descriptor
         self.offset = offset
         self.path = path
+        self.operation = operation
         checksum = checksummed ? ContentHash.Running() : nil
-        buffer.reserveCapacity(Self.bufferSize + 4096)
     }
 
     /// Where the file ends once everything appended is written.
@@ -47,7 +52,7 @@ struct AppendingFile {
                     descriptor, part.baseAddress! + written, count - written, off_t(offset) + off_t(written))
                 if result < 0 {
                     if errno == EINTR { continue }
-                    return .fileSystem(path: path, operation: "write", reason: String(cString: strerror(errno)))
+                    return .fileSystem(path: path, operation: operation, reason: String(cString: strerror(errno)))
                 }
                 written += result
             }

@@ -168,44 +168,42 @@ enum HistoryLog {
     /// returns the tail after it. The record's token must be `tail.lastToken + 1`.
     static func append(_ record: HistoryRecord, to tail: Tail, in root: OpenFolder) throws(FolioError) -> Tail {
         let line = try lineBytes(of: record, path: folder)
-        if tail.size == 0 { try root.makeFolders(folder) }  // a first record, or a new store's
-        var next = tail
-        if record.token - tail.segment >= segmentLength {
-            next.segment = record.token
-            next.size = 0
-        }
-        let path = segmentPath(next.segment)
-        let descriptor = try root.openFile(path, flags: O_WRONLY | O_CREAT)
+        let (descriptor, segment, size, path) = try openNextLine(token: record.token, after: tail, in: root)
         defer { close(descriptor) }
         // A new segment's blocks are reserved at once (its size stays 0), so appends do not
         // allocate a block every few records: on a file system that just deleted many files,
         // allocating is what made a save with history slow. Where it is refused, appends allocate.
-        if next.size == 0 { _ = folio_reserve(descriptor, off_t(segmentLength) * 512) }
+        if size == 0 { _ = folio_reserve(descriptor, off_t(segmentLength) * 512) }
         // Written at the end of the last whole line: a line a crash cut short is overwritten.
-        var written = 0
-        while written < line.count {
-            let count = line.withUnsafeBytes {
-                pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(next.size) + off_t(written))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let failure = FolioError.fileSystem(
-                    path: root.pathOf(path), operation: "append to", reason: String(cString: strerror(errno)))
-                _ = ftruncate(descriptor, off_t(next.size))
-                throw failure
-            }
-            written += count
+        var file = AppendingFile(descriptor: descriptor, at: size, path: path, operation: "append to")
+        do {
+            try file.append(line)
+            try file.flush()
+        } catch {
+            _ = ftruncate(descriptor, off_t(size))
+            throw error
         }
         // Bytes past the line are what a crash cut short, or another writer's: never left after it.
         var info = stat()
-        let end = off_t(next.size) + off_t(line.count)
+        let end = off_t(size) + off_t(line.count)
         guard fstat(descriptor, &info) == 0, info.st_size == end || ftruncate(descriptor, end) == 0 else {
-            throw .fileSystem(path: root.pathOf(path), operation: "append to", reason: String(cString: strerror(errno)))
+            throw .fileSystem(path: path, operation: "append to", reason: String(cString: strerror(errno)))
         }
-        next.size += Int64(line.count)
-        next.lastToken = record.token
-        next.unsettled = record
-        return next
+        return Tail(segment: segment, size: size + Int64(line.count), lastToken: record.token, unsettled: record)
+    }
+
+    /// Where the line of the record with `token` goes after `tail`: the end of the newest
+    /// segment, or a new segment when that one is full. The history's folder is made for a
+    /// first record, and the segment opened for writing (the caller closes it); `path` is
+    /// for messages.
+    private static func openNextLine(token: Int64, after tail: Tail, in root: OpenFolder) throws(FolioError) -> (
+        descriptor: Int32, segment: Int64, size: Int64, path: String
+    ) {
+        if tail.size == 0 { try root.makeFolders(folder) }  // a first record, or a new store's
+        var (segment, size) = (tail.segment, tail.size)
+        if token - tail.segment >= segmentLength { (segment, size) = (token, 0) }
+        let descriptor = try root.openFile(segmentPath(segment), flags: O_WRONLY | O_CREAT)
+        return (descriptor, segment, size, root.pathOf(segmentPath(segment)))
     }
 
     /// A record written a change at a time, straight into its place at the end of the
@@ -230,12 +228,8 @@ enum HistoryLog {
             guard line.count > ending.count, Array(line.suffix(ending.count)) == ending else {
                 preconditionFailure("a history record's line ends with its changes")
             }
-            if tail.size == 0 { try root.makeFolders(folder) }
-            var (segment, size) = (tail.segment, tail.size)
-            if record.token - tail.segment >= segmentLength { (segment, size) = (record.token, 0) }
-            let path = segmentPath(segment)
-            let descriptor = try root.openFile(path, flags: O_WRONLY | O_CREAT)
-            file = AppendingFile(descriptor: descriptor, at: size, path: root.pathOf(path))
+            let (descriptor, segment, size, path) = try openNextLine(token: record.token, after: tail, in: root)
+            file = AppendingFile(descriptor: descriptor, at: size, path: path)
             (start, self.segment, self.record) = (tail, segment, head)
             do { try file.append(line.dropLast(ending.count - 1)) } catch {
                 abandon(in: root)

@@ -187,17 +187,17 @@ struct ImportRun {
         guard cache != nil else { return }
         let now = FileSystem.now()
         let recent = written.filter { $0.path.blobProperty == nil && $0.stamp.isRacy(now: now) }
-        if !recent.isEmpty { usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000)) }
+        // Every document of the folder is in the file: one left out would be found on disk
+        // at the next load and taken for someone else's change. Those stamped within the
+        // clock tick, the import's and the catalog's, are confirmed once it has passed (one
+        // wait for both), as for any cache file.
+        if !recent.isEmpty || store.state.withLock({ $0.catalog.hasUnverifiedEntries }) {
+            usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
+        }
         for file in recent {
             guard let (bytes, stamp) = try? store.folder.readFile(file.path.relativePath, limit: Int.max),
                 stamp == file.stamp, ContentHash.of(bytes) == file.contentHash
             else { return giveUpCache() }
-        }
-        // Every document of the folder is in the file: one left out would be found on disk
-        // at the next load and taken for someone else's change. Entries stamped within the
-        // clock tick are confirmed first, as for any cache file.
-        if store.state.withLock({ $0.catalog.hasUnverifiedEntries }) {
-            usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
         }
         let (imported, unchanged) = (identities, Set(unchanged))
         let kept = store.state.withLock { state in
