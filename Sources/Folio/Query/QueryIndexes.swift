@@ -69,20 +69,10 @@ struct QueryIndexes {
     /// The positions of the paths of one folder's documents in store order (`DocumentPath`'s:
     /// day, then the UUID's bytes; one folder has one entity, and documents no blob property).
     static func storeOrder<Paths: Collection<DocumentPath>>(of paths: Paths) -> [Paths.Index] {
-        var keys: [(day: Int, high: UInt64, low: UInt64, position: Paths.Index)] = []
+        var keys: [(key: DocumentPath.OrderKey, position: Paths.Index)] = []
         keys.reserveCapacity(paths.count)
-        for position in paths.indices {
-            let path = paths[position]
-            // Big-endian words order as the bytes do.
-            let (high, low) = withUnsafeBytes(of: path.id.uuid) {
-                (
-                    UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
-                    UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                )
-            }
-            keys.append(((path.day.year * 100 + path.day.month) * 100 + path.day.day, high, low, position))
-        }
-        keys.sort { ($0.day, $0.high, $0.low) < ($1.day, $1.high, $1.low) }
+        for position in paths.indices { keys.append((paths[position].orderKey, position)) }
+        keys.sort { $0.key < $1.key }
         return keys.map(\.position)
     }
 

@@ -129,6 +129,9 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
     public var sort: String?
     /// Why the filter ran on models instead of documents, when it did.
     public var fallback: String?
+    /// Whether the candidates came from the folder's cache file and a walk, the folder left
+    /// unloaded (see `DocumentStore.answerFromCache`).
+    public var fromCacheFile = false
 
     public var description: String {
         var lines = ["\(entity): \(access)"]
@@ -136,6 +139,7 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
         lines.append("examined \(examined) of \(documents) documents, matched \(matched)")
         if let sort { lines.append("sorted by \(sort)") }
         if let fallback { lines.append("evaluated on models: \(fallback)") }
+        if fromCacheFile { lines.append("read from the folder's cache file and a walk, without loading the folder") }
         return lines.joined(separator: "\n")
     }
 }

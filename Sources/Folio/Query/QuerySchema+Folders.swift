@@ -5,6 +5,13 @@ extension QuerySchema {
     /// when its name appears as a member anywhere in the expressions, whatever the base (an
     /// over-estimate, never an under-one); a document named by a constant adds its folder.
     func folders(readBy expressions: [QueryExpression], of entity: String) -> Set<String> {
+        relatedFolders(readBy: expressions, of: entity).union([folder(of: entity).folder])
+    }
+
+    /// The folders a query of `entity` may read other than for the documents it tests: those
+    /// of constants and of every relationship the expressions could follow (the entity's own
+    /// folder too, when a relationship can lead back into it). See `folders(readBy:of:)`.
+    func relatedFolders(readBy expressions: [QueryExpression], of entity: String) -> Set<String> {
         let names = expressions.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }
         var constants: Set<String> = []
         var pending = expressions
@@ -13,16 +20,14 @@ extension QuerySchema {
             pending += expression.children
         }
         var folders: Set<String> = constants.reduce(into: []) { $0.insert(folder(of: $1).folder) }
-        var reached: Set<String> = [entity]
+        var reached: Set<String> = []
         var frontier = [entity]
         while let next = frontier.popLast() {
-            folders.insert(folder(of: next).folder)
             guard let described = entities[next] else { continue }
             for name in names {
-                guard case .relationship(let destination, _, _)? = described.property(named: name),
-                    reached.insert(destination).inserted
-                else { continue }
-                frontier.append(destination)
+                guard case .relationship(let destination, _, _)? = described.property(named: name) else { continue }
+                folders.insert(folder(of: destination).folder)
+                if reached.insert(destination).inserted { frontier.append(destination) }
             }
         }
         return folders

@@ -8,14 +8,50 @@ import Glibc
 ///
 /// A binary file: a magic line, the history token the folder's entries reflect (plus one;
 /// zero for none known), entries (path as entity, day and UUID bytes, stamp, hash,
-/// compact JSON), their count, and a checksum of everything before it. The count comes
-/// after the entries so the file can be written as they come (an import's, see
-/// `Writer`). The cache is never trusted: a missing, damaged or foreign file is ignored and
-/// rebuilt, and an entry counts only when the file on disk still has exactly its stamp.
+/// compact JSON), the index part (see `CacheIndex`; left out by an import), a footer (see
+/// `Footer`), and a checksum of everything before it. The counts come after the entries so
+/// the file can be written as they come (an import's, see `Writer`). The cache is never
+/// trusted: a missing, damaged or foreign file is ignored and rebuilt, and an entry counts
+/// only when the file on disk still has exactly its stamp.
 enum DocumentCache {
     /// The folder of the cache files, one per entity folder.
     static let folderName = ".folio/cache"
-    private static let magic = Array("FOLIO-CACHE 5\n".utf8)
+    static let magic = Array("FOLIO-CACHE 6\n".utf8)
+
+    /// The fixed-size end of a cache file, before its checksum: where the entries end, how
+    /// many there are, where the index part starts (0: none) and its own checksum, so a
+    /// reader of the index part finds and checks it without reading the entries.
+    struct Footer {
+        static let size = 32
+        var entriesEnd: Int
+        var count: Int
+        var indexStart: Int
+        var indexChecksum: UInt64
+
+        init(entriesEnd: Int, count: Int, indexStart: Int, indexChecksum: UInt64) {
+            (self.entriesEnd, self.count, self.indexStart) = (entriesEnd, count, indexStart)
+            self.indexChecksum = indexChecksum
+        }
+
+        init?(_ bytes: [UInt8]) {
+            guard bytes.count == Self.size else { return nil }
+            let words = (0..<4).map { index in
+                bytes.withUnsafeBytes {
+                    UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+                }
+            }
+            guard let entriesEnd = Int(exactly: words[0]), let count = Int(exactly: words[1]),
+                let indexStart = Int(exactly: words[2])
+            else { return nil }
+            self.init(entriesEnd: entriesEnd, count: count, indexStart: indexStart, indexChecksum: words[3])
+        }
+
+        var bytes: [UInt8] {
+            [UInt64(entriesEnd), UInt64(count), UInt64(indexStart), indexChecksum].flatMap { word in
+                withUnsafeBytes(of: word.littleEndian) { Array($0) }
+            }
+        }
+    }
 
     /// The cache file of an entity folder.
     static func fileName(of folder: String) -> String { folderName + "/" + folder }
@@ -27,6 +63,8 @@ enum DocumentCache {
         var stamp: FileStamp?
         /// The last history token whose changes the entries hold, if known.
         var historyToken: Int64?
+        /// Whether the file has its index part (an import's has none).
+        var isIndexed = false
     }
 
     /// The entries an entity folder's cache file describes, their content left in the
@@ -36,24 +74,27 @@ enum DocumentCache {
         // Any failure to read the cache only costs reading the documents themselves.
         guard
             let (bytes, stamp) = try? root.readFile(fileName(of: entityFolder), limit: JSONReader.absoluteMaximumSize),
-            bytes.count >= magic.count + 8
+            bytes.count >= magic.count + Footer.size + 8
         else { return Loaded() }
         let buffer = CacheBuffer(bytes: bytes)
         var historyToken: Int64?
+        var isIndexed = false
         let entries: [Catalog.Entry]? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
             let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
             guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic),
-                body.count >= magic.count + 9
+                let footer = Footer(Array(body[(body.count - Footer.size)...])),
+                footer.entriesEnd > magic.count, footer.entriesEnd <= body.count - Footer.size,
+                footer.count <= body.count
             else { return nil }
-            let count = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: body.count - 8, as: UInt64.self))
-            var cursor = CompactJSON.Cursor(bytes: UnsafeRawBufferPointer(rebasing: body[..<(body.count - 8)]))
+            isIndexed = footer.indexStart > 0
+            var cursor = CompactJSON.Cursor(bytes: UnsafeRawBufferPointer(rebasing: body[..<footer.entriesEnd]))
             _ = cursor.rawBytes(magic.count)
-            guard let token = cursor.varint(), count <= UInt64(body.count) else { return nil }
+            guard let token = cursor.varint() else { return nil }
             historyToken = token == 0 ? nil : Int64(bitPattern: token - 1)
             var entries: [Catalog.Entry] = []
-            entries.reserveCapacity(Int(count))
-            for _ in 0..<count {
+            entries.reserveCapacity(footer.count)
+            for _ in 0..<footer.count {
                 guard let entity = cursor.text(), entity == entityFolder,
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
                     let day = Day(year: Int(clamping: year), month: Int(month), day: Int(dayOfMonth)),
@@ -78,15 +119,17 @@ enum DocumentCache {
             return cursor.remaining == 0 ? entries : nil
         }
         guard let entries else { return Loaded() }
-        return Loaded(entries: entries, stamp: stamp, historyToken: historyToken)
+        return Loaded(entries: entries, stamp: stamp, historyToken: historyToken, isIndexed: isIndexed)
     }
 
     /// Writes the verified entries of one entity folder, atomically (temporary file, then
     /// rename), and returns the new cache file's stamp.
     static func write(
-        _ catalog: Catalog, folder entityFolder: String, historyToken: Int64?, in root: OpenFolder
+        _ catalog: Catalog, folder entityFolder: String, historyToken: Int64?, indexing entity: QuerySchema.Entity?,
+        in root: OpenFolder
     ) throws(FolioError) -> FileStamp {
-        var writer = try Writer(folder: entityFolder, historyToken: historyToken, in: root)
+        var writer = try Writer(
+            folder: entityFolder, historyToken: historyToken, index: CacheIndex.Builder(entity: entity), in: root)
         do {
             for entry in catalog.entries(inFolder: entityFolder) where entry.verified {
                 try writer.append(
@@ -100,21 +143,26 @@ enum DocumentCache {
     }
 
     /// A folder's cache file written entry by entry to a temporary file, which `finish`
-    /// renames into place; `abandon` removes it.
+    /// renames into place; `abandon` removes it. With an index builder, the index part is
+    /// gathered as the entries come and written at the end.
     struct Writer {
         private var file: AppendingFile
         private let cache: OpenFolder
         private let entityFolder: String
         private let temporary: String
-        private var count: UInt64 = 0
+        private var count = 0
+        private var index: CacheIndex.Builder?
 
-        init(folder entityFolder: String, historyToken: Int64?, in root: OpenFolder) throws(FolioError) {
+        init(folder entityFolder: String, historyToken: Int64?, index: CacheIndex.Builder?, in root: OpenFolder)
+            throws(FolioError)
+        {
             // A store written before the cache was split by folder has one cache file in its place.
             if let info = try root.status(of: folderName), FileSystem.isRegularFile(info) {
                 try root.removeFile(folderName)
             }
             cache = try root.makeFolders(folderName)
             self.entityFolder = entityFolder
+            self.index = index
             // Its own name per writer: an import writes one while the store may write another.
             temporary = "\(entityFolder).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
             let descriptor = try cache.openFile(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
@@ -144,14 +192,25 @@ enum DocumentCache {
             }
             withUnsafeBytes(of: contentHash.littleEndian) { bytes.append(contentsOf: $0) }
             CompactJSON.appendVarint(UInt64(compact.count), to: &bytes)
+            index?.add(
+                path, stamp: stamp, contentHash: contentHash, contentStart: Int(file.end) + bytes.count,
+                compact: compact)
             bytes.append(contentsOf: compact)
             try file.append(bytes)
             count += 1
         }
 
-        /// Ends the file with its count and checksum and renames it into place; returns its stamp.
+        /// Ends the file with the index part, the footer and the checksum, and renames it
+        /// into place; returns its stamp.
         mutating func finish() throws(FolioError) -> FileStamp {
-            try file.append(withUnsafeBytes(of: count.littleEndian) { Array($0) })
+            let entriesEnd = Int(file.end)
+            var footer = Footer(entriesEnd: entriesEnd, count: count, indexStart: 0, indexChecksum: 0)
+            if let index, !index.failed {
+                let part = index.bytes()
+                (footer.indexStart, footer.indexChecksum) = (entriesEnd, ContentHash.of(part))
+                try file.append(part)
+            }
+            try file.append(footer.bytes)
             try file.finishWithChecksum()
             let stamp = try file.close()
             try cache.rename(temporary, to: entityFolder)

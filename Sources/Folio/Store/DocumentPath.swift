@@ -109,6 +109,32 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
         return (lhs.blobProperty.map { $0 + ".bin" } ?? "json") < (rhs.blobProperty.map { $0 + ".bin" } ?? "json")
     }
 
+    /// A document's place in store order as plain numbers: the day as `YYYYMMDD`, then the
+    /// UUID's bytes as two big-endian words (which order as the bytes do). Sorting these
+    /// rather than paths moves no string; a cache file's index part keeps its records so.
+    struct OrderKey: Comparable {
+        var day: UInt32
+        var high: UInt64
+        var low: UInt64
+
+        init(day: UInt32, high: UInt64, low: UInt64) { (self.day, self.high, self.low) = (day, high, low) }
+
+        static func < (lhs: OrderKey, rhs: OrderKey) -> Bool {
+            (lhs.day, lhs.high, lhs.low) < (rhs.day, rhs.high, rhs.low)
+        }
+    }
+
+    /// The document's key in store order (for documents of one folder, not blobs).
+    var orderKey: OrderKey {
+        let (high, low) = withUnsafeBytes(of: id.uuid) {
+            (
+                UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
+                UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
+        }
+        return OrderKey(day: UInt32((day.year * 100 + day.month) * 100 + day.day), high: high, low: low)
+    }
+
     /// Parses a relative path; `nil` when it is not in the layout (the caller reports why).
     public init?(relativePath: String) {
         let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)

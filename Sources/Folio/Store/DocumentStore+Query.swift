@@ -19,7 +19,8 @@ extension DocumentStore {
     func run(_ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], countOnly: Bool = false)
         throws(FolioError) -> DocumentQueryResult
     {
-        try run(query, overlay: overlay) { $0.perform(overlay: overlay.map(\.0), countOnly: countOnly) }
+        if overlay.isEmpty, let answer = answerFromCache(query, countOnly: countOnly) { return answer }
+        return try run(query, overlay: overlay) { $0.perform(overlay: overlay.map(\.0), countOnly: countOnly) }
     }
 
     /// Records that models were made from these rows of a query's result, every member

@@ -51,7 +51,11 @@ extension DocumentStore {
             (walked, newly) = (nil, Set(present).subtracting(loaded))
         }
         let changes = try walk(walked, loading: newly, progress: progress)
-        guard changes.filesRead > 0 || !changes.removed.isEmpty else { return }
+        // A cache file without its index part (an import's) is written whole again once.
+        let unindexed = state.withLock { state in
+            newly.contains { state.cacheOnDisk[$0] == nil && state.catalog.counts[$0, default: 0] > 0 }
+        }
+        guard changes.filesRead > 0 || !changes.removed.isEmpty || unindexed else { return }
         do {
             try writeCache()
         } catch {
@@ -119,7 +123,9 @@ extension DocumentStore {
                 state.catalog.reserveCapacity(state.catalog.count + loaded.values.reduce(0) { $0 + $1.entries.count })
                 for (name, cache) in loaded {
                     for entry in cache.entries { state.catalog.insert(entry) }
-                    if let stamp = cache.stamp { state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp) }
+                    if let stamp = cache.stamp, cache.isIndexed {
+                        state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp)
+                    }
                     cacheTokens[name] = cache.historyToken
                 }
                 let (everything, loadedBefore) = (state.catalog.loadsEverything, state.catalog.loadedFolders)
@@ -372,7 +378,7 @@ extension DocumentStore {
         return results.withLock { $0.flatMap { $0 } }
     }
 
-    private func readDocument(_ found: TreeListing.Entry, schema: QuerySchema) -> Result<Catalog.Entry, ReadFailure> {
+    func readDocument(_ found: TreeListing.Entry, schema: QuerySchema) -> Result<Catalog.Entry, ReadFailure> {
         let relative = found.path.relativePath
         func failure(_ error: FolioError, stamp: FileStamp = found.stamp) -> Result<Catalog.Entry, ReadFailure> {
             .failure(ReadFailure(stamp: stamp, issue: StoreIssue(path: relative, error: error)))

@@ -69,6 +69,12 @@ public final class DocumentStore: Sendable {
         /// Where the history's next record goes, as of the last time this store held the write
         /// lock; `nil` until then.
         var historyTail: HistoryLog.Tail?
+        /// Whether queries on one index key of a folder not loaded are answered from its
+        /// cache file (see `answerFromCache`).
+        var answersFromCacheFiles = false
+        /// The folders a query was answered from the cache file of without loading them: its
+        /// walk found no issue and every file readable.
+        var answeredFromCache: Set<String> = []
         /// The last history token whose transaction every loaded folder of the catalog reflects,
         /// or `nil` before a folder is loaded: changes a refresh finds that the history after it
         /// does not explain are recorded as external.
@@ -181,6 +187,9 @@ public final class DocumentStore: Sendable {
     /// leave them out.
     public func unreadableDocuments(of entity: String) -> [StoreIssue] {
         let folder = documentFolder(of: entity)
+        // An answer from the cache file found the folder clean; loading it to say so again
+        // would cost what that answer saved.
+        if state.withLock({ $0.answeredFromCache.contains(folder) && !$0.catalog.isLoaded(folder) }) { return [] }
         loadReporting([folder])
         return state.withLock { state in
             let unreadable = state.catalog.issues.filter {
@@ -283,7 +292,8 @@ public final class DocumentStore: Sendable {
             try verifyRecentEntries(&state)
             for name in try foldersToCache(state) {
                 let stamp = try DocumentCache.write(
-                    state.catalog, folder: name, historyToken: state.catalogToken, in: folder)
+                    state.catalog, folder: name, historyToken: state.catalogToken,
+                    indexing: state.querySchema.entities[name], in: folder)
                 state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp)
                 state.statistics.cacheWrites += 1
             }
@@ -423,6 +433,9 @@ public struct StoreStatistics: Sendable, Equatable {
     /// Crashed writers' transactions finished (had their commit record) or discarded (had not).
     public var transactionsRecovered = 0
     public var transactionsDiscarded = 0
+    /// Queries answered from a folder's cache file without loading the folder (see
+    /// `DocumentStore.answersFromCacheFiles`).
+    public var answersFromCacheFiles = 0
     /// Times `.folio/cache` was written (a close or open that found it current writes nothing).
     public var cacheWrites = 0
     /// Why opening could not write the cache, if it could not (the store works without it).

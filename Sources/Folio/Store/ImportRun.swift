@@ -55,7 +55,7 @@ struct ImportRun {
                 // The catalog reflects this transaction too once it lands, if it reflected every one before.
                 if catalogToken == tail.lastToken { token = record.token }
             }
-            cache = try DocumentCache.Writer(folder: folderName, historyToken: token, in: store.folder)
+            cache = try DocumentCache.Writer(folder: folderName, historyToken: token, index: nil, in: store.folder)
         } catch {
             abandon()
             throw error

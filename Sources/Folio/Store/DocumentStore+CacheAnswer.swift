@@ -1,0 +1,152 @@
+import FolioJSON
+import Foundation
+
+extension DocumentStore {
+    /// Whether a query on one index key, on an entity whose folder is not loaded yet, is
+    /// answered from the folder's cache file and a walk of the folder, leaving the folder
+    /// unloaded (see `answerFromCache`). For a process that asks one question and ends,
+    /// such as a `folio count`: loading a folder of 200,000 documents cost three times
+    /// the walk and 270 MB, for an answer that reads a few hundred. A process that goes on
+    /// asking is better served by the loaded folder, which answers without walking again;
+    /// so this is off unless asked for.
+    package var answersFromCacheFiles: Bool {
+        get { state.withLock { $0.answersFromCacheFiles } }
+        set { state.withLock { $0.answersFromCacheFiles = newValue } }
+    }
+
+    /// What a cache file and a walk gave for a query: the candidates (every document that
+    /// may match, and only those) and how many documents the entity has.
+    private struct CacheCandidates {
+        var found: [QueryRun.Found] = []
+        var documents = 0
+    }
+
+    /// The answer to `query` from its folder's cache file, without loading the folder; `nil`
+    /// whenever the ordinary run must answer instead: the store does not answer so, the
+    /// folder is loaded, the plan is not one index key of the entity's own members, the
+    /// cache file has no usable index part, or the walk found anything the cache does not
+    /// vouch for that cannot be read here (an issue, a staged file, an unreadable or
+    /// duplicate document, or more changed files than a rewrite of the cache would wait for).
+    ///
+    /// Under the shared lock, as a load is: a `stat`-only walk of the folder, matched against
+    /// the file's records in store order; the index gives the positions holding the key, of
+    /// which those whose file is unchanged are read from the cache file (each checked against
+    /// its hash), and every new or changed file is read from disk. Every candidate is then
+    /// tested against the whole filter, so the index only ever narrows what is read.
+    func answerFromCache(_ query: DocumentQuery, countOnly: Bool) -> DocumentQueryResult? {
+        let (schema, calendar, enabled) = state.withLock {
+            ($0.querySchema, $0.calendar, $0.answersFromCacheFiles)
+        }
+        guard enabled, (try? schema.entity(query.entity, in: root)) != nil else { return nil }
+        let query = schema.inFolder(query)
+        let name = query.entity
+        let expressions = (query.filter.map { [$0] } ?? []) + query.sort.map(\.expression)
+        // The folders the filter reads related documents in are loaded as for any query; the
+        // entity's own must not be among them, since its documents stay out of the catalog.
+        let related = schema.relatedFolders(readBy: expressions, of: name)
+        guard let entity = schema.entities[name], !related.contains(name), (try? query.filter?.checkDepth()) != nil,
+            query.sort.allSatisfy({ (try? $0.expression.checkDepth()) != nil }),
+            !state.withLock({ $0.catalog.isLoaded(name) })
+        else { return nil }
+        let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
+        let (properties, key): ([String], [QueryValue])
+        switch access {
+        case .index(let indexed, let value, _): (properties, key) = (indexed, value)
+        case .relationship(let property, let id):
+            guard case .relationship(let destination, _, _)? = entity.property(named: property) else { return nil }
+            (properties, key) = ([property], [.document(entity: destination, id: id)])
+        default: return nil
+        }
+        guard (try? load(related)) != nil,
+            let candidates = try? lock.withLock(
+                .shared,
+                { () throws(FolioError) -> CacheCandidates? in
+                    try cacheCandidates(in: name, on: properties, key: key, includeDeleted: query.includeDeleted)
+                })
+        else { return nil }
+        state.withLock { state in
+            state.answeredFromCache.insert(name)
+            state.statistics.answersFromCacheFiles += 1
+        }
+        return withEvaluation { evaluation in
+            evaluation.documents.includeDeleted = query.includeDeleted
+            var run = QueryRun(
+                query: query, access: access, evaluation: QueryEvaluation(documents: QueryDocuments(empty: schema)))
+            swap(&run.evaluation, &evaluation)
+            defer { swap(&run.evaluation, &evaluation) }
+            let comparisons = run.filterComparisons
+            var found = candidates.found.filter { candidate in
+                query.filter.map { run.passes($0, comparisons, id: candidate.id, content: candidate.content) } ?? true
+            }
+            found.sort { $0.path! < $1.path! }
+            var explanation = QueryExplanation(
+                entity: name, access: access, documents: candidates.documents, examined: candidates.found.count,
+                matched: found.count)
+            explanation.fromCacheFile = true
+            guard !countOnly else {
+                return DocumentQueryResult(matches: [], total: found.count, explanation: explanation)
+            }
+            let page = run.ordered(found, explanation: &explanation)
+            return DocumentQueryResult(
+                matches: page.map { run.match($0) }, total: found.count, explanation: explanation)
+        }
+    }
+
+    /// The documents of `folder` that may hold `key` on `properties`, as its cache file and
+    /// a walk have them; `nil` when they cannot be told without loading the folder. Call
+    /// holding the shared lock.
+    private func cacheCandidates(in name: String, on properties: [String], key: [QueryValue], includeDeleted: Bool)
+        throws(FolioError) -> CacheCandidates?
+    {
+        guard let cache = CacheIndex.read(folder: name, from: folder), cache.hasIndex(on: properties) else {
+            return nil
+        }
+        let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count)
+        guard listing.issues.isEmpty, listing.stagedFiles.isEmpty else { return nil }
+        // The walk in store order, matched against the records, which are in it too.
+        let walked = QueryIndexes.storeOrder(of: listing.documents.lazy.map(\.path))
+        var unchanged = [Bool](repeating: false, count: cache.count)
+        var changed: [TreeListing.Entry] = []
+        var position = 0
+        for next in walked {
+            let found = listing.documents[next]
+            let walkedKey = found.path.orderKey
+            while position < cache.count, cache.orderKey(at: position) < walkedKey { position += 1 }
+            if position < cache.count, cache.orderKey(at: position) == walkedKey,
+                cache.stamp(at: position) == found.stamp
+            {
+                unchanged[position] = true
+                position += 1
+            } else {
+                changed.append(found)
+            }
+        }
+        // Past this many, the store rewrites the cache file (see `foldersToCache`): a load then
+        // reads them once for all, where each answer here would read them again.
+        guard changed.count <= max(256, cache.count / 100) else { return nil }
+        if !changed.isEmpty {
+            // One identity in two files is an issue the load reports; the cache never holds
+            // two, so one of them is new.
+            let ids = Set(changed.map(\.path.id))
+            guard ids.count == changed.count, listing.documents.count(where: { ids.contains($0.path.id) }) == ids.count
+            else { return nil }
+        }
+        let schema = state.withLock { $0.querySchema }
+        var candidates = CacheCandidates(documents: unchanged.count(where: { $0 }) + changed.count)
+        for found in changed {
+            guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
+            else { return nil }
+            guard includeDeleted || content[ModelDocument.deletedKey] == nil else { continue }
+            candidates.found.append(QueryRun.Found(id: entry.path.id, content: content, version: entry.version))
+        }
+        for position in cache.positions(on: properties, key: key) where unchanged[position] {
+            guard let record = cache.record(at: position) else { return nil }
+            guard includeDeleted || !record.isDeleted else { continue }
+            guard let content = cache.content(of: record) else { return nil }
+            let version = DocumentVersion(
+                path: record.path(in: name), stamp: record.stamp, contentHash: record.contentHash, verified: true)
+            candidates.found.append(QueryRun.Found(id: record.id, content: content, version: version))
+        }
+        return candidates
+    }
+}
