@@ -187,6 +187,43 @@ struct CacheAnswerTests {
         #expect(try compareAnswers(at: root, households: households).allSatisfy { $0 })
     }
 
+    @Test func theSummaryFromCacheFilesIsTheLoadedStoresSummary() throws {
+        let folder = try TemporaryDirectory()
+        let (root, _) = try makeErrands(in: folder)
+        func summaries() throws -> (fromCache: StoreSummary, loaded: StoreSummary, answered: Bool) {
+            let answering = try DocumentStore.open(at: root, durability: .none)
+            answering.answersFromCacheFiles = true
+            let fromCache = answering.summary
+            let answered = answering.statistics.cacheHits == 0 && answering.statistics.filesRead == 0
+            return (fromCache, try DocumentStore.open(at: root, durability: .none).summary, answered)
+        }
+        func expectSame(_ summaries: (fromCache: StoreSummary, loaded: StoreSummary, answered: Bool)) {
+            #expect(summaries.fromCache.tallies == summaries.loaded.tallies)
+            #expect(summaries.fromCache.documents == summaries.loaded.documents)
+            #expect(summaries.fromCache.bytes == summaries.loaded.bytes)
+            #expect(summaries.fromCache.issues.map(\.path) == summaries.loaded.issues.map(\.path))
+        }
+        let clean = try summaries()
+        expectSame(clean)
+        #expect(clean.answered)
+        #expect(clean.fromCache.tallies["Errand"]?.live == 60 && clean.fromCache.tallies["Errand"]?.days != nil)
+
+        // A soft delete, a new file, a broken file and a removed one since the cache files were written.
+        let files = try errandFiles(in: root)
+        try rewrite(files[0], in: root) {
+            $0.replacing("{\n", with: "{\n  \"$deleted\": \"2026-11-20T10:00:00Z\",\n", maxReplacements: 1)
+        }
+        try "{".write(
+            toFile: root + "/" + files[1].replacing(/[0-9A-F-]{36}/, with: UUID().uuidString), atomically: false,
+            encoding: .utf8)
+        try FileManager.default.removeItem(atPath: root + "/" + files[2])
+        let edited = try summaries()
+        expectSame(edited)
+        #expect(edited.answered)
+        #expect(edited.fromCache.tallies["Errand"]?.deleted == 1 && edited.fromCache.tallies["Errand"]?.live == 58)
+        #expect(edited.fromCache.issues.count == 1)
+    }
+
     @Test func equalKeysHashAlikeInEveryProcess() {
         let pairs: [(QueryValue, QueryValue)] = [
             (.integer(3), .double(3.0)), (.double(0.0), .double(-0.0)), (.string("\u{212A}"), .string("K")),

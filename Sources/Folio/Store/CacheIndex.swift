@@ -146,23 +146,72 @@ final class CacheIndex {
         }
     }
 
+    /// The day and the soft-deleted flag of the record at `position`, for a tally; `nil`
+    /// for a day no calendar has.
+    func dayAndDeletion(at position: Int) -> (day: Day, isDeleted: Bool)? {
+        let dayKey = Int(orderKey(at: position).day)
+        guard let day = Day(year: dayKey / 10000, month: dayKey / 100 % 100, day: dayKey % 100) else { return nil }
+        let flags = bytes.withUnsafeBytes {
+            UInt32(
+                littleEndian: $0.loadUnaligned(fromByteOffset: 16 + position * Self.recordSize + 68, as: UInt32.self))
+        }
+        return (day, flags & 1 != 0)
+    }
+
     /// The record at `position`; `nil` for a day no calendar has (a damaged part the checksum missed).
     func record(at position: Int) -> Record? {
-        let key = orderKey(at: position)
-        let dayKey = Int(key.day)
-        guard let day = Day(year: dayKey / 10000, month: dayKey / 100 % 100, day: dayKey % 100) else { return nil }
+        guard let (day, isDeleted) = dayAndDeletion(at: position) else { return nil }
         return bytes.withUnsafeBytes { raw in
             let base = 16 + position * Self.recordSize
             func word(_ offset: Int) -> UInt64 {
                 UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + offset, as: UInt64.self))
             }
             let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 64, as: UInt32.self))
-            let flags = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 68, as: UInt32.self))
             return Record(
                 day: day, id: UUID(uuid: raw.loadUnaligned(fromByteOffset: base, as: uuid_t.self)),
                 stamp: stamp(at: position), contentHash: word(48), contentStart: Int(clamping: word(56)),
-                contentLength: Int(length), isDeleted: flags & 1 != 0, contentChecksum: word(72))
+                contentLength: Int(length), isDeleted: isDeleted, contentChecksum: word(72))
         }
+    }
+
+    /// How a walk of the folder compares with the records.
+    struct Match {
+        /// Per record, whether the walk found its file with the stamp the record has.
+        var unchanged: [Bool]
+        /// Walked files that are new or changed since the cache file was written.
+        var changed: [TreeListing.Entry]
+
+        /// How many documents the folder has.
+        var documents: Int { unchanged.count(where: { $0 }) + changed.count }
+    }
+
+    /// Matches one folder's walk against the records, both in store order, without a hash
+    /// map; `nil` when more files changed than the store waits for before it rewrites the
+    /// cache file (see `DocumentStore.foldersToCache`: a load then reads them once for all,
+    /// where each reader of this part would read them again), or when one identity is in two
+    /// files, an issue a load reports.
+    func match(_ documents: [TreeListing.Entry]) -> Match? {
+        var match = Match(unchanged: [Bool](repeating: false, count: count), changed: [])
+        var position = 0
+        for next in QueryIndexes.storeOrder(of: documents.lazy.map(\.path)) {
+            let found = documents[next]
+            let key = found.path.orderKey
+            while position < count, orderKey(at: position) < key { position += 1 }
+            if position < count, orderKey(at: position) == key, stamp(at: position) == found.stamp {
+                match.unchanged[position] = true
+                position += 1
+            } else {
+                match.changed.append(found)
+            }
+        }
+        guard match.changed.count <= max(256, count / 100) else { return nil }
+        if !match.changed.isEmpty {
+            // The records never hold one identity twice, so a second file of one is new.
+            let ids = Set(match.changed.map(\.path.id))
+            guard ids.count == match.changed.count, documents.count(where: { ids.contains($0.path.id) }) == ids.count
+            else { return nil }
+        }
+        return match
     }
 
     /// Whether the file has an index on exactly these properties.

@@ -103,43 +103,16 @@ extension DocumentStore {
         }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty else { return nil }
-        // The walk in store order, matched against the records, which are in it too.
-        let walked = QueryIndexes.storeOrder(of: listing.documents.lazy.map(\.path))
-        var unchanged = [Bool](repeating: false, count: cache.count)
-        var changed: [TreeListing.Entry] = []
-        var position = 0
-        for next in walked {
-            let found = listing.documents[next]
-            let walkedKey = found.path.orderKey
-            while position < cache.count, cache.orderKey(at: position) < walkedKey { position += 1 }
-            if position < cache.count, cache.orderKey(at: position) == walkedKey,
-                cache.stamp(at: position) == found.stamp
-            {
-                unchanged[position] = true
-                position += 1
-            } else {
-                changed.append(found)
-            }
-        }
-        // Past this many, the store rewrites the cache file (see `foldersToCache`): a load then
-        // reads them once for all, where each answer here would read them again.
-        guard changed.count <= max(256, cache.count / 100) else { return nil }
-        if !changed.isEmpty {
-            // One identity in two files is an issue the load reports; the cache never holds
-            // two, so one of them is new.
-            let ids = Set(changed.map(\.path.id))
-            guard ids.count == changed.count, listing.documents.count(where: { ids.contains($0.path.id) }) == ids.count
-            else { return nil }
-        }
+        guard let match = cache.match(listing.documents) else { return nil }
         let schema = state.withLock { $0.querySchema }
-        var candidates = CacheCandidates(documents: unchanged.count(where: { $0 }) + changed.count)
-        for found in changed {
+        var candidates = CacheCandidates(documents: match.documents)
+        for found in match.changed {
             guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
             else { return nil }
             guard includeDeleted || content[ModelDocument.deletedKey] == nil else { continue }
             candidates.found.append(QueryRun.Found(id: entry.path.id, content: content, version: entry.version))
         }
-        for position in cache.positions(on: properties, key: key) where unchanged[position] {
+        for position in cache.positions(on: properties, key: key) where match.unchanged[position] {
             guard let record = cache.record(at: position) else { return nil }
             guard includeDeleted || !record.isDeleted else { continue }
             guard let content = cache.content(of: record) else { return nil }

@@ -21,20 +21,21 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
+                // One look at the store, then the process ends: from the cache files when they can tell.
+                store.answersFromCacheFiles = true
                 let manifest = store.manifest
-                let counts = store.documentCounts
-                let entities = Set(counts.keys).union(manifest.storedSchema.entityNames).sorted()
+                let summary = store.summary
+                let entities = Set(summary.tallies.keys).union(manifest.storedSchema.entityNames).sorted()
                 // Counted from the cache and the walk: no document is read for this.
                 let rows: [[JSONValue]] = entities.map { entity in
-                    let tally = store.tally(of: entity)
+                    let tally = summary.tally(of: entity)
                     let span = tally.days.map { "\($0.lowerBound) … \($0.upperBound)" } ?? ""
                     return [
                         .string(entity), .integer(Int64(tally.live)), .integer(Int64(tally.deleted)), .string(span),
                     ]
                 }
                 let columns = ["entity", "documents", "deleted", "days"]
-                let bytes = store.documentBytes
-                let total = counts.values.reduce(0, +)
+                let (bytes, total) = (summary.bytes, summary.documents)
                 switch output.format {
                 case .table:
                     Terminal.print("Store        \(store.root)")
@@ -43,8 +44,8 @@ extension FolioCommand {
                     Terminal.print(
                         "Size         \(bytes == 0 ? "0 bytes" : ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)) in \(counted(total, "document")) (their files and external-storage files)"
                     )
-                    if !store.issues.isEmpty {
-                        Terminal.print("Unreadable   \(counted(store.issues.count, "file")) (run folio check)")
+                    if !summary.issues.isEmpty {
+                        Terminal.print("Unreadable   \(counted(summary.issues.count, "file")) (run folio check)")
                     }
                     Terminal.print("")
                     try output.print(columns: columns, rows: rows)
@@ -55,7 +56,7 @@ extension FolioCommand {
                         "formatVersion": .integer(Int64(manifest.formatVersion)),
                         "timeZone": .string(manifest.timeZone.identifier),
                         "documents": .integer(Int64(total)), "bytes": .integer(bytes),
-                        "unreadableFiles": .integer(Int64(store.issues.count)),
+                        "unreadableFiles": .integer(Int64(summary.issues.count)),
                         "entities": .array(rows.map { .object(JSONObject(zip(columns, $0).map { ($0, $1) })) }),
                     ])
                     Terminal.print(output.format == .json ? try RecordPrinter.text(info) : try RecordPrinter.line(info))

@@ -1,0 +1,78 @@
+import FolioJSON
+
+/// What `folio info` shows of a store's documents: each entity's tally, how many documents
+/// there are, the bytes of their files, and the files the store could not use.
+package struct StoreSummary: Sendable {
+    /// Each entity's documents, counted (see `DocumentStore.tally(of:)`).
+    package var tallies: [String: EntityTally] = [:]
+    /// How many readable documents the store holds.
+    package var documents = 0
+    /// The bytes of the documents' files and their external-storage files.
+    package var bytes: Int64 = 0
+    /// Files the store could not use, in path order.
+    package var issues: [StoreIssue] = []
+
+    /// An entity's tally; none for an entity the store has no documents or folder of.
+    package func tally(of entity: String) -> EntityTally { tallies[entity] ?? EntityTally() }
+}
+
+extension DocumentStore {
+    /// The summary of the store: from the cache files' index parts and a walk of the whole
+    /// tree when `answersFromCacheFiles` is on and that can tell (see
+    /// `summaryFromCacheFiles`), else from the catalog, every folder loaded.
+    package var summary: StoreSummary {
+        if answersFromCacheFiles, let summary = summaryFromCacheFiles() { return summary }
+        let counts = documentCounts
+        let entities = Set(counts.keys).union(manifest.entityNames)
+        return StoreSummary(
+            tallies: Dictionary(uniqueKeysWithValues: entities.map { ($0, tally(of: $0)) }),
+            documents: counts.values.reduce(0, +), bytes: documentBytes, issues: issues)
+    }
+
+    /// The summary from each folder's cache file and one `stat`-only walk of the tree, no
+    /// folder loaded and no unchanged document read; `nil` when it cannot be told so: a
+    /// folder is loaded already, an entity shares its folder with others (they are told apart
+    /// by `"$entity"`, which the index part does not keep), or a folder's cache file has no
+    /// usable index part or does not match its walk (see `CacheIndex.match`). New and
+    /// changed files are read, and those that cannot be used are issues, as a load has them.
+    func summaryFromCacheFiles() -> StoreSummary? {
+        let (schema, anyLoaded) = state.withLock {
+            ($0.querySchema, $0.catalog.loadsEverything || !$0.catalog.loadedFolders.isEmpty)
+        }
+        guard !anyLoaded, schema.entities.keys.allSatisfy({ schema.folder(of: $0).kinds == nil }) else { return nil }
+        return try? lock.withLock(.shared) { () throws(FolioError) -> StoreSummary? in
+            let listing = try TreeListing(root: folder)
+            var summary = StoreSummary(bytes: listing.blobs.reduce(0) { $0 + $1.stamp.size }, issues: listing.issues)
+            for name in Set(schema.entities.keys).union(listing.documents.lazy.map(\.path.entity)) {
+                summary.tallies[name] = EntityTally()
+            }
+            for (name, documents) in Dictionary(grouping: listing.documents, by: \.path.entity) {
+                guard let cache = CacheIndex.read(folder: name, from: folder), let match = cache.match(documents) else {
+                    return nil
+                }
+                var tally = EntityTally()
+                func count(_ day: Day, isDeleted: Bool, bytes: Int64) {
+                    if isDeleted { tally.deleted += 1 } else { tally.live += 1 }
+                    tally.days = tally.days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
+                    summary.bytes += bytes
+                }
+                for position in match.unchanged.indices where match.unchanged[position] {
+                    guard let (day, isDeleted) = cache.dayAndDeletion(at: position) else { return nil }
+                    count(day, isDeleted: isDeleted, bytes: cache.stamp(at: position).size)
+                }
+                for found in match.changed {
+                    switch readDocument(found, schema: schema) {
+                    case .success(let entry):
+                        let isDeleted = entry.content.object?[ModelDocument.deletedKey] != nil
+                        count(found.path.day, isDeleted: isDeleted, bytes: entry.stamp.size)
+                    case .failure(let failure): summary.issues.append(failure.issue)
+                    }
+                }
+                summary.tallies[name] = tally
+                summary.documents += tally.live + tally.deleted
+            }
+            summary.issues.sort { $0.path < $1.path }
+            return summary
+        }
+    }
+}
