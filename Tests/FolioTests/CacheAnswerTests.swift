@@ -180,10 +180,10 @@ struct CacheAnswerTests {
                 Document(entity: "Errand", id: id, partitionDate: Self.start, content: content), nil
             )
         }
-        #expect(CacheIndex.read(folder: "Errand", from: store.folder) == nil, "an import writes no index part")
+        #expect(CacheIndex.open(folder: "Errand", from: store.folder) == nil, "an import writes no index part")
         let reopened = try DocumentStore.open(at: root, durability: .none)
         _ = reopened.documents(entity: "Errand")
-        #expect(CacheIndex.read(folder: "Errand", from: reopened.folder)?.count == 80)
+        #expect(CacheIndex.open(folder: "Errand", from: reopened.folder)?.count == 80)
         #expect(try compareAnswers(at: root, households: households).allSatisfy { $0 })
     }
 

@@ -16,29 +16,33 @@ import Glibc
 /// - per index: its properties joined by `,` (length first), then pairs of a key's
 ///   `QueryValue.stableHash` and a record's position, sorted.
 ///
-/// The part has its own checksum in the cache file's footer, and each document's content
-/// its own hash, so neither the part nor a document is trusted unchecked, and the rest of
-/// the file (a hundred megabytes at 200,000 documents) is never read.
+/// The part is read once, a chunk at a time, as a walk is matched against it (`match`), and
+/// checked against its own checksum in the cache file's footer; a document's content is
+/// checked against its own hash when read. So nothing is trusted unchecked, the rest of the
+/// file (a hundred megabytes at 200,000 documents) is never read, and the records (16 MB
+/// there) are never all in memory.
 final class CacheIndex {
     static let recordSize = 80
-    /// The index part's bytes.
-    private let bytes: [UInt8]
-    /// The cache file, held open to read contents from.
-    private let descriptor: Int32
-    let count: Int
-    /// Each index's pairs: where they start in `bytes`, and how many.
-    private let indexes: [[String]: (start: Int, count: Int)]
     static let pairSize = 12
+    /// The cache file, held open to read records and contents from.
+    private let descriptor: Int32
+    private let footer: DocumentCache.Footer
+    /// Where the index part ends in the file.
+    private let end: Int
+    /// How many documents the part has records of.
+    let count: Int
+    private let indexCount: Int
 
-    private init(bytes: [UInt8], descriptor: Int32, count: Int, indexes: [[String]: (start: Int, count: Int)]) {
-        (self.bytes, self.descriptor, self.count, self.indexes) = (bytes, descriptor, count, indexes)
+    private init(descriptor: Int32, footer: DocumentCache.Footer, end: Int, count: Int, indexCount: Int) {
+        (self.descriptor, self.footer, self.end, self.count, self.indexCount) =
+            (descriptor, footer, end, count, indexCount)
     }
 
     deinit { close(descriptor) }
 
-    /// The index part of an entity folder's cache file, or `nil` when there is no usable one
-    /// (no file, an older format, no index part, a checksum that does not hold).
-    static func read(folder entityFolder: String, from root: OpenFolder) -> CacheIndex? {
+    /// The index part of an entity folder's cache file, its counts read, or `nil` when there
+    /// is none (no file, an older format, no index part, counts the part cannot hold).
+    static func open(folder entityFolder: String, from root: OpenFolder) -> CacheIndex? {
         guard
             let descriptor = try? root.openFile(DocumentCache.fileName(of: entityFolder), flags: O_RDONLY)
         else { return nil }
@@ -49,41 +53,24 @@ final class CacheIndex {
             let footerBytes = read(
                 descriptor, at: size - 8 - DocumentCache.Footer.size, count: DocumentCache.Footer.size),
             let footer = DocumentCache.Footer(footerBytes), footer.indexStart > 0,
-            footer.indexStart <= size - 8 - DocumentCache.Footer.size,
-            let bytes = read(
-                descriptor, at: footer.indexStart, count: size - 8 - DocumentCache.Footer.size - footer.indexStart),
-            ContentHash.of(bytes) == footer.indexChecksum,
-            let parsed = parse(bytes, fileSize: size)
+            footer.indexStart + 16 <= size - 8 - DocumentCache.Footer.size,
+            let counts = read(descriptor, at: footer.indexStart, count: 16)
         else {
             close(descriptor)
             return nil
         }
-        return CacheIndex(bytes: bytes, descriptor: descriptor, count: parsed.count, indexes: parsed.indexes)
-    }
-
-    private static func parse(_ bytes: [UInt8], fileSize: Int) -> (count: Int, indexes: [[String]: (Int, Int)])? {
-        guard bytes.count >= 16 else { return nil }
-        let count = Int(clamping: number(bytes, at: 0))
-        let indexCount = Int(clamping: number(bytes, at: 8))
-        guard count <= (bytes.count - 16) / recordSize else { return nil }
-        var offset = 16 + count * recordSize
-        var indexes: [[String]: (Int, Int)] = [:]
-        for _ in 0..<indexCount {
-            guard offset + 8 <= bytes.count else { return nil }
-            let nameLength = Int(clamping: number(bytes, at: offset))
-            guard nameLength <= bytes.count - offset - 16 else { return nil }
-            let name = String(decoding: bytes[(offset + 8)..<(offset + 8 + nameLength)], as: UTF8.self)
-            offset += 8 + nameLength
-            let pairs = Int(clamping: number(bytes, at: offset))
-            guard pairs <= (bytes.count - offset - 8) / pairSize else { return nil }
-            indexes[name.split(separator: ",").map(String.init)] = (offset + 8, pairs)
-            offset += 8 + pairs * pairSize
+        let end = size - 8 - DocumentCache.Footer.size
+        let count = Int(clamping: number(counts[...], at: 0))
+        guard count <= (end - footer.indexStart - 16) / recordSize else {
+            close(descriptor)
+            return nil
         }
-        guard offset == bytes.count else { return nil }
-        return (count, indexes)
+        return CacheIndex(
+            descriptor: descriptor, footer: footer, end: end, count: count,
+            indexCount: Int(clamping: number(counts[...], at: 8)))
     }
 
-    private static func number(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+    private static func number(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt64 {
         bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
     }
 
@@ -105,6 +92,152 @@ final class CacheIndex {
         return failed ? nil : bytes
     }
 
+    /// The part read front to back a chunk at a time, every byte added to its checksum as it
+    /// is read (chunks are whole 8-byte words, as `ContentHash.Running` needs, but the last).
+    private struct Reader {
+        let descriptor: Int32
+        var offset: Int
+        let end: Int
+        var buffer: [UInt8] = []
+        var position = 0
+        var checksum = ContentHash.Running()
+        static let chunk = 1 << 20
+
+        /// The next `count` bytes, or `nil` past the part's end or when they cannot be read.
+        mutating func next(_ count: Int) -> ArraySlice<UInt8>? {
+            if buffer.count - position < count {
+                let wanted = min(end - offset, (max(count - (buffer.count - position), Self.chunk) + 7) / 8 * 8)
+                guard wanted >= count - (buffer.count - position),
+                    let read = CacheIndex.read(descriptor, at: offset, count: wanted)
+                else { return nil }
+                read.withUnsafeBytes { checksum.add($0) }
+                offset += wanted
+                buffer = Array(buffer[position...]) + read
+                position = 0
+            }
+            defer { position += count }
+            return buffer[position..<(position + count)]
+        }
+
+        var isAtEnd: Bool { offset == end && position == buffer.count }
+    }
+
+    /// How a walk of the folder compares with the records.
+    struct Match {
+        /// Per record, whether the walk found its file with the stamp the record has.
+        var unchanged: [Bool]
+        /// Per record, its day as `YYYYMMDD` and whether it is soft-deleted.
+        var days: [UInt32]
+        var deleted: [Bool]
+        /// Walked files that are new or changed since the cache file was written.
+        var changed: [TreeListing.Entry] = []
+        /// The pairs of the index asked for, as the part has them.
+        var pairs: [UInt8] = []
+
+        /// How many documents the folder has.
+        var documents: Int { unchanged.count(where: { $0 }) + changed.count }
+
+        /// The day of the record at `position`; `nil` for a day no calendar has.
+        func day(at position: Int) -> Day? {
+            let key = Int(days[position])
+            return Day(year: key / 10000, month: key / 100 % 100, day: key % 100)
+        }
+
+        /// The positions of the records whose key hashes as `key` does in the index asked
+        /// for, in store order: every document holding the key, and perhaps a few that do not.
+        func positions(of key: [QueryValue]) -> [Int] {
+            let hash = QueryValue.stableHash(of: key)
+            let count = pairs.count / CacheIndex.pairSize
+            return pairs.withUnsafeBytes { raw in
+                func hashAt(_ pair: Int) -> UInt64 {
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: pair * CacheIndex.pairSize, as: UInt64.self))
+                }
+                var positions: [Int] = []
+                var pair = (0..<count).partitioningIndex { hashAt($0) >= hash }
+                while pair < count, hashAt(pair) == hash {
+                    let position = UInt32(
+                        littleEndian: raw.loadUnaligned(
+                            fromByteOffset: pair * CacheIndex.pairSize + 8, as: UInt32.self))
+                    if Int(position) < days.count { positions.append(Int(position)) }
+                    pair += 1
+                }
+                return positions.sorted()
+            }
+        }
+    }
+
+    /// Matches one folder's walk against the records, both in store order, reading the part
+    /// once and keeping the pairs of the index on `properties` (if any is asked for); `nil`
+    /// when the part does not hold (its checksum, its shape, no such index), when more files
+    /// changed than the store waits for before it rewrites the cache file (see
+    /// `DocumentStore.foldersToCache`: a load then reads them once for all, where each reader
+    /// of this part would read them again), or when one identity is in two files, an issue
+    /// a load reports.
+    func match(_ documents: [TreeListing.Entry], keepingIndexOn properties: [String]? = nil) -> Match? {
+        var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
+        guard reader.next(16) != nil else { return nil }
+        var match = Match(
+            unchanged: [Bool](repeating: false, count: count), days: [UInt32](repeating: 0, count: count),
+            deleted: [Bool](repeating: false, count: count))
+        let walked = QueryIndexes.storeOrder(of: documents.lazy.map(\.path))
+        var next = 0
+        for position in 0..<count {
+            guard let record = reader.next(Self.recordSize) else { return nil }
+            let (key, stamp, flags) = record.withUnsafeBytes { raw in
+                func word(_ offset: Int) -> UInt64 {
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                }
+                let half = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+                return (
+                    DocumentPath.OrderKey(
+                        day: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)),
+                        high: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
+                        low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))),
+                    FileStamp(
+                        size: Int64(bitPattern: word(24)), modifiedSeconds: Int64(bitPattern: word(32)),
+                        modifiedNanoseconds: Int64(half), inode: word(40)),
+                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 68, as: UInt32.self))
+                )
+            }
+            match.days[position] = key.day
+            match.deleted[position] = flags & 1 != 0
+            while next < walked.count, documents[walked[next]].path.orderKey < key {
+                match.changed.append(documents[walked[next]])
+                next += 1
+            }
+            if next < walked.count, documents[walked[next]].path.orderKey == key {
+                if documents[walked[next]].stamp == stamp {
+                    match.unchanged[position] = true
+                } else {
+                    match.changed.append(documents[walked[next]])
+                }
+                next += 1
+            }
+        }
+        for rest in walked[next...] { match.changed.append(documents[rest]) }
+        var found = properties == nil
+        for _ in 0..<indexCount {
+            guard let nameLength = reader.next(8).map({ Self.number($0, at: 0) }), nameLength <= end,
+                let name = reader.next(Int(nameLength)), let pairs = reader.next(8).map({ Self.number($0, at: 0) }),
+                pairs <= UInt64(end / Self.pairSize), let bytes = reader.next(Int(pairs) * Self.pairSize)
+            else { return nil }
+            if let properties, String(decoding: name, as: UTF8.self) == properties.joined(separator: ",") {
+                match.pairs = Array(bytes)
+                found = true
+            }
+        }
+        guard found, reader.isAtEnd, reader.checksum.value == footer.indexChecksum,
+            match.changed.count <= max(256, count / 100)
+        else { return nil }
+        if !match.changed.isEmpty {
+            // The records never hold one identity twice, so a second file of one is new.
+            let ids = Set(match.changed.map(\.path.id))
+            guard ids.count == match.changed.count, documents.count(where: { ids.contains($0.path.id) }) == ids.count
+            else { return nil }
+        }
+        return match
+    }
+
     /// One document as the index part describes it.
     struct Record {
         var day: Day
@@ -122,120 +255,27 @@ final class CacheIndex {
         }
     }
 
-    /// The store-order key of the record at `position` (records are sorted by it).
-    func orderKey(at position: Int) -> DocumentPath.OrderKey {
-        bytes.withUnsafeBytes { raw in
-            let base = 16 + position * Self.recordSize
-            return DocumentPath.OrderKey(
-                day: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 16, as: UInt32.self)),
-                high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: base, as: UInt64.self)),
-                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self)))
-        }
-    }
-
-    /// The stamp the file of the record at `position` had.
-    func stamp(at position: Int) -> FileStamp {
-        bytes.withUnsafeBytes { raw in
-            let base = 16 + position * Self.recordSize
-            return FileStamp(
-                size: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 24, as: Int64.self)),
-                modifiedSeconds: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 32, as: Int64.self)),
-                modifiedNanoseconds: Int64(
-                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 20, as: UInt32.self))),
-                inode: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 40, as: UInt64.self)))
-        }
-    }
-
-    /// The day and the soft-deleted flag of the record at `position`, for a tally; `nil`
-    /// for a day no calendar has.
-    func dayAndDeletion(at position: Int) -> (day: Day, isDeleted: Bool)? {
-        let dayKey = Int(orderKey(at: position).day)
-        guard let day = Day(year: dayKey / 10000, month: dayKey / 100 % 100, day: dayKey % 100) else { return nil }
-        let flags = bytes.withUnsafeBytes {
-            UInt32(
-                littleEndian: $0.loadUnaligned(fromByteOffset: 16 + position * Self.recordSize + 68, as: UInt32.self))
-        }
-        return (day, flags & 1 != 0)
-    }
-
-    /// The record at `position`; `nil` for a day no calendar has (a damaged part the checksum missed).
+    /// The record at `position`, read again from the file `match` checked; `nil` when it
+    /// cannot be read or names a day no calendar has.
     func record(at position: Int) -> Record? {
-        guard let (day, isDeleted) = dayAndDeletion(at: position) else { return nil }
+        guard position < count,
+            let bytes = Self.read(
+                descriptor, at: footer.indexStart + 16 + position * Self.recordSize, count: Self.recordSize)
+        else { return nil }
         return bytes.withUnsafeBytes { raw in
-            let base = 16 + position * Self.recordSize
             func word(_ offset: Int) -> UInt64 {
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + offset, as: UInt64.self))
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             }
-            let length = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 64, as: UInt32.self))
+            let dayKey = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+            guard let day = Day(year: dayKey / 10000, month: dayKey / 100 % 100, day: dayKey % 100) else { return nil }
+            let half = { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self)) }
             return Record(
-                day: day, id: UUID(uuid: raw.loadUnaligned(fromByteOffset: base, as: uuid_t.self)),
-                stamp: stamp(at: position), contentHash: word(48), contentStart: Int(clamping: word(56)),
-                contentLength: Int(length), isDeleted: isDeleted, contentChecksum: word(72))
-        }
-    }
-
-    /// How a walk of the folder compares with the records.
-    struct Match {
-        /// Per record, whether the walk found its file with the stamp the record has.
-        var unchanged: [Bool]
-        /// Walked files that are new or changed since the cache file was written.
-        var changed: [TreeListing.Entry]
-
-        /// How many documents the folder has.
-        var documents: Int { unchanged.count(where: { $0 }) + changed.count }
-    }
-
-    /// Matches one folder's walk against the records, both in store order, without a hash
-    /// map; `nil` when more files changed than the store waits for before it rewrites the
-    /// cache file (see `DocumentStore.foldersToCache`: a load then reads them once for all,
-    /// where each reader of this part would read them again), or when one identity is in two
-    /// files, an issue a load reports.
-    func match(_ documents: [TreeListing.Entry]) -> Match? {
-        var match = Match(unchanged: [Bool](repeating: false, count: count), changed: [])
-        var position = 0
-        for next in QueryIndexes.storeOrder(of: documents.lazy.map(\.path)) {
-            let found = documents[next]
-            let key = found.path.orderKey
-            while position < count, orderKey(at: position) < key { position += 1 }
-            if position < count, orderKey(at: position) == key, stamp(at: position) == found.stamp {
-                match.unchanged[position] = true
-                position += 1
-            } else {
-                match.changed.append(found)
-            }
-        }
-        guard match.changed.count <= max(256, count / 100) else { return nil }
-        if !match.changed.isEmpty {
-            // The records never hold one identity twice, so a second file of one is new.
-            let ids = Set(match.changed.map(\.path.id))
-            guard ids.count == match.changed.count, documents.count(where: { ids.contains($0.path.id) }) == ids.count
-            else { return nil }
-        }
-        return match
-    }
-
-    /// Whether the file has an index on exactly these properties.
-    func hasIndex(on properties: [String]) -> Bool { indexes[properties] != nil }
-
-    /// The positions of the records whose key on `properties` hashes as `key` does, in
-    /// store order: every document holding the key, and perhaps a few that do not.
-    func positions(on properties: [String], key: [QueryValue]) -> [Int] {
-        guard let (start, count) = indexes[properties] else { return [] }
-        let hash = QueryValue.stableHash(of: key)
-        return bytes.withUnsafeBytes { raw in
-            func hashAt(_ pair: Int) -> UInt64 {
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + pair * Self.pairSize, as: UInt64.self))
-            }
-            let first = (0..<count).partitioningIndex { hashAt($0) >= hash }
-            var positions: [Int] = []
-            var pair = first
-            while pair < count, hashAt(pair) == hash {
-                let position = UInt32(
-                    littleEndian: raw.loadUnaligned(fromByteOffset: start + pair * Self.pairSize + 8, as: UInt32.self))
-                positions.append(Int(position))
-                pair += 1
-            }
-            return positions.filter { $0 < self.count }.sorted()
+                day: day, id: UUID(uuid: raw.loadUnaligned(as: uuid_t.self)),
+                stamp: FileStamp(
+                    size: Int64(bitPattern: word(24)), modifiedSeconds: Int64(bitPattern: word(32)),
+                    modifiedNanoseconds: Int64(half(20)), inode: word(40)),
+                contentHash: word(48), contentStart: Int(clamping: word(56)), contentLength: Int(half(64)),
+                isDeleted: half(68) & 1 != 0, contentChecksum: word(72))
         }
     }
 

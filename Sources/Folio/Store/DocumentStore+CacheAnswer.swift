@@ -98,12 +98,11 @@ extension DocumentStore {
     private func cacheCandidates(in name: String, on properties: [String], key: [QueryValue], includeDeleted: Bool)
         throws(FolioError) -> CacheCandidates?
     {
-        guard let cache = CacheIndex.read(folder: name, from: folder), cache.hasIndex(on: properties) else {
-            return nil
-        }
+        guard let cache = CacheIndex.open(folder: name, from: folder) else { return nil }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count)
-        guard listing.issues.isEmpty, listing.stagedFiles.isEmpty else { return nil }
-        guard let match = cache.match(listing.documents) else { return nil }
+        guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
+            let match = cache.match(listing.documents, keepingIndexOn: properties)
+        else { return nil }
         let schema = state.withLock { $0.querySchema }
         var candidates = CacheCandidates(documents: match.documents)
         for found in match.changed {
@@ -112,7 +111,7 @@ extension DocumentStore {
             guard includeDeleted || content[ModelDocument.deletedKey] == nil else { continue }
             candidates.found.append(QueryRun.Found(id: entry.path.id, content: content, version: entry.version))
         }
-        for position in cache.positions(on: properties, key: key) where match.unchanged[position] {
+        for position in match.positions(of: key) where match.unchanged[position] {
             guard let record = cache.record(at: position) else { return nil }
             guard includeDeleted || !record.isDeleted else { continue }
             guard let content = cache.content(of: record) else { return nil }

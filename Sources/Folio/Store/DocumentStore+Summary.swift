@@ -47,25 +47,24 @@ extension DocumentStore {
                 summary.tallies[name] = EntityTally()
             }
             for (name, documents) in Dictionary(grouping: listing.documents, by: \.path.entity) {
-                guard let cache = CacheIndex.read(folder: name, from: folder), let match = cache.match(documents) else {
-                    return nil
-                }
+                guard let match = CacheIndex.open(folder: name, from: folder)?.match(documents) else { return nil }
                 var tally = EntityTally()
-                func count(_ day: Day, isDeleted: Bool, bytes: Int64) {
+                func count(_ day: Day, isDeleted: Bool) {
                     if isDeleted { tally.deleted += 1 } else { tally.live += 1 }
                     tally.days = tally.days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
-                    summary.bytes += bytes
                 }
                 for position in match.unchanged.indices where match.unchanged[position] {
-                    guard let (day, isDeleted) = cache.dayAndDeletion(at: position) else { return nil }
-                    count(day, isDeleted: isDeleted, bytes: cache.stamp(at: position).size)
+                    guard let day = match.day(at: position) else { return nil }
+                    count(day, isDeleted: match.deleted[position])
                 }
+                summary.bytes += documents.reduce(0) { $0 + $1.stamp.size }
                 for found in match.changed {
                     switch readDocument(found, schema: schema) {
                     case .success(let entry):
-                        let isDeleted = entry.content.object?[ModelDocument.deletedKey] != nil
-                        count(found.path.day, isDeleted: isDeleted, bytes: entry.stamp.size)
-                    case .failure(let failure): summary.issues.append(failure.issue)
+                        count(found.path.day, isDeleted: entry.content.object?[ModelDocument.deletedKey] != nil)
+                    case .failure(let failure):
+                        summary.issues.append(failure.issue)
+                        summary.bytes -= found.stamp.size
                     }
                 }
                 summary.tallies[name] = tally
