@@ -173,7 +173,7 @@ final class CacheIndex {
     /// `DocumentStore.foldersToCache`: a load then reads them once for all, where each reader
     /// of this part would read them again), or when one identity is in two files, an issue
     /// a load reports.
-    func match(_ documents: [TreeListing.Entry], keepingIndexOn properties: [String]? = nil) -> Match? {
+    func match(_ documents: ArraySlice<TreeListing.Entry>, keepingIndexOn properties: [String]? = nil) -> Match? {
         var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
         guard reader.next(16) != nil else { return nil }
         var match = Match(

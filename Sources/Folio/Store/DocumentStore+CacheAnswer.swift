@@ -101,7 +101,7 @@ extension DocumentStore {
         guard let cache = CacheIndex.open(folder: name, from: folder) else { return nil }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
-            let match = cache.match(listing.documents, keepingIndexOn: properties)
+            let match = cache.match(listing.documents[...], keepingIndexOn: properties)
         else { return nil }
         let schema = state.withLock { $0.querySchema }
         var candidates = CacheCandidates(documents: match.documents)

@@ -41,13 +41,31 @@ extension DocumentStore {
         }
         guard !anyLoaded, schema.entities.keys.allSatisfy({ schema.folder(of: $0).kinds == nil }) else { return nil }
         return try? lock.withLock(.shared) { () throws(FolioError) -> StoreSummary? in
-            let listing = try TreeListing(root: folder)
+            // Each folder's index part opened first: its count sizes the walk's list, which
+            // grown as it went held up to twice the documents at once.
+            var caches: [String: CacheIndex] = [:]
+            for name in try folder.list() where DocumentPath.isIdentifier(name) {
+                caches[name] = CacheIndex.open(folder: name, from: folder)
+            }
+            let listing = try TreeListing(
+                root: folder, expectedDocuments: caches.values.reduce(0) { $0 + $1.count } + 1024)
             var summary = StoreSummary(bytes: listing.blobs.reduce(0) { $0 + $1.stamp.size }, issues: listing.issues)
             for name in Set(schema.entities.keys).union(listing.documents.lazy.map(\.path.entity)) {
                 summary.tallies[name] = EntityTally()
             }
-            for (name, documents) in Dictionary(grouping: listing.documents, by: \.path.entity) {
-                guard let match = CacheIndex.open(folder: name, from: folder)?.match(documents) else { return nil }
+            // A walk lists one entity folder after another, so each folder's documents are one
+            // run of the list, matched in place rather than copied out.
+            var start = listing.documents.startIndex
+            var matched: Set<String> = []
+            while start < listing.documents.endIndex {
+                let name = listing.documents[start].path.entity
+                let end =
+                    listing.documents[start...].firstIndex { $0.path.entity != name } ?? listing.documents.endIndex
+                let documents = listing.documents[start..<end]
+                start = end
+                guard matched.insert(name).inserted, let match = caches[name]?.match(documents) else {
+                    return nil
+                }
                 var tally = EntityTally()
                 func count(_ day: Day, isDeleted: Bool) {
                     if isDeleted { tally.deleted += 1 } else { tally.live += 1 }
