@@ -52,11 +52,13 @@ struct EditSafetyTests {
     @Test func interruptsGoToTheEditorAndATerminatedToolLeavesNoCopy() throws {
         let store = try TimerStore()
         let id = try store.id(of: "Timer", where: "name == \"Workout\"")
-        // The editor says where it is, then waits for the test's go-ahead, changing nothing.
+        // The editor says where it is, then waits for the test's go-ahead, changing nothing. It
+        // also ends when the test's folder is gone: an editor whose tool was killed may miss a
+        // go-ahead the next start removes, and waited on forever.
         let folio = try store.folio(
             editor: """
                 echo "$1" > "$(dirname "$0")/edited-path.new" && mv "$(dirname "$0")/edited-path.new" "$(dirname "$0")/edited-path"
-                while [ ! -e "$(dirname "$0")/go" ]; do sleep 0.05; done
+                while [ ! -e "$(dirname "$0")/go" ] && [ -d "$(dirname "$0")" ]; do sleep 0.05; done
                 """)
         func start() throws -> Process {
             try? FileManager.default.removeItem(atPath: store.folder("edited-path"))

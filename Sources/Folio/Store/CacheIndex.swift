@@ -301,12 +301,17 @@ final class CacheIndex {
         private let needed: [String]
         private let slot: [String: Int]
         private var keys: [[(hash: UInt64, entry: UInt32)]]
-        /// Whether a document's members could not be read, so its keys are unknown: the
-        /// part is then not written at all, rather than leave the document out of an index.
+        /// Whether a document's members could not be read, so its keys are unknown, or more
+        /// documents came than `limit`: the part is then not written at all, rather than leave
+        /// a document out of an index.
         private(set) var failed = false
+        /// The most documents gathered before giving up, so the memory they take stays bounded.
+        private let limit: Int
 
-        /// A builder of the indexes `entity` declares (none for an entity the schema does not know).
-        init(entity: QuerySchema.Entity?) {
+        /// A builder of the indexes `entity` declares (none for an entity the schema does not
+        /// know), giving up past `limit` documents.
+        init(entity: QuerySchema.Entity?, limit: Int = Int(UInt32.max)) {
+            self.limit = min(limit, Int(UInt32.max))
             let declared = entity.map(QueryIndexes.declaredIndexes) ?? []
             self.declared = declared.map { ($0, $0.map { entity?.property(named: $0) }) }
             needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
@@ -314,14 +319,21 @@ final class CacheIndex {
             keys = Array(repeating: [], count: declared.count)
         }
 
+        /// A builder that gave up, holding nothing.
+        private init(failed builder: Builder) {
+            (declared, needed, slot, limit) = (builder.declared, builder.needed, builder.slot, builder.limit)
+            keys = []
+            failed = true
+        }
+
         /// Adds a document whose compact content starts at `contentStart` in the cache file.
         mutating func add(
             _ path: DocumentPath, stamp: FileStamp, contentHash: UInt64, contentStart: Int, compact: [UInt8]
         ) {
-            guard !failed, let members = compact.withUnsafeBytes({ CompactJSON.members(needed, of: $0) }),
-                records.count / CacheIndex.recordSize < Int(UInt32.max)
+            guard !failed, orderKeys.count < limit,
+                let members = compact.withUnsafeBytes({ CompactJSON.members(needed, of: $0) })
             else {
-                failed = true
+                if !failed { self = Builder(failed: self) }
                 return
             }
             let entry = UInt32(orderKeys.count)

@@ -34,6 +34,10 @@ struct ImportRun {
     private var cache: DocumentCache.Writer?
     private let calendar: Calendar
     private let schema: QuerySchema
+    /// The most documents of a folder whose cache file an import writes with its index part:
+    /// gathering it costs about a hundred bytes a document, which past 250,000 would take
+    /// much of the memory an import of a million may use (256 MB).
+    static let indexedDocuments = 250_000
     /// Whether the commit point was reached (or may have been): from then on the journal
     /// and the staged files are recovery's, and `abandon` leaves them.
     private var isCommitted = false
@@ -55,7 +59,12 @@ struct ImportRun {
                 // The catalog reflects this transaction too once it lands, if it reflected every one before.
                 if catalogToken == tail.lastToken { token = record.token }
             }
-            cache = try DocumentCache.Writer(folder: folderName, historyToken: token, index: nil, in: store.folder)
+            // The index part is gathered too unless the folder is large: past that, the records
+            // would cost the import's memory bound, and the next load writes the file with it.
+            cache = try DocumentCache.Writer(
+                folder: folderName, historyToken: token,
+                index: CacheIndex.Builder(entity: schema.entities[folderName], limit: Self.indexedDocuments),
+                in: store.folder)
         } catch {
             abandon()
             throw error
