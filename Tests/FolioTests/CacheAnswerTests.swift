@@ -236,6 +236,61 @@ struct CacheAnswerTests {
         #expect(edited.fromCache.issues.count == 1)
     }
 
+    @Test func anAggregateOverEveryDocumentIsAnsweredFromTheCacheFileAsTheLoadedFolderAnswersIt() throws {
+        let folder = try TemporaryDirectory()
+        let (root, _) = try makeErrands(in: folder)
+        let aggregates: [(DocumentQuery, QueryAggregate, [QueryExpression])] = [
+            (DocumentQuery(entity: "Errand"), QueryAggregate(.sum, of: .property("priority")), []),
+            (DocumentQuery(entity: "Errand"), QueryAggregate(.count), [.property("done")]),
+            (
+                DocumentQuery(entity: "Errand", includeDeleted: true),
+                QueryAggregate(.average, of: .property("priority")),
+                [.property("done")]
+            ),
+        ]
+        /// Each aggregate from a store answering from cache files and from one loading the
+        /// folder, compared; whether each was answered from the cache file.
+        func compare() throws -> [Bool] {
+            try aggregates.map { query, aggregate, groupBy in
+                let answering = try DocumentStore.open(at: root, durability: .none)
+                answering.answersFromCacheFiles = true
+                let answered = try answering.aggregate(query, aggregate, groupedBy: groupBy)
+                let loaded = try DocumentStore.open(at: root, durability: .none)
+                #expect(try loaded.aggregate(query, aggregate, groupedBy: groupBy) == answered, "\(aggregate)")
+                return answering.statistics.answersFromCacheFiles == 1
+            }
+        }
+        #expect(try compare() == [true, true, true])
+
+        // A soft delete and a change by hand since the cache file was written, and a new file.
+        let files = try errandFiles(in: root)
+        try rewrite(files[0], in: root) {
+            $0.replacing("{\n", with: "{\n  \"$deleted\": \"2026-11-20T10:00:00Z\",\n", maxReplacements: 1)
+        }
+        try rewrite(files[1], in: root) { $0.replacing(/"priority": \d/, with: "\"priority\": 40") }
+        let copy = try String(contentsOfFile: root + "/" + files[2], encoding: .utf8)
+        let oldID = String(files[2].split(separator: "/").last!.prefix(36))
+        let newID = UUID().uuidString
+        try copy.replacing(oldID, with: newID).replacing(/"code": "E\d+"/, with: "\"code\": \"copy\"")
+            .write(toFile: root + "/" + files[2].replacing(oldID, with: newID), atomically: false, encoding: .utf8)
+        #expect(try compare() == [true, true, true])
+
+        // A damaged content in the cache file: the folder is loaded instead.
+        let cache = URL(fileURLWithPath: root + "/.folio/cache/Errand")
+        var bytes = [UInt8](try Data(contentsOf: cache))
+        bytes[try #require(bytes.firstRange(of: Array("Errand 12".utf8))).lowerBound + 1] ^= 0x5A
+        try Data(bytes).write(to: cache)
+        let answering = try DocumentStore.open(at: root, durability: .none)
+        answering.answersFromCacheFiles = true
+        let (query, aggregate, groupBy) = aggregates[1]
+        let answered = try answering.aggregate(query, aggregate, groupedBy: groupBy)
+        #expect(answering.statistics.answersFromCacheFiles == 0)
+        #expect(
+            answered
+                == (try DocumentStore.open(at: root, durability: .none).aggregate(query, aggregate, groupedBy: groupBy))
+        )
+    }
+
     @Test func equalKeysHashAlikeInEveryProcess() {
         let pairs: [(QueryValue, QueryValue)] = [
             (.integer(3), .double(3.0)), (.double(0.0), .double(-0.0)), (.string("\u{212A}"), .string("K")),

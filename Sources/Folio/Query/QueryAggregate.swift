@@ -93,27 +93,75 @@ extension DocumentStore {
     ) throws(FolioError) -> [QueryAggregate.Row] {
         try aggregate.value?.checkDepth()
         for expression in groupBy { try expression.checkDepth() }
+        if overlay.isEmpty, let rows = aggregateFromCache(query, aggregate, groupedBy: groupBy) { return rows }
         return try run(query, overlay: overlay, reading: groupBy + (aggregate.value.map { [$0] } ?? [])) { run in
             if let counted = run.countGroupsFromIndex(aggregate, groupedBy: groupBy, overlay: overlay.map(\.0)) {
                 return counted
             }
-            var groups: [[QueryValue]: (count: Int, values: [QueryValue])] = [:]
-            var order: [[QueryValue]] = []
-            func add(_ id: UUID, _ content: JSONObject, _ evaluation: inout QueryEvaluation) {
-                let identity = Catalog.Identity(entity: query.entity, id: id)
-                let key = groupBy.map { evaluation.value(of: $0, on: identity, content: content) }
-                let value = aggregate.value.map { evaluation.value(of: $0, on: identity, content: content) }
-                if groups[key] == nil { order.append(key) }
-                groups[key, default: (0, [])].count += 1
-                if let value { groups[key]!.values.append(value) }
-            }
+            var groups = QueryAggregate.Groups(aggregate, groupedBy: groupBy, entity: query.entity)
             let read = Set((groupBy + (aggregate.value.map { [$0] } ?? [])).flatMap(\.memberNames))
-            if !run.forEachUnfiltered(reading: read.sorted(), overlay: overlay.map(\.0), add) {
+            if !run.forEachUnfiltered(reading: read.sorted(), overlay: overlay.map(\.0), { groups.add($0, $1, &$2) }) {
                 let (found, _) = run.collect(overlay: overlay.map(\.0))
-                for document in found { add(document.id, document.content, &run.evaluation) }
+                for document in found { groups.add(document.id, document.content, &run.evaluation) }
             }
-            if groupBy.isEmpty, order.isEmpty { order = [[]] }
-            return order.sorted(by: QueryAggregate.groupOrder).map { key in
+            return groups.rows
+        }
+    }
+
+    /// An aggregate over every document of an entity whose folder is not loaded, from its
+    /// cache file and a walk, when `answersFromCacheFiles` is on (see `forEachFromCache`):
+    /// only the members the expressions name are read of each document. `nil` when the
+    /// ordinary run must answer: a filter, expressions that read related documents, or a
+    /// folder the cache file cannot tell.
+    private func aggregateFromCache(
+        _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression]
+    ) -> [QueryAggregate.Row]? {
+        let expressions = groupBy + (aggregate.value.map { [$0] } ?? [])
+        let schema = state.withLock { $0.querySchema }
+        guard query.filter == nil, answersFromCacheFiles, (try? schema.entity(query.entity, in: root)) != nil else {
+            return nil
+        }
+        let inFolder = schema.inFolder(query)
+        guard inFolder.filter == nil, schema.relatedFolders(readBy: expressions, of: inFolder.entity).isEmpty else {
+            return nil
+        }
+        var evaluation = QueryEvaluation(documents: QueryDocuments(empty: schema))
+        var groups = QueryAggregate.Groups(aggregate, groupedBy: groupBy, entity: inFolder.entity)
+        let names = Set(expressions.flatMap(\.memberNames)).sorted()
+        let read = forEachFromCache(in: inFolder.entity, reading: names, includeDeleted: query.includeDeleted) {
+            groups.add($0, $1, &evaluation)
+        }
+        return read ? groups.rows : nil
+    }
+}
+
+extension QueryAggregate {
+    /// The groups of an aggregate as documents are added to them, in the order first met.
+    struct Groups {
+        let aggregate: QueryAggregate
+        let groupBy: [QueryExpression]
+        let entity: String
+        private var groups: [[QueryValue]: (count: Int, values: [QueryValue])] = [:]
+        private var order: [[QueryValue]] = []
+
+        init(_ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], entity: String) {
+            (self.aggregate, self.groupBy, self.entity) = (aggregate, groupBy, entity)
+        }
+
+        /// Adds a document: its group's key and the aggregated value, as `evaluation` has them.
+        mutating func add(_ id: UUID, _ content: JSONObject, _ evaluation: inout QueryEvaluation) {
+            let identity = Catalog.Identity(entity: entity, id: id)
+            let key = groupBy.map { evaluation.value(of: $0, on: identity, content: content) }
+            let value = aggregate.value.map { evaluation.value(of: $0, on: identity, content: content) }
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: (0, [])].count += 1
+            if let value { groups[key]!.values.append(value) }
+        }
+
+        /// The rows, in group order; one row for no documents and no groups.
+        var rows: [QueryAggregate.Row] {
+            let keys = groupBy.isEmpty && order.isEmpty ? [[]] : order
+            return keys.sorted(by: QueryAggregate.groupOrder).map { key in
                 let group = groups[key] ?? (0, [])
                 return QueryAggregate.Row(
                     group: key, count: group.count, value: aggregate.summarize(group.values, documents: group.count))

@@ -38,18 +38,19 @@ extension QueryRun {
             by: key.ascending ? 1 : -1)
         for position in positions {
             let (value, rowPosition) = (index[position].value, index[position].position)
-            let row = table.rows[rowPosition]
             if found.count >= wanted, let last, value.sortOrder(last) != .orderedSame { break }
-            guard query.includeDeleted || !row.isDeleted else { continue }
+            // The row's members read in place: a copy of the row retained each of them.
+            guard query.includeDeleted || !table.rows[rowPosition].isDeleted else { continue }
             explanation.examined += 1
+            let id = table.rows[rowPosition].version.path.id
             let content = content(of: rowPosition, in: table)
-            if let filter = query.filter, !passes(filter, comparisons, id: row.path.id, content: content) {
-                continue
-            }
+            if let filter = query.filter, !passes(filter, comparisons, id: id, content: content) { continue }
+            // The index's value is the sort key: `ordered` need not read it again (a date's
+            // text parsed per document was most of "the 20 latest").
             found.append(
                 Found(
-                    id: row.path.id, content: content, version: row.version, row: rowPosition,
-                    isKnownReadable: row.isKnownReadable))
+                    id: id, content: content, version: table.rows[rowPosition].version, keys: [value],
+                    row: rowPosition, isKnownReadable: table.rows[rowPosition].isKnownReadable))
             last = value
         }
         explanation.matched = found.count

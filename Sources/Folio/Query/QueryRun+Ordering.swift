@@ -33,7 +33,8 @@ extension QueryRun {
             explanation.sort = query.sort.map {
                 "\($0.expression.queryText) \($0.ascending ? "ascending" : "descending")"
             }.joined(separator: ", ")
-            for index in found.indices {
+            // Keys a stage already has (the ordered index's walk) are not evaluated again.
+            for index in found.indices where found[index].keys.count != query.sort.count {
                 let identity = Catalog.Identity(entity: query.entity, id: found[index].id)
                 found[index].keys = query.sort.map {
                     evaluation.value(of: $0.expression, on: identity, content: found[index].content)

@@ -133,6 +133,9 @@ final class CacheIndex {
         var changed: [TreeListing.Entry] = []
         /// The pairs of the index asked for, as the part has them.
         var pairs: [UInt8] = []
+        /// Per record, its identity, where its compact content lies in the file and its hash,
+        /// when asked for.
+        var contents: [(id: UUID, start: Int, length: Int, checksum: UInt64)] = []
 
         /// How many documents the folder has.
         var documents: Int { unchanged.count(where: { $0 }) + changed.count }
@@ -173,7 +176,10 @@ final class CacheIndex {
     /// `DocumentStore.foldersToCache`: a load then reads them once for all, where each reader
     /// of this part would read them again), or when one identity is in two files, an issue
     /// a load reports.
-    func match(_ documents: ArraySlice<TreeListing.Entry>, keepingIndexOn properties: [String]? = nil) -> Match? {
+    func match(
+        _ documents: ArraySlice<TreeListing.Entry>, keepingIndexOn properties: [String]? = nil,
+        keepingContents: Bool = false
+    ) -> Match? {
         var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
         guard reader.next(16) != nil else { return nil }
         var match = Match(
@@ -183,7 +189,7 @@ final class CacheIndex {
         var next = 0
         for position in 0..<count {
             guard let record = reader.next(Self.recordSize) else { return nil }
-            let (key, stamp, flags) = record.withUnsafeBytes { raw in
+            let (key, stamp, flags, content) = record.withUnsafeBytes { raw in
                 func word(_ offset: Int) -> UInt64 {
                     UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 }
@@ -196,9 +202,15 @@ final class CacheIndex {
                     FileStamp(
                         size: Int64(bitPattern: word(24)), modifiedSeconds: Int64(bitPattern: word(32)),
                         modifiedNanoseconds: Int64(half), inode: word(40)),
-                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 68, as: UInt32.self))
+                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 68, as: UInt32.self)),
+                    (
+                        id: UUID(uuid: raw.loadUnaligned(as: uuid_t.self)), start: Int(clamping: word(56)),
+                        length: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 64, as: UInt32.self))),
+                        checksum: word(72)
+                    )
                 )
             }
+            if keepingContents { match.contents.append(content) }
             match.days[position] = key.day
             match.deleted[position] = flags & 1 != 0
             while next < walked.count, documents[walked[next]].path.orderKey < key {
@@ -236,6 +248,36 @@ final class CacheIndex {
             else { return nil }
         }
         return match
+    }
+
+    /// Hands `body` the compact content of the records at `positions`, whose places `match`
+    /// kept, reading the file in its own order a megabyte at a time, each content checked
+    /// against its hash; `false` as soon as one cannot be read or does not hold.
+    func readContents(
+        _ positions: [Int], of match: Match, _ body: (Int, UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
+        var window: [UInt8] = []
+        var windowStart = 0
+        for position in positions.sorted(by: { match.contents[$0].start < match.contents[$1].start }) {
+            let (_, start, length, checksum) = match.contents[position]
+            guard start >= 0, length <= footer.entriesEnd, start <= footer.entriesEnd - length else { return false }
+            if start < windowStart || start + length > windowStart + window.count {
+                guard
+                    let read = Self.read(
+                        descriptor, at: start, count: min(max(length, 1 << 20), footer.entriesEnd - start))
+                else { return false }
+                (window, windowStart) = (read, start)
+            }
+            let holds = window.withUnsafeBytes { raw in
+                let bytes = UnsafeRawBufferPointer(
+                    rebasing: raw[(start - windowStart)..<(start - windowStart + length)])
+                guard ContentHash.of(bytes) == checksum else { return false }
+                body(position, bytes)
+                return true
+            }
+            guard holds else { return false }
+        }
+        return true
     }
 
     /// One document as the index part describes it.

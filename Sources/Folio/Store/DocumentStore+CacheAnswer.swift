@@ -121,4 +121,54 @@ extension DocumentStore {
         }
         return candidates
     }
+
+    /// Hands `body` every document of folder `name` (soft-deleted ones when asked) with only
+    /// the members `names` in its content, from the folder's cache file and a walk, the
+    /// folder left unloaded: unchanged documents' members are read from the file in its own
+    /// order, new and changed files from disk. `false` when the store does not answer so,
+    /// the folder is loaded, or the cache file cannot tell (see `cacheCandidates`); `body`
+    /// may have been handed some documents by then, so a caller starts over.
+    func forEachFromCache(
+        in name: String, reading names: [String], includeDeleted: Bool, _ body: (UUID, JSONObject) -> Void
+    ) -> Bool {
+        guard answersFromCacheFiles, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
+        let schema = state.withLock { $0.querySchema }
+        let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
+            guard let cache = CacheIndex.open(folder: name, from: folder) else { return false }
+            let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count)
+            guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
+                let match = cache.match(listing.documents[...], keepingContents: true)
+            else { return false }
+            var changed: [(UUID, JSONObject)] = []
+            for found in match.changed {
+                guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
+                else { return false }
+                if includeDeleted || content[ModelDocument.deletedKey] == nil {
+                    changed.append((entry.path.id, content))
+                }
+            }
+            let positions = match.unchanged.indices.filter {
+                match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
+            }
+            var decoded = true
+            let readable = cache.readContents(positions, of: match) { position, bytes in
+                guard let values = CompactJSON.members(names, of: bytes) else {
+                    decoded = false
+                    return
+                }
+                var content = JSONObject()
+                for (name, value) in zip(names, values) { content[name] = value }
+                body(match.contents[position].id, content)
+            }
+            guard readable, decoded else { return false }
+            for (id, content) in changed { body(id, content) }
+            return true
+        }
+        guard read == true else { return false }
+        state.withLock { state in
+            state.answeredFromCache.insert(name)
+            state.statistics.answersFromCacheFiles += 1
+        }
+        return true
+    }
 }

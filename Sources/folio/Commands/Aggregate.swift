@@ -46,6 +46,8 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
+                // One question, then the process ends: answered from the cache file when it can be.
+                store.answersFromCacheFiles = true
                 if function != .count, of == nil {
                     throw FolioError.invalidInput("\(function) needs a value: add --of <property or expression>")
                 }
