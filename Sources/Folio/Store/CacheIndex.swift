@@ -177,7 +177,7 @@ final class CacheIndex {
     /// of this part would read them again), or when one identity is in two files, an issue
     /// a load reports.
     func match(
-        _ documents: ArraySlice<TreeListing.Entry>, keepingIndexOn properties: [String]? = nil,
+        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexOn properties: [String]? = nil,
         keepingContents: Bool = false
     ) -> Match? {
         var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
@@ -185,7 +185,19 @@ final class CacheIndex {
         var match = Match(
             unchanged: [Bool](repeating: false, count: count), days: [UInt32](repeating: 0, count: count),
             deleted: [Bool](repeating: false, count: count))
-        let walked = QueryIndexes.storeOrder(of: documents.lazy.map(\.path))
+        // The walk's order by position, not its entries sorted: a million of them sorted
+        // took a buffer of half a million.
+        guard documents.count < Int(UInt32.max) else { return nil }
+        var walked = Array(0..<UInt32(documents.count))
+        walked.sort { documents[Int($0)].key < documents[Int($1)].key }
+        func changed(_ position: UInt32) -> Bool {
+            let found = documents[Int(position)]
+            guard let (day, id) = found.key.parts else { return false }
+            match.changed.append(
+                TreeListing.Entry(
+                    path: DocumentPath(validEntity: folder, day: day, id: id, blobProperty: nil), stamp: found.stamp))
+            return true
+        }
         var next = 0
         for position in 0..<count {
             guard let record = reader.next(Self.recordSize) else { return nil }
@@ -213,20 +225,22 @@ final class CacheIndex {
             if keepingContents { match.contents.append(content) }
             match.days[position] = key.day
             match.deleted[position] = flags & 1 != 0
-            while next < walked.count, documents[walked[next]].path.orderKey < key {
-                match.changed.append(documents[walked[next]])
+            while next < walked.count, documents[Int(walked[next])].key < key {
+                guard changed(walked[next]) else { return nil }
                 next += 1
             }
-            if next < walked.count, documents[walked[next]].path.orderKey == key {
-                if documents[walked[next]].stamp == stamp {
+            if next < walked.count, documents[Int(walked[next])].key == key {
+                if documents[Int(walked[next])].stamp == stamp {
                     match.unchanged[position] = true
                 } else {
-                    match.changed.append(documents[walked[next]])
+                    guard changed(walked[next]) else { return nil }
                 }
                 next += 1
             }
         }
-        for rest in walked[next...] { match.changed.append(documents[rest]) }
+        for rest in walked[next...] {
+            guard changed(rest) else { return nil }
+        }
         var found = properties == nil
         for _ in 0..<indexCount {
             guard let nameLength = reader.next(8).map({ Self.number($0, at: 0) }), nameLength <= end,
@@ -243,8 +257,9 @@ final class CacheIndex {
         else { return nil }
         if !match.changed.isEmpty {
             // The records never hold one identity twice, so a second file of one is new.
-            let ids = Set(match.changed.map(\.path.id))
-            guard ids.count == match.changed.count, documents.count(where: { ids.contains($0.path.id) }) == ids.count
+            let ids = Set(match.changed.map(\.path.orderKey.identity))
+            guard ids.count == match.changed.count,
+                documents.count(where: { ids.contains($0.key.identity) }) == ids.count
             else { return nil }
         }
         return match

@@ -119,21 +119,38 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
 
         init(day: UInt32, high: UInt64, low: UInt64) { (self.day, self.high, self.low) = (day, high, low) }
 
+        init(day: Day, id: UUID) {
+            self.day = UInt32((day.year * 100 + day.month) * 100 + day.day)
+            (high, low) = withUnsafeBytes(of: id.uuid) {
+                (
+                    UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
+                    UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
+            }
+        }
+
+        /// The identity's bits alone, which tell documents apart whatever their day.
+        var identity: UInt128 { UInt128(high) << 64 | UInt128(low) }
+
+        /// The day and the identity the key was made of; `nil` for a day no calendar has.
+        var parts: (day: Day, id: UUID)? {
+            let key = Int(day)
+            guard let day = Day(year: key / 10000, month: key / 100 % 100, day: key % 100) else { return nil }
+            var uuid = UUID().uuid
+            withUnsafeMutableBytes(of: &uuid) { bytes in
+                bytes.storeBytes(of: high.bigEndian, as: UInt64.self)
+                bytes.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+            }
+            return (day, UUID(uuid: uuid))
+        }
+
         static func < (lhs: OrderKey, rhs: OrderKey) -> Bool {
             (lhs.day, lhs.high, lhs.low) < (rhs.day, rhs.high, rhs.low)
         }
     }
 
     /// The document's key in store order (for documents of one folder, not blobs).
-    var orderKey: OrderKey {
-        let (high, low) = withUnsafeBytes(of: id.uuid) {
-            (
-                UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
-                UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            )
-        }
-        return OrderKey(day: UInt32((day.year * 100 + day.month) * 100 + day.day), high: high, low: low)
-    }
+    var orderKey: OrderKey { OrderKey(day: day, id: id) }
 
     /// Parses a relative path; `nil` when it is not in the layout (the caller reports why).
     public init?(relativePath: String) {

@@ -92,17 +92,28 @@ extension DocumentStore {
         }
     }
 
+    /// Folder `name`'s cache file, and a walk of the folder matched against its records (see
+    /// `CacheIndex.match`); `nil` when the walk found an issue or a staged file, which a load
+    /// reports or sweeps, or the file cannot tell. Call holding the shared lock.
+    private func matchedCache(
+        of name: String, keepingIndexOn properties: [String]? = nil, keepingContents: Bool = false
+    ) throws(FolioError) -> (cache: CacheIndex, match: CacheIndex.Match)? {
+        guard let cache = CacheIndex.open(folder: name, from: folder) else { return nil }
+        let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count, keysOnly: true)
+        guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
+            let match = cache.match(
+                listing.keyedDocuments, in: name, keepingIndexOn: properties, keepingContents: keepingContents)
+        else { return nil }
+        return (cache, match)
+    }
+
     /// The documents of `folder` that may hold `key` on `properties`, as its cache file and
     /// a walk have them; `nil` when they cannot be told without loading the folder. Call
     /// holding the shared lock.
     private func cacheCandidates(in name: String, on properties: [String], key: [QueryValue], includeDeleted: Bool)
         throws(FolioError) -> CacheCandidates?
     {
-        guard let cache = CacheIndex.open(folder: name, from: folder) else { return nil }
-        let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count)
-        guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
-            let match = cache.match(listing.documents[...], keepingIndexOn: properties)
-        else { return nil }
+        guard let (cache, match) = try matchedCache(of: name, keepingIndexOn: properties) else { return nil }
         let schema = state.withLock { $0.querySchema }
         var candidates = CacheCandidates(documents: match.documents)
         for found in match.changed {
@@ -134,11 +145,7 @@ extension DocumentStore {
         guard answersFromCacheFiles, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
         let schema = state.withLock { $0.querySchema }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
-            guard let cache = CacheIndex.open(folder: name, from: folder) else { return false }
-            let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count)
-            guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
-                let match = cache.match(listing.documents[...], keepingContents: true)
-            else { return false }
+            guard let (cache, match) = try matchedCache(of: name, keepingContents: true) else { return false }
             var changed: [(UUID, JSONObject)] = []
             for found in match.changed {
                 guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object

@@ -41,31 +41,19 @@ extension DocumentStore {
         }
         guard !anyLoaded, schema.entities.keys.allSatisfy({ schema.folder(of: $0).kinds == nil }) else { return nil }
         return try? lock.withLock(.shared) { () throws(FolioError) -> StoreSummary? in
-            // Each folder's index part opened first: its count sizes the walk's list, which
-            // grown as it went held up to twice the documents at once.
-            var caches: [String: CacheIndex] = [:]
+            var summary = StoreSummary()
+            for name in schema.entities.keys { summary.tallies[name] = EntityTally() }
+            // A walk per folder, each listing its documents by key: together they are the walk
+            // of the whole tree (a root holds nothing else a walk reports), one folder at a time.
             for name in try folder.list() where DocumentPath.isIdentifier(name) {
-                caches[name] = CacheIndex.open(folder: name, from: folder)
-            }
-            let listing = try TreeListing(
-                root: folder, expectedDocuments: caches.values.reduce(0) { $0 + $1.count } + 1024)
-            var summary = StoreSummary(bytes: listing.blobs.reduce(0) { $0 + $1.stamp.size }, issues: listing.issues)
-            for name in Set(schema.entities.keys).union(listing.documents.lazy.map(\.path.entity)) {
-                summary.tallies[name] = EntityTally()
-            }
-            // A walk lists one entity folder after another, so each folder's documents are one
-            // run of the list, matched in place rather than copied out.
-            var start = listing.documents.startIndex
-            var matched: Set<String> = []
-            while start < listing.documents.endIndex {
-                let name = listing.documents[start].path.entity
-                let end =
-                    listing.documents[start...].firstIndex { $0.path.entity != name } ?? listing.documents.endIndex
-                let documents = listing.documents[start..<end]
-                start = end
-                guard matched.insert(name).inserted, let match = caches[name]?.match(documents) else {
-                    return nil
-                }
+                let cache = CacheIndex.open(folder: name, from: folder)
+                let listing = try TreeListing(
+                    root: folder, folders: [name], expectedDocuments: cache?.count ?? 0, keysOnly: true)
+                summary.issues += listing.issues
+                summary.bytes += listing.blobs.reduce(0) { $0 + $1.stamp.size }
+                guard !listing.keyedDocuments.isEmpty else { continue }
+                guard let match = cache?.match(listing.keyedDocuments, in: name) else { return nil }
+                summary.bytes += listing.keyedDocuments.reduce(0) { $0 + $1.stamp.size }
                 var tally = EntityTally()
                 func count(_ day: Day, isDeleted: Bool) {
                     if isDeleted { tally.deleted += 1 } else { tally.live += 1 }
@@ -75,7 +63,6 @@ extension DocumentStore {
                     guard let day = match.day(at: position) else { return nil }
                     count(day, isDeleted: match.deleted[position])
                 }
-                summary.bytes += documents.reduce(0) { $0 + $1.stamp.size }
                 for found in match.changed {
                     switch readDocument(found, schema: schema) {
                     case .success(let entry):
@@ -85,7 +72,8 @@ extension DocumentStore {
                         summary.bytes -= found.stamp.size
                     }
                 }
-                summary.tallies[name] = tally
+                // A folder of only unusable files has no tally, as in the catalog's summary.
+                if tally.live + tally.deleted > 0 { summary.tallies[name] = tally }
                 summary.documents += tally.live + tally.deleted
             }
             summary.issues.sort { $0.path < $1.path }

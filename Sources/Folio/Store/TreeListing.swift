@@ -17,7 +17,16 @@ struct TreeListing {
         var stamp: FileStamp
     }
 
+    /// A document file as a walk for a match against a cache file's records lists it (see
+    /// `keysOnly`): its place in store order and its stamp, in half an `Entry`'s memory.
+    struct KeyedEntry {
+        var key: DocumentPath.OrderKey
+        var stamp: FileStamp
+    }
+
     private(set) var documents: [Entry] = []
+    /// The documents, when the walk lists them by key (`keysOnly`), in place of `documents`.
+    private(set) var keyedDocuments: [KeyedEntry] = []
     private(set) var blobs: [Entry] = []
     private(set) var issues: [StoreIssue] = []
     /// Files a transaction staged in a day folder (`.<name>.staged`) and never renamed,
@@ -27,17 +36,26 @@ struct TreeListing {
     /// Only the entity folders named in `folders` are walked (and issues at the root
     /// reported only for those names), or the whole tree when `folders` is `nil`.
     private let folders: Set<String>?
+    /// Whether documents are listed by key (`keyedDocuments`): for a walk of one folder that
+    /// a cache file's records are matched against, where a million `Entry`s took 104 MB.
+    private let keysOnly: Bool
 
     /// Day folders opened but not listed yet: listed together when their month is done, on
     /// every core (a file's `fstatat` is most of a walk's time, and they do not wait on each other).
     private var pendingDays: [(descriptor: Int32, folder: Folder)] = []
 
     /// An empty listing a day folder's files are gathered in, on a core of its own.
-    private init(folders: Set<String>?) { self.folders = folders }
+    private init(folders: Set<String>?, keysOnly: Bool) { (self.folders, self.keysOnly) = (folders, keysOnly) }
 
-    init(root: OpenFolder, folders: Set<String>? = nil, expectedDocuments: Int = 0) throws(FolioError) {
-        self.folders = folders
-        documents.reserveCapacity(expectedDocuments)
+    init(root: OpenFolder, folders: Set<String>? = nil, expectedDocuments: Int = 0, keysOnly: Bool = false)
+        throws(FolioError)
+    {
+        (self.folders, self.keysOnly) = (folders, keysOnly)
+        if keysOnly {
+            keyedDocuments.reserveCapacity(expectedDocuments)
+        } else {
+            documents.reserveCapacity(expectedDocuments)
+        }
         // A descriptor of its own: a folder's read position belongs to its open file, which
         // the store's descriptor would share with every other walk.
         guard let own = try root.folder(at: "") else {
@@ -87,8 +105,8 @@ struct TreeListing {
         guard !pendingDays.isEmpty else { return }
         let days = pendingDays
         let parts = Mutex([Result<TreeListing, FolioError>?](repeating: nil, count: days.count))
-        DispatchQueue.concurrentPerform(iterations: days.count) { [folders] index in
-            var part = TreeListing(folders: folders)
+        DispatchQueue.concurrentPerform(iterations: days.count) { [folders, keysOnly] index in
+            var part = TreeListing(folders: folders, keysOnly: keysOnly)
             let result: Result<TreeListing, FolioError>
             do throws(FolioError) {
                 try part.walk(days[index].descriptor, folder: days[index].folder)
@@ -102,6 +120,7 @@ struct TreeListing {
             switch part {
             case .success(let part)?:
                 documents += part.documents
+                keyedDocuments += part.keyedDocuments
                 blobs += part.blobs
                 issues += part.issues
                 stagedFiles += part.stagedFiles
@@ -154,6 +173,10 @@ struct TreeListing {
                     folder.child(text),
                     "is named with a lower-case UUID; Folio names documents as \(id.uuidString)\(text.dropFirst(36)): rename it so"
                 )
+            }
+            if keysOnly, property == nil {
+                keyedDocuments.append(KeyedEntry(key: DocumentPath.OrderKey(day: day, id: id), stamp: FileStamp(info)))
+                return
             }
             let found = Entry(
                 path: DocumentPath(validEntity: folder.entity, day: day, id: id, blobProperty: property),
