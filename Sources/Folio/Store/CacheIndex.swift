@@ -141,10 +141,7 @@ final class CacheIndex {
         var documents: Int { unchanged.count(where: { $0 }) + changed.count }
 
         /// The day of the record at `position`; `nil` for a day no calendar has.
-        func day(at position: Int) -> Day? {
-            let key = Int(days[position])
-            return Day(year: key / 10000, month: key / 100 % 100, day: key % 100)
-        }
+        func day(at position: Int) -> Day? { DocumentPath.OrderKey.day(days[position]) }
 
         /// The positions of the records whose key hashes as `key` does in the index asked
         /// for, in store order: every document holding the key, and perhaps a few that do not.
@@ -190,9 +187,12 @@ final class CacheIndex {
         guard documents.count < Int(UInt32.max) else { return nil }
         var walked = Array(0..<UInt32(documents.count))
         walked.sort { documents[Int($0)].key < documents[Int($1)].key }
+        let limit = max(256, count / 100)
+        /// Notes a walked file as changed; `false` past the limit (checked as they come, so a
+        /// folder whose files all changed is not listed whole first).
         func changed(_ position: UInt32) -> Bool {
             let found = documents[Int(position)]
-            guard let (day, id) = found.key.parts else { return false }
+            guard match.changed.count < limit, let (day, id) = found.key.parts else { return false }
             match.changed.append(
                 TreeListing.Entry(
                     path: DocumentPath(validEntity: folder, day: day, id: id, blobProperty: nil), stamp: found.stamp))
@@ -200,31 +200,15 @@ final class CacheIndex {
         }
         var next = 0
         for position in 0..<count {
-            guard let record = reader.next(Self.recordSize) else { return nil }
-            let (key, stamp, flags, content) = record.withUnsafeBytes { raw in
-                func word(_ offset: Int) -> UInt64 {
-                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                }
-                let half = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
-                return (
-                    DocumentPath.OrderKey(
-                        day: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)),
-                        high: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
-                        low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))),
-                    FileStamp(
-                        size: Int64(bitPattern: word(24)), modifiedSeconds: Int64(bitPattern: word(32)),
-                        modifiedNanoseconds: Int64(half), inode: word(40)),
-                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 68, as: UInt32.self)),
-                    (
-                        id: UUID(uuid: raw.loadUnaligned(as: uuid_t.self)), start: Int(clamping: word(56)),
-                        length: Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 64, as: UInt32.self))),
-                        checksum: word(72)
-                    )
-                )
+            guard let bytes = reader.next(Self.recordSize) else { return nil }
+            let record = bytes.withUnsafeBytes(Record.init)
+            if keepingContents {
+                guard let (_, id) = record.key.parts else { return nil }
+                match.contents.append((id, record.contentStart, record.contentLength, record.contentChecksum))
             }
-            if keepingContents { match.contents.append(content) }
-            match.days[position] = key.day
-            match.deleted[position] = flags & 1 != 0
+            match.days[position] = record.key.day
+            match.deleted[position] = record.isDeleted
+            let (key, stamp) = (record.key, record.stamp)
             while next < walked.count, documents[Int(walked[next])].key < key {
                 guard changed(walked[next]) else { return nil }
                 next += 1
@@ -252,9 +236,7 @@ final class CacheIndex {
                 found = true
             }
         }
-        guard found, reader.isAtEnd, reader.checksum.value == footer.indexChecksum,
-            match.changed.count <= max(256, count / 100)
-        else { return nil }
+        guard found, reader.isAtEnd, reader.checksum.value == footer.indexChecksum else { return nil }
         if !match.changed.isEmpty {
             // The records never hold one identity twice, so a second file of one is new.
             let ids = Set(match.changed.map(\.path.orderKey.identity))
@@ -297,8 +279,7 @@ final class CacheIndex {
 
     /// One document as the index part describes it.
     struct Record {
-        var day: Day
-        var id: UUID
+        var key: DocumentPath.OrderKey
         var stamp: FileStamp
         var contentHash: UInt64
         var contentStart: Int
@@ -306,34 +287,38 @@ final class CacheIndex {
         var isDeleted: Bool
         var contentChecksum: UInt64
 
-        /// The document's path in `folder`.
-        func path(in folder: String) -> DocumentPath {
-            DocumentPath(validEntity: folder, day: day, id: id, blobProperty: nil)
+        /// A record from its `recordSize` bytes.
+        init(_ raw: UnsafeRawBufferPointer) {
+            func word(_ offset: Int) -> UInt64 {
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            }
+            func half(_ offset: Int) -> UInt32 {
+                UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            }
+            key = DocumentPath.OrderKey(
+                day: half(16), high: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
+                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            stamp = FileStamp(
+                size: Int64(bitPattern: word(24)), modifiedSeconds: Int64(bitPattern: word(32)),
+                modifiedNanoseconds: Int64(half(20)), inode: word(40))
+            (contentHash, contentStart, contentLength) = (word(48), Int(clamping: word(56)), Int(half(64)))
+            (isDeleted, contentChecksum) = (half(68) & 1 != 0, word(72))
+        }
+
+        /// The document's path in `folder`; `nil` for a day no calendar has.
+        func path(in folder: String) -> DocumentPath? {
+            key.parts.map { DocumentPath(validEntity: folder, day: $0.day, id: $0.id, blobProperty: nil) }
         }
     }
 
     /// The record at `position`, read again from the file `match` checked; `nil` when it
-    /// cannot be read or names a day no calendar has.
+    /// cannot be read.
     func record(at position: Int) -> Record? {
         guard position < count,
             let bytes = Self.read(
                 descriptor, at: footer.indexStart + 16 + position * Self.recordSize, count: Self.recordSize)
         else { return nil }
-        return bytes.withUnsafeBytes { raw in
-            func word(_ offset: Int) -> UInt64 {
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            }
-            let dayKey = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
-            guard let day = Day(year: dayKey / 10000, month: dayKey / 100 % 100, day: dayKey % 100) else { return nil }
-            let half = { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self)) }
-            return Record(
-                day: day, id: UUID(uuid: raw.loadUnaligned(as: uuid_t.self)),
-                stamp: FileStamp(
-                    size: Int64(bitPattern: word(24)), modifiedSeconds: Int64(bitPattern: word(32)),
-                    modifiedNanoseconds: Int64(half(20)), inode: word(40)),
-                contentHash: word(48), contentStart: Int(clamping: word(56)), contentLength: Int(half(64)),
-                isDeleted: half(68) & 1 != 0, contentChecksum: word(72))
-        }
+        return bytes.withUnsafeBytes(Record.init)
     }
 
     /// A record's content, read from the cache file and checked against its hash; `nil`

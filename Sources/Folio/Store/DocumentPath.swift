@@ -129,13 +129,18 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
             }
         }
 
+        /// The day a key's `YYYYMMDD` names; `nil` for one no calendar has.
+        static func day(_ number: UInt32) -> Day? {
+            let number = Int(number)
+            return Day(year: number / 10000, month: number / 100 % 100, day: number % 100)
+        }
+
         /// The identity's bits alone, which tell documents apart whatever their day.
         var identity: UInt128 { UInt128(high) << 64 | UInt128(low) }
 
         /// The day and the identity the key was made of; `nil` for a day no calendar has.
         var parts: (day: Day, id: UUID)? {
-            let key = Int(day)
-            guard let day = Day(year: key / 10000, month: key / 100 % 100, day: key % 100) else { return nil }
+            guard let day = Self.day(day) else { return nil }
             var uuid = UUID().uuid
             withUnsafeMutableBytes(of: &uuid) { bytes in
                 bytes.storeBytes(of: high.bigEndian, as: UInt64.self)

@@ -123,12 +123,12 @@ extension DocumentStore {
             candidates.found.append(QueryRun.Found(id: entry.path.id, content: content, version: entry.version))
         }
         for position in match.positions(of: key) where match.unchanged[position] {
-            guard let record = cache.record(at: position) else { return nil }
+            guard let record = cache.record(at: position), let path = record.path(in: name) else { return nil }
             guard includeDeleted || !record.isDeleted else { continue }
             guard let content = cache.content(of: record) else { return nil }
             let version = DocumentVersion(
-                path: record.path(in: name), stamp: record.stamp, contentHash: record.contentHash, verified: true)
-            candidates.found.append(QueryRun.Found(id: record.id, content: content, version: version))
+                path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true)
+            candidates.found.append(QueryRun.Found(id: path.id, content: content, version: version))
         }
         return candidates
     }
