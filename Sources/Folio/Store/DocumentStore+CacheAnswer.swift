@@ -34,10 +34,10 @@ extension DocumentStore {
     /// its hash), and every new or changed file is read from disk. Every candidate is then
     /// tested against the whole filter, so the index only ever narrows what is read.
     func answerFromCache(_ query: DocumentQuery, countOnly: Bool) -> DocumentQueryResult? {
-        let (schema, calendar, enabled) = state.withLock {
-            ($0.querySchema, $0.calendar, $0.answersFromCacheFiles)
-        }
-        guard enabled, (try? schema.entity(query.entity, in: root)) != nil else { return nil }
+        // The flag alone first: every fetch of an app comes this way.
+        guard answersFromCacheFiles else { return nil }
+        let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
+        guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
         let query = schema.inFolder(query)
         let name = query.entity
         let expressions = (query.filter.map { [$0] } ?? []) + query.sort.map(\.expression)
