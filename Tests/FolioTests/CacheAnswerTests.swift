@@ -49,6 +49,8 @@ struct CacheAnswerTests {
                 entity: "Errand", filter: .compare(.property("code"), .equal, .value(.string("E12")))),
             DocumentQuery(entity: "Errand", filter: north, sort: byDue, limit: 7),
             DocumentQuery(entity: "Errand", filter: .and(north, priority(2))),
+            DocumentQuery(entity: "Errand", limit: 0),
+            DocumentQuery(entity: "Errand", limit: 0, includeDeleted: true),
         ]
     }
 
@@ -141,7 +143,8 @@ struct CacheAnswerTests {
         // A byte of the index part's first record, which every query's walk is matched against.
         let record = indexStart + 16 + 3
         for (offset, trusted) in [
-            (content, [true, true, true, true, false, false, false]), (record, [Bool](repeating: false, count: 7)),
+            (content, [true, true, true, true, false, false, false, true, true]),
+            (record, [Bool](repeating: false, count: 9)),
         ] {
             var damaged = bytes
             damaged[offset] ^= 0x5A

@@ -44,11 +44,28 @@ extension DocumentStore {
         // The folders the filter reads related documents in are loaded as for any query; the
         // entity's own must not be among them, since its documents stay out of the catalog.
         let related = schema.relatedFolders(readBy: expressions, of: name)
-        guard let entity = schema.entities[name], !related.contains(name), (try? query.filter?.checkDepth()) != nil,
+        guard let entity = schema.entities[name], !related.contains(name),
+            query.filter.map({ (try? $0.checkDepth()) != nil }) ?? true,
             query.sort.allSatisfy({ (try? $0.expression.checkDepth()) != nil }),
             !state.withLock({ $0.catalog.isLoaded(name) })
         else { return nil }
         let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
+        // How many documents there are (`folio count Entity`): the match's flags say, with new
+        // and changed files read.
+        if query.filter == nil, countOnly || query.limit == 0 {
+            guard
+                let (total, documents) = try? lock.withLock(
+                    .shared,
+                    { () throws(FolioError) -> (Int, Int)? in
+                        try cacheCount(in: name, includeDeleted: query.includeDeleted)
+                    })
+            else { return nil }
+            noteAnswerFromCache(in: name)
+            var explanation = QueryExplanation(
+                entity: name, access: access, documents: documents, examined: 0, matched: total)
+            explanation.fromCacheFile = true
+            return DocumentQueryResult(matches: [], total: total, explanation: explanation)
+        }
         let (properties, key): ([String], [QueryValue])
         switch access {
         case .index(let indexed, let value, _): (properties, key) = (indexed, value)
@@ -64,10 +81,7 @@ extension DocumentStore {
                     try cacheCandidates(in: name, on: properties, key: key, includeDeleted: query.includeDeleted)
                 })
         else { return nil }
-        state.withLock { state in
-            state.answeredFromCache.insert(name)
-            state.statistics.answersFromCacheFiles += 1
-        }
+        noteAnswerFromCache(in: name)
         return withEvaluation { evaluation in
             evaluation.documents.includeDeleted = query.includeDeleted
             var run = QueryRun(
@@ -90,6 +104,29 @@ extension DocumentStore {
             return DocumentQueryResult(
                 matches: page.map { run.match($0) }, total: found.count, explanation: explanation)
         }
+    }
+
+    /// Records that folder `name` answered from its cache file, its walk clean.
+    private func noteAnswerFromCache(in name: String) {
+        state.withLock { state in
+            state.answeredFromCache.insert(name)
+            state.statistics.answersFromCacheFiles += 1
+        }
+    }
+
+    /// How many documents folder `name` has (soft-deleted ones when asked), and how many in
+    /// all, from its cache file and a walk; `nil` when they cannot be told so. Call holding
+    /// the shared lock.
+    private func cacheCount(in name: String, includeDeleted: Bool) throws(FolioError) -> (Int, Int)? {
+        guard let (_, match) = try matchedCache(of: name) else { return nil }
+        var count = match.unchanged.indices.count { match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) }
+        let schema = state.withLock { $0.querySchema }
+        for found in match.changed {
+            guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
+            else { return nil }
+            if includeDeleted || content[ModelDocument.deletedKey] == nil { count += 1 }
+        }
+        return (count, match.documents)
     }
 
     /// Folder `name`'s cache file, and a walk of the folder matched against its records (see
@@ -172,10 +209,7 @@ extension DocumentStore {
             return true
         }
         guard read == true else { return false }
-        state.withLock { state in
-            state.answeredFromCache.insert(name)
-            state.statistics.answersFromCacheFiles += 1
-        }
+        noteAnswerFromCache(in: name)
         return true
     }
 }
