@@ -116,11 +116,11 @@ extension DocumentStore {
     private func aggregateFromCache(
         _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression]
     ) -> [QueryAggregate.Row]? {
+        // The flag first: every aggregate of an app comes this way.
+        guard query.filter == nil, answersFromCacheFiles else { return nil }
         let expressions = groupBy + (aggregate.value.map { [$0] } ?? [])
         let schema = state.withLock { $0.querySchema }
-        guard query.filter == nil, answersFromCacheFiles, (try? schema.entity(query.entity, in: root)) != nil else {
-            return nil
-        }
+        guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
         let inFolder = schema.inFolder(query)
         guard inFolder.filter == nil, schema.relatedFolders(readBy: expressions, of: inFolder.entity).isEmpty else {
             return nil

@@ -68,11 +68,10 @@ extension QueryIndexes.EntityIndexes {
 
         Self.move(&values, from: first, to: moved)
         Self.move(&deletedValues, from: first, to: moved)
-        let declared = QueryIndexes.declaredIndexes(of: entity)
-        let kinds = declared.map { $0.map { entity.property(named: $0) } }
+        let reading = QueryIndexes.KeyReading(entity)
         for (row, position) in zip(added, addedPositions) {
-            for (index, properties) in declared.enumerated() {
-                let key = QueryIndexes.key(properties, kinds: kinds[index]) { row.content[$0] }
+            for (index, properties) in reading.declared.enumerated() {
+                let key = reading.key(index) { row.content[$0] }
                 if row.isDeleted {
                     deletedValues[properties, default: [:]][key, default: []].insertInOrder(position)
                 } else {

@@ -120,29 +120,23 @@ struct QueryIndexes {
         // entries moved and retained each one's strings and content at every step: an
         // eighth of the first count over 200,000 strokes.
         let entries = catalog.entries(inFolder: entity)
-        let described = schema.entities[entity]
-        let declared = described.map(Self.declaredIndexes) ?? []
-        let kinds = declared.map { $0.map { described?.property(named: $0) } }
-        // Only the members the indexes need are read of a cached document: decoding all of
-        // them for every document made the first query of a large entity pay for the rest.
-        let needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
-        let slot = Dictionary(uniqueKeysWithValues: needed.enumerated().map { ($1, $0) })
-        var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: declared.map { ($0, [:]) })
+        let reading = KeyReading(schema.entities[entity])
+        var values = [[String]: [[QueryValue]: [Int]]](uniqueKeysWithValues: reading.declared.map { ($0, [:]) })
         var deletedValues = values
         indexes.rows.reserveCapacity(entries.count)
         for next in Self.storeOrder(of: entries.lazy.map(\.path)) {
             let entry = entries[next]
-            guard let members = entry.content.members(needed) else { continue }
+            guard let members = entry.content.members(reading.needed) else { continue }
             let path = entry.path
             if indexes.days.last != path.day {
                 indexes.days.append(path.day)
                 indexes.dayStarts.append(indexes.rows.count)
             }
             let position = indexes.rows.count
-            let isDeleted = members[0] != nil
+            let isDeleted = KeyReading.isDeleted(members)
             indexes.rows.append(Row(version: entry.version, source: entry.content, isDeleted: isDeleted))
-            for (index, properties) in declared.enumerated() {
-                let key = Self.key(properties, kinds: kinds[index]) { members[slot[$0]!] }
+            for (index, properties) in reading.declared.enumerated() {
+                let key = reading.key(index, of: members)
                 if isDeleted {
                     deletedValues[properties]![key, default: []].append(position)
                 } else {
@@ -156,13 +150,42 @@ struct QueryIndexes {
         return indexes
     }
 
-    /// A document's key in the index on `properties` (described by `kinds`, looked up
-    /// once per index rather than once per document): their values, in order, as `member`
-    /// gives each (from the parsed content, or from the members read of a cached one).
-    static func key(_ properties: [String], kinds: [QuerySchema.Property?], member: (String) -> JSONValue?)
-        -> [QueryValue]
-    {
-        zip(properties, kinds).map { name, property in QueryEvaluation.storedValue(member(name) ?? .null, as: property)
+    /// How a document's keys in an entity's declared indexes are read: the members to read of
+    /// it (the soft-delete mark first, then every indexed property) and, from those, each
+    /// index's key. Only these members are read of a cached document: decoding all of them
+    /// for every document made the first query of a large entity pay for the rest. The
+    /// query table and a cache file's index part (`CacheIndex.Builder`) read keys so.
+    struct KeyReading {
+        /// The declared indexes (see `declaredIndexes`), in the order `key` numbers them.
+        let declared: [[String]]
+        /// The schema of each index's properties, looked up once rather than per document.
+        private let kinds: [[QuerySchema.Property?]]
+        /// The members to read of each document, in the order `key` and `isDeleted` take them.
+        let needed: [String]
+        private let slot: [String: Int]
+
+        /// The reading of `entity`'s declared indexes (none for an entity the schema does not know).
+        init(_ entity: QuerySchema.Entity?) {
+            declared = entity.map(QueryIndexes.declaredIndexes) ?? []
+            kinds = declared.map { $0.map { entity?.property(named: $0) } }
+            needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
+            slot = Dictionary(uniqueKeysWithValues: needed.enumerated().map { ($1, $0) })
+        }
+
+        /// Whether members read as `needed` are a soft-deleted document's.
+        static func isDeleted(_ members: [JSONValue?]) -> Bool { members[0] != nil }
+
+        /// A document's key in the declared index numbered `index`, from its members read as `needed`.
+        func key(_ index: Int, of members: [JSONValue?]) -> [QueryValue] {
+            key(index) { members[slot[$0]!] }
+        }
+
+        /// A document's key in the declared index numbered `index`: its properties' values, in
+        /// order, each as `member` gives it (from parsed content) and read as its schema says.
+        func key(_ index: Int, member: (String) -> JSONValue?) -> [QueryValue] {
+            zip(declared[index], kinds[index]).map { name, property in
+                QueryEvaluation.storedValue(member(name) ?? .null, as: property)
+            }
         }
     }
 

@@ -74,22 +74,10 @@ final class CacheIndex {
         bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
     }
 
+    /// `count` bytes of the file from `offset`, or `nil` when they cannot be read (the part
+    /// is then not used, and nothing is reported: the folder is loaded instead).
     private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = 0
-            while initialized < count {
-                let read = pread(
-                    descriptor, buffer.baseAddress! + initialized, count - initialized, offset + initialized)
-                if read < 0, errno == EINTR { continue }
-                guard read > 0 else {
-                    failed = true
-                    return
-                }
-                initialized += read
-            }
-        }
-        return failed ? nil : bytes
+        try? FileSystem.read(descriptor, at: Int64(offset), count: count, path: "")
     }
 
     /// The part read front to back a chunk at a time, every byte added to its checksum as it
@@ -337,11 +325,8 @@ final class CacheIndex {
         /// The records in the order added, one after the other.
         private var records: [UInt8] = []
         private var orderKeys: [DocumentPath.OrderKey] = []
-        /// The indexes written: each one's properties and their schema.
-        private let declared: [([String], [QuerySchema.Property?])]
-        /// The members read of each document: the soft-delete mark, then every indexed property.
-        private let needed: [String]
-        private let slot: [String: Int]
+        /// How each document's keys in the indexes written are read.
+        private let reading: QueryIndexes.KeyReading
         private var keys: [[(hash: UInt64, entry: UInt32)]]
         /// Whether a document's members could not be read, so its keys are unknown, or more
         /// documents came than `limit`: the part is then not written at all, rather than leave
@@ -354,16 +339,13 @@ final class CacheIndex {
         /// know), giving up past `limit` documents.
         init(entity: QuerySchema.Entity?, limit: Int = Int(UInt32.max)) {
             self.limit = min(limit, Int(UInt32.max))
-            let declared = entity.map(QueryIndexes.declaredIndexes) ?? []
-            self.declared = declared.map { ($0, $0.map { entity?.property(named: $0) }) }
-            needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
-            slot = Dictionary(uniqueKeysWithValues: needed.enumerated().map { ($1, $0) })
-            keys = Array(repeating: [], count: declared.count)
+            reading = QueryIndexes.KeyReading(entity)
+            keys = Array(repeating: [], count: reading.declared.count)
         }
 
         /// A builder that gave up, holding nothing.
         private init(failed builder: Builder) {
-            (declared, needed, slot, limit) = (builder.declared, builder.needed, builder.slot, builder.limit)
+            (reading, limit) = (builder.reading, builder.limit)
             keys = []
             failed = true
         }
@@ -373,7 +355,7 @@ final class CacheIndex {
             _ path: DocumentPath, stamp: FileStamp, contentHash: UInt64, contentStart: Int, compact: [UInt8]
         ) {
             guard !failed, orderKeys.count < limit,
-                let members = compact.withUnsafeBytes({ CompactJSON.members(needed, of: $0) })
+                let members = compact.withUnsafeBytes({ CompactJSON.members(reading.needed, of: $0) })
             else {
                 if !failed { self = Builder(failed: self) }
                 return
@@ -392,12 +374,11 @@ final class CacheIndex {
             append(contentHash)
             append(UInt64(contentStart))
             append(UInt32(compact.count))
-            append(UInt32(members[0] != nil ? 1 : 0))
+            append(UInt32(QueryIndexes.KeyReading.isDeleted(members) ? 1 : 0))
             append(ContentHash.of(compact))
             orderKeys.append(orderKey)
-            for (index, (properties, kinds)) in declared.enumerated() {
-                let key = QueryIndexes.key(properties, kinds: kinds) { members[slot[$0]!] }
-                keys[index].append((QueryValue.stableHash(of: key), entry))
+            for index in reading.declared.indices {
+                keys[index].append((QueryValue.stableHash(of: reading.key(index, of: members)), entry))
             }
         }
 
@@ -412,12 +393,12 @@ final class CacheIndex {
                 withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
             }
             append(UInt64(order.count))
-            append(UInt64(declared.count))
+            append(UInt64(reading.declared.count))
             for entry in order {
                 let start = entry * CacheIndex.recordSize
                 bytes.append(contentsOf: records[start..<(start + CacheIndex.recordSize)])
             }
-            for (index, (properties, _)) in declared.enumerated() {
+            for (index, properties) in reading.declared.enumerated() {
                 let name = properties.joined(separator: ",")
                 append(UInt64(name.utf8.count))
                 bytes.append(contentsOf: name.utf8)

@@ -8,11 +8,11 @@ import Glibc
 ///
 /// A binary file: a magic line, the history token the folder's entries reflect (plus one;
 /// zero for none known), entries (path as entity, day and UUID bytes, stamp, hash,
-/// compact JSON), the index part (see `CacheIndex`; left out by an import), a footer (see
-/// `Footer`), and a checksum of everything before it. The counts come after the entries so
-/// the file can be written as they come (an import's, see `Writer`). The cache is never
-/// trusted: a missing, damaged or foreign file is ignored and rebuilt, and an entry counts
-/// only when the file on disk still has exactly its stamp.
+/// compact JSON), the index part (see `CacheIndex`; left out by an import into a large
+/// folder), a footer (see `Footer`), and a checksum of everything before it. The counts come
+/// after the entries so the file can be written as they come (an import's, see `Writer`).
+/// The cache is never trusted: a missing, damaged or foreign file is ignored and rebuilt,
+/// and an entry counts only when the file on disk still has exactly its stamp.
 enum DocumentCache {
     /// The folder of the cache files, one per entity folder.
     static let folderName = ".folio/cache"
@@ -63,7 +63,7 @@ enum DocumentCache {
         var stamp: FileStamp?
         /// The last history token whose changes the entries hold, if known.
         var historyToken: Int64?
-        /// Whether the file has its index part (an import's has none).
+        /// Whether the file has its index part (an import's into a large folder has none).
         var isIndexed = false
     }
 

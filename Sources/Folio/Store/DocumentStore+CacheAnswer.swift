@@ -118,30 +118,36 @@ extension DocumentStore {
     /// all, from its cache file and a walk; `nil` when they cannot be told so. Call holding
     /// the shared lock.
     private func cacheCount(in name: String, includeDeleted: Bool) throws(FolioError) -> (Int, Int)? {
-        guard let (_, match) = try matchedCache(of: name) else { return nil }
-        var count = match.unchanged.indices.count { match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) }
-        let schema = state.withLock { $0.querySchema }
-        for found in match.changed {
-            guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
-            else { return nil }
-            if includeDeleted || content[ModelDocument.deletedKey] == nil { count += 1 }
+        guard let (_, match, changed) = try matchedCache(of: name, includeDeleted: includeDeleted) else { return nil }
+        let unchanged = match.unchanged.indices.count {
+            match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
         }
-        return (count, match.documents)
+        return (unchanged + changed.count, match.documents)
     }
 
-    /// Folder `name`'s cache file, and a walk of the folder matched against its records (see
-    /// `CacheIndex.match`); `nil` when the walk found an issue or a staged file, which a load
-    /// reports or sweeps, or the file cannot tell. Call holding the shared lock.
+    /// Folder `name`'s cache file, a walk of the folder matched against its records (see
+    /// `CacheIndex.match`), and the new and changed files read (soft-deleted ones left out
+    /// unless asked for); `nil` when the walk found an issue or a staged file, which a load
+    /// reports or sweeps, a new or changed file cannot be used, or the cache file cannot
+    /// tell. Call holding the shared lock.
     private func matchedCache(
-        of name: String, keepingIndexOn properties: [String]? = nil, keepingContents: Bool = false
-    ) throws(FolioError) -> (cache: CacheIndex, match: CacheIndex.Match)? {
+        of name: String, keepingIndexOn properties: [String]? = nil, keepingContents: Bool = false,
+        includeDeleted: Bool
+    ) throws(FolioError) -> (cache: CacheIndex, match: CacheIndex.Match, changed: [(Catalog.Entry, JSONObject)])? {
         guard let cache = CacheIndex.open(folder: name, from: folder) else { return nil }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count, keysOnly: true)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
             let match = cache.match(
                 listing.keyedDocuments, in: name, keepingIndexOn: properties, keepingContents: keepingContents)
         else { return nil }
-        return (cache, match)
+        let schema = state.withLock { $0.querySchema }
+        var changed: [(Catalog.Entry, JSONObject)] = []
+        for found in match.changed {
+            guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
+            else { return nil }
+            if includeDeleted || content[ModelDocument.deletedKey] == nil { changed.append((entry, content)) }
+        }
+        return (cache, match, changed)
     }
 
     /// The documents of `folder` that may hold `key` on `properties`, as its cache file and
@@ -150,13 +156,12 @@ extension DocumentStore {
     private func cacheCandidates(in name: String, on properties: [String], key: [QueryValue], includeDeleted: Bool)
         throws(FolioError) -> CacheCandidates?
     {
-        guard let (cache, match) = try matchedCache(of: name, keepingIndexOn: properties) else { return nil }
-        let schema = state.withLock { $0.querySchema }
+        guard
+            let (cache, match, changed) = try matchedCache(
+                of: name, keepingIndexOn: properties, includeDeleted: includeDeleted)
+        else { return nil }
         var candidates = CacheCandidates(documents: match.documents)
-        for found in match.changed {
-            guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
-            else { return nil }
-            guard includeDeleted || content[ModelDocument.deletedKey] == nil else { continue }
+        for (entry, content) in changed {
             candidates.found.append(QueryRun.Found(id: entry.path.id, content: content, version: entry.version))
         }
         for position in match.positions(of: key) where match.unchanged[position] {
@@ -180,17 +185,11 @@ extension DocumentStore {
         in name: String, reading names: [String], includeDeleted: Bool, _ body: (UUID, JSONObject) -> Void
     ) -> Bool {
         guard answersFromCacheFiles, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
-        let schema = state.withLock { $0.querySchema }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
-            guard let (cache, match) = try matchedCache(of: name, keepingContents: true) else { return false }
-            var changed: [(UUID, JSONObject)] = []
-            for found in match.changed {
-                guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
-                else { return false }
-                if includeDeleted || content[ModelDocument.deletedKey] == nil {
-                    changed.append((entry.path.id, content))
-                }
-            }
+            guard
+                let (cache, match, changed) = try matchedCache(
+                    of: name, keepingContents: true, includeDeleted: includeDeleted)
+            else { return false }
             let positions = match.unchanged.indices.filter {
                 match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
             }
@@ -205,7 +204,7 @@ extension DocumentStore {
                 body(match.contents[position].id, content)
             }
             guard readable, decoded else { return false }
-            for (id, content) in changed { body(id, content) }
+            for (entry, content) in changed { body(entry.path.id, content) }
             return true
         }
         guard read == true else { return false }

@@ -51,7 +51,8 @@ extension DocumentStore {
             (walked, newly) = (nil, Set(present).subtracting(loaded))
         }
         let changes = try walk(walked, loading: newly, progress: progress)
-        // A cache file without its index part (an import's) is written whole again once.
+        // A cache file without its index part (an import's into a large folder) is written
+        // whole again once.
         let unindexed = state.withLock { state in
             newly.contains { state.cacheOnDisk[$0] == nil && state.catalog.counts[$0, default: 0] > 0 }
         }

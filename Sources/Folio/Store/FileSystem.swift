@@ -51,6 +51,33 @@ enum FileSystem {
         return FileStamp(info)
     }
 
+    /// `count` bytes of an open file from `offset`, read in place (`pread`, which leaves the
+    /// descriptor's position alone). `path` names the file in errors, and is only built for one.
+    static func read(_ descriptor: Int32, at offset: Int64, count: Int, path: @autoclosure () -> String)
+        throws(FolioError) -> [UInt8]
+    {
+        var failure: FolioError?
+        // Left uninitialized, not zeroed first: zeroing would cost as much as the read.
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            while initialized < count {
+                let read = pread(
+                    descriptor, buffer.baseAddress! + initialized, count - initialized,
+                    off_t(offset) + off_t(initialized))
+                if read < 0, errno == EINTR { continue }
+                guard read > 0 else {
+                    failure = .fileSystem(
+                        path: path(), operation: "read",
+                        reason: read == 0 ? "it became shorter" : FileBytes.systemError())
+                    return
+                }
+                initialized += read
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
     /// Creates the folder at `path` as the user named it (a new store's folder) and its
     /// missing parents; a folder already there is fine, anything else in the way is not.
     static func makeFolders(atPath path: String) throws(FolioError) {

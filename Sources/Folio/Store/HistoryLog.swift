@@ -148,20 +148,7 @@ enum HistoryLog {
         guard range.count <= JSONReader.absoluteMaximumSize else {
             throw .fileSystem(path: path, operation: "read", reason: "its last line is larger than 1 GiB")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(range.count))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound) + off_t(done))
-            }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                throw .fileSystem(
-                    path: path, operation: "read", reason: count == 0 ? "it became shorter" : FileBytes.systemError())
-            }
-            done += count
-        }
-        return bytes
+        return try FileSystem.read(descriptor, at: range.lowerBound, count: Int(range.count), path: path)
     }
 
     /// Appends a record's line to the newest segment, or to a new one when it is full, and
