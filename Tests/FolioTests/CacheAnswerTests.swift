@@ -5,7 +5,7 @@ import Testing
 @testable import Folio
 
 /// Queries answered from a folder's cache file and a walk, without loading the folder
-/// (`DocumentStore.answersFromCacheFiles`): the same answers as a loaded folder gives,
+/// (`DocumentStore.servesOneCommand`): the same answers as a loaded folder gives,
 /// whatever happened to the files or the cache file since it was written.
 struct CacheAnswerTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
@@ -68,7 +68,7 @@ struct CacheAnswerTests {
         try queries(households: households).map { query in
             try before()
             let answering = try DocumentStore.open(at: root, durability: .none)
-            answering.answersFromCacheFiles = true
+            answering.servesOneCommand = true
             let answered = try answer(query, in: answering)
             #expect(try answer(query, in: DocumentStore.open(at: root, durability: .none)) == answered, "\(query)")
             return answering.statistics.answersFromCacheFiles == 1
@@ -103,7 +103,7 @@ struct CacheAnswerTests {
 
         #expect(try compareAnswers(at: root, households: households).allSatisfy { $0 })
         let store = try DocumentStore.open(at: root, durability: .none)
-        store.answersFromCacheFiles = true
+        store.servesOneCommand = true
         let result = try store.query(queries(households: households)[0])
         #expect(result.explanation.fromCacheFile)
         #expect(result.explanation.documents == 60)
@@ -160,7 +160,7 @@ struct CacheAnswerTests {
         try "{".write(toFile: root + "/" + broken, atomically: false, encoding: .utf8)
         #expect(try compareAnswers(at: root, households: households).allSatisfy { !$0 })
         let store = try DocumentStore.open(at: root, durability: .none)
-        store.answersFromCacheFiles = true
+        store.servesOneCommand = true
         _ = try store.query(queries(households: households)[0])
         #expect(store.unreadableDocuments(of: "Errand").map(\.path) == [broken])
     }
@@ -207,7 +207,7 @@ struct CacheAnswerTests {
         let (root, _) = try makeErrands(in: folder)
         func summaries() throws -> (fromCache: StoreSummary, loaded: StoreSummary, answered: Bool) {
             let answering = try DocumentStore.open(at: root, durability: .none)
-            answering.answersFromCacheFiles = true
+            answering.servesOneCommand = true
             let fromCache = answering.summary
             let answered = answering.statistics.cacheHits == 0 && answering.statistics.filesRead == 0
             return (fromCache, try DocumentStore.open(at: root, durability: .none).summary, answered)
@@ -256,7 +256,7 @@ struct CacheAnswerTests {
         func compare() throws -> [Bool] {
             try aggregates.map { query, aggregate, groupBy in
                 let answering = try DocumentStore.open(at: root, durability: .none)
-                answering.answersFromCacheFiles = true
+                answering.servesOneCommand = true
                 let answered = try answering.aggregate(query, aggregate, groupedBy: groupBy)
                 let loaded = try DocumentStore.open(at: root, durability: .none)
                 #expect(try loaded.aggregate(query, aggregate, groupedBy: groupBy) == answered, "\(aggregate)")
@@ -284,7 +284,7 @@ struct CacheAnswerTests {
         bytes[try #require(bytes.firstRange(of: Array("Errand 12".utf8))).lowerBound + 1] ^= 0x5A
         try Data(bytes).write(to: cache)
         let answering = try DocumentStore.open(at: root, durability: .none)
-        answering.answersFromCacheFiles = true
+        answering.servesOneCommand = true
         let (query, aggregate, groupBy) = aggregates[1]
         let answered = try answering.aggregate(query, aggregate, groupedBy: groupBy)
         #expect(answering.statistics.answersFromCacheFiles == 0)

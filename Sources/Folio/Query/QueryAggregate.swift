@@ -109,7 +109,7 @@ extension DocumentStore {
     }
 
     /// An aggregate over every document of an entity whose folder is not loaded, from its
-    /// cache file and a walk, when `answersFromCacheFiles` is on (see `forEachFromCache`):
+    /// cache file and a walk, when `servesOneCommand` is on (see `forEachFromCache`):
     /// only the members the expressions name are read of each document. `nil` when the
     /// ordinary run must answer: a filter, expressions that read related documents, or a
     /// folder the cache file cannot tell.
@@ -117,7 +117,7 @@ extension DocumentStore {
         _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression]
     ) -> [QueryAggregate.Row]? {
         // The flag first: every aggregate of an app comes this way.
-        guard query.filter == nil, answersFromCacheFiles else { return nil }
+        guard query.filter == nil, servesOneCommand else { return nil }
         let expressions = groupBy + (aggregate.value.map { [$0] } ?? [])
         let schema = state.withLock { $0.querySchema }
         guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }

@@ -121,11 +121,15 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
 
         init(day: Day, id: UUID) {
             self.day = UInt32((day.year * 100 + day.month) * 100 + day.day)
-            (high, low) = withUnsafeBytes(of: id.uuid) {
-                (
-                    UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
-                    UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                )
+            let identity = Self.identity(of: id)
+            (high, low) = (UInt64(identity >> 64), UInt64(truncatingIfNeeded: identity))
+        }
+
+        /// A UUID's bits as `identity` holds them: its bytes as one big-endian number.
+        static func identity(of id: UUID) -> UInt128 {
+            withUnsafeBytes(of: id.uuid) {
+                UInt128(UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))) << 64
+                    | UInt128(UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
             }
         }
 

@@ -2,18 +2,6 @@ import FolioJSON
 import Foundation
 
 extension DocumentStore {
-    /// Whether a query on one index key, on an entity whose folder is not loaded yet, is
-    /// answered from the folder's cache file and a walk of the folder, leaving the folder
-    /// unloaded (see `answerFromCache`). For a process that asks one question and ends,
-    /// such as a `folio count`: loading a folder of 200,000 documents cost three times
-    /// the walk and 270 MB, for an answer that reads a few hundred. A process that goes on
-    /// asking is better served by the loaded folder, which answers without walking again;
-    /// so this is off unless asked for.
-    package var answersFromCacheFiles: Bool {
-        get { state.withLock { $0.answersFromCacheFiles } }
-        set { state.withLock { $0.answersFromCacheFiles = newValue } }
-    }
-
     /// What a cache file and a walk gave for a query: the candidates (every document that
     /// may match, and only those) and how many documents the entity has.
     private struct CacheCandidates {
@@ -35,7 +23,7 @@ extension DocumentStore {
     /// tested against the whole filter, so the index only ever narrows what is read.
     func answerFromCache(_ query: DocumentQuery, countOnly: Bool) -> DocumentQueryResult? {
         // The flag alone first: every fetch of an app comes this way.
-        guard answersFromCacheFiles else { return nil }
+        guard servesOneCommand else { return nil }
         let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
         guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
         let query = schema.inFolder(query)
@@ -184,7 +172,7 @@ extension DocumentStore {
     func forEachFromCache(
         in name: String, reading names: [String], includeDeleted: Bool, _ body: (UUID, JSONObject) -> Void
     ) -> Bool {
-        guard answersFromCacheFiles, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
+        guard servesOneCommand, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
             guard
                 let (cache, match, changed) = try matchedCache(

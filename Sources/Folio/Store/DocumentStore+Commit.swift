@@ -30,9 +30,13 @@ extension DocumentStore {
     ) throws(FolioError) -> CommitSummary {
         // The folders written must be known (an identity in another day's folder, a document's
         // blobs, the content a history record compares with); a new manifest may change any.
-        try load(newManifest != nil ? nil : Set(changes.map(\.entity)))
-        return try lock.withLock(.exclusive) { () throws(FolioError) in
+        // One command's new documents are checked against a walk of their folder instead.
+        let touched = newManifest != nil ? nil : Set(changes.map(\.entity))
+        let walked = touched == nil ? [] : foldersCheckedByWalk(changes)
+        try load(touched?.subtracting(walked))
+        let summary = try lock.withLock(.exclusive) { () throws(FolioError) -> CommitSummary? in
             try prepareToWrite()
+            guard try newIdentitiesAreFree(changes, in: walked) else { return nil }
             var transaction = try state.withLock { state throws(FolioError) in
                 try plan(changes, manifest: newManifest, author: author, state: &state)
             }
@@ -44,8 +48,14 @@ extension DocumentStore {
                 transaction.history = nil
             }
             let stamps = try write(transaction.writes, history: transaction.history)
-            return state.withLock { state in record(transaction, stamps: stamps, manifest: newManifest, in: &state) }
+            return state.withLock { state in
+                record(transaction, stamps: stamps, manifest: newManifest, leaving: walked, in: &state)
+            }
         }
+        if let summary { return summary }
+        // A walk found what only a load reports: the folders are loaded, and checked as any.
+        try load(walked)
+        return try commit(changes, manifest: newManifest, author: author)
     }
 
     /// Settles what crashed writers left, before a transaction; call holding the write lock.
@@ -256,16 +266,22 @@ extension DocumentStore {
         if rotated { try? HistoryLog.trim(keeping: historyLimit, tail: tail, in: folder) }
     }
 
-    /// Brings the catalog up to date with a written transaction and returns its summary.
+    /// Brings the catalog up to date with a written transaction and returns its summary. The
+    /// folders `unloaded` stay out of it: their documents are read from disk when next used.
     private func record(
         _ transaction: PlannedTransaction, stamps: [FileStamp], manifest newManifest: StoreManifest?,
-        in state: inout State
+        leaving unloaded: Set<String>, in state: inout State
     ) -> CommitSummary {
         let (puts, deletes, writes) = (transaction.puts, transaction.deletes, transaction.writes)
         var summary = transaction.summary
         // Reserved at once: growing a map of 100,000 entries step by step costs more than filling it.
         state.catalog.reserveCapacity(state.catalog.count + puts.count)
         for (put, written) in zip(puts, writes.documents) {
+            if unloaded.contains(put.target.entity) {
+                summary.versions[put.target] = DocumentVersion(
+                    path: put.target, stamp: stamps[written], contentHash: put.contentHash, verified: false)
+                continue
+            }
             if let previous = put.previous, previous.path != put.target {
                 state.catalog.remove(previous.path)
                 for blob in state.catalog.blobs(of: previous.path).keys { state.catalog.removeBlob(blob) }
@@ -283,7 +299,9 @@ extension DocumentStore {
             state.catalog.remove(version.path)
             for blob in state.catalog.blobs(of: version.path).keys { state.catalog.removeBlob(blob) }
         }
-        for (blob, written) in writes.blobs { state.catalog.setBlob(blob, stamp: stamps[written]) }
+        for (blob, written) in writes.blobs where !unloaded.contains(blob.entity) {
+            state.catalog.setBlob(blob, stamp: stamps[written])
+        }
         if let newManifest, newManifest != state.manifest { state.manifest = newManifest }
         summary.written = puts.count
         summary.deleted = deletes.count
@@ -314,9 +332,7 @@ extension DocumentStore {
         if let basedOn {
             try verifyUnchanged(basedOn)
         } else if let existing = catalog.path(of: .init(entity: document.entity, id: document.id)) {
-            throw .conflict(
-                path: existing.relativePath,
-                reason: "a document with this identity already exists; read it and pass its version to overwrite it")
+            throw .conflict(path: existing.relativePath, reason: Self.identityTaken)
         }
         let file = Journal.Target(target)
         if basedOn?.path != target, try folders.exists(file.folder, in: folder),

@@ -18,10 +18,10 @@ package struct StoreSummary: Sendable {
 
 extension DocumentStore {
     /// The summary of the store: from the cache files' index parts and a walk of the whole
-    /// tree when `answersFromCacheFiles` is on and that can tell (see
+    /// tree when `servesOneCommand` is on and that can tell (see
     /// `summaryFromCacheFiles`), else from the catalog, every folder loaded.
     package var summary: StoreSummary {
-        if answersFromCacheFiles, let summary = summaryFromCacheFiles() { return summary }
+        if servesOneCommand, let summary = summaryFromCacheFiles() { return summary }
         let counts = documentCounts
         let entities = Set(counts.keys).union(manifest.entityNames)
         return StoreSummary(

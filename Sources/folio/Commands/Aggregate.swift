@@ -47,7 +47,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 // One question, then the process ends: answered from the cache file when it can be.
-                store.answersFromCacheFiles = true
+                store.servesOneCommand = true
                 if function != .count, of == nil {
                     throw FolioError.invalidInput("\(function) needs a value: add --of <property or expression>")
                 }

@@ -23,7 +23,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 // One question, then the process ends: answered from the cache file when it can be.
-                store.answersFromCacheFiles = true
+                store.servesOneCommand = true
                 let result = try store.query(try query.documentQuery(in: store, limit: 0))
                 Terminal.print("\(result.total)")
                 if explain {

@@ -22,7 +22,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 // One look at the store, then the process ends: from the cache files when they can tell.
-                store.answersFromCacheFiles = true
+                store.servesOneCommand = true
                 let manifest = store.manifest
                 let summary = store.summary
                 let entities = Set(summary.tallies.keys).union(manifest.storedSchema.entityNames).sorted()

@@ -31,15 +31,22 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
+                // The entity's folder stays unloaded: the commit checks the new identity against a walk.
+                store.servesOneCommand = true
                 _ = try store.parseQuery("true", entity: entity)
                 let document = try store.newDocument(
                     entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
-                if store.document(entity: entity, id: document.id) != nil {
+                let summary: CommitSummary
+                do throws(FolioError) {
+                    summary = try store.commit(
+                        store.changes(putting: document, over: nil), author: FolioCommand.author)
+                } catch {
+                    guard error.kind == .conflict, error.path?.hasSuffix("/\(document.id.uuidString).json") == true
+                    else { throw error }
                     throw FolioError.invalidInput(
                         "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one"
                     )
                 }
-                let summary = try store.commit(store.changes(putting: document, over: nil), author: FolioCommand.author)
                 for path in summary.versions.keys.sorted() { Terminal.print(path.relativePath) }
             }
         }

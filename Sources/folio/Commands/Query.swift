@@ -82,7 +82,7 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 // One question, then the process ends: answered from the cache file when it can be.
-                store.answersFromCacheFiles = true
+                store.servesOneCommand = true
                 let documentQuery = try query.documentQuery(in: store, sort: sort, offset: offset, limit: limit)
                 let result = try store.query(documentQuery)
                 let documents = result.matches.compactMap(\.stored)
