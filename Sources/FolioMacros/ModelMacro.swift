@@ -115,7 +115,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             superclass == nil
                 ? """
                 public var persistentBackingData: Folio.ModelBackingData {
-                    Folio.ModelBackingData.ensured(&_$backingData)
+                    Folio.ModelBackingData.ensured(&_$backingData, of: Self.self)
                 }
                 """
                 : """

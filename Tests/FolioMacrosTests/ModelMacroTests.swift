@@ -78,7 +78,7 @@ struct ModelMacroTests {
                     private var _$backingData: Folio.ModelBackingData?
 
                     public var persistentBackingData: Folio.ModelBackingData {
-                        Folio.ModelBackingData.ensured(&_$backingData)
+                        Folio.ModelBackingData.ensured(&_$backingData, of: Self.self)
                     }
 
                     public static var schemaEntity: Folio.Schema.Entity {
@@ -213,7 +213,7 @@ struct ModelMacroTests {
                     private var _$backingData: Folio.ModelBackingData?
 
                     public var persistentBackingData: Folio.ModelBackingData {
-                        Folio.ModelBackingData.ensured(&_$backingData)
+                        Folio.ModelBackingData.ensured(&_$backingData, of: Self.self)
                     }
 
                     public static func _$keyPaths<_Root: Timer>(rootedAt root: _Root.Type) -> [String: Swift.AnyKeyPath] {

@@ -136,7 +136,7 @@ public final class ModelContext {
             ModelEntities.info(of: type).constants.isEmpty,
             "\(identifier) is not in the store, and \(identifier.entityName) has let properties, so no placeholder can be made; look it up with registeredModel(for:) or a fetch when it may be gone"
         )
-        let data = ModelBackingData()
+        let data = ModelBackingData(of: type)
         data.persistentIdentifier = identifier
         return ModelLoading.loading(type) { type.init(backingData: data) }
     }

@@ -8,14 +8,18 @@ import Foundation
 /// class, and so that a model can be made from a document without running its
 /// initializer (`init(backingData:)`).
 public final class ModelBackingData {
-    /// Values by property name: a model made by its class's initializer, before any
-    /// container has laid its entity out.
-    private var values: [String: Any] = [:]
-    /// Values by position in `layout.slots`: a model made from a document. An array
-    /// filled in place costs no hashing per property and about a third of a dictionary's memory.
-    /// A member without a value yet is decoded from `document` when first read (see
-    /// `ModelDocument.fill`).
+    /// The values, by the position `positions` gives each property: one array, filled in
+    /// place, costs no hashing per property and about a third of a dictionary's memory. A
+    /// member of a model made from a document without a value yet is decoded from
+    /// `document` when first read (see `ModelDocument.fill`).
     private var slotValues: [Any?] = []
+    /// Where each property's value is in `slotValues`: the layout's positions for a model
+    /// made from a document, its class's entity's (`ModelEntities.Info.positions`) for one
+    /// made by its initializer. Either is one table shared by every model of the entity; a
+    /// property neither names (a subclass's, set before its superclass's storage knew the
+    /// class) is appended to this model's own copy.
+    private var positions: [String: Int] = [:]
+    /// The container's layout of the entity, for a model made from a document.
     private var layout: EntityLayout?
     /// Relationships not read yet: how to find the related models on first read.
     private var faults: [String: () -> Any] = [:]
@@ -31,7 +35,14 @@ public final class ModelBackingData {
     /// When the model was soft-deleted, as its document records it.
     var deletedAt: Date?
 
+    /// Backing data with no values yet, which places each where it is first set: what a
+    /// model can be made around (`init(backingData:)`) with values set by name.
     public init() {}
+
+    /// Backing data that keeps its values where the class's entity puts them.
+    init(of type: any PersistentModel.Type) {
+        positions = ModelEntities.info(of: type).positions
+    }
 
     /// The backing data of a model made from a document, everything set at once: stores
     /// made by an initializer need none of the exclusivity checks that setting each
@@ -42,6 +53,7 @@ public final class ModelBackingData {
         deletedAt: Date?, context: ModelContext
     ) {
         self.layout = layout
+        positions = layout.positions
         slotValues = values
         self.faults = faults
         persistentIdentifier = identifier
@@ -53,9 +65,11 @@ public final class ModelBackingData {
     /// The backing data in a model's storage, made there first if the model has none
     /// yet: the `@Model` macro's code calls this, so that a model made from a document
     /// (`init(backingData:)`) makes no backing data only to replace it.
-    public static func ensured(_ storage: inout ModelBackingData?) -> ModelBackingData {
+    public static func ensured<Model: PersistentModel>(_ storage: inout ModelBackingData?, of model: Model.Type)
+        -> ModelBackingData
+    {
         if let data = storage { return data }
-        let data = ModelBackingData()
+        let data = ModelBackingData(of: model)
         storage = data
         return data
     }
@@ -66,7 +80,9 @@ public final class ModelBackingData {
     public static func adopting(_ pending: inout ModelBackingData?, into data: ModelBackingData) -> ModelBackingData {
         guard let initial = pending else { return data }
         pending = nil
-        for (key, value) in initial.values { data.setInitialValue(value, forKey: key) }
+        for (key, position) in initial.positions where position < initial.slotValues.count {
+            if let value = initial.slotValues[position] { data.setInitialValue(value, forKey: key) }
+        }
         return data
     }
 
@@ -134,38 +150,41 @@ public final class ModelBackingData {
         _ value: Value, forKey key: String, in storage: inout ModelBackingData?, of model: Model.Type
     ) {
         guard storage != nil || !ModelLoading.isLoading(Model.self) else { return }
-        ensured(&storage).setInitialValue(value, forKey: key)
+        ensured(&storage, of: model).setInitialValue(value, forKey: key)
     }
 
     /// Replaces every value and fault at once: a model read back from its document (a
     /// rollback), whose values were decoded together, by position in the layout's slots.
     func load(layout: EntityLayout, values: [Any?], faults: [String: () -> Any]) {
         self.layout = layout
+        positions = layout.positions
         slotValues = values
-        self.values = [:]
         self.faults = faults
     }
 
     /// The value as stored (loading a relationship not read yet), or `nil` if the property has none.
     func currentValue(forKey key: String) -> Any? {
-        if let layout, let position = layout.positions[key] {
-            if let value = slotValues[position] { return value }
-            // Only a model that left its members to be decoded on first read gets here for a
-            // member. Its own `id` is its document's name (checked when the document was
-            // first decoded), read without decoding or storing it, which would copy the slots.
-            if position == layout.identitySlot, let persistentIdentifier { return persistentIdentifier.id }
-            // Not bound with `if let`, which copied the document (retaining its parts) per read.
-            if document != nil, let decoded = ModelDocument.member(atSlot: position, of: document!, layout: layout) {
-                switch decoded {
-                case .success(let value):
-                    slotValues[position] = value
-                    return value
-                case .failure(let error):
-                    return undecodableMember(key, at: position, layout: layout, error)
+        if let position = positions[key] {
+            if position < slotValues.count, let value = slotValues[position] { return value }
+            // Only a model made from a document (whose `positions` are its layout's) that left
+            // its members to be decoded on first read gets further for a member. Its own `id`
+            // is its document's name (checked when the document was first decoded), read
+            // without decoding or storing it, which would copy the slots.
+            if let layout {
+                if position == layout.identitySlot, let persistentIdentifier { return persistentIdentifier.id }
+                // Not bound with `if let`, which copied the document (retaining its parts) per read.
+                if document != nil,
+                    let decoded = ModelDocument.member(atSlot: position, of: document!, layout: layout)
+                {
+                    switch decoded {
+                    case .success(let value):
+                        slotValues[position] = value
+                        return value
+                    case .failure(let error):
+                        return undecodableMember(key, at: position, layout: layout, error)
+                    }
                 }
             }
-        } else if let value = values[key] {
-            return value
         }
         guard let load = faults.removeValue(forKey: key) else { return nil }
         let value = load()
@@ -188,11 +207,18 @@ public final class ModelBackingData {
     }
 
     private func store(_ value: Any, forKey key: String) {
-        if let layout, let position = layout.positions[key] {
-            slotValues[position] = value
+        let position: Int
+        if let known = positions[key] {
+            position = known
         } else {
-            values[key] = value
+            position = max(slotValues.count, positions.count)
+            positions[key] = position
         }
+        // Room for every property at once: a model made by its initializer sets them all.
+        if position >= slotValues.count {
+            slotValues.append(contentsOf: repeatElement(nil, count: positions.count - slotValues.count))
+        }
+        slotValues[position] = value
     }
 
     /// Forgets the changes, once they are saved.

@@ -15,6 +15,9 @@ enum ModelEntities {
         let backReferences: Set<String>
         /// The `let` attributes, whose values only the class's own storage holds until copied.
         let constants: [Schema.Attribute]
+        /// Where a model made by the class's initializer keeps each property's value (see
+        /// `ModelBackingData`): its place among the entity's properties.
+        let positions: [String: Int]
     }
 
     private static let infos = Mutex<[ObjectIdentifier: Info]>([:])
@@ -27,8 +30,10 @@ enum ModelEntities {
                 guard let modelType = entity.modelType.value else { continue }
                 let backReferences = entity.relationships.filter { !$0.isStored(in: schema) }.map(\.name)
                 let constants = entity.attributes.filter(\.isConstant)
+                let positions = Dictionary(
+                    entity.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
                 infos[ObjectIdentifier(modelType)] = Info(
-                    entity: entity, backReferences: Set(backReferences), constants: constants)
+                    entity: entity, backReferences: Set(backReferences), constants: constants, positions: positions)
             }
             return infos[ObjectIdentifier(type)]!
         }
