@@ -24,20 +24,52 @@ public struct QueryAggregate: Sendable, Hashable {
         public var value: QueryValue
     }
 
-    /// Summarizes the values, skipping `nil`s as SQL does: `sum` of integers stays an
-    /// integer, `average` is a double, `min` and `max` use the sort order of values.
-    func summarize(_ values: [QueryValue], documents: Int) -> QueryValue {
-        let present = values.filter { !$0.isNull }
-        switch function {
-        case .count: return .integer(Int64(value == nil ? documents : present.count))
-        case .min: return present.min { $0.sortOrder($1) == .orderedAscending } ?? .null
-        case .max: return present.max { $0.sortOrder($1) == .orderedAscending } ?? .null
-        case .sum, .average:
-            let numbers = present.filter { $0.doubleValue != nil }
-            guard !numbers.isEmpty else { return function == .sum ? .integer(0) : .null }
-            let sum = numbers.dropFirst().reduce(numbers[0]) { QueryEvaluation.arithmetic($0, .add, $1) }
-            guard function == .average, let total = sum.doubleValue else { return sum }
-            return .double(total / Double(numbers.count))
+    /// One group's summary as its documents are added, holding what the function needs
+    /// and not the values: `nil`s are skipped as SQL does, `sum` of integers stays an
+    /// integer, `average` is a double, `min` and `max` use the sort order of values (the
+    /// first of equal ones). An aggregate over a million documents kept every value.
+    struct Summary {
+        let aggregate: QueryAggregate
+        /// The documents added.
+        private(set) var documents = 0
+        /// The values that were not `nil`.
+        private var present = 0
+        /// The numbers summed, and their sum so far, in the order added.
+        private var numbers = 0
+        private var sum: QueryValue?
+        /// The least or greatest value so far, for `min` or `max`.
+        private var extreme: QueryValue?
+
+        init(_ aggregate: QueryAggregate) { self.aggregate = aggregate }
+
+        /// Adds a document and the value it gave (`nil` for a `count` of documents).
+        mutating func add(_ value: QueryValue?) {
+            documents += 1
+            guard let value, !value.isNull else { return }
+            present += 1
+            switch aggregate.function {
+            case .count: break
+            case .min:
+                if extreme.map({ value.sortOrder($0) == .orderedAscending }) ?? true { extreme = value }
+            case .max:
+                if extreme.map({ $0.sortOrder(value) == .orderedAscending }) ?? true { extreme = value }
+            case .sum, .average:
+                guard value.doubleValue != nil else { return }
+                numbers += 1
+                sum = sum.map { QueryEvaluation.arithmetic($0, .add, value) } ?? value
+            }
+        }
+
+        /// The aggregate of what was added.
+        var value: QueryValue {
+            switch aggregate.function {
+            case .count: return .integer(Int64(aggregate.value == nil ? documents : present))
+            case .min, .max: return extreme ?? .null
+            case .sum, .average:
+                guard let sum else { return aggregate.function == .sum ? .integer(0) : .null }
+                guard aggregate.function == .average, let total = sum.doubleValue else { return sum }
+                return .double(total / Double(numbers))
+            }
         }
     }
 }
@@ -141,7 +173,7 @@ extension QueryAggregate {
         let aggregate: QueryAggregate
         let groupBy: [QueryExpression]
         let entity: String
-        private var groups: [[QueryValue]: (count: Int, values: [QueryValue])] = [:]
+        private var groups: [[QueryValue]: Summary] = [:]
         private var order: [[QueryValue]] = []
 
         init(_ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], entity: String) {
@@ -154,17 +186,15 @@ extension QueryAggregate {
             let key = groupBy.map { evaluation.value(of: $0, on: identity, content: content) }
             let value = aggregate.value.map { evaluation.value(of: $0, on: identity, content: content) }
             if groups[key] == nil { order.append(key) }
-            groups[key, default: (0, [])].count += 1
-            if let value { groups[key]!.values.append(value) }
+            groups[key, default: Summary(aggregate)].add(value)
         }
 
         /// The rows, in group order; one row for no documents and no groups.
         var rows: [QueryAggregate.Row] {
             let keys = groupBy.isEmpty && order.isEmpty ? [[]] : order
             return keys.sorted(by: QueryAggregate.groupOrder).map { key in
-                let group = groups[key] ?? (0, [])
-                return QueryAggregate.Row(
-                    group: key, count: group.count, value: aggregate.summarize(group.values, documents: group.count))
+                let summary = groups[key] ?? Summary(aggregate)
+                return QueryAggregate.Row(group: key, count: summary.documents, value: summary.value)
             }
         }
     }
