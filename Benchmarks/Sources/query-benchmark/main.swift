@@ -88,10 +88,12 @@ func folioQueries(_ container: ModelContainer, target: UUID, from: Date, to: Dat
     seconds: Double, answer: Any
 )] {
     var results: [String: (Double, Any)] = [:]
-    results["point"] = try median {
-        try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target })).map(
-            \.id.uuidString)
-    }
+    results["point"] = try median(
+        {
+            try ModelContext(container).fetch(FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target }))
+                .map(\.id)
+        },
+        answer: idText)
     results["indexed"] = try median(
         {
             try ModelContext(container).fetch(
@@ -115,12 +117,14 @@ func folioQueries(_ container: ModelContainer, target: UUID, from: Date, to: Dat
             FetchDescriptor<FocusSession>(predicate: #Predicate { $0.startTime >= from && $0.startTime < to })
         ).count
     }
-    results["latest"] = try median {
-        try ModelContext(container).fetch(
-            FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20)
-        )
-        .map(\.id.uuidString)
-    }
+    results["latest"] = try median(
+        {
+            try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20)
+            )
+            .map(\.id)
+        },
+        answer: idText)
     results["countByState"] = try median {
         Dictionary(
             uniqueKeysWithValues: try ModelContext(container).aggregate(

@@ -121,9 +121,6 @@ final class CacheIndex {
         var changed: [TreeListing.Entry] = []
         /// The pairs of the index asked for, as the part has them.
         var pairs: [UInt8] = []
-        /// Per record, its identity, where its compact content lies in the file and its hash,
-        /// when asked for.
-        var contents: [(id: UUID, start: Int, length: Int, checksum: UInt64)] = []
 
         /// How many documents the folder has.
         var documents: Int { unchanged.count(where: { $0 }) + changed.count }
@@ -162,8 +159,7 @@ final class CacheIndex {
     /// of this part would read them again), or when one identity is in two files, an issue
     /// a load reports.
     func match(
-        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexOn properties: [String]? = nil,
-        keepingContents: Bool = false
+        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexOn properties: [String]? = nil
     ) -> Match? {
         var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
         guard reader.next(16) != nil else { return nil }
@@ -190,10 +186,6 @@ final class CacheIndex {
         for position in 0..<count {
             guard let bytes = reader.next(Self.recordSize) else { return nil }
             let record = bytes.withUnsafeBytes(Record.init)
-            if keepingContents {
-                guard let (_, id) = record.key.parts else { return nil }
-                match.contents.append((id, record.contentStart, record.contentLength, record.contentChecksum))
-            }
             match.days[position] = record.key.day
             match.deleted[position] = record.isDeleted
             let (key, stamp) = (record.key, record.stamp)
@@ -235,17 +227,26 @@ final class CacheIndex {
         return match
     }
 
-    /// Hands `body` the compact content of the records at `positions`, whose places `match`
-    /// kept, reading the file in its own order a megabyte at a time, each content checked
-    /// against its hash; `false` as soon as one cannot be read or does not hold.
+    /// Hands `body` the identity and compact content of each record `wanted` takes (by
+    /// position), going through the records again in store order, a megabyte at a time, and
+    /// reading contents the same way, each checked against its hash; `false` as soon as one
+    /// cannot be read or does not hold. The records were checked as a whole by `match`, on
+    /// this same open file; keeping where each content lies from then cost 40 bytes a document.
     func readContents(
-        _ positions: [Int], of match: Match, _ body: (Int, UnsafeRawBufferPointer) -> Void
+        where wanted: (Int) -> Bool, _ body: (UUID, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
+        var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
+        guard reader.next(16) != nil else { return false }
         var window: [UInt8] = []
         var windowStart = 0
-        for position in positions.sorted(by: { match.contents[$0].start < match.contents[$1].start }) {
-            let (_, start, length, checksum) = match.contents[position]
-            guard start >= 0, length <= footer.entriesEnd, start <= footer.entriesEnd - length else { return false }
+        for position in 0..<count {
+            guard let bytes = reader.next(Self.recordSize) else { return false }
+            guard wanted(position) else { continue }
+            let record = bytes.withUnsafeBytes(Record.init)
+            let (start, length) = (record.contentStart, record.contentLength)
+            guard let (_, id) = record.key.parts, start >= 0, length <= footer.entriesEnd,
+                start <= footer.entriesEnd - length
+            else { return false }
             if start < windowStart || start + length > windowStart + window.count {
                 guard
                     let read = Self.read(
@@ -254,10 +255,10 @@ final class CacheIndex {
                 (window, windowStart) = (read, start)
             }
             let holds = window.withUnsafeBytes { raw in
-                let bytes = UnsafeRawBufferPointer(
+                let content = UnsafeRawBufferPointer(
                     rebasing: raw[(start - windowStart)..<(start - windowStart + length)])
-                guard ContentHash.of(bytes) == checksum else { return false }
-                body(position, bytes)
+                guard ContentHash.of(content) == record.contentChecksum else { return false }
+                body(id, content)
                 return true
             }
             guard holds else { return false }

@@ -119,14 +119,13 @@ extension DocumentStore {
     /// reports or sweeps, a new or changed file cannot be used, or the cache file cannot
     /// tell. Call holding the shared lock.
     private func matchedCache(
-        of name: String, keepingIndexOn properties: [String]? = nil, keepingContents: Bool = false,
-        includeDeleted: Bool
+        of name: String, keepingIndexOn properties: [String]? = nil, includeDeleted: Bool
     ) throws(FolioError) -> (cache: CacheIndex, match: CacheIndex.Match, changed: [(Catalog.Entry, JSONObject)])? {
         guard let cache = CacheIndex.open(folder: name, from: folder) else { return nil }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count, keysOnly: true)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
             let match = cache.match(
-                listing.keyedDocuments, in: name, keepingIndexOn: properties, keepingContents: keepingContents)
+                listing.keyedDocuments, in: name, keepingIndexOn: properties)
         else { return nil }
         let schema = state.withLock { $0.querySchema }
         var changed: [(Catalog.Entry, JSONObject)] = []
@@ -175,21 +174,19 @@ extension DocumentStore {
         guard servesOneCommand, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
             guard
-                let (cache, match, changed) = try matchedCache(
-                    of: name, keepingContents: true, includeDeleted: includeDeleted)
+                let (cache, match, changed) = try matchedCache(of: name, includeDeleted: includeDeleted)
             else { return false }
-            let positions = match.unchanged.indices.filter {
-                match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
-            }
             var decoded = true
-            let readable = cache.readContents(positions, of: match) { position, bytes in
+            let readable = cache.readContents(where: {
+                match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
+            }) { id, bytes in
                 guard let values = CompactJSON.members(names, of: bytes) else {
                     decoded = false
                     return
                 }
                 var content = JSONObject()
                 for (name, value) in zip(names, values) { content[name] = value }
-                body(match.contents[position].id, content)
+                body(id, content)
             }
             guard readable, decoded else { return false }
             for (entry, content) in changed { body(entry.path.id, content) }
