@@ -215,7 +215,19 @@ for size in sizes {
     let warm = try folioQueries(container, target: target, from: from, to: to)
     if profiling {
         note("profiling loop")
-        for _ in 0..<(ProcessInfo.processInfo.environment["PROFILE_LOOPS"].flatMap { Int($0) } ?? 30) {
+        let loops = ProcessInfo.processInfo.environment["PROFILE_LOOPS"].flatMap { Int($0) } ?? 30
+        // PROFILE_FETCH=few: the fetches of one or twenty models (the point lookup, the 20 latest) instead.
+        let few = ProcessInfo.processInfo.environment["PROFILE_FETCH"] == "few"
+        for _ in 0..<(few ? loops * 1000 : 0) {
+            _ = try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target })
+            )
+            .map(\.id)
+            _ = try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20)
+            ).map(\.id)
+        }
+        for _ in 0..<(few ? 0 : loops) {
             _ = try ModelContext(container).fetch(
                 FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
             ).map(\.id)

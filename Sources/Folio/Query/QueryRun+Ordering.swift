@@ -4,46 +4,45 @@ import Foundation
 extension QueryRun {
     /// The page of the matches in the query's order: sorted by the keys (a bounded heap
     /// when a limit keeps few), ties and unsorted queries in store order.
+    ///
+    /// Positions in `found` are ordered, never the documents themselves, with their paths
+    /// and keys taken out once: moving or comparing a `Found` copied (retained and released)
+    /// each of its members, a tenth of "the 20 latest".
     mutating func ordered(_ found: [Found], explanation: inout QueryExplanation) -> ArraySlice<Found> {
-        var found = found
         let offset = max(query.offset, 0)
         let wanted = query.limit.map { offset + max($0, 0) }
-        func storeOrder(_ a: Found, _ b: Found) -> Bool {
-            switch (a.path, b.path) {
+        func page(_ count: Int) -> Range<Int> {
+            let start = min(offset, count)
+            return start..<max(start, wanted.map { min($0, count) } ?? count)
+        }
+        // Rows are collected in store order (the table's order, and the positions an index or
+        // a day range gives are ascending); only pending documents can be out of it.
+        if query.sort.isEmpty, !foundPending { return found[page(found.count)] }
+        let paths = found.map(\.path)
+        func storeOrder(_ a: Int, _ b: Int) -> Bool {
+            switch (paths[a], paths[b]) {
             case (let a?, let b?): a < b
             case (_?, nil): true
             default: false
             }
         }
+        let order: [Int]
         if query.sort.isEmpty {
-            // Rows are collected in store order (the table's order, and the positions an
-            // index or a day range gives are ascending); only pending documents can be out
-            // of it, and only they are checked for: checking every pair copied (retained
-            // and released) every document found.
-            let inOrder = { found.indices.dropFirst().allSatisfy { !storeOrder(found[$0], found[$0 - 1]) } }
-            if !foundPending || inOrder() {
-                assert(inOrder(), "documents collected out of store order")
-                // Already in order: the page is a slice of it.
-            } else if let wanted, wanted < found.count / 8 {
-                found = found.smallest(wanted, by: storeOrder)
-            } else {
-                found = stableSorted(found, by: storeOrder)
-            }
+            order = Self.sorted(found.indices, wanted: wanted, by: storeOrder)
         } else {
             explanation.sort = query.sort.map {
                 "\($0.expression.queryText) \($0.ascending ? "ascending" : "descending")"
             }.joined(separator: ", ")
             // Keys a stage already has (the ordered index's walk) are not evaluated again.
-            for index in found.indices where found[index].keys.count != query.sort.count {
-                let identity = Catalog.Identity(entity: query.entity, id: found[index].id)
-                found[index].keys = query.sort.map {
-                    evaluation.value(of: $0.expression, on: identity, content: found[index].content)
-                }
-            }
             let keys = query.sort
-            let before: (Found, Found) -> Bool = { a, b in
+            let values = found.map { document in
+                guard document.keys.count != keys.count else { return document.keys }
+                let identity = Catalog.Identity(entity: query.entity, id: document.id)
+                return keys.map { evaluation.value(of: $0.expression, on: identity, content: document.content) }
+            }
+            func before(_ a: Int, _ b: Int) -> Bool {
                 for (position, key) in keys.enumerated() {
-                    switch key.order(a.keys[position], b.keys[position]) {
+                    switch key.order(values[a][position], values[b][position]) {
                     case .orderedAscending: return true
                     case .orderedDescending: return false
                     case .orderedSame: continue
@@ -51,26 +50,24 @@ extension QueryRun {
                 }
                 return storeOrder(a, b)
             }
-            if let wanted, wanted < found.count / 8 {
-                found = found.smallest(wanted, by: before)
-            } else {
-                found = stableSorted(found, by: before)
-            }
+            order = Self.sorted(found.indices, wanted: wanted, by: before)
         }
-        let start = min(offset, found.count)
-        let end = wanted.map { min($0, found.count) } ?? found.count
-        return found[start..<max(start, end)]
+        // Already in order (the common case): the page is a slice of what was found.
+        if order.elementsEqual(found.indices) { return found[page(found.count)] }
+        return ArraySlice(order[page(order.count)].map { found[$0] })
     }
 
-    private func stableSorted(_ found: [Found], by before: (Found, Found) -> Bool) -> [Found] {
-        // Stable: equal keys keep the order they were found in.
-        found.enumerated().sorted { a, b in
-            before(a.element, b.element) || (!before(b.element, a.element) && a.offset < b.offset)
-        }.map(\.element)
+    /// The positions in order, stable (equal ones keep their order): a bounded heap of the
+    /// `wanted` first when that is far fewer than all, else a sort, unless they are in
+    /// order already, which one pass tells.
+    private static func sorted(_ positions: Range<Int>, wanted: Int?, by before: (Int, Int) -> Bool) -> [Int] {
+        if positions.dropFirst().allSatisfy({ !before($0, $0 - 1) }) { return Array(positions) }
+        if let wanted, wanted < positions.count / 8 { return positions.smallest(wanted, by: before) }
+        return positions.sorted { a, b in before(a, b) || (!before(b, a) && a < b) }
     }
 }
 
-extension Array {
+extension Collection {
     /// The `count` smallest elements in order, with a bounded heap: `n log count` rather
     /// than sorting all `n`. Equal elements keep their order.
     func smallest(_ count: Int, by before: (Element, Element) -> Bool) -> [Element] {

@@ -41,6 +41,8 @@ extension DocumentStore {
     package func load(_ folders: Set<String>?) throws(FolioError) {
         let (walked, newly): (Set<String>?, Set<String>)
         if let folders {
+            // Every fetch comes this way: the common answer, all loaded, makes no set.
+            guard !state.withLock({ state in folders.allSatisfy(state.catalog.isLoaded) }) else { return }
             let missing = state.withLock { state in folders.filter { !state.catalog.isLoaded($0) } }
             guard !missing.isEmpty else { return }
             (walked, newly) = (missing, missing)
