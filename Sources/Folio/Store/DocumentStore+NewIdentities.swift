@@ -22,11 +22,11 @@ extension DocumentStore {
     }
 
     /// Whether no file of `folders` holds the identity of a new document `changes` put
-    /// there, from a walk of each folder; throws `.conflict`, as a
-    /// loaded folder's commit does, naming the file that holds one. `false` when a walk
-    /// found something only a load reports (a misplaced file, a symbolic link, a folder that
-    /// cannot be listed): the caller loads the folders and commits as usual. Call holding the
-    /// write lock, so that no other writer adds a file between the walk and the commit.
+    /// there, from a walk of each folder; throws `.conflict`, as a loaded folder's commit
+    /// does, naming the file that holds one. `false` when a walk found something only a load
+    /// reports (a misplaced file, a symbolic link): the caller loads the folders and commits
+    /// as usual. Call holding the write lock, so that no other writer adds a file between
+    /// the walk and the commit.
     func newIdentitiesAreFree(_ changes: [DocumentChange], in folders: Set<String>) throws(FolioError) -> Bool {
         for name in folders.sorted() {
             var added = Set<UInt128>()
