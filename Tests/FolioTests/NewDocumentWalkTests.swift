@@ -21,11 +21,17 @@ struct NewDocumentWalkTests {
             ])
     }
 
+    /// The store at `root` as a one-command process opens it (`folio insert`).
+    func oneCommandStore(at root: String) throws -> DocumentStore {
+        let store = try DocumentStore.open(at: root, durability: .none)
+        store.servesOneCommand = true
+        return store
+    }
+
     @Test func aNewDocumentIsWrittenWithoutLoadingItsFolder() throws {
         let folder = try TemporaryDirectory()
         let (root, _) = try errands.makeErrands(in: folder)
-        let store = try DocumentStore.open(at: root, durability: .none)
-        store.servesOneCommand = true
+        let store = try oneCommandStore(at: root)
         let document = try newErrand(UUID(), code: "W1", due: "2026-12-01T09:00:00Z", in: store)
         let summary = try store.commit(store.changes(putting: document, over: nil))
 
@@ -49,8 +55,7 @@ struct NewDocumentWalkTests {
         let (root, _) = try errands.makeErrands(in: folder)
         let existing = try #require(try errands.errandFiles(in: root).first)
         let id = try #require(DocumentPath(relativePath: existing)?.id)
-        let store = try DocumentStore.open(at: root, durability: .none)
-        store.servesOneCommand = true
+        let store = try oneCommandStore(at: root)
         // A year later than any errand: another day folder than the stored one.
         let document = try newErrand(id, code: "W2", due: "2027-12-01T09:00:00Z", in: store)
         let error = try #require(throws: FolioError.self) {
@@ -68,8 +73,7 @@ struct NewDocumentWalkTests {
         let day = try #require(try errands.errandFiles(in: root).first).split(separator: "/").dropLast().joined(
             separator: "/")
         try Data("notes".utf8).write(to: URL(fileURLWithPath: root + "/" + day + "/notes.txt"))
-        let store = try DocumentStore.open(at: root, durability: .none)
-        store.servesOneCommand = true
+        let store = try oneCommandStore(at: root)
         let document = try newErrand(UUID(), code: "W3", due: "2026-12-02T09:00:00Z", in: store)
         let summary = try store.commit(store.changes(putting: document, over: nil))
 
@@ -83,8 +87,7 @@ struct NewDocumentWalkTests {
         let folder = try TemporaryDirectory()
         let (root, _) = try errands.makeErrands(in: folder)
         let existing = try #require(DocumentPath(relativePath: try errands.errandFiles(in: root)[0]))
-        let store = try DocumentStore.open(at: root, durability: .none)
-        store.servesOneCommand = true
+        let store = try oneCommandStore(at: root)
         let stored = try #require(store.document(entity: "Errand", id: existing.id))
         let document = try store.document(stored, setting: ["title": "Renamed"])
         let added = try newErrand(UUID(), code: "W4", due: "2026-12-03T09:00:00Z", in: store)

@@ -161,8 +161,7 @@ final class CacheIndex {
     func match(
         _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexOn properties: [String]? = nil
     ) -> Match? {
-        var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
-        guard reader.next(16) != nil else { return nil }
+        guard var reader = recordsReader() else { return nil }
         var match = Match(
             unchanged: [Bool](repeating: false, count: count), days: [UInt32](repeating: 0, count: count),
             deleted: [Bool](repeating: false, count: count))
@@ -227,6 +226,13 @@ final class CacheIndex {
         return match
     }
 
+    /// A reader of the index part past its two counts, at the first record; `nil` when
+    /// those cannot be read.
+    private func recordsReader() -> Reader? {
+        var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
+        return reader.next(16) == nil ? nil : reader
+    }
+
     /// Hands `body` the identity and compact content of each record `wanted` takes (by
     /// position), in the file's own order, a megabyte at a time, each checked against its
     /// hash; `false` as soon as one cannot be read or does not hold. Where each content lies
@@ -236,8 +242,7 @@ final class CacheIndex {
     func readContents(
         where wanted: (Int) -> Bool, _ body: (UUID, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
-        var reader = Reader(descriptor: descriptor, offset: footer.indexStart, end: end)
-        guard reader.next(16) != nil else { return false }
+        guard var reader = recordsReader() else { return false }
         var contents: [(id: UUID, start: Int, length: Int, checksum: UInt64)] = []
         for position in 0..<count {
             guard let bytes = reader.next(Self.recordSize) else { return false }

@@ -42,9 +42,10 @@ extension DocumentStore {
         let (walked, newly): (Set<String>?, Set<String>)
         if let folders {
             // Every fetch comes this way: the common answer, all loaded, makes no set.
-            guard !state.withLock({ state in folders.allSatisfy(state.catalog.isLoaded) }) else { return }
-            let missing = state.withLock { state in folders.filter { !state.catalog.isLoaded($0) } }
-            guard !missing.isEmpty else { return }
+            let missing = state.withLock { state in
+                folders.allSatisfy(state.catalog.isLoaded) ? nil : folders.filter { !state.catalog.isLoaded($0) }
+            }
+            guard let missing else { return }
             (walked, newly) = (missing, missing)
         } else {
             guard !state.withLock({ $0.catalog.loadsEverything }) else { return }
