@@ -114,6 +114,23 @@ struct ExternalChangeTests {
         #expect(try store.refresh(paths: ["folio.json"]).modified == [paths[0]])
     }
 
+    @Test func anotherWritersTransactionsSeenAFileAtATimeAreItsOwnNotExternal() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try makeStore(in: directory)
+        let watching = try DocumentStore.open(at: directory("store"))
+        _ = watching.documents(entity: "Timer")
+        let timers = [timer("First"), timer("Second")]
+        for timer in timers { try writer.commit([.put(timer, basedOn: nil)], author: "writer") }
+        // A watcher names the first transaction's file, then the second's.
+        for timer in timers {
+            let path = try #require(writer.document(entity: "Timer", id: timer.id)?.path)
+            #expect(try watching.refresh(paths: [path.relativePath]).added == [path])
+        }
+        #expect(try watching.history(after: 0).records.map(\.author) == ["writer", "writer"])
+        #expect(try watching.refresh().isEmpty)
+        #expect(try watching.history(after: 0).records.count == 2)
+    }
+
     @Test(arguments: ["garbage", "truncated", "empty"])
     func damagedCacheIsRebuiltNeverTrusted(_ damage: String) throws {
         let directory = try TemporaryDirectory()

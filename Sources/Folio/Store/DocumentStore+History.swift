@@ -190,7 +190,36 @@ extension DocumentStore {
     }
 
     /// The folder (the hierarchy's root entity) of a document's relative path.
-    private static func folderName(of path: String) -> String { String(path.prefix { $0 != "/" }) }
+    fileprivate static func folderName(of path: String) -> String { String(path.prefix { $0 != "/" }) }
+}
+
+extension Catalog {
+    /// The newest of `records` (oldest first, each after `since`) up to which the catalog
+    /// holds every document as the transactions left it, or `since` when it does not hold
+    /// the first one's: how far a refresh of some files only may move the catalog's token.
+    ///
+    /// A document a later record changes again counts as that record has it; a loaded
+    /// folder's document must be at the record's file with its content, or gone for a
+    /// delete. A folder not loaded is confirmed by its own walk when first used.
+    func lastHeld(of records: [HistoryRecord], since: Int64) -> Int64 {
+        var reflected = since
+        var missing = Set<Identity>()
+        for record in records {
+            for change in record.changes {
+                let identity = Identity(entity: DocumentStore.folderName(of: change.path), id: change.id)
+                if holds(change, of: identity) { missing.remove(identity) } else { missing.insert(identity) }
+            }
+            if missing.isEmpty { reflected = record.token }
+        }
+        return reflected
+    }
+
+    private func holds(_ change: HistoryRecord.Change, of identity: Identity) -> Bool {
+        guard isLoaded(identity.entity) else { return true }
+        guard let path = path(of: identity) else { return change.kind == .delete }
+        return change.kind != .delete && path.relativePath == change.path
+            && entry(at: path)?.contentHash == change.contentHash
+    }
 }
 
 extension QuerySchema {

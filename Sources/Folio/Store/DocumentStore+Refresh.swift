@@ -180,7 +180,7 @@ extension DocumentStore {
         guard !documents.isEmpty else { return StoreChanges() }
         let keepsHistory = historyLimit > 0 && lock.unlockedReason == nil
         let looked = try lock.withLock(.shared) {
-            () throws(FolioError) -> (StoreChanges, [DocumentPath: JSONObject], Int64?, Int64?)? in
+            () throws(FolioError) -> (StoreChanges, [DocumentPath: JSONObject], Int64?, Int64?, Int64?)? in
             var present: [TreeListing.Entry] = []
             var gone: [DocumentPath] = []
             for document in documents {
@@ -192,6 +192,13 @@ extension DocumentStore {
                 present.append(TreeListing.Entry(path: document, stamp: FileStamp(info)))
             }
             let walked = keepsHistory ? try currentHistoryToken() : nil
+            // The transactions since the catalog's token: a file they wrote that the watcher
+            // has not named yet keeps the token before them (see `Catalog.lastHeld`).
+            let known = state.withLock { $0.catalogToken }
+            var landed: [HistoryRecord] = []
+            if let walked, let known, known < walked {
+                landed = try HistoryLog.records(after: known, in: folder).records.filter { $0.token <= walked }
+            }
             return state.withLock { state in
                 let since = keepsHistory ? state.catalogToken : nil
                 var changes = StoreChanges()
@@ -212,11 +219,16 @@ extension DocumentStore {
                     toRead, into: &state, changes: &changes, before: &before, keepingContent: since != nil,
                     broken: &broken, progress: nil)
                 state.catalog.brokenFiles = broken
-                return (changes, before, since, walked)
+                let held = since.map { since -> Int64 in
+                    // A token that went back meanwhile has records before the ones read: none is counted held.
+                    guard since >= known ?? since else { return since }
+                    return state.catalog.lastHeld(of: landed.filter { $0.token > since }, since: since)
+                }
+                return (changes, before, since, walked, held)
             }
         }
-        guard let (changes, before, since, walked) = looked else { return try refresh() }
-        recordInHistory(changes, before: before, since: since, walked: walked, covering: nil)
+        guard let (changes, before, since, walked, held) = looked else { return try refresh() }
+        recordInHistory(changes, before: before, since: since, walked: walked, holding: held, covering: nil)
         return changes
     }
 
@@ -224,10 +236,11 @@ extension DocumentStore {
     /// explains it, and moves the catalog's token on; `walked` is `nil` without history.
     /// `covering` names the folders the refresh walked (`nil`: all loaded ones): a loaded
     /// folder it did not walk still reflects only the token it had, and the catalog's token
-    /// is the oldest of its folders'.
+    /// is the oldest of its folders'. `held` is the token up to which the catalog holds every
+    /// transaction's documents, when the refresh looked at some files only (`nil`: all of them).
     private func recordInHistory(
         _ changes: StoreChanges, before: [DocumentPath: JSONObject], since: Int64?, walked: Int64?,
-        covering folders: Set<String>?
+        holding held: Int64? = nil, covering folders: Set<String>?
     ) {
         guard let walked else { return }
         var reflected = walked
@@ -239,6 +252,7 @@ extension DocumentStore {
                 state.withLock { $0.statistics.historyWriteFailure = error }
             }
         }
+        if let held, held < walked { reflected = held }
         state.withLock { state in
             let others = folders.map { state.catalog.loadedFolders.subtracting($0) } ?? []
             if let current = state.catalogToken, !others.isEmpty {
