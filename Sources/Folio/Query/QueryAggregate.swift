@@ -161,7 +161,7 @@ extension DocumentStore {
         var groups = QueryAggregate.Groups(aggregate, groupedBy: groupBy, entity: inFolder.entity)
         let names = Set(expressions.flatMap(\.memberNames)).sorted()
         let read = forEachFromCache(in: inFolder.entity, reading: names, includeDeleted: query.includeDeleted) {
-            groups.add($0, $1, &evaluation)
+            groups.add($0.id, $1, &evaluation)
         }
         return read ? groups.rows : nil
     }

@@ -233,30 +233,30 @@ final class CacheIndex {
         return reader.next(16) == nil ? nil : reader
     }
 
-    /// Hands `body` the identity and compact content of each record `wanted` takes (by
+    /// Hands `body` the key and compact content of each record `wanted` takes (by
     /// position), in the file's own order, a megabyte at a time, each checked against its
     /// hash; `false` as soon as one cannot be read or does not hold. Where each content lies
     /// is gathered by going through the records again (`match` checked them as a whole, on
     /// this same open file), once the walk `match` was given is gone: kept from the match,
     /// its 40 bytes a document came on top of the walk's 56.
     func readContents(
-        where wanted: (Int) -> Bool, _ body: (UUID, UnsafeRawBufferPointer) -> Void
+        where wanted: (Int) -> Bool, _ body: (DocumentPath.OrderKey, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
         guard var reader = recordsReader() else { return false }
-        var contents: [(id: UUID, start: Int, length: Int, checksum: UInt64)] = []
+        var contents: [(key: DocumentPath.OrderKey, start: Int, length: Int, checksum: UInt64)] = []
         for position in 0..<count {
             guard let bytes = reader.next(Self.recordSize) else { return false }
             guard wanted(position) else { continue }
             let record = bytes.withUnsafeBytes(Record.init)
-            guard let (_, id) = record.key.parts else { return false }
-            contents.append((id, record.contentStart, record.contentLength, record.contentChecksum))
+            guard record.key.parts != nil else { return false }
+            contents.append((record.key, record.contentStart, record.contentLength, record.contentChecksum))
         }
         // The entries are not in store order: read in store order, nearly every content
         // took a read of its own (ten times the time at 200,000).
         contents.sort { $0.start < $1.start }
         var window: [UInt8] = []
         var windowStart = 0
-        for (id, start, length, checksum) in contents {
+        for (key, start, length, checksum) in contents {
             guard start >= 0, length <= footer.entriesEnd, start <= footer.entriesEnd - length else { return false }
             if start < windowStart || start + length > windowStart + window.count {
                 guard
@@ -269,7 +269,7 @@ final class CacheIndex {
                 let content = UnsafeRawBufferPointer(
                     rebasing: raw[(start - windowStart)..<(start - windowStart + length)])
                 guard ContentHash.of(content) == checksum else { return false }
-                body(id, content)
+                body(key, content)
                 return true
             }
             guard holds else { return false }

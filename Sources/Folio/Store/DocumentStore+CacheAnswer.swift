@@ -163,13 +163,15 @@ extension DocumentStore {
     }
 
     /// Hands `body` every document of folder `name` (soft-deleted ones when asked) with only
-    /// the members `names` in its content, from the folder's cache file and a walk, the
-    /// folder left unloaded: unchanged documents' members are read from the file in its own
-    /// order, new and changed files from disk. `false` when the store does not answer so,
-    /// the folder is loaded, or the cache file cannot tell (see `cacheCandidates`); `body`
-    /// may have been handed some documents by then, so a caller starts over.
+    /// the members `names` in its content (`nil`: all of them), from the folder's cache file
+    /// and a walk, the folder left unloaded: unchanged documents' contents are read from
+    /// the file in its own order, new and changed files from disk. `false` when the store
+    /// does not answer so, the folder is loaded, or the cache file cannot tell (see
+    /// `matchedCache`); `body` may have been handed some documents by then, so a caller
+    /// starts over.
     func forEachFromCache(
-        in name: String, reading names: [String], includeDeleted: Bool, _ body: (UUID, JSONObject) -> Void
+        in name: String, reading names: [String]?, includeDeleted: Bool,
+        _ body: (DocumentPath, JSONObject) -> Void
     ) -> Bool {
         guard servesOneCommand, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
@@ -179,21 +181,28 @@ extension DocumentStore {
             var decoded = true
             let readable = cache.readContents(where: {
                 match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
-            }) { id, bytes in
-                guard let values = CompactJSON.members(names, of: bytes) else {
+            }) { key, bytes in
+                guard decoded, let (day, id) = key.parts, let content = Self.content(bytes, members: names) else {
                     decoded = false
                     return
                 }
-                var content = JSONObject()
-                for (name, value) in zip(names, values) { content[name] = value }
-                body(id, content)
+                body(DocumentPath(validEntity: name, day: day, id: id, blobProperty: nil), content)
             }
             guard readable, decoded else { return false }
-            for (entry, content) in changed { body(entry.path.id, content) }
+            for (entry, content) in changed { body(entry.path, content) }
             return true
         }
         guard read == true else { return false }
         noteAnswerFromCache(in: name)
         return true
+    }
+
+    /// A cache file's compact content, whole or only `members`; `nil` when it does not decode.
+    private static func content(_ bytes: UnsafeRawBufferPointer, members names: [String]?) -> JSONObject? {
+        guard let names else { return CompactJSON.decode(bytes)?.objectValue }
+        guard let values = CompactJSON.members(names, of: bytes) else { return nil }
+        var content = JSONObject()
+        for (name, value) in zip(names, values) { content[name] = value }
+        return content
     }
 }

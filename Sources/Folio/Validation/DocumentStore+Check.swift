@@ -12,26 +12,55 @@ extension DocumentStore {
     /// they take no part in uniqueness, as the models do not see them. In `.folio/`, links
     /// and a transaction left unfinished are errors, and entries Folio did not make are notes.
     ///
-    /// `progress` hears how many documents are checked of how many, for a progress bar.
+    /// `progress` hears how many documents are checked of about how many, for a progress bar.
     public func check(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> [StoreFinding] {
-        var audit = StoreAudit(manifest)
-        for issue in issues {
-            let location = issue.error.location
-            audit.findings.append(
-                StoreFinding(
-                    .error, path: issue.path, line: location?.line, column: location?.column,
-                    message: issue.error.reason))
-        }
-        audit.findings += localStateFindings()
+        checkReport(progress: progress).findings
+    }
+
+    /// `check`'s findings, in file order, and how many files it looked at: the documents
+    /// and the files that could not be used (see `check`).
+    ///
+    /// A folder at a time (see `StoreCheck`): when `servesOneCommand` is on, no folder is
+    /// kept loaded (see `forEachDocument`), so a check costs one folder's walk and what the
+    /// relationships need to know, not the store.
+    package func checkReport(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> (
+        findings: [StoreFinding], files: Int
+    ) {
+        var check = StoreCheck(manifest, root: folder)
+        check.findings += localStateFindings()
         // The manifest's text, read again only for the line and column of each finding.
         let text = (try? folder.readFile(StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes) ?? []
-        audit.findings += SchemaCheck.findings(
+        check.findings += SchemaCheck.findings(
             in: manifest.schema, text: text, file: StoreManifest.fileName, at: JSONPath([.key("schema")]))
-        var documentsByEntity: [String: [StoredDocument]] = [:]
-        for entity in documentCounts.keys.sorted() {
-            documentsByEntity[entity] = documents(entity: entity)
+        var names: [String] = []
+        do {
+            names = try folder.list().filter(DocumentPath.isIdentifier).sorted()
+        } catch {
+            check.report(StoreIssue(path: "", error: error))
         }
-        audit.run(documentsByEntity, root: folder, progress: progress)
-        return audit.findings.sorted { ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message) }
+        // A progress bar's total, from the catalog or the cache files: not a walk more.
+        let total = names.reduce(0) { total, name in
+            let loaded = state.withLock { $0.catalog.isLoaded(name) ? $0.catalog.counts[name] ?? 0 : nil }
+            return total + (loaded ?? CacheIndex.open(folder: name, from: folder)?.count ?? 0)
+        }
+        for (name, members) in check.relatedFolders.sorted(by: { $0.key < $1.key }) where names.contains(name) {
+            _ = forEachDocument(
+                inFolder: name, members: (members.union([ModelDocument.deletedKey])).sorted(),
+                startingOver: { check.forgetRelated(inFolder: name) }
+            ) { path, content in check.remember(content, at: path) }
+        }
+        for name in names {
+            check.begin(folder: name)
+            let issues = forEachDocument(inFolder: name, startingOver: { check.startFolderOver() }) { path, content in
+                check.check(content, at: path)
+                if check.checked % 256 == 0 { progress(check.checked, max(total, check.checked)) }
+            }
+            check.finish(issues: issues)
+        }
+        progress(check.checked, check.checked)
+        let findings = check.findings.sorted {
+            ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message)
+        }
+        return (findings, check.checked + check.issues)
     }
 }

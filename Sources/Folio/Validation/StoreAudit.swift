@@ -1,15 +1,14 @@
 import FolioJSON
 import Foundation
 
-/// The checks behind `DocumentStore.check()`, over documents already read: each
-/// document on its own, then what only the whole store shows (duplicates, relationships).
+/// The checks of one document against the manifest's schema, with the documents it points
+/// at: what `StoreCheck` runs on each document of a store, and an edit on the one it writes.
 struct StoreAudit {
     let schema: QuerySchema
     /// The manifest's schema as written, for what `QuerySchema` leaves out (options, inverses).
     let described: StoredSchema
     let version: String
     let calendar: Calendar
-    var findings: [StoreFinding] = []
 
     /// Rules beyond the schema that the manifest records.
     let rules: StoreRules
@@ -20,57 +19,6 @@ struct StoreAudit {
         self.version = manifest.schemaVersion
         self.calendar = manifest.calendar
         self.rules = manifest.rules
-    }
-
-    /// Checks every document of a store at `root`, whose files are read again only to
-    /// say on which line a finding is.
-    mutating func run(_ documents: [String: [StoredDocument]], root folder: OpenFolder, progress: (Int, Int) -> Void) {
-        let total = documents.values.reduce(0) { $0 + $1.count }
-        var checked = 0
-        var lines = DocumentLines(root: folder)
-        let byIdentity = documents.mapValues {
-            Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        }
-        for (entityName, stored) in documents.sorted(by: { $0.key < $1.key }) {
-            guard let entity = schema.entities[entityName] else {
-                for document in stored {
-                    findings.append(
-                        StoreFinding(
-                            .error, path: document.path.relativePath,
-                            message:
-                                "entity \(entityName) is not in the manifest's schema; add it to the models, or move the file out of the store"
-                        ))
-                }
-                continue
-            }
-            for document in stored {
-                // A subclass's document, in its hierarchy's folder, is checked against its own entity.
-                let own = schema.entity(of: document.content, inFolder: entityName) ?? entity
-                let found = problems(of: document.content, at: document.path, entity: own) {
-                    byIdentity[$0]?[$1]?.content
-                }
-                for (key, severity, message) in found {
-                    let path = document.path.relativePath
-                    findings.append(
-                        StoreFinding(
-                            severity, path: path, line: key.flatMap { lines.line(of: $0, in: path) },
-                            column: key == nil ? nil : 3, message: message))
-                }
-                for conflict in MergeConflict.recorded(in: document.content) {
-                    let path = document.path.relativePath
-                    findings.append(
-                        StoreFinding(
-                            .error, path: path,
-                            line: lines.line(of: conflict.property, in: path)
-                                ?? lines.line(of: MergeConflict.key, in: path), column: 3,
-                            message: Self.message(for: conflict, path: path)))
-                }
-                checked += 1
-                if checked % 256 == 0 || checked == total { progress(checked, total) }
-            }
-            duplicates(in: stored, entity: entity, lines: &lines)
-            modelCounts(in: stored, entity: entity, all: documents, lines: &lines)
-        }
     }
 
     /// A document's own problems: metadata, properties, relationship targets, folder;
@@ -231,80 +179,6 @@ struct StoreAudit {
         let text = JSONValue.string(id.uuidString)
         if isToMany ? back.arrayValue?.contains(text) == true : back == text { return nil }
         return "does not point back (\(back == .null ? "it is null" : "it holds \(back)"))"
-    }
-
-    /// Documents whose to-many relationship holds fewer or more models than its
-    /// `minimumModelCount` and `maximumModelCount` allow, counting what the models would
-    /// see: related documents the store holds and has not soft-deleted.
-    private mutating func modelCounts(
-        in documents: [StoredDocument], entity: QuerySchema.Entity, all: [String: [StoredDocument]],
-        lines: inout DocumentLines
-    ) {
-        for (name, limits) in entity.modelCounts.sorted(by: { $0.key < $1.key }) {
-            guard case .relationship(let destination, true, let storedInverse)? = entity.property(named: name) else {
-                continue
-            }
-            let related = (all[destination] ?? []).filter { $0.content["$deleted"] == nil }
-            let live = Set(related.map(\.id))
-            // A to-many the documents do not keep is the set of related documents whose inverse names the owner.
-            var pointingBack: [JSONValue: Int] = [:]
-            if let storedInverse {
-                for document in related { pointingBack[document.content[storedInverse] ?? .null, default: 0] += 1 }
-            }
-            for document in documents where document.content["$deleted"] == nil {
-                let count =
-                    if storedInverse != nil {
-                        pointingBack[.string(document.id.uuidString)] ?? 0
-                    } else {
-                        (document.content[name]?.arrayValue ?? []).filter {
-                            $0.stringValue.flatMap(UUID.init(uuidString:)).map(live.contains) == true
-                        }.count
-                    }
-                guard count < limits.minimum || (limits.maximum > 0 && count > limits.maximum) else { continue }
-                let allowed =
-                    limits.maximum > 0 ? "\(limits.minimum) to \(limits.maximum)" : "at least \(limits.minimum)"
-                let path = document.path.relativePath
-                findings.append(
-                    StoreFinding(
-                        .error, path: path, line: storedInverse == nil ? lines.line(of: name, in: path) : nil,
-                        column: storedInverse == nil ? 3 : nil,
-                        message:
-                            "\"\(name)\" holds \(count) \(destination) document\(count == 1 ? "" : "s"), but its @Relationship allows \(allowed) (minimumModelCount, maximumModelCount); add or remove \(destination) documents, or the app's next save of it fails"
-                    ))
-            }
-        }
-    }
-
-    /// Documents that share a value a `.unique` attribute or a `#Unique` constraint keeps single.
-    private mutating func duplicates(
-        in documents: [StoredDocument], entity: QuerySchema.Entity, lines: inout DocumentLines
-    ) {
-        let properties = described.entity(named: entity.name)?.properties ?? []
-        let uniqueAttributes = properties.filter { $0.has(.unique) }.compactMap(\.name)
-        var constraints = entity.uniquenessConstraints
-        for attribute in uniqueAttributes where !constraints.contains([attribute]) { constraints.append([attribute]) }
-        for rule in rules.unique[entity.name] ?? [] where !constraints.contains(rule) { constraints.append(rule) }
-        for constraint in constraints {
-            var first: [[JSONValue]: StoredDocument] = [:]
-            for document in documents where document.content["$deleted"] == nil {
-                let key = constraint.map { document.content[$0] ?? .null }
-                guard let earlier = first[key] else {
-                    first[key] = document
-                    continue
-                }
-                let path = document.path.relativePath
-                let shown =
-                    constraint.count == 1
-                    ? "\"\(constraint[0])\" \(key[0])"
-                    : "(\(constraint.joined(separator: ", "))) = (\(key.map(\.description).joined(separator: ", ")))"
-                findings.append(
-                    StoreFinding(
-                        .error, path: path, line: lines.line(of: constraint[0], in: path), column: 3,
-                        message:
-                            "\(shown) is also held by \(earlier.path.relativePath), but it must be unique; change or delete one of them"
-                    ))
-            }
-        }
     }
 }
 

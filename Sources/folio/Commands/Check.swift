@@ -29,8 +29,9 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
-                let bar = Progress("check", total: store.documentCounts.values.reduce(0, +))
-                let findings = store.check { checked, _ in bar.advance(to: checked) }
+                store.servesOneCommand = true
+                let bar = Progress("check", total: 0)
+                let (findings, files) = store.checkReport { checked, total in bar.advance(to: checked, of: total) }
                 bar.finish()
                 let errors = findings.filter { $0.severity == .error }.count
                 if format == .table {
@@ -42,9 +43,8 @@ extension FolioCommand {
                         if let column = finding.column { place += ":\(column)" }
                         Terminal.print("\(place): \(label): \(finding.message)")
                     }
-                    let documents = store.documentCounts.values.reduce(0, +) + store.issues.count
                     Terminal.print(
-                        "\(counted(documents, "document")) checked: \(counted(errors, "error")), \(counted(findings.count - errors, "note"))"
+                        "\(counted(files, "document")) checked: \(counted(errors, "error")), \(counted(findings.count - errors, "note"))"
                     )
                 } else {
                     try RecordPrinter(format: format).print(
