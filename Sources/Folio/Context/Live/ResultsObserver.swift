@@ -81,8 +81,12 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
         results = FetchResultsCollection(identifiers: [], batchSize: Self.batchSize, context: modelContext)
         identifiers = identities.map { PersistentIdentifier(entityName: folder, id: $0) }
         results = FetchResultsCollection(identifiers: identifiers, batchSize: Self.batchSize, context: modelContext)
-        let inbox = inbox
+        let (inbox, contextInbox) = (inbox, modelContext.inbox)
         listenerKey = modelContext.container.listeners.add { [weak self] change in
+            // The context's own listener may be told after this one: the update merges these
+            // documents into its models whichever comes first, or its models would keep the
+            // old values while the results say they changed.
+            contextInbox.add(change.documents)
             inbox.add(change.documents)
             self?.sendUpdate()
         }
