@@ -27,6 +27,28 @@ struct HistoryTailTests {
         #expect(records[1].changes.count == 800)
     }
 
+    @Test func aSegmentIsReadAMegabyteAtATimeWithALineLongerThanThatWhole() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        try store.commit([.put(timer("First"), basedOn: nil)])
+        let many = (0..<8_000).map { timer("Timer \($0)", date: november22().addingTimeInterval(Double($0) * 60)) }
+        try store.commit(many.map { .put($0, basedOn: nil) })
+        try store.commit([.put(timer("Last"), basedOn: nil)])
+        let segment = try #require(try HistoryLog.segments(in: store.folder).first)
+        let lines = try text(at: directory("store/" + HistoryLog.segmentPath(segment))).split(separator: "\n")
+        #expect(lines[1].utf8.count > 1 << 20, "the second record spans two reads")
+
+        var tokens: [Int64] = []
+        var changes: [Int] = []
+        try HistoryLog.forEachRecord(segment: segment, in: store.folder) {
+            tokens.append($0.token)
+            changes.append($0.changes.count)
+        }
+        #expect(tokens == [1, 2, 3])
+        #expect(changes == [1, 8_000, 1])
+        #expect(try HistoryLog.read(segment: segment, after: 1, in: store.folder).map(\.token) == [2, 3])
+    }
+
     /// A store of a transaction of one document, then one of two, and the path of its history's segment.
     func storeOfTwoTransactions() throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()

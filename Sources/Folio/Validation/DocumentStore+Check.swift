@@ -55,6 +55,11 @@ extension DocumentStore {
                 check.check(content, at: path)
                 if check.checked % 256 == 0 { progress(check.checked, max(total, check.checked)) }
             }
+            if check.needsSecondPass {
+                _ = forEachDocument(inFolder: name, startingOver: { check.startSecondPassOver() }) { path, content in
+                    check.addUniqueCandidate(content, at: path)
+                }
+            }
             check.finish(issues: issues)
         }
         progress(check.checked, check.checked)

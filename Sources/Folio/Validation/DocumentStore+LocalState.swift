@@ -54,7 +54,7 @@ extension DocumentStore {
         _ = inspect(HistoryLog.folder) { name, info in HistoryLog.isFileName(name) && FileSystem.isRegularFile(info) }
         if let segments = try? HistoryLog.segments(in: folder) {
             for segment in segments {
-                do { _ = try HistoryLog.read(segment: segment, in: folder) } catch {
+                do { try HistoryLog.forEachRecord(segment: segment, in: folder) { _ in } } catch {
                     findings.append(
                         StoreFinding(.error, path: HistoryLog.segmentPath(segment), message: error.reason))
                 }

@@ -8,7 +8,7 @@ import Foundation
 /// there, whether its inverse points back, how many live models a to-many holds) is
 /// gathered first, from the folders `relatedFolders` names and only the members it names
 /// (see `RelationshipTargets`); then each folder is checked, its uniqueness constraints across
-/// its own documents (see `UniqueValues`).
+/// its own documents (see `UniqueValues`, which may ask for a second pass).
 struct StoreCheck {
     let audit: StoreAudit
     let root: OpenFolder
@@ -119,6 +119,19 @@ struct StoreCheck {
         unique.add(content, at: path)
         modelCounts(of: content, at: path, entity: entity, lines: &lines)
     }
+
+    /// Whether the folder's documents must be handed over again to `addUniqueCandidate`
+    /// (see `UniqueValues`).
+    var needsSecondPass: Bool { unique.needsSecondPass }
+
+    /// Takes in a document of the folder's second pass.
+    mutating func addUniqueCandidate(_ content: JSONObject, at path: DocumentPath) {
+        guard content[ModelDocument.deletedKey] == nil else { return }
+        unique.addCandidate(content, at: path)
+    }
+
+    /// Forgets what the second pass took in, whose documents are handed over again.
+    mutating func startSecondPassOver() { unique.startSecondPassOver() }
 
     /// Ends the folder's check: its issues, and the documents that share a unique value.
     mutating func finish(issues folderIssues: [StoreIssue]) {
