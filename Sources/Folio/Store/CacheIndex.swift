@@ -248,7 +248,7 @@ final class CacheIndex {
             guard let bytes = reader.next(Self.recordSize) else { return false }
             guard wanted(position) else { continue }
             let record = bytes.withUnsafeBytes(Record.init)
-            guard record.key.parts != nil else { return false }
+            guard DocumentPath.OrderKey.day(record.key.day) != nil else { return false }
             contents.append((record.key, record.contentStart, record.contentLength, record.contentChecksum))
         }
         // The entries are not in store order: read in store order, nearly every content

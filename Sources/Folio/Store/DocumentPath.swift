@@ -145,7 +145,9 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
         /// The day and the identity the key was made of; `nil` for a day no calendar has.
         var parts: (day: Day, id: UUID)? {
             guard let day = Self.day(day) else { return nil }
-            var uuid = UUID().uuid
+            // Zeros to write over: `UUID().uuid` would draw random bytes for each key (a
+            // third of an aggregate's time over 200,000 documents).
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &uuid) { bytes in
                 bytes.storeBytes(of: high.bigEndian, as: UInt64.self)
                 bytes.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
