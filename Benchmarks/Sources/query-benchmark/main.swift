@@ -216,13 +216,16 @@ for size in sizes {
     if profiling {
         note("profiling loop")
         let loops = ProcessInfo.processInfo.environment["PROFILE_LOOPS"].flatMap { Int($0) } ?? 30
-        // PROFILE_FETCH=few: the fetches of one or twenty models (the point lookup, the 20 latest) instead.
-        let few = ProcessInfo.processInfo.environment["PROFILE_FETCH"] == "few"
+        // PROFILE_FETCH=few: the fetches of one or twenty models (the point lookup, the 20 latest)
+        // instead; PROFILE_FETCH=point: the point lookup alone.
+        let fetches = ProcessInfo.processInfo.environment["PROFILE_FETCH"]
+        let few = fetches == "few" || fetches == "point"
         for _ in 0..<(few ? loops * 1000 : 0) {
             _ = try ModelContext(container).fetch(
                 FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target })
             )
             .map(\.id)
+            guard fetches == "few" else { continue }
             _ = try ModelContext(container).fetch(
                 FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20)
             ).map(\.id)

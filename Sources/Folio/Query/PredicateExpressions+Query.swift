@@ -93,8 +93,10 @@ private func caseInsensitiveEquality(_ lhs: Any, _ rhs: Any, into translation: i
     throws(PredicateTranslation.Unsupported) -> QueryExpression?
 {
     for (comparison, result) in [(lhs, rhs), (rhs, lhs)] {
-        guard let comparison = comparison as? any CaseInsensitiveComparison,
-            (result as? PredicateExpressions.Value<ComparisonResult>)?.value == .orderedSame
+        // The concrete cast first: it fails at once for every other equality, where the cast
+        // to the protocol looks its conformances up.
+        guard (result as? PredicateExpressions.Value<ComparisonResult>)?.value == .orderedSame,
+            let comparison = comparison as? any CaseInsensitiveComparison
         else { continue }
         return .text(
             .equalsIgnoringCase, try translation.translate(comparison.comparedText).expression,

@@ -12,14 +12,18 @@ extension QuerySchema {
     /// of constants and of every relationship the expressions could follow (the entity's own
     /// folder too, when a relationship can lead back into it). See `folders(readBy:of:)`.
     func relatedFolders(readBy expressions: [QueryExpression], of entity: String) -> Set<String> {
-        let names = expressions.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }
-        var constants: Set<String> = []
+        // One walk gathers both the members named and the documents named (every fetch asks).
+        var names: Set<String> = []
+        var folders: Set<String> = []
         var pending = expressions
         while let expression = pending.popLast() {
-            if case .value(.document(let entity, _)) = expression { constants.insert(entity) }
+            switch expression {
+            case .member(_, let name): names.insert(name)
+            case .value(.document(let entity, _)): folders.insert(folder(of: entity).folder)
+            default: break
+            }
             pending += expression.children
         }
-        var folders: Set<String> = constants.reduce(into: []) { $0.insert(folder(of: $1).folder) }
         var reached: Set<String> = []
         var frontier = [entity]
         while let next = frontier.popLast() {

@@ -41,9 +41,11 @@ extension DocumentStore {
     package func load(_ folders: Set<String>?) throws(FolioError) {
         let (walked, newly): (Set<String>?, Set<String>)
         if let folders {
-            // Every fetch comes this way: the common answer, all loaded, makes no set.
+            // Every fetch comes this way: the common answer, all loaded, makes no set. (A closure,
+            // not `state.catalog.isLoaded` as a function: that copies the catalog, retaining
+            // each of its buffers.)
             let missing = state.withLock { state in
-                folders.allSatisfy(state.catalog.isLoaded) ? nil : folders.filter { !state.catalog.isLoaded($0) }
+                folders.allSatisfy { state.catalog.isLoaded($0) } ? nil : folders.filter { !state.catalog.isLoaded($0) }
             }
             guard let missing else { return }
             (walked, newly) = (missing, missing)
