@@ -7,44 +7,27 @@ import Testing
 /// `folio check` holds one folder at a time, never the store: what it finds from the cache
 /// files and a walk is what a check of the loaded store finds.
 struct OneFolderCheckTests {
-    static let schema: JSONValue = [
-        "entities": [
-            "Note": [
-                "properties": [
-                    ["name": "title", "type": "String"],
-                    ["name": "written", "type": "Date"],
-                    [
-                        "name": "tags", "destination": "Tag", "toMany": true, "deleteRule": "nullify",
-                        "inverse": "notes",
-                    ],
-                ]
-            ],
-            "Tag": [
-                "properties": [
-                    ["name": "name", "type": "String", "options": ["unique"]],
-                    [
-                        "name": "notes", "destination": "Note", "toMany": true, "deleteRule": "nullify",
-                        "inverse": "tags",
-                    ],
-                ]
-            ],
-            "Boat": [
-                "properties": [
-                    ["name": "name", "type": "String"],
-                    [
-                        "name": "rowers", "destination": "Rower", "toMany": true, "deleteRule": "nullify",
-                        "inverse": "boat", "minimumModelCount": 1, "maximumModelCount": 2,
-                    ],
-                ]
-            ],
-            "Rower": [
-                "properties": [
-                    ["name": "name", "type": "String"],
-                    ["name": "boat", "destination": "Boat", "deleteRule": "nullify", "inverse": "rowers"],
-                ]
-            ],
+    /// `StoreCheckTests`' notes and tags (a many-to-many kept on both sides), and boats
+    /// that hold one or two rowers (a to-many the rowers keep, with model counts).
+    static let schema: JSONValue = {
+        var entities = StoreCheckTests.schema["entities"]?.objectValue ?? [:]
+        entities["Boat"] = [
+            "properties": [
+                ["name": "name", "type": "String"],
+                [
+                    "name": "rowers", "destination": "Rower", "toMany": true, "deleteRule": "nullify",
+                    "inverse": "boat", "minimumModelCount": 1, "maximumModelCount": 2,
+                ],
+            ]
         ]
-    ]
+        entities["Rower"] = [
+            "properties": [
+                ["name": "name", "type": "String"],
+                ["name": "boat", "destination": "Boat", "deleteRule": "nullify", "inverse": "rowers"],
+            ]
+        ]
+        return ["entities": .object(entities)]
+    }()
 
     /// A store whose documents break the schema in every way that asks about other
     /// documents, written behind the edits' backs; closed, so its cache files are current.
