@@ -285,4 +285,7 @@ struct Catalog {
     var issues: [StoreIssue] {
         (layoutIssues + brokenFiles.values.map(\.issue)).sorted { $0.path < $1.path }
     }
+
+    /// Whether `issues` has any, without gathering them (every fetch asks).
+    var hasIssues: Bool { !layoutIssues.isEmpty || !brokenFiles.isEmpty }
 }

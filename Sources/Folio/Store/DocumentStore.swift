@@ -192,9 +192,7 @@ public final class DocumentStore: Sendable {
         loadReporting([folder])
         return state.withLock { state in
             // Every fetch asks: a store without issues answers without gathering them.
-            if state.catalog.layoutIssues.isEmpty, state.catalog.brokenFiles.isEmpty, state.loadFailures.isEmpty {
-                return []
-            }
+            if !state.catalog.hasIssues, state.loadFailures.isEmpty { return [] }
             let unreadable = state.catalog.issues.filter {
                 $0.path.hasPrefix(folder + "/") && $0.path.hasSuffix(".json")
             }

@@ -135,14 +135,7 @@ struct StoreCheck {
 
     /// Ends the folder's check: its issues, and the documents that share a unique value.
     mutating func finish(issues folderIssues: [StoreIssue]) {
-        for issue in folderIssues {
-            let location = issue.error.location
-            findings.append(
-                StoreFinding(
-                    .error, path: issue.path, line: location?.line, column: location?.column,
-                    message: issue.error.reason))
-        }
-        issues += folderIssues.count
+        for issue in folderIssues { report(issue) }
         for duplicate in unique.duplicates {
             let path = duplicate.path.relativePath
             var lines = DocumentLines(root: root)
@@ -161,9 +154,13 @@ struct StoreCheck {
         folder = nil
     }
 
-    /// Reports an issue that is no folder's (the store's folder could not be listed).
+    /// Reports a file that could not be used, at its line and column when it has them (or
+    /// the store's folder, when it could not be listed).
     mutating func report(_ issue: StoreIssue) {
-        findings.append(StoreFinding(.error, path: issue.path, message: issue.error.reason))
+        let location = issue.error.location
+        findings.append(
+            StoreFinding(
+                .error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
         issues += 1
     }
 
