@@ -10,9 +10,9 @@ extension ModelContext {
     /// sort the engine cannot translate runs on models instead (`explain(_:)` says so).
     /// Models already registered are returned as they are, unsaved changes included.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
-        let plan = try fetchPlan(for: descriptor)
+        let plan = try fetchPlan(for: descriptor, checkingReadable: false)
         guard let query = plan.query else { return try fetchOnModels(descriptor) }
-        let result = try container.store(of: query.entity).run(query, overlay: plan.overlay)
+        let result = try run(query, of: plan)
         // Room for every model the page may add, made once rather than by regrowing.
         // A result names each document once: in a context with no models yet, none of
         // them can be registered already.
@@ -42,9 +42,9 @@ extension ModelContext {
 
     /// How many models a descriptor selects, counted on the documents: no model is made.
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
-        let plan = try fetchPlan(for: descriptor)
+        let plan = try fetchPlan(for: descriptor, checkingReadable: false)
         guard let query = plan.query else { return try fetchOnModels(descriptor).count }
-        let total = try container.store(of: query.entity).run(query, overlay: plan.overlay, countOnly: true).total
+        let total = try run(query, of: plan, countOnly: true).total
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), total)
         return min(total - offset, descriptor.fetchLimit.map { max($0, 0) } ?? Int.max)
     }
@@ -54,10 +54,10 @@ extension ModelContext {
     public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws
         -> [PersistentIdentifier]
     {
-        let plan = try fetchPlan(for: descriptor)
+        let plan = try fetchPlan(for: descriptor, checkingReadable: false)
         guard let query = plan.query else { return try fetchOnModels(descriptor).map(\.persistentModelID) }
         let folder = container.schema.storageName(of: query.entity)
-        return try container.store(of: query.entity).run(query, overlay: plan.overlay).matches.map {
+        return try run(query, of: plan).matches.map {
             PersistentIdentifier(entityName: folder, id: $0.id)
         }
     }
@@ -79,12 +79,12 @@ extension ModelContext {
         _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
         block: (Model) throws -> Void
     ) throws {
-        let plan = try fetchPlan(for: descriptor)
+        let plan = try fetchPlan(for: descriptor, checkingReadable: false)
         guard let query = plan.query else {
             for model in try fetchOnModels(descriptor) { try block(model) }
             return
         }
-        let result = try container.store(of: query.entity).run(query, overlay: plan.overlay)
+        let result = try run(query, of: plan)
         let matches = result.matches
         let unsaved = (inserted, deleted, changed)
         let layout = container.layout(of: query.entity)
@@ -161,15 +161,22 @@ extension ModelContext {
     /// A descriptor as a document query with this context's unsaved changes, or the
     /// reason it must run on models.
     struct FetchPlan {
+        var entity: Schema.Entity
         var query: DocumentQuery?
         var overlay: [(Catalog.Identity, JSONObject?)] = []
         var fallback: String?
     }
 
-    func fetchPlan<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) throws(FolioError) -> FetchPlan {
+    /// How a descriptor runs, the entity's unreadable files checked first (see
+    /// `checkReadable`); without `checkingReadable`, a plan whose query runs on documents
+    /// leaves the check to `run(_:of:)`, after the query: an answer from a folder's cache
+    /// file, whose walk found the folder clean, then does not load the folder to say so.
+    func fetchPlan<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>, checkingReadable: Bool = true)
+        throws(FolioError) -> FetchPlan
+    {
         mergeChanges()
         let entity = try entity(of: Model.self)
-        try checkReadable(entity)
+        if checkingReadable { try checkReadable(entity) }
         var query = DocumentQuery(
             entity: entity.name, offset: max(descriptor.fetchOffset ?? 0, 0), limit: descriptor.fetchLimit,
             includeDeleted: descriptor.includeDeleted)
@@ -181,18 +188,32 @@ extension ModelContext {
                 OnceLog.query.notice(
                     entity.name + "|" + shape,
                     "A predicate on \(entity.name) runs on models, not on documents: \(reason.description)")
-                return FetchPlan(fallback: reason.description)
+                if !checkingReadable { try checkReadable(entity) }
+                return FetchPlan(entity: entity, fallback: reason.description)
             }
         }
         for descriptor in descriptor.sortBy {
             guard let key = sortKey(descriptor, in: entity) else {
+                if !checkingReadable { try checkReadable(entity) }
                 return FetchPlan(
+                    entity: entity,
                     fallback:
                         "a sort on \(descriptor.keyPath.map { "\($0)" } ?? "a comparator") has no query translation")
             }
             query.sort.append(key)
         }
-        return FetchPlan(query: query, overlay: descriptor.includePendingChanges ? try pendingContent() : [])
+        return FetchPlan(
+            entity: entity, query: query, overlay: descriptor.includePendingChanges ? try pendingContent() : [])
+    }
+
+    /// A plan's query run on its store with the plan's unsaved changes, then the entity's
+    /// unreadable files checked (see `checkReadable`).
+    private func run(_ query: DocumentQuery, of plan: FetchPlan, countOnly: Bool = false) throws(FolioError)
+        -> DocumentQueryResult
+    {
+        let result = try container.store(of: query.entity).run(query, overlay: plan.overlay, countOnly: countOnly)
+        try checkReadable(plan.entity)
+        return result
     }
 
     /// Under `.fail` (the default), throws the error of the entity's first file the store

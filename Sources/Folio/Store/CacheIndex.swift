@@ -21,9 +21,13 @@ import Glibc
 /// checked against its own hash when read. So nothing is trusted unchecked, the rest of the
 /// file (a hundred megabytes at 200,000 documents) is never read, and the records (16 MB
 /// there) are never all in memory.
-final class CacheIndex {
+///
+/// `Sendable`: only constants, and reads with `pread`, which share no file offset.
+final class CacheIndex: Sendable {
     static let recordSize = 80
     static let pairSize = 12
+    /// The entity folder the cache file describes.
+    let folder: String
     /// The cache file, held open to read records and contents from.
     private let descriptor: Int32
     private let footer: DocumentCache.Footer
@@ -33,9 +37,11 @@ final class CacheIndex {
     let count: Int
     private let indexCount: Int
 
-    private init(descriptor: Int32, footer: DocumentCache.Footer, end: Int, count: Int, indexCount: Int) {
-        (self.descriptor, self.footer, self.end, self.count, self.indexCount) =
-            (descriptor, footer, end, count, indexCount)
+    private init(
+        folder: String, descriptor: Int32, footer: DocumentCache.Footer, end: Int, count: Int, indexCount: Int
+    ) {
+        (self.folder, self.descriptor, self.footer, self.end, self.count, self.indexCount) =
+            (folder, descriptor, footer, end, count, indexCount)
     }
 
     deinit { close(descriptor) }
@@ -66,7 +72,7 @@ final class CacheIndex {
             return nil
         }
         return CacheIndex(
-            descriptor: descriptor, footer: footer, end: end, count: count,
+            folder: entityFolder, descriptor: descriptor, footer: footer, end: end, count: count,
             indexCount: Int(clamping: number(counts[...], at: 8)))
     }
 
@@ -119,8 +125,8 @@ final class CacheIndex {
         var deleted: [Bool]
         /// Walked files that are new or changed since the cache file was written.
         var changed: [TreeListing.Entry] = []
-        /// The pairs of the index asked for, as the part has them.
-        var pairs: [UInt8] = []
+        /// The pairs of each index kept (by its properties joined by `,`), as the part has them.
+        var pairs: [String: [UInt8]] = [:]
 
         /// How many documents the folder has.
         var documents: Int { unchanged.count(where: { $0 }) + changed.count }
@@ -128,9 +134,11 @@ final class CacheIndex {
         /// The day of the record at `position`; `nil` for a day no calendar has.
         func day(at position: Int) -> Day? { DocumentPath.OrderKey.day(days[position]) }
 
-        /// The positions of the records whose key hashes as `key` does in the index asked
-        /// for, in store order: every document holding the key, and perhaps a few that do not.
-        func positions(of key: [QueryValue]) -> [Int] {
+        /// The positions of the records whose key hashes as `key` does in the index on
+        /// `properties`, in store order: every document holding the key, and perhaps a few
+        /// that do not; `nil` when that index was not kept.
+        func positions(of key: [QueryValue], on properties: [String]) -> [Int]? {
+            guard let pairs = pairs[properties.joined(separator: ",")] else { return nil }
             let hash = QueryValue.stableHash(of: key)
             let count = pairs.count / CacheIndex.pairSize
             return pairs.withUnsafeBytes { raw in
@@ -152,14 +160,14 @@ final class CacheIndex {
     }
 
     /// Matches one folder's walk against the records, both in store order, reading the part
-    /// once and keeping the pairs of the index on `properties` (if any is asked for); `nil`
-    /// when the part does not hold (its checksum, its shape, no such index), when more files
+    /// once and keeping the pairs of every index when `keepingIndexes` (12 bytes a document
+    /// each); `nil` when the part does not hold (its checksum, its shape), when more files
     /// changed than the store waits for before it rewrites the cache file (see
     /// `DocumentStore.foldersToCache`: a load then reads them once for all, where each reader
     /// of this part would read them again), or when one identity is in two files, an issue
     /// a load reports.
     func match(
-        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexOn properties: [String]? = nil
+        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexes: Bool
     ) -> Match? {
         guard var reader = recordsReader() else { return nil }
         var match = Match(
@@ -204,18 +212,14 @@ final class CacheIndex {
         for rest in walked[next...] {
             guard changed(rest) else { return nil }
         }
-        var found = properties == nil
         for _ in 0..<indexCount {
             guard let nameLength = reader.next(8).map({ Self.number($0, at: 0) }), nameLength <= end,
                 let name = reader.next(Int(nameLength)), let pairs = reader.next(8).map({ Self.number($0, at: 0) }),
                 pairs <= UInt64(end / Self.pairSize), let bytes = reader.next(Int(pairs) * Self.pairSize)
             else { return nil }
-            if let properties, String(decoding: name, as: UTF8.self) == properties.joined(separator: ",") {
-                match.pairs = Array(bytes)
-                found = true
-            }
+            if keepingIndexes { match.pairs[String(decoding: name, as: UTF8.self)] = Array(bytes) }
         }
-        guard found, reader.isAtEnd, reader.checksum.value == footer.indexChecksum else { return nil }
+        guard reader.isAtEnd, reader.checksum.value == footer.indexChecksum else { return nil }
         if !match.changed.isEmpty {
             // The records never hold one identity twice, so a second file of one is new.
             let ids = Set(match.changed.map(\.path.orderKey.identity))
@@ -319,6 +323,19 @@ final class CacheIndex {
                 descriptor, at: footer.indexStart + 16 + position * Self.recordSize, count: Self.recordSize)
         else { return nil }
         return bytes.withUnsafeBytes(Record.init)
+    }
+
+    /// The position of the record whose key is `key`, found by halving (a read of a record
+    /// each time); `nil` when no record has it or one cannot be read.
+    func position(of key: DocumentPath.OrderKey) -> Int? {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            guard let record = record(at: middle) else { return nil }
+            if record.key == key { return middle }
+            if record.key < key { low = middle + 1 } else { high = middle }
+        }
+        return nil
     }
 
     /// A record's content, read from the cache file and checked against its hash; `nil`

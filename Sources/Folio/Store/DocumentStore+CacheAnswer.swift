@@ -2,28 +2,29 @@ import FolioJSON
 import Foundation
 
 extension DocumentStore {
-    /// What a cache file and a walk gave for a query: the candidates (every document that
-    /// may match, and only those) and how many documents the entity has.
-    private struct CacheCandidates {
-        var found: [QueryRun.Found] = []
-        var documents = 0
-    }
-
     /// The answer to `query` from its folder's cache file, without loading the folder; `nil`
-    /// whenever the ordinary run must answer instead: the store does not answer so, the
-    /// folder is loaded, the plan is not one index key of the entity's own members, the
-    /// cache file has no usable index part, or the walk found anything the cache does not
-    /// vouch for that cannot be read here (an issue, a staged file, an unreadable or
-    /// duplicate document, or more changed files than a rewrite of the cache would wait for).
+    /// whenever the ordinary run must answer instead: the folder is loaded, the plan is not
+    /// one index key of the entity's own members (or a count of them all), the cache file has
+    /// no usable index part, or the walk found anything the cache does not vouch for that
+    /// cannot be read here (an issue, a staged file, an unreadable or duplicate document, or
+    /// more changed files than a rewrite of the cache would wait for). An app's store (one
+    /// that does not serve one command) answers so only for a folder of at least
+    /// `cacheAnswerMinimum` documents, and only until the answers have read as many
+    /// documents as the folder has (see `cachedFolder`).
     ///
-    /// Under the shared lock, as a load is: a `stat`-only walk of the folder, matched against
-    /// the file's records in store order; the index gives the positions holding the key, of
-    /// which those whose file is unchanged are read from the cache file (each checked against
-    /// its hash), and every new or changed file is read from disk. Every candidate is then
-    /// tested against the whole filter, so the index only ever narrows what is read.
+    /// The walk (`stat` only, under the shared lock, as a load's) is matched against the
+    /// file's records in store order and kept (`CachedFolder`), so a later answer does not
+    /// walk again; the index gives the positions holding the key, of which those whose file
+    /// is unchanged are read from the cache file (each checked against its hash), and every
+    /// new or changed file was read from disk. Every candidate is then tested against the
+    /// whole filter, so the index only ever narrows what is read.
     func answerFromCache(_ query: DocumentQuery, countOnly: Bool) -> DocumentQueryResult? {
-        // The flag alone first: every fetch of an app comes this way.
-        guard servesOneCommand else { return nil }
+        // Every fetch of an app comes this way: a loaded folder answers at once.
+        let asksCache = state.withLock { state in
+            state.servesOneCommand
+                || !state.catalog.isLoaded(state.querySchema.entities[query.entity]?.storageName ?? query.entity)
+        }
+        guard asksCache else { return nil }
         let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
         guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
         let query = schema.inFolder(query)
@@ -34,23 +35,17 @@ extension DocumentStore {
         let related = schema.relatedFolders(readBy: expressions, of: name)
         guard let entity = schema.entities[name], !related.contains(name),
             query.filter.map({ (try? $0.checkDepth()) != nil }) ?? true,
-            query.sort.allSatisfy({ (try? $0.expression.checkDepth()) != nil }),
-            !state.withLock({ $0.catalog.isLoaded(name) })
+            query.sort.allSatisfy({ (try? $0.expression.checkDepth()) != nil })
         else { return nil }
         let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
-        // How many documents there are (`folio count Entity`): the match's flags say, with new
-        // and changed files read.
+        // How many documents there are (`folio count Entity`): the walk's verdicts say, with
+        // new and changed files read.
         if query.filter == nil, countOnly || query.limit == 0 {
-            guard
-                let (total, documents) = try? lock.withLock(
-                    .shared,
-                    { () throws(FolioError) -> (Int, Int)? in
-                        try cacheCount(in: name, includeDeleted: query.includeDeleted)
-                    })
-            else { return nil }
+            guard let folder = cachedFolder(name) else { return nil }
             noteAnswerFromCache(in: name)
+            let total = folder.count(includeDeleted: query.includeDeleted)
             var explanation = QueryExplanation(
-                entity: name, access: access, documents: documents, examined: 0, matched: total)
+                entity: name, access: access, documents: folder.documents, examined: 0, matched: total)
             explanation.fromCacheFile = true
             return DocumentQueryResult(matches: [], total: total, explanation: explanation)
         }
@@ -62,14 +57,10 @@ extension DocumentStore {
             (properties, key) = ([property], [.document(entity: destination, id: id)])
         default: return nil
         }
-        guard (try? load(related)) != nil,
-            let candidates = try? lock.withLock(
-                .shared,
-                { () throws(FolioError) -> CacheCandidates? in
-                    try cacheCandidates(in: name, on: properties, key: key, includeDeleted: query.includeDeleted)
-                })
+        guard (try? load(related)) != nil, let folder = cachedFolder(name),
+            let candidates = folder.candidates(on: properties, key: key, includeDeleted: query.includeDeleted)
         else { return nil }
-        noteAnswerFromCache(in: name)
+        noteAnswerFromCache(in: name, reading: candidates.count)
         return withEvaluation { evaluation in
             evaluation.documents.includeDeleted = query.includeDeleted
             var run = QueryRun(
@@ -77,12 +68,12 @@ extension DocumentStore {
             swap(&run.evaluation, &evaluation)
             defer { swap(&run.evaluation, &evaluation) }
             let comparisons = run.filterComparisons
-            var found = candidates.found.filter { candidate in
+            var found = candidates.filter { candidate in
                 query.filter.map { run.passes($0, comparisons, id: candidate.id, content: candidate.content) } ?? true
             }
             found.sort { $0.path! < $1.path! }
             var explanation = QueryExplanation(
-                entity: name, access: access, documents: candidates.documents, examined: candidates.found.count,
+                entity: name, access: access, documents: folder.documents, examined: candidates.count,
                 matched: found.count)
             explanation.fromCacheFile = true
             guard !countOnly else {
@@ -94,72 +85,62 @@ extension DocumentStore {
         }
     }
 
-    /// Records that folder `name` answered from its cache file, its walk clean.
-    private func noteAnswerFromCache(in name: String) {
+    /// Records that folder `name` answered from its cache file, its walk clean, reading
+    /// `documents` documents of it.
+    private func noteAnswerFromCache(in name: String, reading documents: Int = 0) {
         state.withLock { state in
             state.answeredFromCache.insert(name)
             state.statistics.answersFromCacheFiles += 1
+            state.cachedFolders[name]?.documentsRead += documents
         }
     }
 
-    /// How many documents folder `name` has (soft-deleted ones when asked), and how many in
-    /// all, from its cache file and a walk; `nil` when they cannot be told so. Call holding
-    /// the shared lock.
-    private func cacheCount(in name: String, includeDeleted: Bool) throws(FolioError) -> (Int, Int)? {
-        guard let (_, match, changed) = try matchedCache(of: name, includeDeleted: includeDeleted) else { return nil }
-        let unchanged = match.unchanged.indices.count {
-            match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
+    /// Folder `name` as its cache file and a walk have it, to answer from: the one an
+    /// earlier answer kept, or a new one, kept; `nil` when it cannot be told so (see
+    /// `makeCachedFolder`), or, in an app's store, when the folder has fewer documents than
+    /// `cacheAnswerMinimum` (loading it costs little and answers every later query) or the
+    /// answers have read as many documents as it has (loading it once costs about that).
+    private func cachedFolder(_ name: String) -> CachedFolder? {
+        let (kept, oneCommand, minimum) = state.withLock {
+            ($0.cachedFolders[name], $0.servesOneCommand, $0.cacheAnswerMinimum)
         }
-        return (unchanged + changed.count, match.documents)
+        if let kept { return oneCommand || kept.documentsRead < kept.documents ? kept : nil }
+        let made = try? lock.withLock(.shared) { () throws(FolioError) -> CachedFolder? in
+            guard let made = try makeCachedFolder(name, keepingIndexes: true, smallest: oneCommand ? 0 : minimum)
+            else { return nil }
+            // Kept under the shared lock, so a commit into the folder comes after and lets it
+            // go; a load meanwhile holds the folder itself.
+            state.withLock { state in
+                if !state.catalog.isLoaded(name) { state.cachedFolders[name] = made }
+            }
+            return made
+        }
+        return made ?? nil
     }
 
-    /// Folder `name`'s cache file, a walk of the folder matched against its records (see
-    /// `CacheIndex.match`), and the new and changed files read (soft-deleted ones left out
-    /// unless asked for); `nil` when the walk found an issue or a staged file, which a load
-    /// reports or sweeps, a new or changed file cannot be used, or the cache file cannot
-    /// tell. Call holding the shared lock.
-    private func matchedCache(
-        of name: String, keepingIndexOn properties: [String]? = nil, includeDeleted: Bool
-    ) throws(FolioError) -> (cache: CacheIndex, match: CacheIndex.Match, changed: [(Catalog.Entry, JSONObject)])? {
-        guard let cache = CacheIndex.open(folder: name, from: folder) else { return nil }
+    /// Folder `name`'s cache file, with a walk of the folder matched against its records (see
+    /// `CacheIndex.match`) and the new and changed files read; `nil` when the cache file
+    /// cannot tell or describes fewer than `smallest` documents, the walk found an issue or
+    /// a staged file, which a load reports or sweeps, or a new or changed file cannot be
+    /// used. Call holding the shared lock.
+    private func makeCachedFolder(_ name: String, keepingIndexes: Bool, smallest: Int = 0) throws(FolioError)
+        -> CachedFolder?
+    {
+        guard let cache = CacheIndex.open(folder: name, from: folder), cache.count >= smallest else { return nil }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count, keysOnly: true)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
-            let match = cache.match(
-                listing.keyedDocuments, in: name, keepingIndexOn: properties)
+            var match = cache.match(listing.keyedDocuments, in: name, keepingIndexes: keepingIndexes)
         else { return nil }
         let schema = state.withLock { $0.querySchema }
-        var changed: [(Catalog.Entry, JSONObject)] = []
+        var cached = CachedFolder(cache: cache, match: match)
         for found in match.changed {
             guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
             else { return nil }
-            if includeDeleted || content[ModelDocument.deletedKey] == nil { changed.append((entry, content)) }
+            cached.changed[entry.path] = (entry.version, content)
         }
-        return (cache, match, changed)
-    }
-
-    /// The documents of `folder` that may hold `key` on `properties`, as its cache file and
-    /// a walk have them; `nil` when they cannot be told without loading the folder. Call
-    /// holding the shared lock.
-    private func cacheCandidates(in name: String, on properties: [String], key: [QueryValue], includeDeleted: Bool)
-        throws(FolioError) -> CacheCandidates?
-    {
-        guard
-            let (cache, match, changed) = try matchedCache(
-                of: name, keepingIndexOn: properties, includeDeleted: includeDeleted)
-        else { return nil }
-        var candidates = CacheCandidates(documents: match.documents)
-        for (entry, content) in changed {
-            candidates.found.append(QueryRun.Found(id: entry.path.id, content: content, version: entry.version))
-        }
-        for position in match.positions(of: key) where match.unchanged[position] {
-            guard let record = cache.record(at: position), let path = record.path(in: name) else { return nil }
-            guard includeDeleted || !record.isDeleted else { continue }
-            guard let content = cache.content(of: record) else { return nil }
-            let version = DocumentVersion(
-                path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true)
-            candidates.found.append(QueryRun.Found(id: path.id, content: content, version: version))
-        }
-        return candidates
+        match.changed = []
+        cached.match = match
+        return cached
     }
 
     /// Hands `body` every document of folder `name` (soft-deleted ones when asked) with only
@@ -167,7 +148,7 @@ extension DocumentStore {
     /// and a walk, the folder left unloaded: unchanged documents' contents are read from
     /// the file in its own order, new and changed files from disk. `false` when the store
     /// does not answer so, the folder is loaded, or the cache file cannot tell (see
-    /// `matchedCache`); `body` may have been handed some documents by then, so a caller
+    /// `makeCachedFolder`); `body` may have been handed some documents by then, so a caller
     /// starts over.
     func forEachFromCache(
         in name: String, reading names: [String]?, includeDeleted: Bool,
@@ -175,11 +156,10 @@ extension DocumentStore {
     ) -> Bool {
         guard servesOneCommand, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
-            guard
-                let (cache, match, changed) = try matchedCache(of: name, includeDeleted: includeDeleted)
-            else { return false }
+            guard let cached = try makeCachedFolder(name, keepingIndexes: false) else { return false }
+            let match = cached.match
             var decoded = true
-            let readable = cache.readContents(where: {
+            let readable = cached.cache.readContents(where: {
                 match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
             }) { key, bytes in
                 guard decoded, let (day, id) = key.parts, let content = Self.content(bytes, members: names) else {
@@ -189,7 +169,10 @@ extension DocumentStore {
                 body(DocumentPath(validEntity: name, day: day, id: id, blobProperty: nil), content)
             }
             guard readable, decoded else { return false }
-            for (entry, content) in changed { body(entry.path, content) }
+            for (path, (_, content)) in cached.changed
+            where includeDeleted || content[ModelDocument.deletedKey] == nil {
+                body(path, content)
+            }
             return true
         }
         guard read == true else { return false }

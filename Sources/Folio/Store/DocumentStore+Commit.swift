@@ -49,7 +49,8 @@ extension DocumentStore {
             }
             let stamps = try write(transaction.writes, history: transaction.history)
             return state.withLock { state in
-                record(transaction, stamps: stamps, manifest: newManifest, leaving: walked, in: &state)
+                state.forgetCachedFolders(touched)
+                return record(transaction, stamps: stamps, manifest: newManifest, leaving: walked, in: &state)
             }
         }
         if let summary { return summary }

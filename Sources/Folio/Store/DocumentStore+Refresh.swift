@@ -28,8 +28,12 @@ extension DocumentStore {
     /// walked when first touched. Holds the shared lock, so it never sees half a transaction.
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges {
-        let (folders, everything) = state.withLock { ($0.catalog.loadedFolders, $0.catalog.loadsEverything) }
-        return try walk(everything ? nil : folders, loading: [])
+        let (folders, everything, cached) = state.withLock {
+            ($0.catalog.loadedFolders, $0.catalog.loadsEverything, Set($0.cachedFolders.keys))
+        }
+        // A folder an answer from its cache file left unloaded is loaded now, its changes
+        // told against that file: a whole refresh cannot say what changed since its walk.
+        return try walk(everything ? nil : folders.union(cached), loading: cached)
     }
 
     /// Brings these entity folders (`nil`: every folder of the tree) into the catalog, if
@@ -146,6 +150,7 @@ extension DocumentStore {
                     listing, walking: folders, confirming: newly, keepingContent: keepsHistory, progress: progress,
                     to: &state)
                 state.catalog.markLoaded(folders)
+                state.forgetCachedFolders(newly)
                 for name in state.loadFailures.keys where folders?.contains(name) != false {
                     state.loadFailures[name] = nil
                 }
@@ -177,9 +182,14 @@ extension DocumentStore {
             }
             documents.append(document)
         }
-        // A folder not loaded yet is walked when first used, which sees these files then.
+        // A folder not loaded yet is walked when first used, which sees these files then; one an
+        // answer from its cache file left unloaded is told what changed since its walk.
+        let cached = state.withLock { state in
+            documents.filter { !state.catalog.isLoaded($0.entity) && state.cachedFolders[$0.entity] != nil }
+        }
+        let seenByCache = try changesInCachedFolders(cached)
         documents = state.withLock { state in documents.filter { state.catalog.isLoaded($0.entity) } }
-        guard !documents.isEmpty else { return StoreChanges() }
+        guard !documents.isEmpty else { return seenByCache }
         let keepsHistory = historyLimit > 0 && lock.unlockedReason == nil
         let looked = try lock.withLock(.shared) {
             () throws(FolioError) -> (StoreChanges, [DocumentPath: JSONObject], Int64?, Int64?, Int64?)? in
@@ -231,6 +241,38 @@ extension DocumentStore {
         }
         guard let (changes, before, since, walked, held) = looked else { return try refresh() }
         recordInHistory(changes, before: before, since: since, walked: walked, holding: held, covering: nil)
+        var all = changes
+        all.added += seenByCache.added
+        all.modified += seenByCache.modified
+        all.removed += seenByCache.removed
+        return all
+    }
+
+    /// What changed among `documents`, in folders an answer from the cache file left
+    /// unloaded, since that answer's walk: told by their stamps, nothing read. A folder with
+    /// a change is let go, so its next query walks it again (or loads it); its history is
+    /// recorded when it is loaded, against its cache file, as for any folder loaded late.
+    private func changesInCachedFolders(_ documents: [DocumentPath]) throws(FolioError) -> StoreChanges {
+        var changes = StoreChanges()
+        var changedFolders = Set<String>()
+        for document in documents {
+            guard let cached = state.withLock({ $0.cachedFolders[document.entity] }) else { continue }
+            let info = try folder.status(of: document.relativePath)
+            // Anything but a regular file (a link, a folder) is no document: its folder's
+            // next walk reports it.
+            let now = info.flatMap { FileSystem.isRegularFile($0) ? FileStamp($0) : nil }
+            let then = cached.stamp(of: document)
+            switch (then, now) {
+            case (nil, nil): if info == nil { continue }
+            case (nil, _?): changes.added.append(document)
+            case (_?, nil): changes.removed.append(document)
+            case (let then?, let now?):
+                guard then != now else { continue }
+                changes.modified.append(document)
+            }
+            changedFolders.insert(document.entity)
+        }
+        state.withLock { $0.forgetCachedFolders(changedFolders) }
         return changes
     }
 

@@ -52,7 +52,9 @@ extension DocumentStore {
                 summary.issues += listing.issues
                 summary.bytes += listing.blobs.reduce(0) { $0 + $1.stamp.size }
                 guard !listing.keyedDocuments.isEmpty else { continue }
-                guard let match = cache?.match(listing.keyedDocuments, in: name) else { return nil }
+                guard let match = cache?.match(listing.keyedDocuments, in: name, keepingIndexes: false) else {
+                    return nil
+                }
                 summary.bytes += listing.keyedDocuments.reduce(0) { $0 + $1.stamp.size }
                 var tally = EntityTally()
                 func count(_ day: Day, isDeleted: Bool) {

@@ -74,6 +74,21 @@ public final class DocumentStore: Sendable {
         /// The folders a query was answered from the cache file of without loading them: its
         /// walk found no issue and every file readable.
         var answeredFromCache: Set<String> = []
+        /// The folders an answer from the cache file left unloaded, as their walk found them;
+        /// see `CachedFolder` for when one is let go.
+        var cachedFolders: [String: CachedFolder] = [:]
+        /// See `DocumentStore.cacheAnswerMinimum`.
+        var cacheAnswerMinimum = DocumentStore.defaultCacheAnswerMinimum
+
+        /// Lets go of what answers from the cache files knew of `folders` (`nil`: all), once
+        /// the folders are loaded or written: answers must come from the folders as they are.
+        mutating func forgetCachedFolders(_ folders: Set<String>?) {
+            guard let folders else {
+                cachedFolders = [:]
+                return
+            }
+            for name in folders { cachedFolders[name] = nil }
+        }
         /// The last history token whose transaction every loaded folder of the catalog reflects,
         /// or `nil` before a folder is loaded: changes a refresh finds that the history after it
         /// does not explain are recorded as external.
@@ -280,17 +295,32 @@ public final class DocumentStore: Sendable {
     }
 
     /// Whether this store serves one command of a process that then ends (`folio count`,
-    /// `folio insert`), and so leaves a large folder unloaded where the command can do
-    /// without it: a query on one index key is answered from the folder's cache file and a
-    /// walk (see `answerFromCache`), and a commit of new documents checks their identities
-    /// against a walk of their folder (see `commit`). For such a command, loading a folder
-    /// of 200,000 documents cost three times the walk and 270 MB, for an answer that reads a
-    /// few hundred. A process that goes on asking is better served by the loaded folder,
-    /// which answers without walking again; so this is off unless asked for.
+    /// `folio insert`), and so leaves a folder unloaded wherever the command can do without
+    /// it: a query on one index key is answered from the folder's cache file and a walk
+    /// whatever its size (see `answerFromCache`), a commit of new documents checks their
+    /// identities against a walk of their folder (see `commit`), and a pass over every
+    /// document reads the cache file rather than loading (see `forEachDocument`). For such a
+    /// command, loading a folder of 200,000 documents cost three times the walk and 270 MB,
+    /// for an answer that reads a few hundred. An app's store answers from the cache file
+    /// only for a large folder, and loads it once its queries read more (see
+    /// `cacheAnswerMinimum`); so this is off unless asked for.
     package var servesOneCommand: Bool {
         get { state.withLock { $0.servesOneCommand } }
         set { state.withLock { $0.servesOneCommand = newValue } }
     }
+
+    /// The fewest documents a folder must have for an app's query on one index key to be
+    /// answered from its cache file and a walk, the folder left unloaded (see
+    /// `answerFromCache`); a store serving one command does so whatever the size. Below it,
+    /// loading the folder costs little and answers every later query from memory.
+    package var cacheAnswerMinimum: Int {
+        get { state.withLock { $0.cacheAnswerMinimum } }
+        set { state.withLock { $0.cacheAnswerMinimum = newValue } }
+    }
+
+    /// `cacheAnswerMinimum` unless changed: at 5,000 documents a load takes about 30 ms
+    /// and 6 MB.
+    package static let defaultCacheAnswerMinimum = 5_000
 
     /// Writes the cache now, so the next open reads nothing that has not changed.
     /// Opening a store and closing it do this too; a cache that already holds the

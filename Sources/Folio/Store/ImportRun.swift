@@ -183,6 +183,7 @@ struct ImportRun {
         finishCache(staged)
         store.state.withLock { state in
             state.catalog.unload(folderName)
+            state.forgetCachedFolders([folderName])
             state.cacheOnDisk[folderName] = nil
             state.statistics.transactionsCommitted += 1
         }

@@ -1,0 +1,70 @@
+import FolioJSON
+
+/// A large entity folder seen through its cache file and one walk, without loading it:
+/// what lets an app's first query on one index key cost the walk and the documents it
+/// reads, not the folder (see `DocumentStore.answerFromCache`).
+///
+/// The walk's verdict per record (unchanged or not), each index's pairs, and the files the
+/// walk found new or changed, read. It describes the folder as of its walk, as a loaded
+/// folder describes it as of its last walk; it is let go when the folder is loaded, when a
+/// commit or an import writes into the folder, and when a refresh finds a change there.
+struct CachedFolder: Sendable {
+    let cache: CacheIndex
+    /// How the walk compared with the records; its list of changed files is emptied once read.
+    var match: CacheIndex.Match
+    /// The files the walk found new or changed, read, by path.
+    var changed: [DocumentPath: (version: DocumentVersion, content: JSONObject)] = [:]
+    /// How many documents the folder had at the walk.
+    let documents: Int
+    /// Documents read from the cache file for answers so far: an app's folder is loaded once
+    /// they reach `documents`, when reading them one by one has cost about what a load does.
+    var documentsRead = 0
+
+    init(cache: CacheIndex, match: CacheIndex.Match) {
+        (self.cache, self.match, documents) = (cache, match, match.documents)
+    }
+
+    /// Whether a soft-deleted document is left out of an answer that does not include them.
+    private static func isWanted(_ content: JSONObject, includeDeleted: Bool) -> Bool {
+        includeDeleted || content[ModelDocument.deletedKey] == nil
+    }
+
+    /// How many documents the folder has, soft-deleted ones only when asked.
+    func count(includeDeleted: Bool) -> Int {
+        let unchanged = match.unchanged.indices.count {
+            match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
+        }
+        return unchanged + changed.values.count { Self.isWanted($0.content, includeDeleted: includeDeleted) }
+    }
+
+    /// Every document that may hold `key` on the index on `properties` (and only those, but
+    /// for a few whose key shares its hash): the new and changed files, and the unchanged
+    /// records the index names, their content read from the cache file; `nil` when the index
+    /// was not kept or a record or content cannot be read or does not hold.
+    func candidates(on properties: [String], key: [QueryValue], includeDeleted: Bool) -> [QueryRun.Found]? {
+        guard let positions = match.positions(of: key, on: properties) else { return nil }
+        var found: [QueryRun.Found] = []
+        for (version, content) in changed.values where Self.isWanted(content, includeDeleted: includeDeleted) {
+            found.append(QueryRun.Found(id: version.path.id, content: content, version: version))
+        }
+        for position in positions where match.unchanged[position] && (includeDeleted || !match.deleted[position]) {
+            guard let record = cache.record(at: position), let path = record.path(in: cache.folder),
+                let content = cache.content(of: record)
+            else { return nil }
+            let version = DocumentVersion(
+                path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true)
+            found.append(QueryRun.Found(id: path.id, content: content, version: version))
+        }
+        return found
+    }
+
+    /// The stamp of the document at `path` as the walk found it; `nil` when the folder had
+    /// no such file then.
+    func stamp(of path: DocumentPath) -> FileStamp? {
+        if let (version, _) = changed[path] { return version.stamp }
+        guard let position = cache.position(of: path.orderKey), match.unchanged[position],
+            let record = cache.record(at: position)
+        else { return nil }
+        return record.stamp
+    }
+}
