@@ -160,14 +160,14 @@ final class CacheIndex: Sendable {
     }
 
     /// Matches one folder's walk against the records, both in store order, reading the part
-    /// once and keeping the pairs of every index when `keepingIndexes` (12 bytes a document
-    /// each); `nil` when the part does not hold (its checksum, its shape), when more files
+    /// once and keeping the pairs of the indexes named in `keepingIndexes` (their properties
+    /// joined by `,`; `nil`: every index), 12 bytes a document each; `nil` when the part does not hold (its checksum, its shape), when more files
     /// changed than the store waits for before it rewrites the cache file (see
     /// `DocumentStore.foldersToCache`: a load then reads them once for all, where each reader
     /// of this part would read them again), or when one identity is in two files, an issue
     /// a load reports.
     func match(
-        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexes: Bool
+        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexes: Set<String>?
     ) -> Match? {
         guard var reader = recordsReader() else { return nil }
         var match = Match(
@@ -217,7 +217,8 @@ final class CacheIndex: Sendable {
                 let name = reader.next(Int(nameLength)), let pairs = reader.next(8).map({ Self.number($0, at: 0) }),
                 pairs <= UInt64(end / Self.pairSize), let bytes = reader.next(Int(pairs) * Self.pairSize)
             else { return nil }
-            if keepingIndexes { match.pairs[String(decoding: name, as: UTF8.self)] = Array(bytes) }
+            let index = String(decoding: name, as: UTF8.self)
+            if keepingIndexes?.contains(index) ?? true { match.pairs[index] = Array(bytes) }
         }
         guard reader.isAtEnd, reader.checksum.value == footer.indexChecksum else { return nil }
         if !match.changed.isEmpty {

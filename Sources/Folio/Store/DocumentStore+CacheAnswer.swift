@@ -41,7 +41,7 @@ extension DocumentStore {
         // How many documents there are (`folio count Entity`): the walk's verdicts say, with
         // new and changed files read.
         if query.filter == nil, countOnly || query.limit == 0 {
-            guard let folder = cachedFolder(name) else { return nil }
+            guard let folder = cachedFolder(name, for: []) else { return nil }
             noteAnswerFromCache(in: name)
             let total = folder.count(includeDeleted: query.includeDeleted)
             var explanation = QueryExplanation(
@@ -57,7 +57,7 @@ extension DocumentStore {
             (properties, key) = ([property], [.document(entity: destination, id: id)])
         default: return nil
         }
-        guard (try? load(related)) != nil, let folder = cachedFolder(name),
+        guard (try? load(related)) != nil, let folder = cachedFolder(name, for: properties),
             let candidates = folder.candidates(on: properties, key: key, includeDeleted: query.includeDeleted)
         else { return nil }
         noteAnswerFromCache(in: name, reading: candidates.count)
@@ -96,17 +96,20 @@ extension DocumentStore {
     }
 
     /// Folder `name` as its cache file and a walk have it, to answer from: the one an
-    /// earlier answer kept, or a new one, kept; `nil` when it cannot be told so (see
+    /// earlier answer kept, or a new one, kept, with every index's pairs in an app's store
+    /// (its next query may use any) and only those of the index on `properties` in a store
+    /// serving one command (a million documents' pairs are 12 MB an index); `nil` when it cannot be told so (see
     /// `makeCachedFolder`), or, in an app's store, when the folder has fewer documents than
     /// `cacheAnswerMinimum` (loading it costs little and answers every later query) or the
     /// answers have read as many documents as it has (loading it once costs about that).
-    private func cachedFolder(_ name: String) -> CachedFolder? {
+    private func cachedFolder(_ name: String, for properties: [String]) -> CachedFolder? {
         let (kept, oneCommand, minimum) = state.withLock {
             ($0.cachedFolders[name], $0.servesOneCommand, $0.cacheAnswerMinimum)
         }
         if let kept { return oneCommand || kept.documentsRead < kept.documents ? kept : nil }
         let made = try? lock.withLock(.shared) { () throws(FolioError) -> CachedFolder? in
-            guard let made = try makeCachedFolder(name, keepingIndexes: true, smallest: oneCommand ? 0 : minimum)
+            let indexes: Set<String>? = oneCommand ? [properties.joined(separator: ",")] : nil
+            guard let made = try makeCachedFolder(name, keepingIndexes: indexes, smallest: oneCommand ? 0 : minimum)
             else { return nil }
             // Kept under the shared lock, so a commit into the folder comes after and lets it
             // go; a load meanwhile holds the folder itself.
@@ -123,7 +126,8 @@ extension DocumentStore {
     /// cannot tell or describes fewer than `smallest` documents, the walk found an issue or
     /// a staged file, which a load reports or sweeps, or a new or changed file cannot be
     /// used. Call holding the shared lock.
-    private func makeCachedFolder(_ name: String, keepingIndexes: Bool, smallest: Int = 0) throws(FolioError)
+    private func makeCachedFolder(_ name: String, keepingIndexes: Set<String>?, smallest: Int = 0)
+        throws(FolioError)
         -> CachedFolder?
     {
         guard let cache = CacheIndex.open(folder: name, from: folder), cache.count >= smallest else { return nil }
@@ -156,7 +160,7 @@ extension DocumentStore {
     ) -> Bool {
         guard servesOneCommand, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
-            guard let cached = try makeCachedFolder(name, keepingIndexes: false) else { return false }
+            guard let cached = try makeCachedFolder(name, keepingIndexes: []) else { return false }
             let match = cached.match
             var decoded = true
             let readable = cached.cache.readContents(where: {
