@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 "HeapUse",
+                "StoreFloor",
                 .product(name: "Folio", package: "Folio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

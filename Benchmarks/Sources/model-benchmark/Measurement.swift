@@ -31,6 +31,10 @@ enum Measurement: Hashable {
     /// Opening the store of `size` sessions and fetching them all: the first open after
     /// the save, or the second.
     case reopenAndFetchAll(size: Int, second: Bool)
+    /// The C `stat` walk of Folio's `FocusSession/` folder of `size` sessions, right after
+    /// the reopens: the floor of seeing hand edits, which every open pays. Recorded under
+    /// Folio, one sample per round.
+    case statWalk(size: Int)
     /// One session inserted and saved, with 10,000 saved and registered: one sample per save.
     case singleSave(DurabilityPair)
     /// One stroke inserted and saved: one sample per save.

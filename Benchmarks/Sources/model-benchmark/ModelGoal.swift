@@ -5,6 +5,7 @@ import BenchmarkSupport
 enum ModelGoal {
     case insertAndSave(size: Int, DurabilityPair)
     case reopenAndFetchAll(size: Int, second: Bool)
+    case reopenAndFetchAllBesideWalk(size: Int)
     case singleSaveMedian(DurabilityPair)
     case singleSaveP99(DurabilityPair)
     case strokeSaveMedian(DurabilityPair)
@@ -22,7 +23,10 @@ enum ModelGoal {
             + pairs.flatMap { [.strokeSaveMedian($0), .strokeSaveP99($0)] }
             + sizes.flatMap { size in pairs.map { .insertAndSave(size: size, $0) } }
             + sizes.flatMap { size in
-                [.reopenAndFetchAll(size: size, second: false), .reopenAndFetchAll(size: size, second: true)]
+                [
+                    .reopenAndFetchAll(size: size, second: false), .reopenAndFetchAll(size: size, second: true),
+                    .reopenAndFetchAllBesideWalk(size: size),
+                ]
             }
             + [.memory, .memoryBudget]
     }
@@ -33,6 +37,8 @@ enum ModelGoal {
             "insert \(Format.grouped(size)) + save within 2× of GRDB (\(pair.label))"
         case .reopenAndFetchAll(let size, let second):
             "reopen + fetch all \(Format.grouped(size)) within 1.5× of GRDB (\(second ? "second open" : "first open after the save"))"
+        case .reopenAndFetchAllBesideWalk(let size):
+            "reopen + fetch all \(Format.grouped(size)) (second open) within 1.5× of the stat walk of `FocusSession/` + GRDB's reopen and fetch (issue 22)"
         case .singleSaveMedian(let pair):
             "1 insert + save with 10,000 registered, median, within 2× of GRDB (\(pair.label))"
         case .singleSaveP99(let pair):
@@ -55,6 +61,13 @@ enum ModelGoal {
             return Self.ratio(results.ratio(.insertAndSave(size: size, pair), \.median), limit: 2)
         case .reopenAndFetchAll(let size, let second):
             return Self.ratio(results.ratio(.reopenAndFetchAll(size: size, second: second), \.median), limit: 1.5)
+        case .reopenAndFetchAllBesideWalk(let size):
+            let reopen = Measurement.reopenAndFetchAll(size: size, second: true)
+            guard let folio = results.samples(reopen, .folio).median,
+                let grdb = results.samples(reopen, .grdb).median,
+                let walk = results.samples(.statWalk(size: size), .folio).median
+            else { return nil }
+            return Self.ratio(folio / (walk + grdb), limit: 1.5)
         case .singleSaveMedian(let pair):
             return Self.ratio(results.ratio(.singleSave(pair), \.median), limit: 2)
         case .singleSaveP99(let pair):

@@ -47,6 +47,10 @@ struct ModelReport {
             lines.append(
                 wholeSetLine(
                     "reopen + fetch all, second open", .reopenAndFetchAll(size: size, second: true), size: size))
+            lines.append(
+                "| C `stat` walk of Folio's `FocusSession/` (no file read; the floor of seeing hand edits) | "
+                    + "\(Format.grouped(size)) | \(time(results.samples(.statWalk(size: size), .folio).median)) | | | | |"
+            )
         }
         lines += [
             "",

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import StoreFloor
 
 /// Measures every row, Folio and GRDB taking turns, and keeps the samples.
 ///
@@ -96,7 +97,21 @@ struct ModelRunner {
                     results.record(.reopenAndFetchAll(size: size, second: second), side, time)
                 }
             }
+            results.record(.statWalk(size: size), .folio, try Self.statWalk(of: fullStores[.folio]!, expecting: size))
         }
+    }
+
+    /// The C `stat` walk of the `FocusSession/` folder of the Folio store in `folder`
+    /// (`<folder>/store`, as `FolioContender` makes it), which must find `sessions` files.
+    private static func statWalk(of folder: String, expecting sessions: Int) throws -> Duration {
+        var totals = store_floor_walk_totals()
+        let start = ContinuousClock.now
+        let failure = store_floor_stat_walk_entity(folder + "/store/FocusSession", &totals)
+        let time = start.duration(to: .now)
+        guard failure == 0, totals.files == sessions else {
+            throw BenchmarkFailure("the stat walk found \(totals.files) sessions (error \(failure)), not \(sessions)")
+        }
+        return time
     }
 
     /// Progress goes to standard error, so standard output holds only the report.

@@ -217,9 +217,15 @@ for size in sizes {
         note("profiling loop")
         let loops = ProcessInfo.processInfo.environment["PROFILE_LOOPS"].flatMap { Int($0) } ?? 30
         // PROFILE_FETCH=few: the fetches of one or twenty models (the point lookup, the 20 latest)
-        // instead; PROFILE_FETCH=point: the point lookup alone.
+        // instead; PROFILE_FETCH=point: the point lookup alone; PROFILE_FETCH=unindexed: the
+        // unindexed equality (a scan), a hundred times over.
         let fetches = ProcessInfo.processInfo.environment["PROFILE_FETCH"]
         let few = fetches == "few" || fetches == "point"
+        for _ in 0..<(fetches == "unindexed" ? loops * 100 : 0) {
+            _ = try ModelContext(container).fetch(
+                FetchDescriptor<FocusSession>(predicate: #Predicate { $0.pausedDuration == 42 })
+            ).map(\.id)
+        }
         for _ in 0..<(few ? loops * 1000 : 0) {
             _ = try ModelContext(container).fetch(
                 FetchDescriptor<FocusSession>(predicate: #Predicate { $0.id == target })
@@ -230,7 +236,7 @@ for size in sizes {
                 FetchDescriptor<FocusSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)], fetchLimit: 20)
             ).map(\.id)
         }
-        for _ in 0..<(few ? 0 : loops) {
+        for _ in 0..<(few || fetches == "unindexed" ? 0 : loops) {
             _ = try ModelContext(container).fetch(
                 FetchDescriptor<FocusSession>(predicate: #Predicate { $0.state == "paused" })
             ).map(\.id)
