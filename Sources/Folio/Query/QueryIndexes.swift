@@ -50,7 +50,9 @@ struct QueryIndexes {
         /// Ordered indexes by property (built on first use): positions in the order of
         /// the property's values, ties in store order.
         var ordered: [String: [(value: QueryValue, position: Int)]] = [:]
-
+        /// How many scans tested equality on each number property that has no ordered index
+        /// yet (see `orderedForEquality`).
+        var equalityScans: [String: Int] = [:]
     }
 
     private var entities: [String: EntityIndexes] = [:]
@@ -207,6 +209,25 @@ struct QueryIndexes {
         guard start < end else { return (0..<0, 0, table.days.count) }
         let last = end < table.dayStarts.count ? table.dayStarts[end] : table.rows.count
         return (table.dayStarts[start]..<last, end - start, table.days.count)
+    }
+
+    /// The ordered index on `property` for an equality on it that no declared index serves:
+    /// the one a sort or an earlier query built, or one built now for the second such
+    /// query of the table's life; `nil` for the first, which scans. A scan reads every
+    /// document; building the index costs a few scans, which a query asked again pays
+    /// back at once (it then reads only the documents holding the value), and the index
+    /// follows saves as every index does. A one-off question never builds it.
+    mutating func orderedForEquality(
+        entity: String, on property: String, in catalog: inout Catalog, schema: QuerySchema
+    )
+        -> (EntityIndexes, [(value: QueryValue, position: Int)])?
+    {
+        var indexes = table(of: entity, in: &catalog, schema: schema)
+        if let ordered = indexes.ordered[property] { return (indexes, ordered) }
+        indexes.equalityScans[property, default: 0] += 1
+        let scans = indexes.equalityScans[property, default: 0]
+        entities[entity] = indexes
+        return scans < 2 ? nil : ordered(entity: entity, by: property, in: &catalog, schema: schema)
     }
 
     /// An entity's documents ordered by a property's value (ties in store order),

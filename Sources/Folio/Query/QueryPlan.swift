@@ -132,10 +132,14 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
     /// Whether the candidates came from the folder's cache file and a walk, the folder left
     /// unloaded (see `DocumentStore.answerFromCache`).
     public var fromCacheFile = false
+    /// The property whose ordered index gave a scan's candidates (the rows holding the
+    /// value an equality names), when one did (see `QueryIndexes.orderedForEquality`).
+    public var orderedBy: String?
 
     public var description: String {
         var lines = ["\(entity): \(access)"]
         if let daysRead { lines[0] += " (\(daysRead.read) of \(daysRead.of) day folders)" }
+        if let orderedBy { lines[0] += " (the rows holding the value, from the ordered index of \(orderedBy))" }
         lines.append("examined \(examined) of \(documents) documents, matched \(matched)")
         if let sort { lines.append("sorted by \(sort)") }
         if let fallback { lines.append("evaluated on models: \(fallback)") }

@@ -84,7 +84,12 @@ extension QueryRun {
             explanation.daysRead = (days.days, days.of)
             for position in days.positions { consider(position, filter: query.filter) }
         case .scan:
-            for position in table.rows.indices { consider(position, filter: query.filter) }
+            if let (property, positions) = equalPositions(comparisons) {
+                explanation.orderedBy = property
+                for position in positions { consider(position, filter: query.filter) }
+            } else {
+                for position in table.rows.indices { consider(position, filter: query.filter) }
+            }
         }
         for identity in pending {
             guard let content = evaluation.documents.content(of: identity) else { continue }
@@ -98,6 +103,37 @@ extension QueryRun {
         }
         explanation.matched = found.count
         return (found, explanation)
+    }
+
+    /// The property and the positions, in store order, of the rows whose number property equals the constant
+    /// an equality of `comparisons` names, read from that property's ordered index (see
+    /// `QueryIndexes.orderedForEquality`); `nil` when there is no such equality or no index
+    /// yet. Only numbers: their order as values is total, so every row the equality holds
+    /// for sits in one run of equal values (a candidate is still tested on the whole filter).
+    private mutating func equalPositions(_ comparisons: AttributeComparisons?) -> (property: String, [Int])? {
+        guard
+            let equality = comparisons?.comparisons.first(where: { comparison in
+                guard comparison.op == .equal, case .attribute(_, let typeName, _)? = comparison.property else {
+                    return false
+                }
+                switch (ScalarType(rawValue: typeName)?.kind, comparison.constant) {
+                case (.integer?, .integer), (.floatingPoint?, .integer): return true
+                case (.integer?, .double(let value)), (.floatingPoint?, .double(let value)): return value.isFinite
+                default: return false
+                }
+            }),
+            let (_, ordered) = evaluation.documents.indexes.orderedForEquality(
+                entity: query.entity, on: equality.name, in: &evaluation.documents.catalog,
+                schema: evaluation.documents.schema)
+        else { return nil }
+        let constant = equality.constant
+        var run = ordered.partitioningIndex { $0.value.sortOrder(constant) != .orderedAscending }
+        var positions: [Int] = []
+        while run < ordered.count, ordered[run].value.sortOrder(constant) == .orderedSame {
+            positions.append(ordered[run].position)
+            run += 1
+        }
+        return (equality.name, positions)
     }
 
     /// The query's filter as comparisons of attributes with constants, when it is one:

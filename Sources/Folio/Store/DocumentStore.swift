@@ -79,6 +79,10 @@ public final class DocumentStore: Sendable {
         var cachedFolders: [String: CachedFolder] = [:]
         /// See `DocumentStore.cacheAnswerMinimum`.
         var cacheAnswerMinimum = DocumentStore.defaultCacheAnswerMinimum
+        /// The last history token whose transaction every loaded folder of the catalog reflects,
+        /// or `nil` before a folder is loaded: changes a refresh finds that the history after it
+        /// does not explain are recorded as external.
+        var catalogToken: Int64?
 
         /// Lets go of what answers from the cache files knew of `folders` (`nil`: all), once
         /// the folders are loaded or written: answers must come from the folders as they are.
@@ -89,10 +93,6 @@ public final class DocumentStore: Sendable {
             }
             for name in folders { cachedFolders[name] = nil }
         }
-        /// The last history token whose transaction every loaded folder of the catalog reflects,
-        /// or `nil` before a folder is loaded: changes a refresh finds that the history after it
-        /// does not explain are recorded as external.
-        var catalogToken: Int64?
     }
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
