@@ -48,6 +48,10 @@ struct EqualityScanTests {
         #expect(try codes(store.query(estimate(is: .double(2)))) == codes(first))
         #expect(try store.query(estimate(is: .double(2.5))).total == 0)
         #expect(try store.query(estimate(is: .integer(7))).total == 0)
+        // Past 2^53 an integer and a double that compare equal may sort apart: such a
+        // constant is always scanned for.
+        let huge = try store.query(estimate(is: .integer(1 << 60)))
+        #expect(huge.explanation.orderedBy == nil && huge.explanation.examined == 60)
     }
 
     @Test func theOrderedIndexFollowsSavesAndDeletes() throws {

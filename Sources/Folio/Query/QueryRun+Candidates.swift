@@ -105,20 +105,25 @@ extension QueryRun {
         return (found, explanation)
     }
 
-    /// The property and the positions, in store order, of the rows whose number property equals the constant
-    /// an equality of `comparisons` names, read from that property's ordered index (see
-    /// `QueryIndexes.orderedForEquality`); `nil` when there is no such equality or no index
-    /// yet. Only numbers: their order as values is total, so every row the equality holds
-    /// for sits in one run of equal values (a candidate is still tested on the whole filter).
+    /// The property and the positions, in store order, of the rows whose number property
+    /// equals the constant an equality of `comparisons` names, read from that property's
+    /// ordered index (see `QueryIndexes.orderedForEquality`); `nil` when there is no such
+    /// equality or no index yet. Only numbers: their order as values is total, so every row
+    /// the equality holds for sits in one run of equal values (a candidate is still tested
+    /// on the whole filter). Only constants under 2^53, where integers and doubles compare
+    /// alike: past it an integer equal to a double may sort apart from it.
     private mutating func equalPositions(_ comparisons: AttributeComparisons?) -> (property: String, [Int])? {
         guard
             let equality = comparisons?.comparisons.first(where: { comparison in
                 guard comparison.op == .equal, case .attribute(_, let typeName, _)? = comparison.property else {
                     return false
                 }
+                let exact = 9_007_199_254_740_992.0  // 2^53
                 switch (ScalarType(rawValue: typeName)?.kind, comparison.constant) {
-                case (.integer?, .integer), (.floatingPoint?, .integer): return true
-                case (.integer?, .double(let value)), (.floatingPoint?, .double(let value)): return value.isFinite
+                case (.integer?, .integer(let value)), (.floatingPoint?, .integer(let value)):
+                    return Double(value.magnitude) < exact
+                case (.integer?, .double(let value)), (.floatingPoint?, .double(let value)):
+                    return value.magnitude < exact
                 default: return false
                 }
             }),
