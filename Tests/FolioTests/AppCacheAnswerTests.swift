@@ -178,4 +178,29 @@ struct AppCacheAnswerTests {
         let error = try #require(throws: FolioError.self) { try appContext.save() }
         #expect(error.kind == .conflict, "\(error)")
     }
+
+    @Test func aCacheFileDamagedAfterItsWalkCostsALoadNeverAWrongAnswer() throws {
+        let folder = try TemporaryDirectory()
+        let (root, _) = try makeErrands(in: folder)
+        let expected = try loadedCodes(priority: 1, at: root)
+        let (_, context, store) = try openApp(at: root)
+        #expect(try errands(priority: 3, in: context).count == 12)
+        #expect(!isLoaded("Errand", in: store))
+        // Every entry of the file the kept walk reads from is overwritten in place (the same
+        // file, so the store's open descriptor sees it): each content then fails its own
+        // hash, while the index part the walk was matched against stays whole.
+        let cacheFile = root + "/" + DocumentCache.fileName(of: "Errand")
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cacheFile)))
+        let footerStart = bytes.count - 8 - DocumentCache.Footer.size
+        let footer = try #require(
+            DocumentCache.Footer(Array(bytes[footerStart..<(footerStart + DocumentCache.Footer.size)])))
+        for index in DocumentCache.magic.count..<footer.entriesEnd { bytes[index] ^= 0x5A }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: cacheFile))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+
+        #expect(try errands(priority: 1, in: context).map(\.code) == expected)
+        #expect(isLoaded("Errand", in: store), "the folder was loaded instead")
+        #expect(store.statistics.answersFromCacheFiles == 1)
+    }
 }
