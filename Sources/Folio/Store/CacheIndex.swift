@@ -26,6 +26,9 @@ import Glibc
 final class CacheIndex: Sendable {
     static let recordSize = 80
     static let pairSize = 12
+    /// How the part names an index: its properties joined by `,`.
+    static func indexName(of properties: [String]) -> String { properties.joined(separator: ",") }
+
     /// The entity folder the cache file describes.
     let folder: String
     /// The cache file, held open to read records and contents from.
@@ -138,7 +141,7 @@ final class CacheIndex: Sendable {
         /// `properties`, in store order: every document holding the key, and perhaps a few
         /// that do not; `nil` when that index was not kept.
         func positions(of key: [QueryValue], on properties: [String]) -> [Int]? {
-            guard let pairs = pairs[properties.joined(separator: ",")] else { return nil }
+            guard let pairs = pairs[CacheIndex.indexName(of: properties)] else { return nil }
             let hash = QueryValue.stableHash(of: key)
             let count = pairs.count / CacheIndex.pairSize
             return pairs.withUnsafeBytes { raw in
@@ -160,14 +163,15 @@ final class CacheIndex: Sendable {
     }
 
     /// Matches one folder's walk against the records, both in store order, reading the part
-    /// once and keeping the pairs of the indexes named in `keepingIndexes` (their properties
-    /// joined by `,`; `nil`: every index), 12 bytes a document each; `nil` when the part does not hold (its checksum, its shape), when more files
+    /// once and keeping the pairs of the indexes named in `keepingIndexes` (see `indexName`;
+    /// `nil`: every index), 12 bytes a document each; `nil` when the part does not hold (its
+    /// checksum, its shape), when more files
     /// changed than the store waits for before it rewrites the cache file (see
     /// `DocumentStore.foldersToCache`: a load then reads them once for all, where each reader
     /// of this part would read them again), or when one identity is in two files, an issue
     /// a load reports.
     func match(
-        _ documents: [TreeListing.KeyedEntry], in folder: String, keepingIndexes: Set<String>?
+        _ documents: [TreeListing.KeyedEntry], keepingIndexes: Set<String>?
     ) -> Match? {
         guard var reader = recordsReader() else { return nil }
         var match = Match(
@@ -429,7 +433,7 @@ final class CacheIndex: Sendable {
                 bytes.append(contentsOf: records[start..<(start + CacheIndex.recordSize)])
             }
             for (index, properties) in reading.declared.enumerated() {
-                let name = properties.joined(separator: ",")
+                let name = CacheIndex.indexName(of: properties)
                 append(UInt64(name.utf8.count))
                 bytes.append(contentsOf: name.utf8)
                 let pairs = keys[index].map { ($0.hash, position[Int($0.entry)]) }.sorted {

@@ -10,18 +10,24 @@ import FolioJSON
 /// commit or an import writes into the folder, and when a refresh finds a change there.
 struct CachedFolder: Sendable {
     let cache: CacheIndex
-    /// How the walk compared with the records; its list of changed files is emptied once read.
+    /// How the walk compared with the records, its list of changed files emptied (they are
+    /// in `changed`, read).
     var match: CacheIndex.Match
     /// The files the walk found new or changed, read, by path.
-    var changed: [DocumentPath: (version: DocumentVersion, content: JSONObject)] = [:]
+    let changed: [DocumentPath: (version: DocumentVersion, content: JSONObject)]
     /// How many documents the folder had at the walk.
     let documents: Int
     /// Documents read from the cache file for answers so far: an app's folder is loaded once
     /// they reach `documents`, when reading them one by one has cost about what a load does.
     var documentsRead = 0
 
-    init(cache: CacheIndex, match: CacheIndex.Match) {
-        (self.cache, self.match, documents) = (cache, match, match.documents)
+    /// The folder as `match` found it, with the files it found new or changed read.
+    init(
+        cache: CacheIndex, match: CacheIndex.Match,
+        changed: [DocumentPath: (version: DocumentVersion, content: JSONObject)]
+    ) {
+        (self.cache, self.match, self.changed, documents) = (cache, match, changed, match.documents)
+        self.match.changed = []
     }
 
     /// Whether a soft-deleted document is left out of an answer that does not include them.

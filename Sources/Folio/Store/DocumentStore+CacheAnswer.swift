@@ -98,17 +98,18 @@ extension DocumentStore {
     /// Folder `name` as its cache file and a walk have it, to answer from: the one an
     /// earlier answer kept, or a new one, kept, with every index's pairs in an app's store
     /// (its next query may use any) and only those of the index on `properties` in a store
-    /// serving one command (a million documents' pairs are 12 MB an index); `nil` when it cannot be told so (see
-    /// `makeCachedFolder`), or, in an app's store, when the folder has fewer documents than
-    /// `cacheAnswerMinimum` (loading it costs little and answers every later query) or the
-    /// answers have read as many documents as it has (loading it once costs about that).
+    /// serving one command (a million documents' pairs are 12 MB an index); `nil` when it
+    /// cannot be told so (see `makeCachedFolder`), or, in an app's store, when the folder has
+    /// fewer documents than `cacheAnswerMinimum` (loading it costs little and answers every
+    /// later query) or the answers have read as many documents as it has (loading it once
+    /// costs about that).
     private func cachedFolder(_ name: String, for properties: [String]) -> CachedFolder? {
         let (kept, oneCommand, minimum) = state.withLock {
             ($0.cachedFolders[name], $0.servesOneCommand, $0.cacheAnswerMinimum)
         }
         if let kept { return oneCommand || kept.documentsRead < kept.documents ? kept : nil }
         let made = try? lock.withLock(.shared) { () throws(FolioError) -> CachedFolder? in
-            let indexes: Set<String>? = oneCommand ? [properties.joined(separator: ",")] : nil
+            let indexes: Set<String>? = oneCommand ? [CacheIndex.indexName(of: properties)] : nil
             guard let made = try makeCachedFolder(name, keepingIndexes: indexes, smallest: oneCommand ? 0 : minimum)
             else { return nil }
             // Kept under the shared lock, so a commit into the folder comes after and lets it
@@ -133,18 +134,16 @@ extension DocumentStore {
         guard let cache = CacheIndex.open(folder: name, from: folder), cache.count >= smallest else { return nil }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count, keysOnly: true)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
-            var match = cache.match(listing.keyedDocuments, in: name, keepingIndexes: keepingIndexes)
+            let match = cache.match(listing.keyedDocuments, keepingIndexes: keepingIndexes)
         else { return nil }
         let schema = state.withLock { $0.querySchema }
-        var cached = CachedFolder(cache: cache, match: match)
+        var changed: [DocumentPath: (version: DocumentVersion, content: JSONObject)] = [:]
         for found in match.changed {
             guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
             else { return nil }
-            cached.changed[entry.path] = (entry.version, content)
+            changed[entry.path] = (entry.version, content)
         }
-        match.changed = []
-        cached.match = match
-        return cached
+        return CachedFolder(cache: cache, match: match, changed: changed)
     }
 
     /// Hands `body` every document of folder `name` (soft-deleted ones when asked) with only

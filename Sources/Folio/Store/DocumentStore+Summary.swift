@@ -52,7 +52,7 @@ extension DocumentStore {
                 summary.issues += listing.issues
                 summary.bytes += listing.blobs.reduce(0) { $0 + $1.stamp.size }
                 guard !listing.keyedDocuments.isEmpty else { continue }
-                guard let match = cache?.match(listing.keyedDocuments, in: name, keepingIndexes: []) else {
+                guard let match = cache?.match(listing.keyedDocuments, keepingIndexes: []) else {
                     return nil
                 }
                 summary.bytes += listing.keyedDocuments.reduce(0) { $0 + $1.stamp.size }
