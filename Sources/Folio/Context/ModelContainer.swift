@@ -190,13 +190,7 @@ public final class ModelContainer: Sendable {
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges {
         var changes = StoreChanges()
-        for part in parts {
-            let found = try refresh(part.store)
-            changes.added += found.added
-            changes.modified += found.modified
-            changes.removed += found.removed
-            changes.filesRead += found.filesRead
-        }
+        for part in parts { changes.add(try refresh(part.store)) }
         return changes
     }
 

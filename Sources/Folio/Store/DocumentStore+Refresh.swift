@@ -13,6 +13,14 @@ public struct StoreChanges: Sendable, Equatable {
     /// Whether nothing changed.
     public var isEmpty: Bool { added.isEmpty && modified.isEmpty && removed.isEmpty }
 
+    /// Adds `other`'s changes and files read to these.
+    mutating func add(_ other: StoreChanges) {
+        added += other.added
+        modified += other.modified
+        removed += other.removed
+        filesRead += other.filesRead
+    }
+
     /// Keeps only the changes to the documents `belongs` accepts.
     mutating func keep(_ belongs: (DocumentPath) -> Bool) {
         added.removeAll { !belongs($0) }
@@ -242,9 +250,7 @@ extension DocumentStore {
         guard let (changes, before, since, walked, held) = looked else { return try refresh() }
         recordInHistory(changes, before: before, since: since, walked: walked, holding: held, covering: nil)
         var all = changes
-        all.added += seenByCache.added
-        all.modified += seenByCache.modified
-        all.removed += seenByCache.removed
+        all.add(seenByCache)
         return all
     }
 
