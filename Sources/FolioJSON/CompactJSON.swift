@@ -1,3 +1,5 @@
+import Glibc
+
 /// A compact binary form of `JSONValue`, for Folio's local caches (never for documents).
 ///
 /// Decoding it is several times cheaper than parsing text: no tokenizing, no
@@ -52,8 +54,8 @@ public enum CompactJSON {
         return value
     }
 
-    /// The values of an object's members named `names` (`nil` for one it does not have),
-    /// read without decoding the rest of it: what an index needs of a cached document.
+    /// The values of an object's members named `names` (distinct; `nil` for one it does not
+    /// have), read without decoding the rest of it: what an index needs of a cached document.
     /// `nil` when the bytes are not a valid encoding of an object.
     public static func members(
         _ names: [String], of bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth
@@ -62,20 +64,35 @@ public enum CompactJSON {
         guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return nil }
         var found = [JSONValue?](repeating: nil, count: names.count)
         var missing = names.count
+        // Where the next name is looked for first: names listed in the order documents store
+        // them (a model's declaration order) are each found at the first place looked.
+        var next = 0
         for _ in 0..<count {
             guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return nil }
-            // Lengths first: most keys differ from every name in length, which costs no byte compare.
-            if missing > 0,
-                let index = names.firstIndex(where: { $0.utf8.count == keyLength && $0.utf8.elementsEqual(key) })
-            {
+            if missing > 0, let index = position(of: key, in: names, from: next) {
                 missing -= found[index] == nil ? 1 : 0
                 guard let value = cursor.value(depth: 1, maximumDepth: maximumDepth) else { return nil }
                 found[index] = value
+                next = index + 1
             } else {
                 guard cursor.skipValue(depth: 1, maximumDepth: maximumDepth) else { return nil }
             }
         }
         return cursor.offset == bytes.count ? found : nil
+    }
+
+    /// The position in `names` of the one whose UTF-8 is `key`, looked for from `start` on,
+    /// then before it.
+    private static func position(of key: UnsafeRawBufferPointer, in names: [String], from start: Int) -> Int? {
+        func isKey(_ name: String) -> Bool {
+            // Lengths first: most keys differ from every name in length, which costs no byte compare.
+            guard name.utf8.count == key.count else { return false }
+            return name.utf8.withContiguousStorageIfAvailable { name in
+                key.isEmpty || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0
+            } ?? name.utf8.elementsEqual(key)
+        }
+        let start = min(start, names.count)
+        return names[start...].firstIndex(where: isKey) ?? names[..<start].firstIndex(where: isKey)
     }
 
     private static func appendText(_ text: String, tag: Tag?, to buffer: inout [UInt8]) {

@@ -29,6 +29,10 @@ struct CompactJSONTests {
             let names = Array(object.keys.prefix(2)) + ["not a key"]
             let members = bytes.withUnsafeBytes { CompactJSON.members(names, of: $0) }
             #expect(members == names.map { object[$0] }, "seed \(seed)")
+            // Names in another order than the object's are found too.
+            let reordered = Array(names.reversed())
+            let found = bytes.withUnsafeBytes { CompactJSON.members(reordered, of: $0) }
+            #expect(found == reordered.map { object[$0] }, "seed \(seed), names reversed")
             #expect(bytes.dropLast().withUnsafeBytes { CompactJSON.members(names, of: $0) } == nil, "truncated")
         }
         #expect(objects > 0, "seed \(seed) made no object to read members of")

@@ -192,7 +192,7 @@ struct CacheAnswerTests {
             folder: "Errand", historyToken: nil, index: CacheIndex.Builder(entity: nil, limit: 10), in: store.folder)
         for entry in catalog.entries(inFolder: "Errand") {
             try writer.append(
-                entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compact)
+                entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compactBytes)
         }
         _ = try writer.finish()
         #expect(CacheIndex.open(folder: "Errand", from: store.folder) == nil)

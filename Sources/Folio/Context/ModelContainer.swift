@@ -206,7 +206,7 @@ public final class ModelContainer: Sendable {
     /// or one inheriting from it. `given`, the layout a fetch looked up once, is used when
     /// it is that entity's, sparing a lookup per document.
     func layout(of stored: StoredDocument, given: EntityLayout? = nil) -> EntityLayout? {
-        guard case .string(let name)? = stored.content[ModelDocument.entityKey] else {
+        guard case .string(let name)? = stored.member(ModelDocument.entityKey) else {
             return given ?? layout(of: stored.entity)
         }
         if let given, given.entity.name == name { return given }

@@ -320,7 +320,7 @@ extension ModelContext {
         var models: [Model] = []
         var seen = Set<ObjectIdentifier>()
         for stored in container.store(of: entity.name).documents(entity: entity.storageName) {
-            guard descriptor.includeDeleted || stored.content[ModelDocument.deletedKey] == nil,
+            guard descriptor.includeDeleted || stored.member(ModelDocument.deletedKey) == nil,
                 let model = try unlessSkipped(in: entity.name, { () throws(FolioError) in try materialize(stored) })
                     as? Model,
                 !(descriptor.includePendingChanges && isPendingDeletion(model.persistentBackingData)),

@@ -92,7 +92,8 @@ enum ModelDocument {
     static func contents(
         of stored: StoredDocument, layout: EntityLayout, context: ModelContext, decodingMembers: Bool = true
     ) throws(FolioError) -> (values: [Any?], faults: [String: () -> Any], deletedAt: Date?) {
-        let content = stored.content
+        // Only the members a model maps are decoded from a document the fetch left compact.
+        let content = stored.content(reading: layout.documentMembers)
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
         // its relationships then load through a context of their own over the same container.
         let container = context.container
@@ -168,9 +169,9 @@ enum ModelDocument {
     static func member(atSlot slot: Int, of stored: StoredDocument, layout: EntityLayout) -> Result<Any, FolioError>? {
         guard let reader = layout.memberReaderOfSlot[slot] else { return nil }
         let member = layout.memberReaders[reader]
-        if let position = stored.content.index(forKey: member.name) {
+        if let value = stored.member(member.name) {
             do {
-                return .success(try member.decode(stored.content[position].value))
+                return .success(try member.decode(value))
             } catch {
                 return .failure(
                     .invalidDocument(

@@ -24,7 +24,7 @@ extension QueryRun {
             {
                 explanation.examined += 1
                 if query.filter.map({ evaluation.test($0, on: identity, content: content) }) ?? true {
-                    found.append(Found(id: id, content: content, version: version))
+                    found.append(Found(id: id, decoded: content, version: version))
                 }
             }
         }
@@ -43,12 +43,18 @@ extension QueryRun {
             let id = table.rows[position].version.path.id
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
-            let content = content(of: position, in: table)
-            if let filter, !passes(filter, comparisons, id: id, content: content) { return }
+            // Decoded only to be tested: without a filter the row's content is handed on as it is.
+            var decoded = table.rows[position].decoded
+            if let filter {
+                let content = content(of: position, in: table)
+                guard passes(filter, comparisons, id: id, content: content) else { return }
+                decoded = content
+            }
             found.append(
                 Found(
-                    id: id, content: content, version: table.rows[position].version, row: position,
-                    isKnownReadable: table.rows[position].isKnownReadable))
+                    id: id, decoded: decoded, source: table.rows[position].source,
+                    version: table.rows[position].version,
+                    row: position, isKnownReadable: table.rows[position].isKnownReadable))
         }
         switch access {
         case .identity:
@@ -98,7 +104,7 @@ extension QueryRun {
             let stored = evaluation.documents.catalog.path(of: identity).flatMap {
                 evaluation.documents.catalog.entry(at: $0)?.version
             }
-            found.append(Found(id: identity.id, content: content, version: stored))
+            found.append(Found(id: identity.id, decoded: content, version: stored))
             foundPending = true
         }
         explanation.matched = found.count

@@ -43,13 +43,18 @@ extension QueryRun {
             guard query.includeDeleted || !table.rows[rowPosition].isDeleted else { continue }
             explanation.examined += 1
             let id = table.rows[rowPosition].version.path.id
-            let content = content(of: rowPosition, in: table)
-            if let filter = query.filter, !passes(filter, comparisons, id: id, content: content) { continue }
+            var decoded = table.rows[rowPosition].decoded
+            if let filter = query.filter {
+                let content = content(of: rowPosition, in: table)
+                guard passes(filter, comparisons, id: id, content: content) else { continue }
+                decoded = content
+            }
             // The index's value is the sort key: `ordered` need not read it again (a date's
             // text parsed per document was most of "the 20 latest").
             found.append(
                 Found(
-                    id: id, content: content, version: table.rows[rowPosition].version, keys: [value],
+                    id: id, decoded: decoded, source: table.rows[rowPosition].source,
+                    version: table.rows[rowPosition].version, keys: [value],
                     row: rowPosition, isKnownReadable: table.rows[rowPosition].isKnownReadable))
             last = value
         }

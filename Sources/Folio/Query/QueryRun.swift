@@ -23,7 +23,11 @@ struct QueryRun {
     /// A document that satisfied the filter: where it is stored (if it is) and its content.
     struct Found {
         var id: UUID
-        var content: JSONObject
+        /// The content, when a stage read it (a filter's test, a pending document).
+        var decoded: JSONObject?
+        /// The table row's content, which a run without a filter does not decode: a fetch
+        /// of every document hands it on compact (see `StoredDocument.Body`).
+        var source: DocumentContent? = nil
         /// The stored document's version (for a pending one, of the document it replaces).
         var version: DocumentVersion?
         var keys: [QueryValue] = []
@@ -32,6 +36,10 @@ struct QueryRun {
         var isKnownReadable = false
 
         var path: DocumentPath? { version?.path }
+        /// The content, decoded now if no stage did (for a sort key or an aggregate).
+        var content: JSONObject { decoded ?? source?.object ?? [:] }
+        /// The content as the result carries it: compact when nothing decoded it.
+        var body: StoredDocument.Body { decoded.map { .parsed($0) } ?? source?.body ?? .parsed([:]) }
     }
 
     mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
@@ -76,7 +84,7 @@ struct QueryRun {
             || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil
         {
             return .init(
-                id: found.id, stored: StoredDocument(version: version, content: found.content), row: found.row,
+                id: found.id, stored: StoredDocument(version: version, body: found.body), row: found.row,
                 isKnownReadable: found.isKnownReadable)
         }
         let stored = evaluation.documents.catalog.content(at: path).map {

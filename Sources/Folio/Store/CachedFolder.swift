@@ -51,7 +51,7 @@ struct CachedFolder: Sendable {
         guard let positions = match.positions(of: key, on: properties) else { return nil }
         var found: [QueryRun.Found] = []
         for (version, content) in changed.values where Self.isWanted(content, includeDeleted: includeDeleted) {
-            found.append(QueryRun.Found(id: version.path.id, content: content, version: version))
+            found.append(QueryRun.Found(id: version.path.id, decoded: content, version: version))
         }
         for position in positions where match.unchanged[position] && (includeDeleted || !match.deleted[position]) {
             guard let record = cache.record(at: position), let path = record.path(in: cache.folder),
@@ -59,7 +59,7 @@ struct CachedFolder: Sendable {
             else { return nil }
             let version = DocumentVersion(
                 path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true)
-            found.append(QueryRun.Found(id: path.id, content: content, version: version))
+            found.append(QueryRun.Found(id: path.id, decoded: content, version: version))
         }
         return found
     }

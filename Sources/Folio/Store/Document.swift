@@ -40,18 +40,6 @@ public struct DocumentVersion: Sendable, Hashable {
     public var verified: Bool
 }
 
-/// A document as the store holds it.
-public struct StoredDocument: Sendable, Equatable {
-    public var version: DocumentVersion
-    public var content: JSONObject
-
-    /// Where the document is: its version's path, not kept twice (every result of a
-    /// fetch and every model made from a document holds one of these).
-    public var path: DocumentPath { version.path }
-    public var entity: String { path.entity }
-    public var id: UUID { path.id }
-}
-
 /// One change in a transaction.
 public enum DocumentChange: Sendable {
     /// Writes a document. `basedOn` is the version it was read at, or `nil` for a new one.

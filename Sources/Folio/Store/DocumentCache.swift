@@ -133,7 +133,7 @@ enum DocumentCache {
         do {
             for entry in catalog.entries(inFolder: entityFolder) where entry.verified {
                 try writer.append(
-                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compact)
+                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compactBytes)
             }
             return try writer.finish()
         } catch {

@@ -10,42 +10,43 @@ import FolioJSON
 final class DocumentContent: @unchecked Sendable {
     private var parsed: JSONObject?
     /// Let go once decoded, so a buffer whose documents were all decoded is freed.
-    private var buffer: CacheBuffer?
-    private let range: Range<Int>
+    private var compact: CompactDocument?
 
     init(parsed object: JSONObject) {
-        (parsed, buffer, range) = (object, nil, 0..<0)
+        (parsed, compact) = (object, nil)
     }
 
     init(cached buffer: CacheBuffer, range: Range<Int>) {
-        (parsed, self.buffer, self.range) = (nil, buffer, range)
+        (parsed, compact) = (nil, CompactDocument(buffer: buffer, range: range))
     }
 
     /// The whole object, decoded on first use and kept; `nil` when the cached bytes do not
     /// decode (the cache file's checksum makes that a bug, never a damaged disk).
     var object: JSONObject? {
         if let parsed { return parsed }
-        guard let buffer else { return nil }
-        parsed =
-            buffer.bytes.withUnsafeBytes { CompactJSON.decode(UnsafeRawBufferPointer(rebasing: $0[range])) }?
-            .objectValue
-        if parsed != nil { self.buffer = nil }
+        parsed = compact?.object
+        if parsed != nil { compact = nil }
         return parsed
+    }
+
+    /// The content as a stored document carries it out of the store: the parsed object when
+    /// it was decoded, else the compact bytes, which are not decoded here.
+    var body: StoredDocument.Body {
+        if let parsed { return .parsed(parsed) }
+        if let compact { return .compact(compact) }
+        return .parsed([:])
     }
 
     /// The values of the members named `names`, without decoding the others when the
     /// content is still compact; `nil` when it does not decode.
     func members(_ names: [String]) -> [JSONValue?]? {
         if let parsed { return names.map { parsed[$0] } }
-        guard let buffer else { return nil }
-        return buffer.bytes.withUnsafeBytes {
-            CompactJSON.members(names, of: UnsafeRawBufferPointer(rebasing: $0[range]))
-        }
+        return compact?.members(names)
     }
 
     /// The compact form, for the cache file: copied as it is when it came from one and was not decoded.
-    var compact: [UInt8] {
-        if let buffer { return Array(buffer.bytes[range]) }
+    var compactBytes: [UInt8] {
+        if let compact { return Array(compact.bytes) }
         var encoded: [UInt8] = []
         CompactJSON.encode(.object(parsed ?? [:]), into: &encoded)
         return encoded

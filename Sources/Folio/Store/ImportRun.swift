@@ -219,7 +219,7 @@ struct ImportRun {
         do {
             for entry in kept {
                 try cache?.append(
-                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compact)
+                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compactBytes)
             }
             _ = try cache?.finish()
         } catch {

@@ -1,0 +1,27 @@
+import FolioJSON
+
+/// A document's content as it lies in a cache file's buffer (`CompactJSON`), read in place.
+///
+/// What a fetch hands a model when no stage of the query decoded the document: the model
+/// decodes the members it maps from the bytes, and the buffer (about 270 bytes a document
+/// for a typical model) is all that stays, where a decoded `JSONObject` with a heap string
+/// per key and per long value took about 640. Immutable, so it may leave the store's mutex.
+struct CompactDocument: Sendable {
+    let buffer: CacheBuffer
+    let range: Range<Int>
+
+    /// The whole object, decoded now; `nil` when the bytes do not decode (the cache file's
+    /// checksum makes that a bug, never a damaged disk).
+    var object: JSONObject? {
+        buffer.bytes.withUnsafeBytes { CompactJSON.decode(UnsafeRawBufferPointer(rebasing: $0[range])) }?.objectValue
+    }
+
+    /// The values of the members named `names` (`nil` for one the document lacks), without
+    /// decoding the others; `nil` when the bytes do not decode.
+    func members(_ names: [String]) -> [JSONValue?]? {
+        buffer.bytes.withUnsafeBytes { CompactJSON.members(names, of: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// The compact bytes themselves, for a cache file.
+    var bytes: ArraySlice<UInt8> { buffer.bytes[range] }
+}

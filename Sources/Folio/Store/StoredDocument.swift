@@ -1,0 +1,75 @@
+import FolioJSON
+import Foundation
+
+/// A document as the store holds it.
+public struct StoredDocument: Sendable, Equatable {
+    public var version: DocumentVersion
+    private var body: Body
+
+    /// How the content is held: parsed, or the compact bytes of a cache file a fetch found
+    /// it in, decoded when read. A model made from a fetch keeps its document for its life
+    /// (a save writes over it, keeping members the model does not know, and members it has
+    /// not read yet are decoded from it), so the compact form is what a thousand fetched
+    /// models keep: a third of the memory of the parsed one.
+    enum Body: Sendable {
+        case parsed(JSONObject)
+        case compact(CompactDocument)
+    }
+
+    public init(version: DocumentVersion, content: JSONObject) {
+        self.version = version
+        body = .parsed(content)
+    }
+
+    init(version: DocumentVersion, body: Body) {
+        self.version = version
+        self.body = body
+    }
+
+    /// The members, in the order of the file. A document kept compact is decoded at each
+    /// read: read it once into a constant when you need several members.
+    public var content: JSONObject {
+        get {
+            switch body {
+            case .parsed(let object): object
+            case .compact(let compact): compact.object ?? [:]
+            }
+        }
+        set { body = .parsed(newValue) }
+    }
+
+    /// The value of one member (`nil` when the document lacks it), decoding only that one.
+    func member(_ name: String) -> JSONValue? {
+        switch body {
+        case .parsed(let object): object[name]
+        case .compact(let compact): compact.members([name])?[0] ?? nil
+        }
+    }
+
+    /// The content with only the members named `names` (distinct) decoded when it is compact
+    /// (in the order of `names`, which a model's layout gives in declaration order), else all of it.
+    func content(reading names: [String]) -> JSONObject {
+        switch body {
+        case .parsed(let object):
+            return object
+        case .compact(let compact):
+            guard let values = compact.members(names) else { return [:] }
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(names.count)
+            for (name, value) in zip(names, values) {
+                if let value { members.append(JSONObject.Member(key: name, value: value)) }
+            }
+            return JSONObject(uniqueMembers: members)
+        }
+    }
+
+    /// Where the document is: its version's path, not kept twice (every result of a
+    /// fetch and every model made from a document holds one of these).
+    public var path: DocumentPath { version.path }
+    public var entity: String { path.entity }
+    public var id: UUID { path.id }
+
+    public static func == (lhs: StoredDocument, rhs: StoredDocument) -> Bool {
+        lhs.version == rhs.version && lhs.content == rhs.content
+    }
+}
