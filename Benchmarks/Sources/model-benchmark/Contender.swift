@@ -32,6 +32,7 @@ protocol Contender {
 
     /// In a child process of its own: warms up on the store in `warmUp` (opens it and
     /// fetches all, then lets go), then opens the store in `folder` and fetches every
-    /// session. Returns the resident memory grown, in KiB, after the open and after the fetch.
-    func residentGrowth(warmUp: String, folder: String) throws -> (afterOpen: Int, afterFetch: Int)
+    /// session. Returns the heap and the resident memory grown, in KiB, after the open and
+    /// after the fetch.
+    func memoryGrowth(warmUp: String, folder: String) throws -> (afterOpen: HeapUse, afterFetch: HeapUse)
 }

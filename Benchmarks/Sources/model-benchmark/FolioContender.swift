@@ -107,19 +107,19 @@ struct FolioContender: Contender {
         return times
     }
 
-    func residentGrowth(warmUp: String, folder: String) throws -> (afterOpen: Int, afterFetch: Int) {
+    func memoryGrowth(warmUp: String, folder: String) throws -> (afterOpen: HeapUse, afterFetch: HeapUse) {
         do {
             let context = ModelContext(try Self.container(FocusSession.self, in: warmUp, durability: .full))
             _ = try context.fetch(FetchDescriptor<FocusSession>())
         }
-        let before = try ResidentMemory.kibibytes()
+        let before = try HeapUse()
         let container = try Self.container(FocusSession.self, in: folder, durability: .full)
-        let afterOpen = try ResidentMemory.kibibytes()
+        let afterOpen = try HeapUse()
         let context = ModelContext(container)
         let sessions = try context.fetch(FetchDescriptor<FocusSession>())
-        let afterFetch = try ResidentMemory.kibibytes()
+        let afterFetch = try HeapUse()
         withExtendedLifetime((container, context, sessions)) {}
-        return (afterOpen - before, afterFetch - before)
+        return (afterOpen.growth(since: before), afterFetch.growth(since: before))
     }
 
     /// A container over the store in `folder`/store, made when missing.

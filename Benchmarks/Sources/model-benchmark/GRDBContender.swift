@@ -88,18 +88,18 @@ struct GRDBContender: Contender {
         return times
     }
 
-    func residentGrowth(warmUp: String, folder: String) throws -> (afterOpen: Int, afterFetch: Int) {
+    func memoryGrowth(warmUp: String, folder: String) throws -> (afterOpen: HeapUse, afterFetch: HeapUse) {
         do {
             let queue = try Self.queue(in: warmUp, durability: .full)
             _ = try queue.read(GRDBFocusSession.fetchAll)
         }
-        let before = try ResidentMemory.kibibytes()
+        let before = try HeapUse()
         let queue = try Self.queue(in: folder, durability: .full)
-        let afterOpen = try ResidentMemory.kibibytes()
+        let afterOpen = try HeapUse()
         let sessions = try queue.read(GRDBFocusSession.fetchAll)
-        let afterFetch = try ResidentMemory.kibibytes()
+        let afterFetch = try HeapUse()
         withExtendedLifetime((queue, sessions)) {}
-        return (afterOpen - before, afterFetch - before)
+        return (afterOpen.growth(since: before), afterFetch.growth(since: before))
     }
 
     /// A queue over `folder`/db.sqlite (made when missing) in WAL mode, with `PRAGMA

@@ -45,6 +45,11 @@ enum Measurement: Hashable {
     case memoryAfterOpen
     /// Resident memory grown by opening it and fetching every session (KiB).
     case memoryAfterFetch
+    /// Heap in use (`mallinfo2`) grown by opening the store of 1,000 sessions (KiB): what
+    /// the store keeps, without the allocator's free memory that resident memory counts.
+    case heapAfterOpen
+    /// Heap in use grown by opening it and fetching every session (KiB).
+    case heapAfterFetch
 }
 
 /// Every sample taken, by measurement and side.

@@ -2,8 +2,9 @@ import BenchmarkSupport
 import Foundation
 
 /// The memory rows' child process: the benchmark runs itself with
-/// `--memory-child <folio|grdb> <warm-up folder> <folder>`, and the child prints
-/// `<KiB after open> <KiB after fetch>`, the growth of its resident memory.
+/// `--memory-child <folio|grdb> <warm-up folder> <folder>`, and the child prints the
+/// growth of its resident memory and of its heap in use, in KiB, after the open and after
+/// the fetch: `<resident> <resident> <heap> <heap>`.
 ///
 /// A fresh process starts with nothing cached, so what it grows by is what the store
 /// and the fetched sessions take. It warms up first on a store of 10 sessions (opened,
@@ -18,13 +19,13 @@ enum MemoryChild {
         guard arguments.count == 3, let side = Side.allCases.first(where: { $0.commandName == arguments[0] }) else {
             throw BenchmarkFailure("usage: model-benchmark \(command) <folio|grdb> <warm-up folder> <folder>")
         }
-        let growth = try side.contender.residentGrowth(warmUp: arguments[1], folder: arguments[2])
-        print(growth.afterOpen, growth.afterFetch)
+        let growth = try side.contender.memoryGrowth(warmUp: arguments[1], folder: arguments[2])
+        print(growth.afterOpen.resident, growth.afterFetch.resident, growth.afterOpen.heap, growth.afterFetch.heap)
     }
 
     /// Runs in the parent: starts a child and reads what it printed.
     static func spawn(executable: String, side: Side, warmUp: String, folder: String) throws -> (
-        afterOpen: Int, afterFetch: Int
+        afterOpen: HeapUse, afterFetch: HeapUse
     ) {
         let process = Process()
         process.executableURL = URL(filePath: executable)
@@ -36,11 +37,11 @@ enum MemoryChild {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard process.terminationStatus == 0, numbers.count == 2 else {
+        guard process.terminationStatus == 0, numbers.count == 4 else {
             throw BenchmarkFailure(
                 "the memory child process for \(side.contender.name) exited with \(process.terminationStatus), printing \(text.debugDescription)"
             )
         }
-        return (numbers[0], numbers[1])
+        return (HeapUse(heap: numbers[2], resident: numbers[0]), HeapUse(heap: numbers[3], resident: numbers[1]))
     }
 }

@@ -86,14 +86,17 @@ struct ModelReport {
             "",
             "## Memory for \(Format.grouped(options.memorySessions)) sessions",
             "",
-            "Growth of resident memory (`VmRSS`, KB of 1,024 bytes) in a fresh child process, after a warm-up open and fetch of a "
+            "Growth of resident memory (`VmRSS`) and of the heap in use (`mallinfo2`, what is allocated and not freed), "
+                + "KB of 1,024 bytes, in a fresh child process, after a warm-up open and fetch of a "
                 + "10-session store: from before opening the store to after the open, and to after fetching every session "
                 + "(the models or records kept alive). Median of \(options.memoryRuns) child processes per side.",
             "",
             "| Row | Folio | GRDB | Folio / GRDB |",
             "|---|---:|---:|---:|",
-            memoryLine("open the store", .memoryAfterOpen),
-            memoryLine("open + fetch all", .memoryAfterFetch),
+            memoryLine("open the store, resident", .memoryAfterOpen),
+            memoryLine("open + fetch all, resident", .memoryAfterFetch),
+            memoryLine("open the store, heap", .heapAfterOpen),
+            memoryLine("open + fetch all, heap", .heapAfterFetch),
             "",
             "## Goals",
             "",

@@ -30,8 +30,10 @@ extension ModelRunner {
                 Self.progress("memory: \(side.contender.name), child process \(run + 1) of \(options.memoryRuns)")
                 let growth = try MemoryChild.spawn(
                     executable: executable, side: side, warmUp: stores[side]!.warmUp, folder: stores[side]!.folder)
-                results.record(.memoryAfterOpen, side, value: Double(growth.afterOpen))
-                results.record(.memoryAfterFetch, side, value: Double(growth.afterFetch))
+                results.record(.memoryAfterOpen, side, value: Double(growth.afterOpen.resident))
+                results.record(.memoryAfterFetch, side, value: Double(growth.afterFetch.resident))
+                results.record(.heapAfterOpen, side, value: Double(growth.afterOpen.heap))
+                results.record(.heapAfterFetch, side, value: Double(growth.afterFetch.heap))
             }
         }
     }

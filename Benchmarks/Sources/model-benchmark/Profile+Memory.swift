@@ -1,7 +1,6 @@
 import BenchmarkSupport
 import Folio
 import Foundation
-import HeapUse
 
 extension Profile {
     static let memoryFlag = "--profile-memory"
@@ -75,22 +74,4 @@ private func stagedGrowth(_ side: Side, in folder: String) throws -> [(String, H
         withExtendedLifetime((queue, sessions)) {}
     }
     return stages
-}
-
-/// The heap bytes the allocator has handed out, and the process's resident memory, in KiB.
-struct HeapUse {
-    var heap: Int
-    var resident: Int
-
-    init() throws {
-        heap = heap_bytes_in_use() / 1024
-        resident = try ResidentMemory.kibibytes()
-    }
-
-    func growth(since start: HeapUse) -> HeapUse {
-        var growth = self
-        growth.heap -= start.heap
-        growth.resident -= start.resident
-        return growth
-    }
 }

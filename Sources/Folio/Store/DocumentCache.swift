@@ -76,10 +76,14 @@ enum DocumentCache {
             let (bytes, stamp) = try? root.readFile(fileName(of: entityFolder), limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + Footer.size + 8
         else { return Loaded() }
-        let buffer = CacheBuffer(bytes: bytes)
         var historyToken: Int64?
         var isIndexed = false
-        let entries: [Catalog.Entry]? = bytes.withUnsafeBytes { raw in
+        // The documents' compact bytes, copied out one after the other: what the entries keep
+        // (models made from a fetch too, see `CompactDocument`), without the file's index
+        // part and per-entry metadata, which were a quarter of the file and more.
+        var contents: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        let found: [Catalog.Entry]? = bytes.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])
             let checksum = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
             guard ContentHash.of(body) == UInt64(littleEndian: checksum), body.starts(with: magic),
@@ -94,6 +98,10 @@ enum DocumentCache {
             historyToken = token == 0 ? nil : Int64(bitPattern: token - 1)
             var entries: [Catalog.Entry] = []
             entries.reserveCapacity(footer.count)
+            ranges.reserveCapacity(footer.count)
+            contents.reserveCapacity(footer.entriesEnd)  // a little more than the contents take
+            // Each entry's content is set once the buffer it points into is complete.
+            let placeholder = DocumentContent(parsed: [:])
             for _ in 0..<footer.count {
                 guard let entity = cursor.text(), entity == entityFolder,
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
@@ -103,8 +111,9 @@ enum DocumentCache {
                     let nanoseconds = cursor.varint(), let inode = cursor.varint(), let hash = cursor.uint64(),
                     let length = cursor.length()
                 else { return nil }
-                let start = cursor.offset
-                guard cursor.rawBytes(length) != nil else { return nil }
+                guard let content = cursor.rawBytes(length) else { return nil }
+                let start = contents.count
+                contents.append(contentsOf: content)
                 let stamp = FileStamp(
                     size: Int64(bitPattern: size), modifiedSeconds: Int64(bitPattern: seconds),
                     modifiedNanoseconds: Int64(bitPattern: nanoseconds), inode: inode)
@@ -112,13 +121,16 @@ enum DocumentCache {
                 let path = DocumentPath(validEntity: entityFolder, day: day, id: id, blobProperty: nil)
                 // Only verified entries are cached; the walk decides whether each still holds.
                 entries.append(
-                    Catalog.Entry(
-                        path: path, stamp: stamp, contentHash: hash, verified: true,
-                        content: DocumentContent(cached: buffer, range: start..<(start + length))))
+                    Catalog.Entry(path: path, stamp: stamp, contentHash: hash, verified: true, content: placeholder))
+                ranges.append(start..<(start + length))
             }
             return cursor.remaining == 0 ? entries : nil
         }
-        guard let entries else { return Loaded() }
+        guard var entries = found else { return Loaded() }
+        let buffer = CacheBuffer(bytes: contents)
+        for (position, range) in ranges.enumerated() {
+            entries[position].content = DocumentContent(cached: buffer, range: range)
+        }
         return Loaded(entries: entries, stamp: stamp, historyToken: historyToken, isIndexed: isIndexed)
     }
 
