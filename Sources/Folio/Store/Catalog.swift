@@ -36,9 +36,9 @@ struct Catalog {
         func hash(into hasher: inout Hasher) { hasher.combine(id) }
     }
 
-    /// The documents by identity: one map, since a document's identity names it in one
+    /// The documents by identity: one table, since a document's identity names it in one
     /// folder only (a second file with the same identity is reported, not kept).
-    private(set) var entries: [Identity: Entry] = [:]
+    private(set) var entries = CatalogEntries()
 
     /// Whether any entry was stamped within its file system's clock tick and not confirmed since.
     var hasUnverifiedEntries: Bool { entries.values.contains { !$0.verified } }
@@ -113,7 +113,7 @@ struct Catalog {
             loadedFolders = Set(counts.keys)
         }
         loadedFolders.remove(folder)
-        entries = entries.filter { $0.key.entity != folder }
+        entries.removeAll { $0.path.entity == folder }
         counts[folder] = nil
         for path in blobs.keys where path.entity == folder { removeBlob(path) }
         let prefix = folder + "/"
@@ -136,8 +136,8 @@ struct Catalog {
     var paths: some Collection<DocumentPath> { entries.values.lazy.map(\.path) }
 
     /// Where the entry at exactly this path sits in `entries` (its identity could sit elsewhere).
-    private func index(of path: DocumentPath) -> [Identity: Entry].Index? {
-        guard let index = entries.index(forKey: Identity(path)), entries.values[index].path == path else { return nil }
+    private func index(of path: DocumentPath) -> Int? {
+        guard let index = entries.position(of: Identity(path)), entries.values[index].path == path else { return nil }
         return index
     }
 
@@ -145,15 +145,15 @@ struct Catalog {
 
     mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
-    func path(of identity: Identity) -> DocumentPath? { entries[identity]?.path }
+    func path(of identity: Identity) -> DocumentPath? { entries.entry(for: identity)?.path }
 
     /// Adds or replaces the entry at its path. A second file with the same identity in
     /// another day folder is refused, and the path already there returned (the caller reports it).
     @discardableResult
     mutating func insert(_ entry: Entry) -> DocumentPath? {
         let identity = Identity(entry.path)
-        if let existing = entries[identity]?.path, existing != entry.path { return existing }
-        if entries.updateValue(entry, forKey: identity) == nil { counts[identity.entity, default: 0] += 1 }
+        if let existing = path(of: identity), existing != entry.path { return existing }
+        if entries.put(entry) { counts[identity.entity, default: 0] += 1 }
         changed(entry.path)
         return nil
     }
@@ -161,7 +161,7 @@ struct Catalog {
     /// Marks an entry's stamp as proof of its content (after its bytes were confirmed).
     mutating func setVerified(_ path: DocumentPath) {
         guard let index = index(of: path), !entries.values[index].verified else { return }
-        entries.values[index].verified = true
+        entries.setVerified(at: index)
         revisions[path.entity, default: 0] += 1
     }
 
@@ -222,7 +222,7 @@ struct Catalog {
     /// is marked seen (so `unseen` leaves it out), whatever its stamp. One lookup.
     mutating func see(_ path: DocumentPath, stamp: FileStamp, walk: UInt32) -> Sighting {
         guard let index = index(of: path) else { return .new }
-        entries.values[index].lastSeen = walk
+        entries.setLastSeen(walk, at: index)
         return entries.values[index].stamp == stamp ? .unchanged : .changed
     }
 
@@ -233,7 +233,7 @@ struct Catalog {
 
     /// The entries of one folder, in no particular order, read in place: a copy of 200,000
     /// entries was a tenth of a first query's time.
-    func entries(inFolder folder: String) -> LazyFilterCollection<[Identity: Entry].Values> {
+    func entries(inFolder folder: String) -> LazyFilterCollection<[Entry]> {
         entries.values.lazy.filter { $0.path.entity == folder }
     }
 
