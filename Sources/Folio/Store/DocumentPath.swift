@@ -213,18 +213,33 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
 
 /// A calendar day in the store's time zone: the partition a document is filed under.
 public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var year: Int
-    public var month: Int
-    public var day: Int
+    // Eight bytes rather than three `Int`s' 24: every path the catalog, the query tables
+    // and the models hold has a day.
+    private var storedYear: Int32
+    private var storedMonth: Int16
+    private var storedDay: Int16
+
+    public var year: Int {
+        get { Int(storedYear) }
+        set { storedYear = Int32(clamping: newValue) }
+    }
+    public var month: Int {
+        get { Int(storedMonth) }
+        set { storedMonth = Int16(clamping: newValue) }
+    }
+    public var day: Int {
+        get { Int(storedDay) }
+        set { storedDay = Int16(clamping: newValue) }
+    }
 
     /// A valid day of the Gregorian calendar, years 0000 to 9999.
     public init?(year: Int, month: Int, day: Int) {
         guard (0...9999).contains(year), (1...12).contains(month), day >= 1,
             day <= CivilCalendar.daysIn(month: Int64(month), year: Int64(year))
         else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = Int32(year)
+        storedMonth = Int16(month)
+        storedDay = Int16(day)
     }
 
     init?(year: Substring, month: Substring, day: Substring) {

@@ -138,8 +138,10 @@ private final class WatchLoop: Sendable {
     /// `WatchedTree.complete`, for `StoreWatcher.watchesWholeTree`.
     let complete = Atomic(true)
 
-    /// Room for a few hundred events per `read`; one event takes at most 16 bytes and a name.
-    static let bufferSize = 64 * 1024
+    /// Room for a hundred events and more per `read` (one takes 16 bytes and its name, at
+    /// most 272): a burst takes a few reads more, which costs less than 64 KB held by every
+    /// container for its life.
+    static let bufferSize = 16 * 1024
 
     init(
         tree: WatchedTree, wake: (read: Int32, write: Int32), debounce: Duration, maximumDelay: Duration,
