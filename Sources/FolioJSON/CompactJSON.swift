@@ -81,6 +81,25 @@ public enum CompactJSON {
         return cursor.offset == bytes.count ? found : nil
     }
 
+    /// The value of an object's member named `name`, read up to it and no further: `nil`
+    /// when the object lacks it or the bytes up to it are not a valid encoding. For one
+    /// member of bytes a checksum vouched for (a document's `"$entity"` leads it).
+    public static func member(
+        _ name: String, of bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth
+    ) -> JSONValue? {
+        var cursor = Cursor(bytes: bytes)
+        guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return nil }
+        let names = [name]
+        for _ in 0..<count {
+            guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return nil }
+            if position(of: key, in: names, from: 0) != nil {
+                return cursor.value(depth: 1, maximumDepth: maximumDepth)
+            }
+            guard cursor.skipValue(depth: 1, maximumDepth: maximumDepth) else { return nil }
+        }
+        return nil
+    }
+
     /// The position in `names` of the one whose UTF-8 is `key`, looked for from `start` on,
     /// then before it.
     private static func position(of key: UnsafeRawBufferPointer, in names: [String], from start: Int) -> Int? {

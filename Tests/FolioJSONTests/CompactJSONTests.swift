@@ -33,6 +33,9 @@ struct CompactJSONTests {
             let reordered = Array(names.reversed())
             let found = bytes.withUnsafeBytes { CompactJSON.members(reordered, of: $0) }
             #expect(found == reordered.map { object[$0] }, "seed \(seed), names reversed")
+            for name in names {
+                #expect(bytes.withUnsafeBytes { CompactJSON.member(name, of: $0) } == object[name], "seed \(seed)")
+            }
             #expect(bytes.dropLast().withUnsafeBytes { CompactJSON.members(names, of: $0) } == nil, "truncated")
         }
         #expect(objects > 0, "seed \(seed) made no object to read members of")

@@ -58,9 +58,13 @@ final class EntityLayout {
     /// Each slot's position by property name: where a model made from a document keeps
     /// the property's value (see `ModelBackingData`).
     let positions: [String: Int]
-    /// The members a model is made from (its attributes', its relationships' and
-    /// `"$deleted"`): all a fetch decodes of a document it hands on compact.
+    /// The members a model is made from: its attributes', its stored relationships' (as
+    /// `referenceMembers`, in order) and `"$deleted"`, all that is decoded of a document
+    /// a fetch hands on compact.
     let documentMembers: [String]
+    /// The members that hold the stored relationships' references, in `otherSlots` order:
+    /// what a model whose attributes are left for first read needs of its document now.
+    let referenceMembers: [String]
 
     /// The layout of an entity whose attributes all have a coding (the container checked).
     init(_ entity: Schema.Entity, in schema: Schema) {
@@ -99,10 +103,10 @@ final class EntityLayout {
         for (index, reader) in memberReaders.enumerated() { memberReaderOfSlot[reader.slot] = index }
         self.memberReaderOfSlot = memberReaderOfSlot
         self.otherSlots = otherSlots
-        let references = otherSlots.compactMap { position -> String? in
+        referenceMembers = otherSlots.compactMap { position -> String? in
             if case .reference(let relationship, _) = slots[position] { relationship.name } else { nil }
         }
-        documentMembers = memberReaders.map(\.name) + references + [ModelDocument.deletedKey]
+        documentMembers = memberReaders.map(\.name) + referenceMembers + [ModelDocument.deletedKey]
         positions = Dictionary(slots.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         storedNames = Set(
             slots.compactMap { slot in

@@ -92,21 +92,19 @@ enum ModelDocument {
     static func contents(
         of stored: StoredDocument, layout: EntityLayout, context: ModelContext, decodingMembers: Bool = true
     ) throws(FolioError) -> (values: [Any?], faults: [String: () -> Any], deletedAt: Date?) {
-        // Only the members a model maps are decoded from a document the fetch left compact.
-        let content = stored.content(reading: layout.documentMembers)
+        // Only the members the model maps are read (from a compact document, only they are
+        // decoded): each member reader's, then the references', then `"$deleted"`.
+        let found = stored.members(decodingMembers ? layout.documentMembers : layout.referenceMembers)
+        var nextReference = decodingMembers ? layout.memberReaders.count : 0
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
         // its relationships then load through a context of their own over the same container.
         let container = context.container
         var values = layout.unreadSlots
         var faults: [String: () -> Any] = [:]
-        // Members first, the hot part of a fetch: a document written by Folio has them in
-        // declaration order, so each is looked for just after the previous one first.
-        var next = 0
-        for reader in layout.memberReaders where decodingMembers {
-            if let position = content.index(forKey: reader.name, from: next) {
-                next = position + 1
+        for (index, reader) in layout.memberReaders.enumerated() where decodingMembers {
+            if let value = found[index] {
                 do {
-                    values[reader.slot] = try reader.decode(content[position].value)
+                    values[reader.slot] = try reader.decode(value)
                 } catch {
                     throw .invalidDocument(
                         path: stored.path.relativePath,
@@ -134,8 +132,10 @@ enum ModelDocument {
                             of: relationship.destination, referringTo: owner, through: inverseName))
                 }
             case .reference(let relationship, let access):
+                let reference = found[nextReference]
+                nextReference += 1
                 let identities: [UUID] =
-                    switch content[relationship.name] {
+                    switch reference {
                     case .string(let text)?: UUIDText.parse(text).map { [$0] } ?? []
                     case .array(let elements)?: elements.compactMap { $0.stringValue.flatMap(UUIDText.parse) }
                     default: []
@@ -152,7 +152,7 @@ enum ModelDocument {
         }
         // A document known to be readable is not soft-deleted (see `QueryIndexes.Row`).
         var deletedAt: Date?
-        if decodingMembers, let stamp = content[deletedKey] {
+        if decodingMembers, let stamp = found.last ?? nil {
             do { deletedAt = try Date(json: stamp) } catch {
                 throw .invalidDocument(
                     path: stored.path.relativePath, reason: "\"\(deletedKey)\" is not a time: \(error.message)")

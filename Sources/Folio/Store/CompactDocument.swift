@@ -22,6 +22,11 @@ struct CompactDocument: Sendable {
         buffer.bytes.withUnsafeBytes { CompactJSON.members(names, of: UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
+    /// The value of the member named `name`, read up to it; `nil` when the document lacks it.
+    func member(_ name: String) -> JSONValue? {
+        buffer.bytes.withUnsafeBytes { CompactJSON.member(name, of: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
     /// The compact bytes themselves, for a cache file.
     var bytes: ArraySlice<UInt8> { buffer.bytes[range] }
 }

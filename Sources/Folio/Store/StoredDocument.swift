@@ -38,28 +38,29 @@ public struct StoredDocument: Sendable, Equatable {
         set { body = .parsed(newValue) }
     }
 
-    /// The value of one member (`nil` when the document lacks it), decoding only that one.
+    /// The value of one member (`nil` when the document lacks it), decoding only that one
+    /// (a compact document is read up to it).
     func member(_ name: String) -> JSONValue? {
         switch body {
         case .parsed(let object): object[name]
-        case .compact(let compact): compact.members([name])?[0] ?? nil
+        case .compact(let compact): compact.member(name)
         }
     }
 
-    /// The content with only the members named `names` (distinct) decoded when it is compact
-    /// (in the order of `names`, which a model's layout gives in declaration order), else all of it.
-    func content(reading names: [String]) -> JSONObject {
+    /// The values of the members named `names` (distinct; `nil` for one the document lacks),
+    /// decoding only those of a compact document. Names in the order documents store them
+    /// (a model's declaration order) are each found at the first place looked.
+    func members(_ names: [String]) -> [JSONValue?] {
         switch body {
         case .parsed(let object):
-            return object
-        case .compact(let compact):
-            guard let values = compact.members(names) else { return [:] }
-            var members: [JSONObject.Member] = []
-            members.reserveCapacity(names.count)
-            for (name, value) in zip(names, values) {
-                if let value { members.append(JSONObject.Member(key: name, value: value)) }
+            var next = 0
+            return names.map { name in
+                guard let position = object.index(forKey: name, from: next) else { return nil }
+                next = position + 1
+                return object[position].value
             }
-            return JSONObject(uniqueMembers: members)
+        case .compact(let compact):
+            return compact.members(names) ?? [JSONValue?](repeating: nil, count: names.count)
         }
     }
 
