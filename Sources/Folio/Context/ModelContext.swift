@@ -231,7 +231,9 @@ public final class ModelContext {
             context: self)
         let model = ModelLoading.loading(type) { type.init(backingData: data) }
         registered[identifier] = model
-        return (model, !isKnownReadable && (!layout.hasOwnIdentity || data.ownIdentity == stored.id))
+        // The own `id` read from its slot: by name it was a dictionary lookup per model.
+        let ownIdentity = layout.identitySlot.flatMap { contents.values[$0] } as? UUID
+        return (model, !isKnownReadable && (!layout.hasOwnIdentity || ownIdentity == stored.id))
     }
 
     /// The models of an entity whose to-one relationship `inverseName` refers to a model:
