@@ -89,29 +89,46 @@ public enum CompactJSON {
     ) -> JSONValue? {
         var cursor = Cursor(bytes: bytes)
         guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return nil }
-        let names = [name]
         for _ in 0..<count {
             guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return nil }
-            if position(of: key, in: names, from: 0) != nil {
-                return cursor.value(depth: 1, maximumDepth: maximumDepth)
-            }
+            if isKey(key, name) { return cursor.value(depth: 1, maximumDepth: maximumDepth) }
             guard cursor.skipValue(depth: 1, maximumDepth: maximumDepth) else { return nil }
         }
         return nil
     }
 
+    /// Whether an object's member named `name` is the string `text`, read up to it and
+    /// compared as bytes, no `String` made: a fetch's check of each document's `"$entity"`.
+    public static func member(_ name: String, of bytes: UnsafeRawBufferPointer, isText text: String) -> Bool {
+        var cursor = Cursor(bytes: bytes)
+        guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return false }
+        for _ in 0..<count {
+            guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return false }
+            if isKey(key, name) {
+                guard cursor.byte() == Tag.string.rawValue, let length = cursor.length(),
+                    let value = cursor.rawBytes(length)
+                else { return false }
+                return isKey(value, text)
+            }
+            guard cursor.skipValue(depth: 1, maximumDepth: JSONReader.defaultMaximumDepth) else { return false }
+        }
+        return false
+    }
+
     /// The position in `names` of the one whose UTF-8 is `key`, looked for from `start` on,
     /// then before it.
     private static func position(of key: UnsafeRawBufferPointer, in names: [String], from start: Int) -> Int? {
-        func isKey(_ name: String) -> Bool {
-            // Lengths first: most keys differ from every name in length, which costs no byte compare.
-            guard name.utf8.count == key.count else { return false }
-            return name.utf8.withContiguousStorageIfAvailable { name in
-                key.isEmpty || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0
-            } ?? name.utf8.elementsEqual(key)
-        }
         let start = min(start, names.count)
-        return names[start...].firstIndex(where: isKey) ?? names[..<start].firstIndex(where: isKey)
+        return names[start...].firstIndex { isKey(key, $0) } ?? names[..<start].firstIndex { isKey(key, $0) }
+    }
+
+    /// Whether `key` is the UTF-8 of `name`.
+    private static func isKey(_ key: UnsafeRawBufferPointer, _ name: String) -> Bool {
+        // Lengths first: most keys differ from every name in length, which costs no byte compare.
+        guard name.utf8.count == key.count else { return false }
+        return name.utf8.withContiguousStorageIfAvailable { name in
+            key.isEmpty || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0
+        } ?? name.utf8.elementsEqual(key)
     }
 
     private static func appendText(_ text: String, tag: Tag?, to buffer: inout [UInt8]) {

@@ -35,6 +35,12 @@ struct CompactJSONTests {
             #expect(found == reordered.map { object[$0] }, "seed \(seed), names reversed")
             for name in names {
                 #expect(bytes.withUnsafeBytes { CompactJSON.member(name, of: $0) } == object[name], "seed \(seed)")
+                if case .string(let text)? = object[name] {
+                    #expect(bytes.withUnsafeBytes { CompactJSON.member(name, of: $0, isText: text) }, "seed \(seed)")
+                    #expect(!bytes.withUnsafeBytes { CompactJSON.member(name, of: $0, isText: text + "x") })
+                } else {
+                    #expect(!bytes.withUnsafeBytes { CompactJSON.member(name, of: $0, isText: "") }, "seed \(seed)")
+                }
             }
             #expect(bytes.dropLast().withUnsafeBytes { CompactJSON.members(names, of: $0) } == nil, "truncated")
         }

@@ -206,6 +206,8 @@ public final class ModelContainer: Sendable {
     /// or one inheriting from it. `given`, the layout a fetch looked up once, is used when
     /// it is that entity's, sparing a lookup per document.
     func layout(of stored: StoredDocument, given: EntityLayout? = nil) -> EntityLayout? {
+        // The common case, every document of a fetch of one class, told without reading the name.
+        if let given, stored.member(ModelDocument.entityKey, isText: given.entity.name) { return given }
         guard case .string(let name)? = stored.member(ModelDocument.entityKey) else {
             return given ?? layout(of: stored.entity)
         }

@@ -44,15 +44,17 @@ extension QueryRun {
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
             // Decoded only to be tested: without a filter the row's content is handed on as it is.
-            var decoded = table.rows[position].decoded
+            let decoded: JSONObject?
             if let filter {
                 let content = content(of: position, in: table)
                 guard passes(filter, comparisons, id: id, content: content) else { return }
                 decoded = content
+            } else {
+                decoded = table.rows[position].decoded
             }
             found.append(
                 Found(
-                    id: id, decoded: decoded, source: table.rows[position].source,
+                    id: id, decoded: decoded, source: decoded == nil ? table.rows[position].source : nil,
                     version: table.rows[position].version,
                     row: position, isKnownReadable: table.rows[position].isKnownReadable))
         }

@@ -43,17 +43,19 @@ extension QueryRun {
             guard query.includeDeleted || !table.rows[rowPosition].isDeleted else { continue }
             explanation.examined += 1
             let id = table.rows[rowPosition].version.path.id
-            var decoded = table.rows[rowPosition].decoded
+            let decoded: JSONObject?
             if let filter = query.filter {
                 let content = content(of: rowPosition, in: table)
                 guard passes(filter, comparisons, id: id, content: content) else { continue }
                 decoded = content
+            } else {
+                decoded = table.rows[rowPosition].decoded
             }
             // The index's value is the sort key: `ordered` need not read it again (a date's
             // text parsed per document was most of "the 20 latest").
             found.append(
                 Found(
-                    id: id, decoded: decoded, source: table.rows[rowPosition].source,
+                    id: id, decoded: decoded, source: decoded == nil ? table.rows[rowPosition].source : nil,
                     version: table.rows[rowPosition].version, keys: [value],
                     row: rowPosition, isKnownReadable: table.rows[rowPosition].isKnownReadable))
             last = value

@@ -3,7 +3,7 @@ import FolioJSON
 /// A document's content as it lies in a cache file's buffer (`CompactJSON`), read in place.
 ///
 /// What a fetch hands a model when no stage of the query decoded the document: the model
-/// decodes the members it maps from the bytes, and the buffer (about 270 bytes a document
+/// decodes the members it maps from the bytes, and the buffer (about 290 bytes a document
 /// for a typical model) is all that stays, where a decoded `JSONObject` with a heap string
 /// per key and per long value took about 640. Immutable, so it may leave the store's mutex.
 struct CompactDocument: Sendable {
@@ -25,6 +25,13 @@ struct CompactDocument: Sendable {
     /// The value of the member named `name`, read up to it; `nil` when the document lacks it.
     func member(_ name: String) -> JSONValue? {
         buffer.bytes.withUnsafeBytes { CompactJSON.member(name, of: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Whether the member named `name` is the string `text`, compared as bytes.
+    func member(_ name: String, isText text: String) -> Bool {
+        buffer.bytes.withUnsafeBytes {
+            CompactJSON.member(name, of: UnsafeRawBufferPointer(rebasing: $0[range]), isText: text)
+        }
     }
 
     /// The compact bytes themselves, for a cache file.

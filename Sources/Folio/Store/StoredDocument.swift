@@ -47,10 +47,20 @@ public struct StoredDocument: Sendable, Equatable {
         }
     }
 
+    /// Whether the member named `name` is the string `text` (a compact document's compared as
+    /// bytes, no `String` made).
+    func member(_ name: String, isText text: String) -> Bool {
+        switch body {
+        case .parsed(let object): object[name] == .string(text)
+        case .compact(let compact): compact.member(name, isText: text)
+        }
+    }
+
     /// The values of the members named `names` (distinct; `nil` for one the document lacks),
     /// decoding only those of a compact document. Names in the order documents store them
     /// (a model's declaration order) are each found at the first place looked.
     func members(_ names: [String]) -> [JSONValue?] {
+        guard !names.isEmpty else { return [] }
         switch body {
         case .parsed(let object):
             var next = 0
