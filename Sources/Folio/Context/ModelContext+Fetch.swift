@@ -24,13 +24,15 @@ extension ModelContext {
         models.reserveCapacity(result.matches.count)
         let layout = container.layout(of: query.entity)
         let folder = container.schema.storageName(of: query.entity)
-        for match in result.matches {
+        // By position, each match read in place: a copy of one (its stored document with its
+        // version and content) went through the runtime's value witnesses per result.
+        for position in result.matches.indices {
             if let model = try unlessSkipped(
                 in: query.entity,
                 { () throws(FolioError) in
                     try model(
-                        for: match, entity: folder, layout: layout, mayBeRegistered: mayBeRegistered,
-                        decodedRows: &decodedRows)
+                        for: result.matches[position], entity: folder, layout: layout,
+                        mayBeRegistered: mayBeRegistered, decodedRows: &decodedRows)
                 }) as? Model
             {
                 models.append(model)

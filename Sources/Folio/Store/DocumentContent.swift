@@ -10,7 +10,9 @@ import FolioJSON
 final class DocumentContent: @unchecked Sendable {
     /// Parsed, or compact until decoded (the buffer let go then, so a buffer whose documents
     /// were all decoded is freed): held as the stored document it becomes carries it.
-    private(set) var body: StoredDocument.Body
+    /// Not checked for exclusive access at run time (read for every result of a fetch):
+    /// the store's state mutex already makes every access exclusive.
+    @exclusivity(unchecked) private(set) var body: StoredDocument.Body
 
     init(parsed object: JSONObject) { body = .parsed(object) }
 
