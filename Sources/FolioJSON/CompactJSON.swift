@@ -87,32 +87,32 @@ public enum CompactJSON {
     public static func member(
         _ name: String, of bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth
     ) -> JSONValue? {
-        var cursor = Cursor(bytes: bytes)
-        guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return nil }
-        for _ in 0..<count {
-            guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return nil }
-            if isKey(key, name) { return cursor.value(depth: 1, maximumDepth: maximumDepth) }
-            guard cursor.skipValue(depth: 1, maximumDepth: maximumDepth) else { return nil }
-        }
-        return nil
+        guard var cursor = cursor(atMember: name, of: bytes, maximumDepth: maximumDepth) else { return nil }
+        return cursor.value(depth: 1, maximumDepth: maximumDepth)
     }
 
     /// Whether an object's member named `name` is the string `text`, read up to it and
     /// compared as bytes, no `String` made: a fetch's check of each document's `"$entity"`.
     public static func member(_ name: String, of bytes: UnsafeRawBufferPointer, isText text: String) -> Bool {
+        guard var cursor = cursor(atMember: name, of: bytes, maximumDepth: JSONReader.defaultMaximumDepth),
+            cursor.byte() == Tag.string.rawValue, let length = cursor.length(), let value = cursor.rawBytes(length)
+        else { return false }
+        return isKey(value, text)
+    }
+
+    /// A cursor at the value of an object's member named `name`, the members before it
+    /// skipped; `nil` when the object lacks it or the bytes up to it do not decode.
+    private static func cursor(atMember name: String, of bytes: UnsafeRawBufferPointer, maximumDepth: Int)
+        -> Cursor?
+    {
         var cursor = Cursor(bytes: bytes)
-        guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return false }
+        guard cursor.byte() == Tag.object.rawValue, let count = cursor.length() else { return nil }
         for _ in 0..<count {
-            guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return false }
-            if isKey(key, name) {
-                guard cursor.byte() == Tag.string.rawValue, let length = cursor.length(),
-                    let value = cursor.rawBytes(length)
-                else { return false }
-                return isKey(value, text)
-            }
-            guard cursor.skipValue(depth: 1, maximumDepth: JSONReader.defaultMaximumDepth) else { return false }
+            guard let keyLength = cursor.length(), let key = cursor.rawBytes(keyLength) else { return nil }
+            if isKey(key, name) { return cursor }
+            guard cursor.skipValue(depth: 1, maximumDepth: maximumDepth) else { return nil }
         }
-        return false
+        return nil
     }
 
     /// The position in `names` of the one whose UTF-8 is `key`, looked for from `start` on,

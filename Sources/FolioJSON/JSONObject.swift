@@ -24,7 +24,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public init() { members = [] }
 
     /// An object of these members, which the caller guarantees have distinct keys.
-    package init(uniqueMembers: [Member]) { members = uniqueMembers }
+    init(uniqueMembers: [Member]) { members = uniqueMembers }
 
     /// An object of these members; a repeated key keeps its last value in its first place.
     public init(_ pairs: some Sequence<(String, JSONValue)>) {

@@ -43,20 +43,9 @@ extension QueryRun {
             let id = table.rows[position].version.path.id
             guard overlaid.isEmpty || !overlaid.contains(id) else { return }
             explanation.examined += 1
-            // Decoded only to be tested: without a filter the row's content is handed on as it is.
-            let decoded: JSONObject?
-            if let filter {
-                let content = content(of: position, in: table)
-                guard passes(filter, comparisons, id: id, content: content) else { return }
-                decoded = content
-            } else {
-                decoded = table.rows[position].decoded
+            if let candidate = candidate(row: position, of: table, id: id, passing: filter, comparisons) {
+                found.append(candidate)
             }
-            found.append(
-                Found(
-                    id: id, decoded: decoded, source: decoded == nil ? table.rows[position].source : nil,
-                    version: table.rows[position].version,
-                    row: position, isKnownReadable: table.rows[position].isKnownReadable))
         }
         switch access {
         case .identity:
@@ -155,6 +144,27 @@ extension QueryRun {
         query.filter.flatMap { filter in
             evaluation.documents.schema.entities[query.entity].flatMap { AttributeComparisons(filter, entity: $0) }
         }
+    }
+
+    /// Row `position` of `table` as a found document when it satisfies `filter`, tested on
+    /// its content (decoded now if no query did, see `content(of:in:)`); without a filter the
+    /// row's content is handed on as it is, compact when nothing decoded it.
+    mutating func candidate(
+        row position: Int, of table: QueryIndexes.EntityIndexes, id: UUID, passing filter: QueryExpression?,
+        _ comparisons: AttributeComparisons?, keys: [QueryValue] = []
+    ) -> Found? {
+        let decoded: JSONObject?
+        if let filter {
+            let content = content(of: position, in: table)
+            guard passes(filter, comparisons, id: id, content: content) else { return nil }
+            decoded = content
+        } else {
+            decoded = table.rows[position].decoded
+        }
+        return Found(
+            id: id, decoded: decoded, source: decoded == nil ? table.rows[position].source : nil,
+            version: table.rows[position].version, keys: keys, row: position,
+            isKnownReadable: table.rows[position].isKnownReadable)
     }
 
     /// Whether a stored row satisfies `filter`: on its members directly when the filter

@@ -42,22 +42,14 @@ extension QueryRun {
             // The row's members read in place: a copy of the row retained each of them.
             guard query.includeDeleted || !table.rows[rowPosition].isDeleted else { continue }
             explanation.examined += 1
-            let id = table.rows[rowPosition].version.path.id
-            let decoded: JSONObject?
-            if let filter = query.filter {
-                let content = content(of: rowPosition, in: table)
-                guard passes(filter, comparisons, id: id, content: content) else { continue }
-                decoded = content
-            } else {
-                decoded = table.rows[rowPosition].decoded
-            }
             // The index's value is the sort key: `ordered` need not read it again (a date's
             // text parsed per document was most of "the 20 latest").
-            found.append(
-                Found(
-                    id: id, decoded: decoded, source: decoded == nil ? table.rows[rowPosition].source : nil,
-                    version: table.rows[rowPosition].version, keys: [value],
-                    row: rowPosition, isKnownReadable: table.rows[rowPosition].isKnownReadable))
+            guard
+                let candidate = candidate(
+                    row: rowPosition, of: table, id: table.rows[rowPosition].version.path.id, passing: query.filter,
+                    comparisons, keys: [value])
+            else { continue }
+            found.append(candidate)
             last = value
         }
         explanation.matched = found.count

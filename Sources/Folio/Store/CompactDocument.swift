@@ -12,26 +12,22 @@ struct CompactDocument: Sendable {
 
     /// The whole object, decoded now; `nil` when the bytes do not decode (the cache file's
     /// checksum makes that a bug, never a damaged disk).
-    var object: JSONObject? {
-        buffer.bytes.withUnsafeBytes { CompactJSON.decode(UnsafeRawBufferPointer(rebasing: $0[range])) }?.objectValue
-    }
+    var object: JSONObject? { withBytes { CompactJSON.decode($0) }?.objectValue }
 
     /// The values of the members named `names` (`nil` for one the document lacks), without
     /// decoding the others; `nil` when the bytes do not decode.
-    func members(_ names: [String]) -> [JSONValue?]? {
-        buffer.bytes.withUnsafeBytes { CompactJSON.members(names, of: UnsafeRawBufferPointer(rebasing: $0[range])) }
-    }
+    func members(_ names: [String]) -> [JSONValue?]? { withBytes { CompactJSON.members(names, of: $0) } }
 
     /// The value of the member named `name`, read up to it; `nil` when the document lacks it.
-    func member(_ name: String) -> JSONValue? {
-        buffer.bytes.withUnsafeBytes { CompactJSON.member(name, of: UnsafeRawBufferPointer(rebasing: $0[range])) }
-    }
+    func member(_ name: String) -> JSONValue? { withBytes { CompactJSON.member(name, of: $0) } }
 
     /// Whether the member named `name` is the string `text`, compared as bytes.
     func member(_ name: String, isText text: String) -> Bool {
-        buffer.bytes.withUnsafeBytes {
-            CompactJSON.member(name, of: UnsafeRawBufferPointer(rebasing: $0[range]), isText: text)
-        }
+        withBytes { CompactJSON.member(name, of: $0, isText: text) }
+    }
+
+    private func withBytes<Result>(_ read: (UnsafeRawBufferPointer) -> Result) -> Result {
+        buffer.bytes.withUnsafeBytes { read(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// The compact bytes themselves, for a cache file.

@@ -23,24 +23,14 @@ final class DocumentContent: @unchecked Sendable {
     /// The whole object, decoded on first use and kept; `nil` when the cached bytes do not
     /// decode (the cache file's checksum makes that a bug, never a damaged disk).
     var object: JSONObject? {
-        switch body {
-        case .parsed(let object):
-            return object
-        case .compact(let compact):
-            guard let object = compact.object else { return nil }
-            body = .parsed(object)
-            return object
-        }
+        let object = body.object
+        if let object, case .compact = body { body = .parsed(object) }
+        return object
     }
 
     /// The values of the members named `names`, without decoding the others when the
     /// content is still compact; `nil` when it does not decode.
-    func members(_ names: [String]) -> [JSONValue?]? {
-        switch body {
-        case .parsed(let object): names.map { object[$0] }
-        case .compact(let compact): compact.members(names)
-        }
-    }
+    func members(_ names: [String]) -> [JSONValue?]? { body.members(names) }
 
     /// The compact form, for the cache file: copied as it is when it came from one and was not decoded.
     var compactBytes: [UInt8] {

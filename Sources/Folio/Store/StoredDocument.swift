@@ -29,49 +29,23 @@ public struct StoredDocument: Sendable, Equatable {
     /// The members, in the order of the file. A document kept compact is decoded at each
     /// read: read it once into a constant when you need several members.
     public var content: JSONObject {
-        get {
-            switch body {
-            case .parsed(let object): object
-            case .compact(let compact): compact.object ?? [:]
-            }
-        }
+        get { body.object ?? [:] }
         set { body = .parsed(newValue) }
     }
 
     /// The value of one member (`nil` when the document lacks it), decoding only that one
     /// (a compact document is read up to it).
-    func member(_ name: String) -> JSONValue? {
-        switch body {
-        case .parsed(let object): object[name]
-        case .compact(let compact): compact.member(name)
-        }
-    }
+    func member(_ name: String) -> JSONValue? { body.member(name) }
 
     /// Whether the member named `name` is the string `text` (a compact document's compared as
     /// bytes, no `String` made).
-    func member(_ name: String, isText text: String) -> Bool {
-        switch body {
-        case .parsed(let object): object[name] == .string(text)
-        case .compact(let compact): compact.member(name, isText: text)
-        }
-    }
+    func member(_ name: String, isText text: String) -> Bool { body.member(name, isText: text) }
 
     /// The values of the members named `names` (distinct; `nil` for one the document lacks),
-    /// decoding only those of a compact document. Names in the order documents store them
-    /// (a model's declaration order) are each found at the first place looked.
+    /// decoding only those of a compact document.
     func members(_ names: [String]) -> [JSONValue?] {
         guard !names.isEmpty else { return [] }
-        switch body {
-        case .parsed(let object):
-            var next = 0
-            return names.map { name in
-                guard let position = object.index(forKey: name, from: next) else { return nil }
-                next = position + 1
-                return object[position].value
-            }
-        case .compact(let compact):
-            return compact.members(names) ?? [JSONValue?](repeating: nil, count: names.count)
-        }
+        return body.members(names) ?? [JSONValue?](repeating: nil, count: names.count)
     }
 
     /// Where the document is: its version's path, not kept twice (every result of a
@@ -82,5 +56,48 @@ public struct StoredDocument: Sendable, Equatable {
 
     public static func == (lhs: StoredDocument, rhs: StoredDocument) -> Bool {
         lhs.version == rhs.version && lhs.content == rhs.content
+    }
+}
+
+extension StoredDocument.Body {
+    /// The whole object, a compact one decoded now; `nil` when compact bytes do not decode.
+    var object: JSONObject? {
+        switch self {
+        case .parsed(let object): object
+        case .compact(let compact): compact.object
+        }
+    }
+
+    /// The value of the member named `name`, a compact document read up to it.
+    func member(_ name: String) -> JSONValue? {
+        switch self {
+        case .parsed(let object): object[name]
+        case .compact(let compact): compact.member(name)
+        }
+    }
+
+    /// Whether the member named `name` is the string `text`.
+    func member(_ name: String, isText text: String) -> Bool {
+        switch self {
+        case .parsed(let object): object[name] == .string(text)
+        case .compact(let compact): compact.member(name, isText: text)
+        }
+    }
+
+    /// The values of the members named `names`, only those decoded of a compact document;
+    /// `nil` when compact bytes do not decode. Names in the order documents store them (a
+    /// model's declaration order) are each found at the first place looked.
+    func members(_ names: [String]) -> [JSONValue?]? {
+        switch self {
+        case .parsed(let object):
+            var next = 0
+            return names.map { name in
+                guard let position = object.index(forKey: name, from: next) else { return nil }
+                next = position + 1
+                return object[position].value
+            }
+        case .compact(let compact):
+            return compact.members(names)
+        }
     }
 }
