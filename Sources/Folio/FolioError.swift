@@ -74,6 +74,11 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A history fetch asked for the transactions after a token whose successors were
         /// deleted (`deleteHistory`, or the history's cap): fetch again without the token.
         public static let historyTokenExpired = Kind(rawValue: "historyTokenExpired")
+        /// The store's history files hold what Folio never writes (a token out of range or
+        /// going back, a segment named for no token, a record naming a file outside the
+        /// store): the history was set aside and a new one begun, or, where nothing can be
+        /// written, it is not read.
+        public static let damagedHistory = Kind(rawValue: "damagedHistory")
     }
 
     /// What failed.
@@ -218,8 +223,17 @@ extension FolioError {
             hint: location == nil ? nil : "fix that member of folio.json; docs/format.md describes the manifest")
     }
 
-    package static func unsafePath(path: String, reason: String) -> FolioError {
-        FolioError(kind: .unsafePath, path: path, reason: reason)
+    package static func unsafePath(path: String, reason: String, hint: String? = nil) -> FolioError {
+        FolioError(kind: .unsafePath, path: path, reason: reason, hint: hint)
+    }
+
+    package static func damagedHistory(path: String, reason: String) -> FolioError {
+        FolioError(
+            kind: .damagedHistory, path: path, reason: "the store's history is damaged: " + reason,
+            hint:
+                "Folio sets a damaged history aside (as .folio/history-damaged-<time>, with a REASON file) at the next"
+                + " write and begins a new one under a new store identifier; look at the old folder, then remove it."
+                + " The documents are not affected")
     }
 
     package static func locked(path: String, waitedSeconds: Double) -> FolioError {

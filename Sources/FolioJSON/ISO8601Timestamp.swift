@@ -163,7 +163,7 @@ package enum CivilCalendar {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func date(fromDaysSinceUnixEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func date(fromDaysSinceUnixEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -186,7 +186,7 @@ package enum CivilCalendar {
 
 extension Int64 {
     /// Division rounding toward negative infinity, for splitting seconds into days.
-    func floorDiv(_ divisor: Int64) -> Int64 {
+    package func floorDiv(_ divisor: Int64) -> Int64 {
         let quotient = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }

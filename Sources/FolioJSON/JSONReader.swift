@@ -122,13 +122,30 @@ public struct JSONReader: Sendable {
 /// Whole-file reads with a size check first, so a huge file is refused without being loaded.
 public enum FileBytes {
     static func contents(of path: String, limit: Int) throws(JSONError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking: a FIFO in a file's place would wait for a writer for ever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw JSONError(.unreadable(systemError()), file: path) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw JSONError(.unreadable(systemError()), file: path) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw JSONError(.unreadable("not a regular file"), file: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw JSONError(.unreadable("is \(kind(of: info)), not a regular file"), file: path)
+        }
         return try read(descriptor: descriptor, expectedSize: Int(info.st_size), limit: limit, path: path)
+    }
+
+    /// What kind of file `stat` describes, as a message names it: "a FIFO (named pipe)", "a folder".
+    package static func kind(of info: stat) -> String {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a special file"
+        }
     }
 
     /// Reads an open file to its end. `expectedSize` is what `fstat` said; a file larger

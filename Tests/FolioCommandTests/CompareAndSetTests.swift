@@ -61,7 +61,10 @@ struct CompareAndSetTests {
                 for _ in 0..<increments {
                     while true {
                         // The revision first, then the document: a change in between makes the set fail, never land stale.
-                        let revision = try store.folio("get", id, "--revision").output.trimmingCharacters(in: .newlines)
+                        let read = try store.folio("get", id, "--revision")
+                        // 75: the file changed between the tool's reads of it (the other writer); read again.
+                        if read.status == 75 { continue }
+                        let revision = read.output.trimmingCharacters(in: .newlines)
                         let line = try store.folio("get", id, "--format", "ndjson").output
                         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                             let value = object["durationInSeconds"] as? Int

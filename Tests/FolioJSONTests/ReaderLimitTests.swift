@@ -49,7 +49,16 @@ struct ReaderLimitTests {
         #expect(caseName(error.kind) == "unreadable")
         #expect(error.description.hasPrefix(missing + ": error: cannot read the file: No such file"))
         let folder = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: directory.path) }
-        #expect(folder.kind == .unreadable("not a regular file"))
+        #expect(folder.kind == .unreadable("is a folder, not a regular file"))
+    }
+
+    /// A FIFO in a file's place is refused at once, saying what it is, rather than waited on for ever.
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory("pipe.json")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let error = try #require(throws: JSONError.self) { try JSONReader().read(contentsOfFile: fifo) }
+        #expect(error.kind == .unreadable("is a FIFO (named pipe), not a regular file"))
     }
 
     @Test func wideObjectDetectsDuplicatesPastTheLinearScan() {

@@ -10,9 +10,9 @@ import Glibc
 /// Fixed-width little-endian numbers, so a document is found by position:
 /// - two counts: documents and indexes;
 /// - a record of `recordSize` bytes per document, sorted by day then UUID: UUID, day
-///   (`YYYYMMDD`), the stamp's nanoseconds, size, seconds and inode, the file's content
-///   hash, where its compact content starts in the cache file and how long it is, flags
-///   (bit 0: soft-deleted), and the content's own hash;
+///   (`YYYYMMDD`), the compact content's length, the file's stamp (size, modification and
+///   change times, inode, device), the file's content hash, where its compact content starts
+///   in the cache file, flags (bit 0: soft-deleted) and the content's own hash;
 /// - per index: its properties joined by `,` (length first), then pairs of a key's
 ///   `QueryValue.stableHash` and a record's position, sorted.
 ///
@@ -24,7 +24,7 @@ import Glibc
 ///
 /// `Sendable`: only constants, and reads with `pread`, which share no file offset.
 final class CacheIndex: Sendable {
-    static let recordSize = 80
+    static let recordSize = 96
     static let pairSize = 12
     /// How the part names an index: its properties joined by `,`.
     static func indexName(of properties: [String]) -> String { properties.joined(separator: ",") }
@@ -39,12 +39,17 @@ final class CacheIndex: Sendable {
     /// How many documents the part has records of.
     let count: Int
     private let indexCount: Int
+    /// The cache file's modification time: a record whose file changed no earlier is not
+    /// trusted (see `DocumentCache.Writer.finish`).
+    private let written: Int64
 
     private init(
-        folder: String, descriptor: Int32, footer: DocumentCache.Footer, end: Int, count: Int, indexCount: Int
+        folder: String, descriptor: Int32, footer: DocumentCache.Footer, end: Int, count: Int, indexCount: Int,
+        written: Int64
     ) {
         (self.folder, self.descriptor, self.footer, self.end, self.count, self.indexCount) =
             (folder, descriptor, footer, end, count, indexCount)
+        self.written = written
     }
 
     deinit { close(descriptor) }
@@ -76,7 +81,7 @@ final class CacheIndex: Sendable {
         }
         return CacheIndex(
             folder: entityFolder, descriptor: descriptor, footer: footer, end: end, count: count,
-            indexCount: Int(clamping: number(counts[...], at: 8)))
+            indexCount: Int(clamping: number(counts[...], at: 8)), written: FileStamp(info).modified)
     }
 
     private static func number(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt64 {
@@ -205,7 +210,7 @@ final class CacheIndex: Sendable {
                 next += 1
             }
             if next < walked.count, documents[Int(walked[next])].key == key {
-                if documents[Int(walked[next])].stamp == stamp {
+                if documents[Int(walked[next])].stamp == stamp, stamp.changed < written {
                     match.unchanged[position] = true
                 } else {
                     guard changed(walked[next]) else { return nil }
@@ -307,11 +312,22 @@ final class CacheIndex: Sendable {
             key = DocumentPath.OrderKey(
                 day: half(16), high: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
                 low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            contentLength = Int(half(20))
             stamp = FileStamp(
-                size: Int64(bitPattern: word(24)), modifiedSeconds: Int64(bitPattern: word(32)),
-                modifiedNanoseconds: Int64(half(20)), inode: word(40))
-            (contentHash, contentStart, contentLength) = (word(48), Int(clamping: word(56)), Int(half(64)))
-            (isDeleted, contentChecksum) = (half(68) & 1 != 0, word(72))
+                size: Int64(bitPattern: word(24)), modified: Int64(bitPattern: word(32)),
+                changed: Int64(bitPattern: word(40)), inode: word(48), device: word(56))
+            (contentHash, contentStart) = (word(64), Int(clamping: word(72)))
+            (isDeleted, contentChecksum) = (half(80) & 1 != 0, word(88))
+        }
+
+        /// Writes `stamp` into a record's bytes, where `init` reads it.
+        static func write(_ stamp: FileStamp, into record: UnsafeMutableRawBufferPointer) {
+            for (offset, word) in [
+                (24, UInt64(bitPattern: stamp.size)), (32, UInt64(bitPattern: stamp.modified)),
+                (40, UInt64(bitPattern: stamp.changed)), (48, stamp.inode), (56, stamp.device),
+            ] {
+                record.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
+            }
         }
 
         /// The document's path in `folder`; `nil` for a day no calendar has.
@@ -401,18 +417,31 @@ final class CacheIndex: Sendable {
             }
             withUnsafeBytes(of: path.id.uuid) { records.append(contentsOf: $0) }
             append(orderKey.day)
-            append(UInt32(truncatingIfNeeded: stamp.modifiedNanoseconds))
-            append(stamp.size)
-            append(stamp.modifiedSeconds)
-            append(stamp.inode)
+            append(UInt32(compact.count))
+            let start = records.count - 24
+            records.append(contentsOf: repeatElement(0, count: 40))
+            records.withUnsafeMutableBytes {
+                Record.write(stamp, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+            }
             append(contentHash)
             append(UInt64(contentStart))
-            append(UInt32(compact.count))
             append(UInt32(QueryIndexes.KeyReading.isDeleted(members) ? 1 : 0))
+            append(UInt32(0))
             append(ContentHash.of(compact))
             orderKeys.append(orderKey)
             for index in reading.declared.indices {
                 keys[index].append((QueryValue.stableHash(of: reading.key(index, of: members)), entry))
+            }
+        }
+
+        /// Gives the `entry`th document added the stamp its file has now (see
+        /// `DocumentCache.Writer.restamp`).
+        mutating func restamp(_ entry: Int, _ stamp: FileStamp) {
+            guard !failed, entry < orderKeys.count else { return }
+            let start = entry * CacheIndex.recordSize
+            records.withUnsafeMutableBytes {
+                Record.write(
+                    stamp, into: UnsafeMutableRawBufferPointer(rebasing: $0[start..<(start + CacheIndex.recordSize)]))
             }
         }
 

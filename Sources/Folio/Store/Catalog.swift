@@ -165,6 +165,14 @@ struct Catalog {
         revisions[path.entity, default: 0] += 1
     }
 
+    /// Gives an entry the stamp its file has now, its bytes found the same as the entry's:
+    /// its content did not change, so neither does its generation.
+    mutating func restamp(_ path: DocumentPath, _ stamp: FileStamp, verified: Bool) {
+        guard let index = index(of: path) else { return }
+        entries.setStamp(stamp, verified: verified, at: index)
+        revisions[path.entity, default: 0] += 1
+    }
+
     mutating func remove(_ path: DocumentPath) {
         guard let index = index(of: path) else { return }
         entries.remove(at: index)
@@ -210,9 +218,10 @@ struct Catalog {
 
     /// What the catalog knew of a file a walk found.
     enum Sighting {
-        /// An entry at this path with this stamp.
+        /// An entry at this path with this stamp, which vouches for its content.
         case unchanged
-        /// An entry at this path with another stamp: the file changed.
+        /// An entry at this path with another stamp (the file changed), or with one taken
+        /// within its file system's clock tick, which cannot vouch for it (read it again).
         case changed
         /// No entry at this path.
         case new
@@ -223,7 +232,8 @@ struct Catalog {
     mutating func see(_ path: DocumentPath, stamp: FileStamp, walk: UInt32) -> Sighting {
         guard let index = index(of: path) else { return .new }
         entries.setLastSeen(walk, at: index)
-        return entries.values[index].stamp == stamp ? .unchanged : .changed
+        let entry = entries.values[index]
+        return entry.stamp == stamp && entry.verified ? .unchanged : .changed
     }
 
     /// The paths of entries in these folders (`nil`: all) whose files `walk` did not find.

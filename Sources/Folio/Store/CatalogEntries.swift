@@ -52,6 +52,12 @@ struct CatalogEntries {
     /// Marks the entry at `position` as verified.
     mutating func setVerified(at position: Int) { values[position].verified = true }
 
+    /// Gives the entry at `position` another stamp for the same content.
+    mutating func setStamp(_ stamp: FileStamp, verified: Bool, at position: Int) {
+        values[position].stamp = stamp
+        values[position].verified = verified
+    }
+
     /// Removes the entry at `position`; the last entry takes its place.
     mutating func remove(at position: Int) {
         removeSlot(slot(of: Catalog.Identity(values[position].path)))

@@ -7,16 +7,21 @@ import Glibc
 /// its files that changed since the cache was written, and no other entity's.
 ///
 /// A binary file: a magic line, the history token the folder's entries reflect (plus one;
-/// zero for none known), entries (path as entity, day and UUID bytes, stamp, hash,
-/// compact JSON), the index part (see `CacheIndex`; left out by an import into a large
-/// folder), a footer (see `Footer`), and a checksum of everything before it. The counts come
-/// after the entries so the file can be written as they come (an import's, see `Writer`).
+/// zero for none known), entries (path as entity, day and UUID bytes, hash, compact JSON),
+/// their files' stamps in the same order (`stampSize` bytes each), the index part (see
+/// `CacheIndex`; left out by an import into a large folder), a footer (see `Footer`), and a
+/// checksum of everything before it. The counts come after the entries so the file can be
+/// written as they come (an import's, see `Writer`), and the stamps after them so that an
+/// import can give the stamps its files have once moved into place.
 /// The cache is never trusted: a missing, damaged or foreign file is ignored and rebuilt,
-/// and an entry counts only when the file on disk still has exactly its stamp.
+/// and an entry counts only when the file on disk still has exactly its stamp, a stamp
+/// older than the cache file's own (see `Writer.finish`).
 enum DocumentCache {
     /// The folder of the cache files, one per entity folder.
     static let folderName = ".folio/cache"
-    static let magic = Array("FOLIO-CACHE 6\n".utf8)
+    static let magic = Array("FOLIO-CACHE 7\n".utf8)
+    /// The bytes of a stamp in the file: size, modification and change times, inode, device.
+    static let stampSize = 40
 
     /// The fixed-size end of a cache file, before its checksum: where the entries end, how
     /// many there are, where the index part starts (0: none) and its own checksum, so a
@@ -73,7 +78,8 @@ enum DocumentCache {
     static func load(folder entityFolder: String, from root: OpenFolder) -> Loaded {
         // Any failure to read the cache only costs reading the documents themselves.
         guard
-            let (bytes, stamp) = try? root.readFile(fileName(of: entityFolder), limit: JSONReader.absoluteMaximumSize),
+            let (bytes, fileStamp) = try? root.readFile(
+                fileName(of: entityFolder), limit: JSONReader.absoluteMaximumSize),
             bytes.count >= magic.count + Footer.size + 8
         else { return Loaded() }
         var historyToken: Int64?
@@ -96,6 +102,10 @@ enum DocumentCache {
             _ = cursor.rawBytes(magic.count)
             guard let token = cursor.varint() else { return nil }
             historyToken = token == 0 ? nil : Int64(bitPattern: token - 1)
+            guard footer.count <= (body.count - Footer.size - footer.entriesEnd) / stampSize else { return nil }
+            var stamps = StampReader(
+                bytes: UnsafeRawBufferPointer(
+                    rebasing: body[footer.entriesEnd..<(footer.entriesEnd + footer.count * stampSize)]))
             var entries: [Catalog.Entry] = []
             entries.reserveCapacity(footer.count)
             ranges.reserveCapacity(footer.count)
@@ -106,17 +116,15 @@ enum DocumentCache {
                 guard let entity = cursor.text(), entity == entityFolder,
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
                     let day = Day(year: Int(clamping: year), month: Int(month), day: Int(dayOfMonth)),
-                    let uuid = cursor.rawBytes(16),
-                    let size = cursor.varint(), let seconds = cursor.varint(),
-                    let nanoseconds = cursor.varint(), let inode = cursor.varint(), let hash = cursor.uint64(),
-                    let length = cursor.length()
+                    let uuid = cursor.rawBytes(16), let hash = cursor.uint64(), let length = cursor.length()
                 else { return nil }
                 guard let content = cursor.rawBytes(length) else { return nil }
+                let stamp = stamps.next()
+                // A file changed in the cache file's own clock tick may change again unseen
+                // (see `Writer.finish`): read again, as git does with a racily clean entry.
+                guard stamp.changed < fileStamp.modified else { continue }
                 let start = contents.count
                 contents.append(contentsOf: content)
-                let stamp = FileStamp(
-                    size: Int64(bitPattern: size), modifiedSeconds: Int64(bitPattern: seconds),
-                    modifiedNanoseconds: Int64(bitPattern: nanoseconds), inode: inode)
                 let id = UUID(uuid: uuid.loadUnaligned(as: uuid_t.self))
                 let path = DocumentPath(validEntity: entityFolder, day: day, id: id, blobProperty: nil)
                 // Only verified entries are cached; the walk decides whether each still holds.
@@ -131,19 +139,24 @@ enum DocumentCache {
         for (position, range) in ranges.enumerated() {
             entries[position].content = DocumentContent(cached: buffer, range: range)
         }
-        return Loaded(entries: entries, stamp: stamp, historyToken: historyToken, isIndexed: isIndexed)
+        return Loaded(entries: entries, stamp: fileStamp, historyToken: historyToken, isIndexed: isIndexed)
     }
 
     /// Writes the verified entries of one entity folder, atomically (temporary file, then
-    /// rename), and returns the new cache file's stamp.
+    /// rename), and returns the new cache file's stamp; `nil` (nothing written) only when the
+    /// file system's clock went back while it was written (see `Writer.finish`).
     static func write(
         _ catalog: Catalog, folder entityFolder: String, historyToken: Int64?, indexing entity: QuerySchema.Entity?,
         in root: OpenFolder
-    ) throws(FolioError) -> FileStamp {
+    ) throws(FolioError) -> FileStamp? {
         var writer = try Writer(
             folder: entityFolder, historyToken: historyToken, index: CacheIndex.Builder(entity: entity), in: root)
         do {
-            for entry in catalog.entries(inFolder: entityFolder) where entry.verified {
+            // An entry changed within the file system's clock tick of the cache file's own
+            // write (on a clock this process cannot see: another machine's, for a network
+            // mount) is left out, so that `finish` takes the file.
+            for entry in catalog.entries(inFolder: entityFolder)
+            where entry.verified && entry.stamp.changed < writer.startedAt {
                 try writer.append(
                     entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compactBytes)
             }
@@ -164,6 +177,11 @@ enum DocumentCache {
         private let temporary: String
         private var count = 0
         private var index: CacheIndex.Builder?
+        /// The stamps of the entries appended, in order, written after them.
+        private var stamps: [FileStamp] = []
+        /// The temporary file's change time when it was made: the file system's clock then,
+        /// at the granularity it keeps.
+        let startedAt: Int64
 
         init(folder entityFolder: String, historyToken: Int64?, index: CacheIndex.Builder?, in root: OpenFolder)
             throws(FolioError)
@@ -178,30 +196,29 @@ enum DocumentCache {
             // Its own name per writer: an import writes one while the store may write another.
             temporary = "\(entityFolder).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
             let descriptor = try cache.openFile(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            var info = stat()
+            startedAt =
+                fstat(descriptor, &info) == 0 ? FileStamp(info).changed : FileStamp.nanoseconds(FileSystem.now())
             file = AppendingFile(descriptor: descriptor, path: cache.pathOf(temporary), checksummed: true)
             var header = magic
             CompactJSON.appendVarint(historyToken.map { UInt64($0) + 1 } ?? 0, to: &header)
             try file.append(header)
         }
 
-        /// Adds a verified document's entry: its path, its file's stamp and hash, its content in compact form.
+        /// Adds a verified document's entry: its path, its file's stamp and hash, its content
+        /// in compact form; returns the entry's number, for `restamp`.
+        @discardableResult
         mutating func append(_ path: DocumentPath, stamp: FileStamp, contentHash: UInt64, compact: [UInt8])
-            throws(FolioError)
+            throws(FolioError) -> Int
         {
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(64 + compact.count)
+            bytes.reserveCapacity(48 + compact.count)
             CompactJSON.appendVarint(UInt64(path.entity.utf8.count), to: &bytes)
             bytes.append(contentsOf: path.entity.utf8)
             CompactJSON.appendVarint(UInt64(path.day.year), to: &bytes)
             bytes.append(UInt8(path.day.month))
             bytes.append(UInt8(path.day.day))
             withUnsafeBytes(of: path.id.uuid) { bytes.append(contentsOf: $0) }
-            for number in [
-                UInt64(bitPattern: stamp.size), UInt64(bitPattern: stamp.modifiedSeconds),
-                UInt64(bitPattern: stamp.modifiedNanoseconds), stamp.inode,
-            ] {
-                CompactJSON.appendVarint(number, to: &bytes)
-            }
             withUnsafeBytes(of: contentHash.littleEndian) { bytes.append(contentsOf: $0) }
             CompactJSON.appendVarint(UInt64(compact.count), to: &bytes)
             index?.add(
@@ -209,24 +226,54 @@ enum DocumentCache {
                 compact: compact)
             bytes.append(contentsOf: compact)
             try file.append(bytes)
+            stamps.append(stamp)
             count += 1
+            return count - 1
         }
 
-        /// Ends the file with the index part, the footer and the checksum, and renames it
-        /// into place; returns its stamp.
-        mutating func finish() throws(FolioError) -> FileStamp {
+        /// Gives entry `entry` the stamp its file has now: an import's file, moved into place
+        /// after its entry was written (the rename set its change time).
+        mutating func restamp(_ entry: Int, _ stamp: FileStamp) {
+            stamps[entry] = stamp
+            index?.restamp(entry, stamp)
+        }
+
+        /// Ends the file with the stamps, the index part, the footer and the checksum, and
+        /// renames it into place; returns its stamp.
+        ///
+        /// Returns `nil`, the file removed, when an entry's file changed no earlier than the
+        /// cache file's last write, as the file system stamps both: another change in that
+        /// clock tick would leave the stamp as recorded, so the entry cannot vouch for its
+        /// content (git distrusts an index entry as new as the index file the same way). A
+        /// caller that can leave entries out does so beforehand (`startedAt`).
+        mutating func finish() throws(FolioError) -> FileStamp? {
             let entriesEnd = Int(file.end)
+            var table: [UInt8] = []
+            table.reserveCapacity(stamps.count * stampSize)
+            for stamp in stamps {
+                for word in [
+                    UInt64(bitPattern: stamp.size), UInt64(bitPattern: stamp.modified),
+                    UInt64(bitPattern: stamp.changed), stamp.inode, stamp.device,
+                ] {
+                    withUnsafeBytes(of: word.littleEndian) { table.append(contentsOf: $0) }
+                }
+            }
+            try file.append(table)
+            let partStart = Int(file.end)
             var footer = Footer(entriesEnd: entriesEnd, count: count, indexStart: 0, indexChecksum: 0)
             if let index, !index.failed {
                 let part = index.bytes()
-                (footer.indexStart, footer.indexChecksum) = (entriesEnd, ContentHash.of(part))
+                (footer.indexStart, footer.indexChecksum) = (partStart, ContentHash.of(part))
                 try file.append(part)
             }
             try file.append(footer.bytes)
             try file.finishWithChecksum()
-            let stamp = try file.close()
-            try cache.rename(temporary, to: entityFolder)
-            return stamp
+            let written = try file.close()
+            guard stamps.allSatisfy({ $0.changed < written.modified }) else {
+                try? cache.removeFile(temporary)
+                return nil
+            }
+            return try cache.moveIntoPlace(temporary, to: entityFolder, written: written) ?? written
         }
 
         /// Closes and removes the temporary file, after a failure; the error that matters is the caller's.
@@ -243,6 +290,22 @@ enum DocumentCache {
         guard FileSystem.isDirectory(info) else { return try root.removeFile(folderName) }
         for name in try root.list(folderName) { try root.removeFile(folderName + "/" + name) }
         try root.removeFolder(folderName)
+    }
+}
+
+/// The stamps of a cache file's entries, read one after the other (see `DocumentCache.stampSize`).
+private struct StampReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    mutating func next() -> FileStamp {
+        func word(_ index: Int) -> UInt64 {
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + index * 8, as: UInt64.self))
+        }
+        defer { offset += DocumentCache.stampSize }
+        return FileStamp(
+            size: Int64(bitPattern: word(0)), modified: Int64(bitPattern: word(1)), changed: Int64(bitPattern: word(2)),
+            inode: word(3), device: word(4))
     }
 }
 

@@ -229,9 +229,8 @@ extension DocumentStore {
             }
         }
         var journal = try Journal.begin(in: folder, writing: writes.targets, deleting: writes.removals)
-        let stamps: [FileStamp]
         do throws(FolioError) {
-            stamps = try journal.stage(writes.bytes)
+            try journal.stage(writes.bytes)
             try appendHistory(journal: journal.id)
             try journal.commit(durability: durability)
         } catch let error where error.kind == .unfinishedCommit {
@@ -245,11 +244,10 @@ extension DocumentStore {
             throw error
         }
         landed()
-        do { try journal.apply(durability: durability) } catch {
+        do { return try journal.apply(durability: durability) } catch {
             state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
             throw .unfinishedCommit(error)
         }
-        return stamps
     }
 
     /// Records that the transaction whose record ends the history at `tail` passed its

@@ -330,14 +330,16 @@ public final class DocumentStore: Sendable {
         // Entries stamped within the file system's clock tick are confirmed after it has
         // passed; the wait is outside the state's mutex, so other threads go on meanwhile.
         if state.withLock({ $0.catalog.hasUnverifiedEntries }) {
-            usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
+            usleep(useconds_t(FileStamp.fineSettlingNanoseconds / 1000))
         }
         try state.withLock { state throws(FolioError) in
             try verifyRecentEntries(&state)
             for name in try foldersToCache(state) {
-                let stamp = try DocumentCache.write(
-                    state.catalog, folder: name, historyToken: state.catalogToken,
-                    indexing: state.querySchema.entities[name], in: folder)
+                guard
+                    let stamp = try DocumentCache.write(
+                        state.catalog, folder: name, historyToken: state.catalogToken,
+                        indexing: state.querySchema.entities[name], in: folder)
+                else { continue }
                 state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp)
                 state.statistics.cacheWrites += 1
             }

@@ -11,6 +11,8 @@ struct ImportRun {
         var path: DocumentPath
         var stamp: FileStamp
         var contentHash: UInt64
+        /// The document's entry in the cache file (see `DocumentCache.Writer.restamp`), if any.
+        var cacheEntry: Int32 = -1
     }
 
     private let store: DocumentStore
@@ -106,16 +108,21 @@ struct ImportRun {
             // Every target is the document's file or one of its blobs.
             let path = blobs[index]!
             let isDocument = path.blobProperty == nil
-            staged.append(StagedFile(path: path, stamp: stamp, contentHash: isDocument ? put.contentHash : 0))
+            var file = StagedFile(path: path, stamp: stamp, contentHash: isDocument ? put.contentHash : 0)
             if isDocument {
                 do {
                     var compact: [UInt8] = []
                     CompactJSON.encode(.object(put.content), into: &compact)
-                    try cache?.append(put.target, stamp: stamp, contentHash: put.contentHash, compact: compact)
+                    if let entry = try cache?.append(
+                        put.target, stamp: stamp, contentHash: put.contentHash, compact: compact)
+                    {
+                        file.cacheEntry = Int32(truncatingIfNeeded: entry)
+                    }
                 } catch {
                     giveUpCache()
                 }
             }
+            staged.append(file)
         }
         removals += writes.removals
         if history != nil,
@@ -166,9 +173,14 @@ struct ImportRun {
         isCommitted = true
         if let tail { store.historyLanded(tail) }
         do {
-            for file in staged {
-                let target = Journal.Target(file.path)
-                try folder(target.folder).renameIfPresent(Journal.stagedName(of: target.name), to: target.name)
+            for position in staged.indices {
+                let target = Journal.Target(staged[position].path)
+                guard
+                    let moved = try folder(target.folder).moveIntoPlace(
+                        Journal.stagedName(of: target.name), to: target.name, written: staged[position].stamp)
+                else { continue }
+                staged[position].stamp = moved
+                if staged[position].cacheEntry >= 0 { cache?.restamp(Int(staged[position].cacheEntry), moved) }
             }
             try journal.apply(durability: store.durability)
         } catch {
@@ -201,8 +213,11 @@ struct ImportRun {
         // at the next load and taken for someone else's change. Those stamped within the
         // clock tick, the import's and the catalog's, are confirmed once it has passed (one
         // wait for both), as for any cache file.
-        if !recent.isEmpty || store.state.withLock({ $0.catalog.hasUnverifiedEntries }) {
-            usleep(useconds_t(FileStamp.racyWindowNanoseconds / 1000))
+        // On a file system that keeps whole seconds that is up to two: an import is worth
+        // the wait, where the next load would read every file again.
+        let wait = recent.map { $0.stamp.settlingNanoseconds }.max() ?? 0
+        if wait > 0 || store.state.withLock({ $0.catalog.hasUnverifiedEntries }) {
+            usleep(useconds_t(max(wait, FileStamp.fineSettlingNanoseconds) / 1000))
         }
         for file in recent {
             guard let (bytes, stamp) = try? store.folder.readFile(file.path.relativePath, limit: Int.max),

@@ -82,6 +82,8 @@ struct Journal {
     /// How many files the transaction writes.
     private let targetCount: Int
     private var deletes: [Delete]
+    /// Each target's stamp as staged, by the target's index, once `stage` has run.
+    private var stagedStamps: [FileStamp] = []
     /// The folders `stage` opened, in the order of `folders`, kept open for `apply` or
     /// `discard` (the first `heldFolderLimit` of them; any others are opened again).
     private var openFolders: [OpenFolder] = []
@@ -116,13 +118,14 @@ struct Journal {
     ) throws(FolioError) -> FileStamp? {
         guard let folder = try root.folder(at: target.folder) else { return nil }
         let staged = stagedName(of: target.name)
-        let stamp: FileStamp
+        var stamp: FileStamp
         do {
             stamp = try folder.replaceFile(staged, bytes: bytes, sync: durability != .none)
             // Not synced: a file-system sync for it would cost a one-file save half again
             // (see `HistoryLog`), and the rename that follows is what makes it count.
             try beforeRename?()
             try folder.rename(staged, to: target.name)
+            stamp = folder.stamp(of: target.name, movedWith: stamp)
         } catch {
             try? folder.removeFile(staged)  // never renamed: the target is as it was
             throw error
@@ -200,14 +203,13 @@ struct Journal {
     }
 
     /// Stages each target's bytes (`bytes[i]` for the `i`th target `begin` was given)
-    /// beside it, creating the folders it needs, and returns each target's stamp in the
-    /// same order, as the file will have it once renamed into place.
-    mutating func stage(_ bytes: [[UInt8]]) throws(FolioError) -> [FileStamp] {
+    /// beside it, creating the folders it needs; `apply` returns their stamps once in place.
+    mutating func stage(_ bytes: [[UInt8]]) throws(FolioError) {
         var stamps = [FileStamp?](repeating: nil, count: targetCount)
         try forEachFolder(staging: true) { folder, file throws(FolioError) in
             stamps[file.index] = try folder.replaceFile(file.stagedName, bytes: bytes[file.index])
         }
-        return stamps.map { $0! }  // every index belongs to exactly one folder
+        stagedStamps = stamps.map { $0! }  // every index belongs to exactly one folder
     }
 
     /// Turns the plan into the commit record, once the staged files are durable: from here
@@ -229,21 +231,31 @@ struct Journal {
     }
 
     /// Renames the staged files into place and removes the deleted ones, then the journal.
-    /// Safe to run again after a crash part way through.
-    mutating func apply(durability: Durability) throws(FolioError) {
+    /// Safe to run again after a crash part way through. Returns each target's stamp in
+    /// place, by the target's index, when this journal staged them (a recovered one did not).
+    @discardableResult
+    mutating func apply(durability: Durability) throws(FolioError) -> [FileStamp] {
+        var stamps = stagedStamps
         try forEachFolder(staging: false) { folder, file throws(FolioError) in
             // After a crash part way through, the files already moved are simply not there.
-            try folder.renameIfPresent(file.stagedName, to: file.name)
+            guard file.index < stamps.count else {
+                try folder.renameIfPresent(file.stagedName, to: file.name)
+                return
+            }
+            if let moved = try folder.moveIntoPlace(file.stagedName, to: file.name, written: stamps[file.index]) {
+                stamps[file.index] = moved
+            }
         }
         for delete in deletes {
             // Only the file the transaction saw: after a crash, a file someone put back stays.
             guard let info = try root.status(of: delete.target), FileSystem.isRegularFile(info),
-                FileStamp(info) == delete.stamp
+                FileStamp(info).isStill(delete.stamp)
             else { continue }
             try root.removeFile(delete.target)
         }
         if durability == .full { try root.syncFileSystem() }
         try removeFolder()
+        return stamps
     }
 
     /// Abandons a transaction before its commit point: removes whatever it staged, then the journal.
@@ -334,6 +346,8 @@ struct Journal {
                     "modifiedSeconds": .integer(delete.stamp.modifiedSeconds),
                     "modifiedNanoseconds": .integer(delete.stamp.modifiedNanoseconds),
                     "inode": .integer(Int64(bitPattern: delete.stamp.inode)),
+                    "changed": .integer(delete.stamp.changed),
+                    "device": .integer(Int64(bitPattern: delete.stamp.device)),
                 ]
             })
     }
@@ -449,9 +463,13 @@ struct Journal {
                 case .integer(let nanoseconds)? = delete["modifiedNanoseconds"],
                 case .integer(let inode)? = delete["inode"]
             else { throw invalid("a delete without its file's stamp") }
-            let stamp = FileStamp(
+            var stamp = FileStamp(
                 size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: UInt64(bitPattern: inode)
             )
+            // A plan written before change times were recorded has none: its deletes match on the rest.
+            if case .integer(let changed)? = delete["changed"], case .integer(let device)? = delete["device"] {
+                (stamp.changed, stamp.device) = (changed, UInt64(bitPattern: device))
+            }
             deletes.append(Delete(target: try target(delete["target"]), stamp: stamp))
         }
         self.init(root: root, id: id, targets: targets, deletes: deletes)

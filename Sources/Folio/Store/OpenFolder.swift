@@ -196,8 +196,9 @@ final class OpenFolder: Sendable {
     }
 
     /// A regular file's bytes and stamp, taken from the same open file so they agree.
+    /// Anything but a regular file is refused without blocking on it (see `openFile`).
     func readFile(_ relative: String, limit: Int) throws(FolioError) -> (bytes: [UInt8], stamp: FileStamp) {
-        let opened = openDescriptor(relative, O_RDONLY)
+        let opened = openDescriptor(relative, O_RDONLY | O_NONBLOCK)
         guard opened >= 0 else {
             if errno == ELOOP || errno == EXDEV || errno == ENOTDIR { throw refusal(relative, "open") }
             throw failure(relative, "open")
@@ -205,9 +206,7 @@ final class OpenFolder: Sendable {
         defer { close(opened) }
         var info = stat()
         guard fstat(opened, &info) == 0 else { throw failure(relative, "inspect") }
-        guard FileSystem.isRegularFile(info) else {
-            throw .unsafePath(path: pathOf(relative), reason: "is not a regular file")
-        }
+        guard FileSystem.isRegularFile(info) else { throw notRegular(relative, info) }
         do {
             let bytes = try FileBytes.read(
                 descriptor: opened, expectedSize: Int(info.st_size), limit: limit, path: pathOf(relative))
@@ -242,11 +241,24 @@ final class OpenFolder: Sendable {
             throw failure(relative, "create")
         }
         var info = stat()
-        guard fstat(opened, &info) == 0, FileSystem.isRegularFile(info) else {
+        guard fstat(opened, &info) == 0 else {
             close(opened)
-            throw .unsafePath(path: pathOf(relative), reason: "is not a regular file")
+            throw failure(relative, "inspect")
+        }
+        guard FileSystem.isRegularFile(info) else {
+            close(opened)
+            throw notRegular(relative, info)
         }
         return opened
+    }
+
+    /// The error for a special file (a FIFO, a socket, a device) or a folder where Folio
+    /// needs a regular file: it says what is there, and that Folio leaves it alone.
+    private func notRegular(_ relative: String, _ info: stat) -> FolioError {
+        .unsafePath(
+            path: pathOf(relative), reason: "is \(FileBytes.kind(of: info)), not a regular file",
+            hint: "remove it, or put back the file it stands in for (git restore); Folio opens only regular files"
+                + " and folders in a store, without waiting on anything else")
     }
 
     private func write(_ relative: String, bytes: [UInt8], sync: Bool, flags: Int32) throws(FolioError) -> FileStamp {
@@ -278,6 +290,27 @@ final class OpenFolder: Sendable {
         if renamed == 0 { return true }
         if errno == ENOENT, try status(of: source) == nil { return false }
         throw failure(destination, "move \(source) into place at")
+    }
+
+    /// Renames a file written at `source` into place at `destination` and returns its stamp
+    /// there, or `nil` when `source` is not there (already moved, after a crash part way).
+    ///
+    /// A rename sets the file's change time, so the stamp taken when it was written no longer
+    /// matches it; it is taken again, and kept only if it shows the same file (see
+    /// `FileStamp.isSameFile(renamedAs:)`), else the written one stands and costs a read.
+    func moveIntoPlace(_ source: String, to destination: String, written: FileStamp) throws(FolioError)
+        -> FileStamp?
+    {
+        guard try renameIfPresent(source, to: destination) else { return nil }
+        return stamp(of: destination, movedWith: written)
+    }
+
+    /// The stamp of the file at `relative`, just moved into place with the stamp `written`
+    /// (see `moveIntoPlace`).
+    func stamp(of relative: String, movedWith written: FileStamp) -> FileStamp {
+        guard let info = try? status(of: relative), FileSystem.isRegularFile(info) else { return written }
+        let moved = FileStamp(info)
+        return written.isSameFile(renamedAs: moved) ? moved : written
     }
 
     /// Removes the file (or link, never what it points to) at `relative`; one already gone is fine.
