@@ -17,7 +17,21 @@ extension DocumentStore {
         if lock.unlockedReason == nil {
             _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
         }
-        return try lock.withLock(.shared) { () throws(FolioError) in try HistoryLog.records(after: token, in: folder) }
+        do {
+            return try lock.withLock(.shared) { () throws(FolioError) in
+                try HistoryLog.records(after: token, in: folder)
+            }
+        } catch let error where error.kind == .damagedHistory && lock.unlockedReason == nil {
+            // Set aside (unless another process did meanwhile): the history begins again.
+            return try lock.withLock(.exclusive) { () throws(FolioError) in
+                do throws(FolioError) {
+                    return try HistoryLog.records(after: token, in: folder)
+                } catch let error where error.kind == .damagedHistory {
+                    try setAsideHistory(because: error)
+                    return try HistoryLog.records(after: token, in: folder)
+                }
+            }
+        }
     }
 
     /// Deletes the history records `remove` picks; the tokens of those left stay as they were.
@@ -61,7 +75,7 @@ extension DocumentStore {
         // Another process may have appended since this one last did: then the tail is read again.
         if let known = tail, try !HistoryLog.isCurrent(known, in: folder) { tail = nil }
         var settled: HistoryLog.Tail
-        if let tail { settled = tail } else { settled = try HistoryLog.tail(in: folder) }
+        if let tail { settled = tail } else { settled = try readTailSettingAsideDamage() }
         if let record = settled.unsettled {
             if try landed(record, discarded: discarded) {
                 settled = unsettling(settled)
@@ -70,6 +84,38 @@ extension DocumentStore {
             }
         }
         state.withLock { $0.historyTail = settled }
+    }
+
+    /// The history's tail as the files have it; a damaged history is set aside first and a
+    /// new one begun (see `HistoryLog.setAside`), so no token is ever handed out twice and
+    /// the documents go on being written. Call holding the write lock.
+    private func readTailSettingAsideDamage() throws(FolioError) -> HistoryLog.Tail {
+        do {
+            return try HistoryLog.tail(in: folder)
+        } catch let error where error.kind == .damagedHistory {
+            try setAsideHistory(because: error)
+            return try HistoryLog.tail(in: folder)
+        }
+    }
+
+    /// Sets a damaged history aside and begins a new one (see `HistoryLog.setAside`). The
+    /// cache files are removed with it: the tokens they reflect were the old history's, and
+    /// would make the new one explain nothing (or skip what it should). Call holding the
+    /// write lock.
+    private func setAsideHistory(because error: FolioError) throws(FolioError) {
+        _ = try HistoryLog.setAside(in: folder, because: error)
+        try DocumentCache.discard(in: folder)
+        state.withLock { state in
+            state.historyTail = nil
+            state.catalogToken = 0
+            state.cacheOnDisk = [:]
+        }
+    }
+
+    /// The folders damaged histories were set aside in (see `HistoryLog.setAside`), for a
+    /// tool to say so until someone looks at them and removes them.
+    package var setAsideHistories: [String] {
+        (try? HistoryLog.setAsideFolders(in: folder))?.map { folder.pathOf($0) } ?? []
     }
 
     private func unsettling(_ tail: HistoryLog.Tail) -> HistoryLog.Tail {
@@ -135,10 +181,19 @@ extension DocumentStore {
     ) throws(FolioError) -> Int64 {
         try lock.withLock(.exclusive) { () throws(FolioError) -> Int64 in
             try recoverCrashedWriters()
-            guard var tail = state.withLock({ $0.historyTail }) else { return walked }
             // The newest known change of each document after `since`, by folder and identity.
             var known: [Catalog.Identity: HistoryRecord.Change] = [:]
-            for record in try HistoryLog.records(after: since, in: folder).records where record.token <= walked {
+            let landed: [HistoryRecord]
+            do throws(FolioError) {
+                landed = try HistoryLog.records(after: since, in: folder).records
+            } catch let error where error.kind == .damagedHistory {
+                // Set aside: what the old records explained is not known; the change is recorded anew.
+                try setAsideHistory(because: error)
+                try recoverCrashedWriters()
+                landed = []
+            }
+            guard var tail = state.withLock({ $0.historyTail }) else { return walked }
+            for record in landed where record.token <= walked {
                 for change in record.changes {
                     known[.init(entity: Self.folderName(of: change.path), id: change.id)] = change
                 }

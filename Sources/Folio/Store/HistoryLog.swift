@@ -26,6 +26,12 @@ enum HistoryLog {
     /// The file holding the store's identifier, which tokens name.
     static let identifierFile = folder + "/store"
     private static let suffix = ".ndjson"
+    /// The largest token a history holds: 2^53, the largest integer every JSON reader keeps
+    /// exact, and far from Int64's end, so no token arithmetic overflows. A file naming a
+    /// token outside 1...largestToken was not written by Folio: the history is damaged.
+    static let largestToken: Int64 = 1 << 53
+    /// The prefix of a damaged history's folder once set aside, beside `folder`.
+    static let setAsidePrefix = ".folio/history-damaged-"
 
     /// Where the next record goes.
     struct Tail: Sendable, Equatable {
@@ -45,10 +51,23 @@ enum HistoryLog {
         name == "store" || segmentToken(name) != nil || (name.contains(suffix + ".") && name.hasSuffix(".tmp"))
     }
 
-    /// The first token a segment's file name says, or `nil` for another name.
+    /// The first token a segment's file name says, or `nil` for another name or a token
+    /// no history holds (see `segments`).
     private static func segmentToken(_ name: String) -> Int64? {
-        guard name.hasSuffix(suffix), name.utf8.count == 20 + suffix.utf8.count else { return nil }
-        return Int64(name.dropLast(suffix.utf8.count))
+        guard isSegmentName(name), name.utf8.prefix(20).allSatisfy({ (0x30...0x39).contains($0) }),
+            let token = Int64(name.dropLast(suffix.utf8.count)), (1...largestToken).contains(token)
+        else { return nil }
+        return token
+    }
+
+    /// Whether `name` has a segment's shape: twenty characters and the suffix.
+    private static func isSegmentName(_ name: String) -> Bool {
+        name.hasSuffix(suffix) && name.utf8.count == 20 + suffix.utf8.count
+    }
+
+    /// The error for a history file holding what Folio never writes.
+    static func damaged(_ root: OpenFolder, _ path: String, _ reason: String) -> FolioError {
+        .damagedHistory(path: root.pathOf(path), reason: reason)
     }
 
     static func segmentPath(_ first: Int64) -> String {
@@ -57,9 +76,35 @@ enum HistoryLog {
     }
 
     /// The first tokens of the segments, oldest first.
+    /// A file named as a segment but for no token a history holds is damage.
     static func segments(in root: OpenFolder) throws(FolioError) -> [Int64] {
         guard try root.folder(at: folder) != nil else { return [] }
-        return try root.list(folder).compactMap(segmentToken).sorted()
+        var tokens: [Int64] = []
+        for name in try root.list(folder) where isSegmentName(name) {
+            guard let token = segmentToken(name) else {
+                throw damaged(root, folder + "/" + name, "a segment is named for no token a history holds (1 to 2^53)")
+            }
+            tokens.append(token)
+        }
+        return tokens.sorted()
+    }
+
+    /// Moves a damaged history's folder aside, as `.folio/history-damaged-<seconds>-<nanoseconds>`
+    /// with a `REASON` file saying why, so that a new history begins (under a new store
+    /// identifier: the old tokens name the old one); returns where it went.
+    static func setAside(in root: OpenFolder, because error: FolioError) throws(FolioError) -> String {
+        let now = FileSystem.now()
+        let destination = setAsidePrefix + "\(now.tv_sec)-\(now.tv_nsec)"
+        try root.rename(folder, to: destination)
+        _ = try? root.createFile(destination + "/REASON", bytes: Array((error.description + "\n").utf8), sync: false)
+        return destination
+    }
+
+    /// The folders damaged histories were set aside in, oldest first.
+    static func setAsideFolders(in root: OpenFolder) throws(FolioError) -> [String] {
+        let prefix = String(setAsidePrefix.dropFirst(".folio/".count))
+        guard try root.folder(at: ".folio") != nil else { return [] }
+        return try root.list(".folio").filter { $0.hasPrefix(prefix) }.sorted().map { ".folio/" + $0 }
     }
 
     /// The tail as the files have it, with the newest record unsettled, and the bytes of a
@@ -83,15 +128,27 @@ enum HistoryLog {
             let whole = head.count == line.count ? head : try read(descriptor, line, path: root.pathOf(path))
             record = wholeRecord(whole, path: path)
         }
-        if let record {
-            tail.lastToken = record.token
-            tail.unsettled = record
-        } else {
-            // A line this version cannot read (edited by hand?): its token is unknown, so the
-            // next one continues after the segment's lines, and nothing is dropped.
-            let whole = try root.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes
-            tail.lastToken = newest - 1 + Int64(whole.prefix(Int(tail.size)).count { $0 == UInt8(ascii: "\n") })
+        guard let record else {
+            // A line this version cannot read (edited by hand, another program's): its token
+            // is unknown, and one guessed could be handed out twice.
+            throw damaged(root, path, "its last line is not a history record this version of Folio can read")
         }
+        // Tokens in a segment run from its name up, one segment's worth, and never go back.
+        guard record.token >= newest, record.token - newest < segmentLength else {
+            throw damaged(
+                root, path,
+                "its last record has token \(record.token), outside the segment's \(newest) to \(newest + segmentLength - 1)"
+            )
+        }
+        if line.lowerBound > 0,
+            let previous = try previousToken(in: descriptor, before: line.lowerBound, path: root.pathOf(path)),
+            previous >= record.token
+        {
+            throw damaged(
+                root, path, "its last record has token \(record.token), not after the one before it (\(previous))")
+        }
+        tail.lastToken = record.token
+        tail.unsettled = record
         return tail
     }
 
@@ -141,6 +198,26 @@ enum HistoryLog {
             position = start
         }
         return end.map { 0..<($0 - 1) }
+    }
+
+    /// The token of the line that ends just before `end` (where the last line starts), read
+    /// from its start as `leadingToken` does; `nil` when it does not start as Folio writes.
+    private static func previousToken(in descriptor: Int32, before end: Int64, path: String) throws(FolioError)
+        -> Int64?
+    {
+        let block: Int64 = 64 * 1024
+        var position = end - 1  // the previous line's newline
+        while position > 0 {
+            let start = max(0, position - block)
+            let bytes = try read(descriptor, start..<position, path: path)
+            if let newline = bytes.lastIndex(of: UInt8(ascii: "\n")) {
+                let head = try read(
+                    descriptor, (start + Int64(newline) + 1)..<min(position, start + Int64(newline) + 41), path: path)
+                return leadingToken(of: head[...])
+            }
+            position = start
+        }
+        return leadingToken(of: try read(descriptor, 0..<min(end - 1, 40), path: path)[...])
     }
 
     /// The bytes of a range of a file.
@@ -301,6 +378,8 @@ enum HistoryLog {
     ) {
         let firsts = try segments(in: root)
         guard let oldest = firsts.first else { return ([], true) }
+        // No record is past the largest token: a later one (a user's typed token) asks for nothing.
+        guard token < largestToken else { return ([], true) }
         let start = firsts.lastIndex { $0 <= token + 1 } ?? 0
         var records: [HistoryRecord] = []
         for first in firsts[start...] { records += try read(segment: first, after: token, in: root) }
@@ -356,20 +435,15 @@ enum HistoryLog {
                 guard let value = try? JSONReader().read(Array(line), file: path),
                     let record = HistoryRecord(json: value)
                 else {
-                    throw .invalidStore(
-                        path: root.pathOf(path),
-                        reason:
-                            "line \(lineNumber) is not a history record this version of Folio can read; remove the line to go on"
-                    )
+                    throw damaged(
+                        root, path, "line \(lineNumber) is not a history record this version of Folio can read")
                 }
                 body(record)
             }
             pending.removeFirst(start)
             scanned = pending.count
             guard pending.count <= JSONReader.absoluteMaximumSize else {
-                throw .invalidStore(
-                    path: root.pathOf(path),
-                    reason: "line \(lineNumber + 1) is longer than a history record can be; remove the line to go on")
+                throw damaged(root, path, "line \(lineNumber + 1) is longer than a history record can be")
             }
         }
     }

@@ -57,15 +57,17 @@ extension HistoryRecord {
 
     /// A record read back from a line, or `nil` for one this version cannot read.
     init?(json: JSONValue) {
-        guard case .integer(let token)? = json["token"], let time = json["timestamp"],
-            let timestamp = try? ISO8601Timestamp.date(from: time), let list = json["changes"]?.arrayValue
+        guard case .integer(let token)? = json["token"], (1...HistoryLog.largestToken).contains(token),
+            let time = json["timestamp"], let timestamp = try? ISO8601Timestamp.date(from: time),
+            let list = json["changes"]?.arrayValue
         else { return nil }
         var changes: [Change] = []
         changes.reserveCapacity(list.count)
         for member in list {
             guard let kind = member["change"]?.stringValue.flatMap(Change.Kind.init(rawValue:)),
                 let entity = member["entity"]?.stringValue, let id = member["id"]?.stringValue.flatMap(UUID.init),
-                let path = member["file"]?.stringValue
+                // A record names files of the store's layout only: another path is not Folio's.
+                let path = member["file"]?.stringValue, DocumentPath(relativePath: path) != nil
             else { return nil }
             changes.append(
                 Change(

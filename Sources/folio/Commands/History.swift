@@ -43,7 +43,12 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try self.store.open()
+                let setAsideAtOpen = store.setAsideHistories
                 let (records, reachesBack) = try store.history(after: since)
+                let setAside = store.setAsideHistories
+                for folder in setAside where !setAsideAtOpen.contains(folder) {
+                    StoreOptions.warnOfSetAsideHistory(folder)
+                }
                 if since > 0, !reachesBack {
                     throw FolioError(
                         .historyTokenExpired, "the history after transaction \(since) was deleted",
@@ -64,6 +69,8 @@ extension FolioCommand {
                 try output.print(
                     columns: ["token", "timestamp", "author", "change", "entity", "id", "path", "attributes"],
                     rows: rows)
+                // The tokens a reader kept name the history that was set aside: it must start over.
+                if !setAside.isEmpty { throw ExitCode(Failure.Code.damagedHistory.rawValue) }
             }
         }
     }

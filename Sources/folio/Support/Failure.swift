@@ -21,13 +21,16 @@ enum Failure {
         case io = 74
         /// The store is locked by another process, or a file changed under the command; try again.
         case busy = 75
+        /// The store's history is damaged: it was set aside (or, on a read-only store, not read).
+        case damagedHistory = 76
     }
 
     /// The exit-code table for `--help`.
     static let helpText = """
         Exit codes: 0 success (a query that matches nothing too); 1 problems found; 64 bad usage; 65 bad input \
         (query, document, names, a link in the store); 66 not a store; 69 git or the editor \
-        failed; 74 file system error; 75 store locked or a file changed meanwhile (try again).
+        failed; 74 file system error; 75 store locked or a file changed meanwhile (try again); 76 the \
+        store's history is damaged (set aside; the documents are not affected).
         """
 
     /// Runs a command's work, turning Folio's errors into a message and an exit code.
@@ -49,6 +52,7 @@ enum Failure {
         case .fileSystem, .unfinishedCommit: .io
         case .locked, .conflict: .busy
         case .externalProgram: .unavailable
+        case .damagedHistory: .damagedHistory
         // Bad input of every other kind, and kinds added later.
         default: .data
         }

@@ -55,7 +55,16 @@ struct StoreOptions: ParsableArguments {
                     "error:", with: Terminal.colour("warning:", 33, onError: true), maxReplacements: 1))
         }
         if let reason = store.unlockedReason { Terminal.printError("note: \(reason)") }
+        for folder in store.setAsideHistories { Self.warnOfSetAsideHistory(folder) }
         return store
+    }
+
+    /// Says that a damaged history was set aside in `folder`, and what to do about it.
+    static func warnOfSetAsideHistory(_ folder: String) {
+        Terminal.printError(
+            Terminal.colour("warning:", 33, onError: true)
+                + " the store's history was damaged and set aside in \(folder) (its REASON file says why);"
+                + " a new history began. Look at it, then remove that folder")
     }
 }
 
