@@ -250,11 +250,27 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(year: y, month: m, day: d)
     }
 
-    /// The day a moment falls on in a time zone.
+    /// The day a moment falls on in the calendar's time zone: the proleptic Gregorian day of
+    /// its local time, as its ISO 8601 text names it, for every year; a moment before year
+    /// 0000 or after 9999 falls on the first or last day Folio files.
+    ///
+    /// Not `Calendar.dateComponents`: Foundation's Gregorian calendar turns Julian before
+    /// 15 October 1582, which filed `1500-06-15T12:00:00Z` under 1500/06/05 and hid it from
+    /// date ranges.
     public init(_ date: Date, in calendar: Calendar) {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        // Calendar days of dates within Folio's year range are always valid.
-        self.init(year: min(max(parts.year ?? 0, 0), 9999), month: parts.month ?? 1, day: parts.day ?? 1)!
+        // Clamped well outside years 0000-9999 first, so no conversion below can overflow.
+        let seconds = date.timeIntervalSince1970
+        let limit = 400_000_000_000.0
+        let clamped = seconds.isNaN ? 0 : Int64(min(max(seconds, -limit), limit).rounded(.down))
+        let local = clamped + Int64(calendar.timeZone.secondsFromGMT(for: date))
+        let (year, month, day) = CivilCalendar.date(fromDaysSinceUnixEpoch: local.floorDiv(86_400))
+        if year < 0 {
+            self = .earliest
+        } else if year > 9999 {
+            self = .latest
+        } else {
+            self.init(year: Int(year), month: Int(month), day: Int(day))!
+        }
     }
 
     /// `YYYY/MM/DD`, written digit by digit (a commit names a folder per document).
