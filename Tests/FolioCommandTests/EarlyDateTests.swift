@@ -25,7 +25,9 @@ struct EarlyDateTests {
         }
         #expect(files.count == 1 && ("Timer/" + files[0]).hasPrefix(folderOfDay), "\(files) for \(date)")
         let listed = try folio("ls", "Timer", "--from", day, "--to", day)
-        #expect(listed.output.contains(files.first.map { String($0.suffix(41)) } ?? "-"), "ls --from \(day) --to \(day): \(listed.output) \(listed.errors)")
+        #expect(
+            listed.output.contains(files.first.map { String($0.suffix(41)) } ?? "-"),
+            "ls --from \(day) --to \(day): \(listed.output) \(listed.errors)")
         let check = try folio("check")
         #expect(check.status == 0, "\(check.output) \(check.errors)")
     }
