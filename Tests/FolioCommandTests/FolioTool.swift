@@ -35,11 +35,14 @@ struct FolioTool {
         return tool
     }
 
-    func run(_ arguments: [String], input: String? = nil) throws -> Run {
+    /// Runs the tool to its end, or kills it after `timeout` seconds when given (the run
+    /// then says it `timedOut`).
+    func run(_ arguments: [String], input: String? = nil, timeout: Double? = nil) throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil
         environment["COLUMNS"] = nil  // tables and help as a pipe gets them, unless a test sets a width
         environment.merge(self.environment) { $1 }
-        return try ProcessRun(Self.path, arguments, in: folder, environment: environment, input: input)
+        return try ProcessRun(
+            Self.path, arguments, in: folder, environment: environment, input: input, timeout: timeout)
     }
 }

@@ -15,8 +15,11 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
-            "How long to wait for another process writing to the store before giving up.", valueName: "seconds"))
+            "How long to wait for another process writing to the store before giving up: 0 (not at all) to 86400 (a day); 60 when not given.",
+            valueName: "seconds"),
+        transform: NumberOption.seconds(upTo: NumberOption.maximumLockTimeout, "a day"))
     var lockTimeout: Double = 60
 
     /// The store's folder, found or given.
