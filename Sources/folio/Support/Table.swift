@@ -57,8 +57,11 @@ struct Table {
             widths = Array(widths.prefix(max(shown, 1)))
         }
         let lines = cells.map { row in
-            zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-                .replacing(/\s+$/, with: "")
+            let line = zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
+                .joined(separator: "  ")
+            // The blanks at the end go: found from the end, so a long value costs its length once
+            // (a regular expression for them tried every blank of the line as a start).
+            return String(line[..<(line.lastIndex { !$0.isWhitespace }.map(line.index(after:)) ?? line.startIndex)])
         }
         return (lines, columns.count - widths.count)
     }
