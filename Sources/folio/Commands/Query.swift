@@ -108,8 +108,8 @@ extension FolioCommand {
                 }
                 if explain {
                     Terminal.printError(
-                        Terminal.colour("plan:", 36, onError: true) + " "
-                            + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))
+                        "\(Terminal.colour("plan:", 36, onError: true)) \(lines: result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))"
+                    )
                 }
                 try LeftOutDocuments.report(query.entity, in: store)
             }

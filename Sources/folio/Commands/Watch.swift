@@ -133,7 +133,7 @@ private final class ChangeFollower: Sendable {
                 }
             }
         } catch {
-            FileHandle.standardError.write(Data("folio watch: \(error)\n".utf8))
+            Terminal.printError("folio watch: \(lines: String(describing: error))")
         }
     }
 }

@@ -54,8 +54,7 @@ struct StoreOptions: ParsableArguments {
         // What the store could open despite, said once before the command's own output.
         if let unfinished = store.unfinishedTransaction {
             Terminal.printError(
-                unfinished.description.replacing(
-                    "error:", with: Terminal.colour("warning:", 33, onError: true), maxReplacements: 1))
+                Terminal.diagnostic(unfinished.description, shownAs: Terminal.colour("warning:", 33, onError: true)))
         }
         if let reason = store.unlockedReason { Terminal.printError("note: \(reason)") }
         return store
