@@ -28,7 +28,8 @@ extension FolioCommand {
                 Terminal.print("\(result.total)")
                 if explain {
                     Terminal.printError(
-                        "plan: " + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))
+                        "plan: \(lines: result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))"
+                    )
                 }
                 try LeftOutDocuments.report(query.entity, in: store)
             }

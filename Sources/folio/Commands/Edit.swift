@@ -81,7 +81,7 @@ extension FolioCommand {
                         return
                     } catch let error as FolioError {
                         if error.kind == .conflict { throw error }
-                        Terminal.printError(error.description)
+                        Terminal.printError("\(lines: error.description)")
                         let lines = error.description.split(separator: "\n").map { "// " + $0 }
                         // Bytes that are not UTF-8 come back as U+FFFD, so the editor shows where they were.
                         text =

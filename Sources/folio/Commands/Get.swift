@@ -36,11 +36,11 @@ extension FolioCommand {
                         "\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
                 }
                 if revision {
-                    Terminal.print(try store.revision(of: found))
+                    Terminal.printExact(try store.revision(of: found))
                     return
                 }
                 let value = FolioJSON.JSONValue.object(found.content)
-                Terminal.print(format == .ndjson ? try RecordPrinter.line(value) : try RecordPrinter.text(value))
+                Terminal.printExact(format == .ndjson ? try RecordPrinter.line(value) : try RecordPrinter.text(value))
             }
         }
     }

@@ -119,7 +119,7 @@ extension FolioCommand {
                     Terminal.print(
                         "Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool.path)"
                     )
-                    if let warning = tool.warning { Terminal.printError(warning) }
+                    if let warning = tool.warning { Terminal.printError("\(lines: warning)") }
                 }
             }
         }

@@ -28,7 +28,10 @@ extension FolioCommand {
         @OptionGroup var store: StoreOptions
         @OptionGroup var output: OutputOptions
 
-        @Option(help: ArgumentHelp("Only transactions after this token.", valueName: "token"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Only transactions after this token (0 or more).", valueName: "token"),
+            transform: NumberOption.whole(from: 0))
         var since: Int64 = 0
 
         @Option(help: ArgumentHelp("Only transactions by this author (repeat for several).", valueName: "name"))
@@ -37,14 +40,17 @@ extension FolioCommand {
         @Option(help: ArgumentHelp("Only changes to documents of this entity.", valueName: "entity"))
         var entity: String?
 
-        @Option(help: "Only the last this many transactions.")
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Only the last this many transactions (0 or more).", valueName: "count"),
+            transform: NumberOption.whole(from: 0))
         var limit: Int?
 
         func run() throws {
             try Failure.reporting {
                 let store = try self.store.open()
                 let setAsideAtOpen = store.setAsideHistories
-                let (records, reachesBack) = try store.history(after: since)
+                let (records, reachesBack) = try store.history(after: min(since, Int64.max - 1))
                 let setAside = store.setAsideHistories
                 for folder in setAside where !setAsideAtOpen.contains(folder) {
                     StoreOptions.warnOfSetAsideHistory(folder)
@@ -54,8 +60,10 @@ extension FolioCommand {
                         .historyTokenExpired, "the history after transaction \(since) was deleted",
                         path: store.root, hint: "run folio history without --since to see what is kept")
                 }
-                var selected = records.filter { author.isEmpty || author.contains($0.author ?? "") }
-                if let limit { selected = Array(selected.suffix(max(limit, 0))) }
+                var selected = records.filter {
+                    $0.token > since && (author.isEmpty || author.contains($0.author ?? ""))
+                }
+                if let limit { selected = Array(selected.suffix(limit)) }
                 var rows: [[JSONValue]] = []
                 for record in selected {
                     for change in record.changes where entity.map({ $0 == change.entity }) ?? true {

@@ -59,7 +59,8 @@ extension FolioCommand {
                         "unreadableFiles": .integer(Int64(summary.issues.count)),
                         "entities": .array(rows.map { .object(JSONObject(zip(columns, $0).map { ($0, $1) })) }),
                     ])
-                    Terminal.print(output.format == .json ? try RecordPrinter.text(info) : try RecordPrinter.line(info))
+                    Terminal.printExact(
+                        output.format == .json ? try RecordPrinter.text(info) : try RecordPrinter.line(info))
                 case .csv:
                     try output.print(columns: columns, rows: rows)
                 }

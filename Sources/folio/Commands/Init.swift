@@ -62,7 +62,7 @@ extension FolioCommand {
                         findings = SchemaCheck.findings(
                             in: json, text: text, file: schema, at: JSONPath(), allowsAppTypes: false)
                     }
-                    for finding in findings { Terminal.printError(finding.description) }
+                    for finding in findings { Terminal.printError("\(lines: finding.description)") }
                     let errors = findings.filter { $0.severity == .error }.count
                     guard errors == 0 else {
                         throw FolioError.invalidInput(

@@ -47,7 +47,7 @@ extension FolioCommand {
                         "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one"
                     )
                 }
-                for path in summary.versions.keys.sorted() { Terminal.print(path.relativePath) }
+                for path in summary.versions.keys.sorted() { Terminal.print("\(path.relativePath)") }
             }
         }
     }

@@ -67,10 +67,17 @@ extension FolioCommand {
             }
         }
 
+        /// A day as `--from` and `--to` take it: year, month and day in digits, joined by `-`
+        /// (`2026-11-22`, `2026-1-5`); a sign, an empty part or a number past the calendar is refused.
         static func day(_ text: String) throws(FolioError) -> Day {
-            let parts = text.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3, let day = Day(year: parts[0], month: parts[1], day: parts[2]) else {
-                throw .invalidInput("\(text) is not a day; write it as 2026-11-22")
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            let numbers = parts.compactMap { part in
+                part.isEmpty || part.count > 4 || !part.allSatisfy({ $0.isASCII && $0.isNumber }) ? nil : Int(part)
+            }
+            guard parts.count == 3, numbers.count == 3,
+                let day = Day(year: numbers[0], month: numbers[1], day: numbers[2])
+            else {
+                throw .invalidInput("\(text) is not a day; write it as 2026-11-22 (a year from 0000 to 9999)")
             }
             return day
         }

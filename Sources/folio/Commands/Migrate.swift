@@ -50,37 +50,40 @@ extension FolioCommand {
                     let diff = String(decoding: report.unifiedDiff(pathPrefix: pathPrefix ?? ""), as: UTF8.self)
                     FileHandle.standardOutput.write(Data(Self.coloured(diff).utf8))
                 }
-                let summary = report.entities.keys.sorted().map { entity in
+                let summary = report.entities.keys.sorted().map { entity -> TerminalText in
                     let counts = report.entities[entity]!
                     return
                         "  \(entity): \(counts.changed) changed, \(counts.unchanged) unchanged, \(counts.deleted) deleted, \(counts.failed) failed"
                 }
-                let heading =
+                let heading: TerminalText =
                     report.fromVersion == report.toVersion.description
                     ? "The store is at \(report.toVersion) already, where the plan ends:"
                     : dryRun
                         ? "Dry run \(report.fromVersion) → \(report.toVersion) (nothing written):"
                         : report.applied ? "Migrated \(report.fromVersion) → \(report.toVersion):" : "Nothing migrated:"
-                let counts = summary.isEmpty ? ["  no documents to change (the schema in folio.json changes)"] : summary
+                let counts: [TerminalText] =
+                    summary.isEmpty ? ["  no documents to change (the schema in folio.json changes)"] : summary
                 Terminal.printError(([heading] + counts).joined(separator: "\n"))
                 for failure in report.failures { Terminal.printError("error: \(failure.path): \(failure.reason)") }
                 if !report.failures.isEmpty { throw ExitCode(Failure.Code.data.rawValue) }
             }
         }
 
-        /// A diff with git's colours when standard output is a terminal.
+        /// A diff with git's colours when standard output is a terminal, and what its lines
+        /// quote from documents shown visibly there; exact, as a patch, anywhere else.
         static func coloured(_ text: String) -> String {
-            guard Terminal.colour("", 1) != "" else { return text }
-            return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard Terminal.colour("", 1).description != "" else { return text }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> TerminalText in
+                let shown = TerminalText(line, keepingLineBreaks: true)
                 if line.hasPrefix("+++") || line.hasPrefix("---") || line.hasPrefix("diff ") || line.hasPrefix("index ")
                 {
-                    return Terminal.colour(String(line), 1)
+                    return Terminal.colour(shown, 1)
                 }
-                if line.hasPrefix("+") { return Terminal.colour(String(line), 32) }
-                if line.hasPrefix("-") { return Terminal.colour(String(line), 31) }
-                if line.hasPrefix("@@") { return Terminal.colour(String(line), 36) }
-                return String(line)
-            }.joined(separator: "\n")
+                if line.hasPrefix("+") { return Terminal.colour(shown, 32) }
+                if line.hasPrefix("-") { return Terminal.colour(shown, 31) }
+                if line.hasPrefix("@@") { return Terminal.colour(shown, 36) }
+                return shown
+            }.joined(separator: "\n").description
         }
     }
 }

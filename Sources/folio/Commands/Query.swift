@@ -31,6 +31,8 @@ struct QueryOptions: ParsableArguments {
                 DocumentQuery.SortKey(try store.parseQuery(String(text), entity: entity), ascending: !descending))
         }
         if filter == nil { _ = try store.parseQuery("true", entity: entity) }
+        // A page that ends past the largest Int holds what one that ends there does; the query adds the two.
+        let limit = limit.map { min($0, Int.max - max(offset, 0)) }
         return DocumentQuery(
             entity: entity, filter: filter, sort: keys, offset: offset, limit: limit, includeDeleted: includeDeleted)
     }
@@ -65,10 +67,16 @@ extension FolioCommand {
                 valueName: "keys"))
         var sort: [String] = []
 
-        @Option(help: "At most this many documents.")
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("At most this many documents (0 or more).", valueName: "count"),
+            transform: NumberOption.whole(from: 0))
         var limit: Int?
 
-        @Option(help: "Skip this many documents first.")
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Skip this many documents first (0 or more).", valueName: "count"),
+            transform: NumberOption.whole(from: 0))
         var offset = 0
 
         @Option(
@@ -100,8 +108,8 @@ extension FolioCommand {
                 }
                 if explain {
                     Terminal.printError(
-                        Terminal.colour("plan:", 36, onError: true) + " "
-                            + result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))
+                        "\(Terminal.colour("plan:", 36, onError: true)) \(lines: result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))"
+                    )
                 }
                 try LeftOutDocuments.report(query.entity, in: store)
             }

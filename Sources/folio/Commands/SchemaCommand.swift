@@ -46,7 +46,7 @@ extension FolioCommand {
                     let manifest = try store.open().manifest
                     switch format {
                     case .json:
-                        Terminal.print(
+                        Terminal.printExact(
                             String(decoding: try JSONWriter().write(manifest.schema), as: UTF8.self).trimmingCharacters(
                                 in: .newlines))
                     case .table: Terminal.print(SchemaDescription.text(of: manifest.storedSchema))
@@ -318,14 +318,16 @@ struct PropertySpecification {
 
 /// The schema as a person reads it: each entity with its properties, a line each.
 enum SchemaDescription {
-    /// The lines `folio schema` prints for a schema.
-    static func text(of schema: StoredSchema) -> String {
-        var lines: [String] = []
+    /// The lines `folio schema` prints for a schema, every name and value from the store
+    /// shown visibly (a name can hold an escape sequence: `folio check` reports it).
+    static func text(of schema: StoredSchema) -> TerminalText {
+        var lines: [TerminalText] = []
         for entity in schema.entities {
-            let inherits = entity.superentity.map { " (inherits from \($0))" } ?? ""
-            lines.append(entity.name + inherits)
-            let width = entity.properties.compactMap { $0.name?.count }.max() ?? 0
-            for property in entity.properties {
+            let inherits: TerminalText = entity.superentity.map { " (inherits from \($0))" } ?? ""
+            lines.append("\(entity.name)\(inherits)")
+            let names = entity.properties.map { Terminal.visible($0.name ?? "?") }
+            let width = names.map(\.count).max() ?? 0
+            for (property, name) in zip(entity.properties, names) {
                 var facts: [String] = []
                 if let destination = property.destination {
                     facts.append((property.isToMany ? "to many " : "to one ") + destination)
@@ -336,12 +338,11 @@ enum SchemaDescription {
                     facts += property.options
                     if let value = property.defaultValue { facts.append("default \(value)") }
                 }
-                lines.append(
-                    "  " + (property.name ?? "?").padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                        + facts.joined(separator: ", "))
+                let padded = TerminalText(visible: name + String(repeating: " ", count: width - name.count))
+                lines.append("  \(padded)  \(facts.joined(separator: ", "))")
             }
             for constraint in entity.uniquenessConstraints {
-                lines.append("  unique (" + constraint.joined(separator: ", ") + ")")
+                lines.append("  unique (\(constraint.joined(separator: ", ")))")
             }
         }
         return lines.isEmpty

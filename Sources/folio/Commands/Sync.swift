@@ -66,7 +66,7 @@ extension FolioCommand {
                     Terminal.printError(
                         """
                         The pull left conflicts in \(counted(unmerged.split(separator: "\n").count, "file")):
-                        \(files)
+                        \(lines: files)
                         Documents keep both values in "$conflicts": `folio check` lists them, `folio resolve <file> --ours|--theirs|property=value`
                         settles them. Then `git add` the files, `git commit`, and run `folio sync` again. Nothing was pushed.
                         """)
@@ -77,7 +77,7 @@ extension FolioCommand {
                 let findings = try DocumentStore.open(at: root, lockTimeout: store.lockTimeout).check()
                 let errors = findings.filter { $0.severity == .error }
                 if !errors.isEmpty {
-                    for error in errors { Terminal.printError(error.description) }
+                    for error in errors { Terminal.printError("\(lines: error.description)") }
                     Terminal.printError(
                         "folio check found \(counted(errors.count, "error")) after the pull (above); fix them, commit, and run `folio sync` again. Nothing was pushed."
                     )

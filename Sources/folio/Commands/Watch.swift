@@ -16,7 +16,8 @@ extension FolioCommand {
                 matching or goes (delete), whoever changed it: an app, another folio command, a \
                 person's editor, git. Each line holds the change, entity, id, file, the history's \
                 token and author for it when known, and the document for an insert or update. \
-                Runs until interrupted, or until --limit changes were printed.
+                Runs until interrupted, or until --limit changes were printed (--limit 0 prints \
+                nothing and ends at once).
 
                 Example:
                   folio watch FocusSession 'state == "active"'
@@ -28,13 +29,20 @@ extension FolioCommand {
         @OptionGroup var store: StoreOptions
         @OptionGroup var query: QueryOptions
 
-        @Option(help: "Stop after printing this many changes.")
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Stop after printing this many changes (0 or more; 0 prints none and ends at once).",
+                valueName: "count"),
+            transform: NumberOption.whole(from: 0))
         var limit: Int?
 
         func run() throws {
             try Failure.reporting {
                 let store = try self.store.open()
                 let documentQuery = try query.documentQuery(in: store)
+                // As `git log -n 0`: nothing to print, so nothing to wait for.
+                if limit == 0 { return }
                 let folder = store.documentFolder(of: query.entity)
                 var matching: [UUID: UInt64] = [:]
                 for match in try store.query(documentQuery).matches {
@@ -125,7 +133,7 @@ private final class ChangeFollower: Sendable {
                 }
             }
         } catch {
-            FileHandle.standardError.write(Data("folio watch: \(error)\n".utf8))
+            Terminal.printError("folio watch: \(lines: String(describing: error))")
         }
     }
 }

@@ -39,9 +39,8 @@ enum Failure {
             try work()
         } catch let error as FolioError {
             // Folio's messages are already diagnostics ("path: error: what\nhint: ..."); colour their labels only.
-            let text = error.description.replacing(
-                "error:", with: Terminal.colour("error:", 31, onError: true), maxReplacements: 1)
-            Terminal.printError(text)
+            Terminal.printError(
+                Terminal.diagnostic(error.description, shownAs: Terminal.colour("error:", 31, onError: true)))
             throw ExitCode(code(for: error).rawValue)
         }
     }

@@ -74,13 +74,17 @@ struct RecordPrinter {
                 )
             }
         case .csv:
-            Terminal.print(columns.map(CSV.field).joined(separator: ","))
-            for row in rows { Terminal.print(row.map { CSV.field(CSV.cell($0, raw: rawCSV)) }.joined(separator: ",")) }
+            Terminal.printExact(columns.map(CSV.field).joined(separator: ","))
+            for row in rows {
+                Terminal.printExact(row.map { CSV.field(CSV.cell($0, raw: rawCSV)) }.joined(separator: ","))
+            }
         case .json:
             let objects = rows.map { JSONValue.object(JSONObject(zip(columns, $0).map { ($0, $1) })) }
-            Terminal.print(try Self.text(.array(objects)))
+            Terminal.printExact(try Self.text(.array(objects)))
         case .ndjson:
-            for row in rows { Terminal.print(try Self.line(.object(JSONObject(zip(columns, row).map { ($0, $1) })))) }
+            for row in rows {
+                Terminal.printExact(try Self.line(.object(JSONObject(zip(columns, row).map { ($0, $1) }))))
+            }
         }
     }
 
@@ -88,9 +92,9 @@ struct RecordPrinter {
     func print(documents: [StoredDocument], columns: [String]) throws(FolioError) {
         switch format {
         case .json:
-            Terminal.print(try Self.text(.array(documents.map { .object($0.content) })))
+            Terminal.printExact(try Self.text(.array(documents.map { .object($0.content) })))
         case .ndjson:
-            for document in documents { Terminal.print(try Self.line(.object(document.content))) }
+            for document in documents { Terminal.printExact(try Self.line(.object(document.content))) }
         case .table, .csv:
             try print(
                 columns: columns, rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } })

@@ -15,8 +15,11 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
-            "How long to wait for another process writing to the store before giving up.", valueName: "seconds"))
+            "How long to wait for another process writing to the store before giving up: 0 (not at all) to 86400 (a day); 60 when not given.",
+            valueName: "seconds"),
+        transform: NumberOption.seconds(upTo: NumberOption.maximumLockTimeout, "a day"))
     var lockTimeout: Double = 60
 
     /// The store's folder, found or given.
@@ -51,8 +54,7 @@ struct StoreOptions: ParsableArguments {
         // What the store could open despite, said once before the command's own output.
         if let unfinished = store.unfinishedTransaction {
             Terminal.printError(
-                unfinished.description.replacing(
-                    "error:", with: Terminal.colour("warning:", 33, onError: true), maxReplacements: 1))
+                Terminal.diagnostic(unfinished.description, shownAs: Terminal.colour("warning:", 33, onError: true)))
         }
         if let reason = store.unlockedReason { Terminal.printError("note: \(reason)") }
         for folder in store.setAsideHistories { Self.warnOfSetAsideHistory(folder) }

@@ -96,7 +96,7 @@ struct TourScript {
     }
 
     func section(_ text: String) {
-        Terminal.print("\n" + Terminal.colour(text, 1))
+        Terminal.print("\n\(Terminal.colour("\(lines: text)", 1))")
     }
 
     /// Prints the command, runs it, and prints its output (stdout and stderr, as a terminal
@@ -110,7 +110,8 @@ struct TourScript {
     ) throws(FolioError) -> Int32 {
         let typed = shown ?? (program + " " + arguments.map(Self.quoted).joined(separator: " "))
         // A command run in another folder shows it as a shell prompt would: `alice/Timers $ folio sync`.
-        Terminal.print("\n" + Terminal.colour((directory.isEmpty ? "" : directory + " ") + "$ " + typed, 33))
+        Terminal.print(
+            "\n\(Terminal.colour("\(lines: (directory.isEmpty ? "" : directory + " ") + "$ " + typed)", 33))")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program == "folio" ? Self.executable : "/usr/bin/env")
         process.arguments = program == "folio" ? arguments : [program] + arguments
@@ -132,7 +133,8 @@ struct TourScript {
         if let maximumLines, lines.count > maximumLines + 8 {
             lines = lines.prefix(maximumLines) + ["… (\(lines.count - maximumLines - 8) more lines)"] + lines.suffix(8)
         }
-        for line in lines { Terminal.print(String(line)) }
+        // The commands' output as a terminal would show it: folio's own is safe already, git's may quote a file.
+        for line in lines { Terminal.print("\(lines: line)") }
         if process.terminationStatus != 0 { Terminal.print("(exit code \(process.terminationStatus))") }
         return process.terminationStatus
     }
