@@ -374,10 +374,13 @@ public final class ModelContainer: Sendable {
 }
 
 extension Schema.Version {
-    /// Reads "1.2.3", as the manifest records a version.
+    /// Reads "1.2.3", as the manifest records a version: three numbers of up to nine digits,
+    /// so that the next version (`schema add-*` adds one to the minor) cannot overflow.
     package init?(_ text: String) {
-        let parts = text.split(separator: ".").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        self.init(parts[0], parts[1], parts[2])
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            parts.allSatisfy({ (1...9).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
+        else { return nil }
+        self.init(Int(parts[0])!, Int(parts[1])!, Int(parts[2])!)
     }
 }

@@ -29,6 +29,13 @@ extension DocumentStore {
                 "the store is at schema \(storeVersion), newer than \(target), where this migration ends; a migration never lowers a store's version, so nothing was written (run the plan that ends at \(storeVersion) or later)"
             )
         }
+        // Every stage the manifest goes through is checked against the schema before it, before
+        // anything is read or written (a dry run too): none may take over what is there.
+        var schema = manifest.schema
+        for step in steps where step.toVersion > storeVersion {
+            if let problem = step.problem(applyingTo: schema) { throw .migration(problem + "; nothing was written") }
+            schema = step.schema(after: schema)
+        }
         var report = MigrationReport(fromVersion: manifest.schemaVersion, toVersion: target)
         var changes: [DocumentChange] = []
         // `entity` is the document's own (its `"$entity"`), which a subclass's documents

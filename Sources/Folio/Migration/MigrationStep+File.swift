@@ -45,6 +45,7 @@ extension MigrationStep {
         let json: JSONValue
         do { json = try JSONReader().read(contentsOfFile: path) } catch { throw .unreadableJSON(error) }
         try self.init(json: json, path: path, timeZone: timeZone)
+        self.file = path
     }
 
     /// Reads a stage from its JSON; `path` names it in errors.
@@ -83,6 +84,23 @@ extension MigrationStep {
             }
             return value
         }
+        // Names go through the schema's own rule (`SchemaCheck`): an entity is a folder, a
+        // property a document's key, and `$`-keys are the format's, which no stage may take,
+        // rename onto or set.
+        func name(_ key: String, of what: String) throws(FolioError) -> String {
+            let value = try text(key)
+            guard DocumentPath.isIdentifier(value) else {
+                let reserved = value.hasPrefix("$") ? ", and \"$\" keys are the format's own" : ""
+                throw .invalidDocument(
+                    path: place,
+                    reason:
+                        "\"\(key)\": \"\(value)\" is not \(what) name Folio can store (letters, digits and _, not starting with a digit\(reserved))"
+                )
+            }
+            return value
+        }
+        func entity(_ key: String = "entity") throws(FolioError) -> String { try name(key, of: "an entity") }
+        func property(_ key: String = "property") throws(FolioError) -> String { try name(key, of: "a property") }
         func query(_ key: String) throws(FolioError) -> QueryExpression {
             let source = try text(key)
             do { return try QueryExpression(parsing: source, timeZone: timeZone) } catch {
@@ -98,33 +116,37 @@ extension MigrationStep {
         let op = try text("op")
         switch op {
         case "addProperty":
-            var property: JSONObject = ["name": .string(try text("property")), "type": .string(try text("type"))]
-            if json["optional"] == .bool(true) { property["optional"] = true }
-            return .addProperty(entity: try text("entity"), property: .object(property), value: try value())
-        case "removeProperty": return .removeProperty(entity: try text("entity"), name: try text("property"))
+            let type = try text("type")
+            if let problem = SchemaCheck.problem(withStageTypeName: type) {
+                throw .invalidDocument(path: place, reason: "\"type\": \(problem)")
+            }
+            var described: JSONObject = ["name": .string(try property()), "type": .string(type)]
+            if json["optional"] == .bool(true) { described["optional"] = true }
+            return .addProperty(entity: try entity(), property: .object(described), value: try value())
+        case "removeProperty": return .removeProperty(entity: try entity(), name: try property())
         case "renameProperty":
-            return .renameProperty(entity: try text("entity"), from: try text("from"), to: try text("to"))
-        case "renameEntity": return .renameEntity(from: try text("from"), to: try text("to"))
+            return .renameProperty(entity: try entity(), from: try property("from"), to: try property("to"))
+        case "renameEntity": return .renameEntity(from: try entity("from"), to: try entity("to"))
         case "addEntity":
             guard let properties = json["properties"]?.arrayValue else {
                 throw .invalidDocument(
                     path: place, reason: "\"properties\" must list the entity's properties, as folio.json's schema does"
                 )
             }
-            return .addEntity(name: try text("entity"), description: ["properties": .array(properties)])
-        case "removeEntity": return .removeEntity(name: try text("entity"))
+            return .addEntity(name: try entity(), description: ["properties": .array(properties)])
+        case "removeEntity": return .removeEntity(name: try entity())
         case "setValue":
             return .setValue(
-                entity: try text("entity"), name: try text("property"), value: try value(),
+                entity: try entity(), name: try property(), value: try value(),
                 where: json["where"] == nil ? nil : try query("where"))
-        case "deleteDocuments": return .deleteDocuments(entity: try text("entity"), where: try query("where"))
+        case "deleteDocuments": return .deleteDocuments(entity: try entity(), where: try query("where"))
         case "convertType":
             let target = try text("to")
             guard let type = MigrationOperation.ConvertedType(rawValue: target) else {
                 throw .invalidDocument(
                     path: place, reason: "\"to\" must be one of string, number, date, bool, not \"\(target)\"")
             }
-            return .convertType(entity: try text("entity"), name: try text("property"), to: type)
+            return .convertType(entity: try entity(), name: try property(), to: type)
         default:
             throw .invalidDocument(
                 path: place,

@@ -8,11 +8,56 @@ public struct MigrationStep: Sendable, Hashable {
     public var fromVersion: Schema.Version
     public var toVersion: Schema.Version
     public var operations: [MigrationOperation]
+    /// The stage file the step was read from, for messages; `nil` for one made in code.
+    public var file: String?
 
-    public init(from fromVersion: Schema.Version, to toVersion: Schema.Version, operations: [MigrationOperation]) {
+    public init(
+        from fromVersion: Schema.Version, to toVersion: Schema.Version, operations: [MigrationOperation],
+        file: String? = nil
+    ) {
         self.fromVersion = fromVersion
         self.toVersion = toVersion
         self.operations = operations
+        self.file = file
+    }
+
+    /// Why this step cannot be applied to `schema` (the schema as data before it), or `nil`:
+    /// an operation that would take over what the schema already has (a property renamed
+    /// onto another, whose values it would wipe; an entity renamed or added onto another,
+    /// whose schema it would replace), or a schema after it that the schema check refuses.
+    /// The message names the stage and the operation.
+    package func problem(applyingTo schema: JSONValue) -> String? {
+        let place = (file ?? "the stage from \(fromVersion) to \(toVersion)")
+        var current = schema
+        for (index, operation) in operations.enumerated() {
+            let at = "\(place): operations[\(index)]"
+            let entities = current["entities"]?.objectValue ?? [:]
+            func has(_ property: String, in entity: String) -> Bool {
+                entities[entity]?["properties"]?.arrayValue?.contains { $0["name"] == .string(property) } ?? false
+            }
+            switch operation {
+            case .renameProperty(let entity, let from, let to) where from != to && has(to, in: entity):
+                return
+                    "\(at): renames \(entity).\(from) onto \(entity).\(to), which the schema already has: its values would be lost; remove or rename \(to) first"
+            case .renameEntity(let from, let to) where from != to && entities[to] != nil:
+                return
+                    "\(at): renames the entity \(from) onto \(to), which the schema already has: its schema and documents would be taken over; rename or remove \(to) first"
+            case .addEntity(let name, _) where entities[name] != nil:
+                return "\(at): adds the entity \(name), which the schema already has"
+            default:
+                break
+            }
+            current = MigrationStep(from: fromVersion, to: toVersion, operations: [operation]).schema(after: current)
+        }
+        // Only what the step brings: a schema an app wrote may hold what the check calls an error.
+        func errors(_ schema: JSONValue) -> [String] {
+            SchemaCheck.problems(in: schema, at: JSONPath()).filter { $0.severity == .error }.map(\.message)
+        }
+        let before = Set(errors(schema))
+        if let problem = errors(current).first(where: { !before.contains($0) }) {
+            return "\(place): the schema after it would not be one Folio stores: \(problem)"
+        }
+        return nil
     }
 
     /// The schema as data after this step: properties and entities added, removed,

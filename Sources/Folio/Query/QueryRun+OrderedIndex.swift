@@ -20,7 +20,8 @@ extension QueryRun {
             Self.isOrderedAsValues(typeName), !overlay.contains(where: { $0.entity == entity })
         else { return nil }
         let offset = max(query.offset, 0)
-        let wanted = offset + max(limit, 0)
+        let (sum, overflow) = offset.addingReportingOverflow(max(limit, 0))
+        let wanted = overflow ? Int.max : sum
         let (table, index) = evaluation.documents.indexes.ordered(
             entity: entity, by: name, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
         tableGeneration = table.generation

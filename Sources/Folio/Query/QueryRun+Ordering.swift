@@ -10,7 +10,10 @@ extension QueryRun {
     /// each of its members, a tenth of "the 20 latest".
     mutating func ordered(_ found: [Found], explanation: inout QueryExplanation) -> ArraySlice<Found> {
         let offset = max(query.offset, 0)
-        let wanted = query.limit.map { offset + max($0, 0) }
+        // Saturating: an offset and a limit near Int.max ask for everything after the offset.
+        let wanted = query.limit.map {
+            offset.addingReportingOverflow(max($0, 0)).overflow ? Int.max : offset + max($0, 0)
+        }
         func page(_ count: Int) -> Range<Int> {
             let start = min(offset, count)
             return start..<max(start, wanted.map { min($0, count) } ?? count)

@@ -66,7 +66,9 @@ final class StoreLock: Sendable {
     private init(root: OpenFolder, timeoutSeconds: Double) throws(FolioError) {
         let relative = ".folio/lock"
         path = root.pathOf(relative)
-        self.timeoutSeconds = timeoutSeconds
+        // Any Double a caller passes: not a number waits not at all, past a year (or infinity) a
+        // year, so no conversion to whole seconds can trap.
+        self.timeoutSeconds = timeoutSeconds.isNaN ? 0 : min(max(timeoutSeconds, 0), 365 * 86_400)
         var reason: String?
         do {
             descriptor = try root.openFile(relative, flags: O_RDWR | O_CREAT, mode: 0o644)

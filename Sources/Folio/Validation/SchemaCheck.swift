@@ -59,6 +59,22 @@ package struct SchemaCheck {
         return "\(other) is not a type Folio stores\(hint)"
     }
 
+    /// Why a type name in a stage file cannot be stored, or `nil`: nested past
+    /// `StoredType.deepestNesting`, or naming a type that is no Swift name (an app's own
+    /// enums and `Codable` types are allowed, as in an app's manifest).
+    package static func problem(withStageTypeName typeName: String) -> String? {
+        if typeName.utf8.count(where: { $0 == UInt8(ascii: "<") }) > StoredType.deepestNesting {
+            return
+                "\(StoredType.shortName(typeName)) nests more than \(StoredType.deepestNesting) collections, deeper than Folio stores"
+        }
+        for other in StoredType.otherTypeNames(in: typeName)
+        where !other.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(DocumentPath.isIdentifier) {
+            return
+                "\"\(other)\" is not a type name; give one of \(ScalarType.names.joined(separator: ", ")), an Array<…>, Optional<…> or Dictionary<String, …> of one, or an app's own type"
+        }
+        return nil
+    }
+
     /// Why a value does not fit a type the manifest names, or `nil` when it does.
     package static func problem(with value: JSONValue, ofType typeName: String) -> String? {
         StoredType(typeName).problem(with: value)
@@ -211,6 +227,12 @@ package struct SchemaCheck {
     private mutating func attribute(_ property: JSONObject, type: JSONValue, at path: JSONPath, label: String) {
         guard case .string(let typeName) = type else {
             return error(path.appending("type"), "the type of \(label) is \(type), not a type name like \"String\"")
+        }
+        if typeName.utf8.count(where: { $0 == UInt8(ascii: "<") }) > StoredType.deepestNesting {
+            return error(
+                path.appending("type"),
+                "the type of \(label) (\(StoredType.shortName(typeName))) nests more than \(StoredType.deepestNesting) collections, deeper than Folio stores"
+            )
         }
         let known = ScalarType.names
         for other in StoredType.otherTypeNames(in: typeName)

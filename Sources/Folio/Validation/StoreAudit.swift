@@ -95,7 +95,8 @@ struct StoreAudit {
                 if value == .null {
                     if !isOptional { found.append((name, .error, "\"\(name)\" is null, but \(typeName) is required")) }
                 } else if let problem = entity.storedType(of: name, typeName: typeName).problem(with: value) {
-                    found.append((name, .error, "\"\(name)\" is not a valid \(typeName): \(problem)"))
+                    found.append(
+                        (name, .error, "\"\(name)\" is not a valid \(StoredType.shortName(typeName)): \(problem)"))
                 }
             case .relationship(let destination, let isToMany, let storedInverse):
                 guard storedInverse == nil, let value, value != .null else { continue }

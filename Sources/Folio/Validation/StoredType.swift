@@ -17,18 +17,28 @@ indirect enum StoredType {
     case enumeration([JSONValue])
     case opaque
 
+    /// The most collections a stored type nests: a type name deeper than that (a hand-made
+    /// or hostile manifest's) is one Folio does not store, rather than a recursion that
+    /// exhausts the stack (20,000 levels crashed every `check`).
+    static let deepestNesting = 32
+
     /// The type a manifest names; `cases` are those it records for the enum inside it.
+    /// Nested past `deepestNesting`, it is `.opaque`.
     init(_ name: String, cases: [JSONValue]? = nil) {
+        self.init(name, cases: cases, depth: 0)
+    }
+
+    private init(_ name: String, cases: [JSONValue]?, depth: Int) {
         func inner(_ prefix: String) -> String? {
-            guard name.hasPrefix(prefix + "<"), name.hasSuffix(">") else { return nil }
+            guard depth < Self.deepestNesting, name.hasPrefix(prefix + "<"), name.hasSuffix(">") else { return nil }
             return String(name.dropFirst(prefix.count + 1).dropLast())
         }
         if let element = inner("Array") {
-            self = .array(StoredType(element, cases: cases))
+            self = .array(StoredType(element, cases: cases, depth: depth + 1))
         } else if let wrapped = inner("Optional") {
-            self = .optional(StoredType(wrapped, cases: cases))
+            self = .optional(StoredType(wrapped, cases: cases, depth: depth + 1))
         } else if let pair = inner("Dictionary"), pair.hasPrefix("String, ") {
-            self = .dictionary(StoredType(String(pair.dropFirst("String, ".count)), cases: cases))
+            self = .dictionary(StoredType(String(pair.dropFirst("String, ".count)), cases: cases, depth: depth + 1))
         } else if let scalar = ScalarType(rawValue: name) {
             self = .scalar(scalar)
         } else if let cases {
@@ -41,14 +51,24 @@ indirect enum StoredType {
     /// The names inside a manifest's type name that are not Folio's own value types or
     /// collections of them (`"Array<Stroke>"` holds `Stroke`): a Swift app's enums and
     /// `Codable` types, or typos.
+    /// A type name as a message shows it: cut after 80 characters (a hostile one is 40 KB).
+    static func shortName(_ name: String) -> String {
+        name.count > 80 ? String(name.prefix(80)) + "…" : name
+    }
+
+    /// A name nested past `deepestNesting` is returned whole, as one Folio does not store.
     static func otherTypeNames(in name: String) -> [String] {
-        for prefix in ["Array", "Optional", "Set"] where name.hasPrefix(prefix + "<") && name.hasSuffix(">") {
-            return otherTypeNames(in: String(name.dropFirst(prefix.count + 1).dropLast()))
+        var inner = Substring(name)
+        for _ in 0...deepestNesting {
+            if let prefix = ["Array<", "Optional<", "Set<", "Dictionary<String, "].first(where: inner.hasPrefix),
+                inner.hasSuffix(">")
+            {
+                inner = inner.dropFirst(prefix.count).dropLast()
+                continue
+            }
+            return ScalarType(rawValue: String(inner)) == nil ? [String(inner)] : []
         }
-        if name.hasPrefix("Dictionary<String, "), name.hasSuffix(">") {
-            return otherTypeNames(in: String(name.dropFirst("Dictionary<String, ".count).dropLast()))
-        }
-        return ScalarType(rawValue: name) == nil ? [name] : []
+        return [shortName(name)]
     }
 
     /// Why a value is not of this type, or `nil` when it is.
