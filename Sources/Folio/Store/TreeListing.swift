@@ -62,7 +62,20 @@ struct TreeListing {
             throw .invalidStore(path: root.path, reason: "the store's folder is gone")
         }
         try own.withDescriptor { (descriptor) throws(FolioError) in
-            try walk(descriptor, folder: Folder(relative: "", level: 0))
+            guard let folders else { return try walk(descriptor, folder: Folder(relative: "", level: 0)) }
+            // Only the folders named, each looked up rather than the root listed: a walk per
+            // entity then costs its own folder, where listing the root each time made `info`
+            // and `check` quadratic in entities (2,000 took 12 s, 10,000 over 15 minutes).
+            for name in folders.sorted() {
+                var info = stat()
+                guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                    if errno == ENOENT { continue }
+                    throw .fileSystem(path: name, operation: "inspect", reason: FileBytes.systemError())
+                }
+                try Array(name.utf8).withUnsafeBufferPointer { (bytes) throws(FolioError) in
+                    try visit(bytes, info, in: Folder(relative: "", level: 0), folderDescriptor: descriptor)
+                }
+            }
         }
     }
 
