@@ -134,6 +134,12 @@ public enum FileBytes {
         return try read(descriptor: descriptor, expectedSize: Int(info.st_size), limit: limit, path: path)
     }
 
+    /// The offset of the first byte of `bytes` that does not begin a valid UTF-8 sequence,
+    /// or `nil` when they are all valid: what a refusal of text names.
+    package static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { ParseFailure.firstInvalidUTF8(in: $0) }
+    }
+
     /// What kind of file `stat` describes, as a message names it: "a FIFO (named pipe)", "a folder".
     package static func kind(of info: stat) -> String {
         switch info.st_mode & S_IFMT {

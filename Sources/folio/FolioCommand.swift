@@ -1,5 +1,6 @@
 import ArgumentParser
 import Folio
+import Foundation
 
 /// The `folio` command: inspect, query and maintain Folio stores without writing Swift.
 @main
@@ -29,4 +30,36 @@ struct FolioCommand: ParsableCommand {
             History.self, Watch.self, GitSetup.self, MergeDriver.self, TextConv.self, Resolve.self, Sync.self,
         ]
     )
+
+    /// Runs the command the arguments name, once each argument is found to be UTF-8: Swift
+    /// reads arguments with invalid bytes as U+FFFD, which a value would have been stored
+    /// with and a folder name would have named another folder.
+    static func main() {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeRawBufferPointer(start: argument, count: strlen(argument))
+            guard let offset = FileBytes.firstInvalidUTF8(in: Array(bytes)) else { continue }
+            let byte = String(bytes[offset], radix: 16, uppercase: true)
+            let message: TerminalText =
+                " argument \(index) is not valid UTF-8 (byte \(offset) of it, 0x\(byte)); Folio stores and names only"
+                + " UTF-8 text, so nothing was done\nhint: give the value in UTF-8 (iconv -t UTF-8 converts it), or"
+                + " rename the folder with a UTF-8 name"
+            Terminal.printError(Terminal.colour("error:", 31, onError: true) + message)
+            Self.exit(withError: ExitCode.validationFailure)
+        }
+        // Relative paths are resolved against the current folder's path as text: one that is
+        // not UTF-8 would resolve into its U+FFFD spelling, another folder.
+        if let folder = getcwd(nil, 0) {
+            defer { free(folder) }
+            let bytes = Array(UnsafeRawBufferPointer(start: folder, count: strlen(folder)))
+            if let offset = FileBytes.firstInvalidUTF8(in: bytes) {
+                let message: TerminalText =
+                    " the current folder's path is not valid UTF-8 (byte \(offset)), so no path relative to it can"
+                    + " be named; nothing was done\nhint: run folio from a folder whose path is UTF-8, or rename it"
+                Terminal.printError(Terminal.colour("error:", 31, onError: true) + message)
+                Self.exit(withError: ExitCode.validationFailure)
+            }
+        }
+        Self.main(nil)
+    }
 }
