@@ -169,9 +169,19 @@ enum HistoryLog {
     }
 
     private static func wholeRecord(_ line: [UInt8], path: String) -> HistoryRecord? {
-        (try? JSONReader(maximumSize: JSONReader.absoluteMaximumSize).read(line, file: path)).flatMap(
-            HistoryRecord.init(json:))
+        (try? recordReader.read(line, file: path)).flatMap(HistoryRecord.init(json:))
     }
+
+    /// How a record's line, or a change of one, is written: a tombstone's values as deep as
+    /// a document's, with room for the levels of the record around them (`recordReader`
+    /// reads four more, so a change written whole still reads back inside its record).
+    static let recordWriter = JSONWriter(maximumDepth: JSONReader.defaultMaximumDepth + 4)
+
+    /// How a record's line is read: up to 1 GiB (an import's record lists every document it
+    /// wrote: 40 MB at 200,000), and deeper than a document may be, for a tombstone's
+    /// values inside the record's changes. Folio reads back every record it writes.
+    static let recordReader = JSONReader(
+        maximumDepth: JSONReader.defaultMaximumDepth + 8, maximumSize: JSONReader.absoluteMaximumSize)
 
     /// Where the file's last whole line is, without its newline (`nil` for a file without
     /// one), found by reading back from the end a block at a time: bytes after the last
@@ -303,7 +313,7 @@ enum HistoryLog {
 
         mutating func append(_ change: HistoryRecord.Change) throws(FolioError) {
             let text: String
-            do { text = try JSONWriter().line(for: change.json) } catch {
+            do { text = try recordWriter.line(for: change.json) } catch {
                 throw .invalidDocument(path: file.path, reason: "a history record cannot be written: \(error.message)")
             }
             if !isFirst { try file.append(CollectionOfOne(UInt8(ascii: ","))) }
@@ -432,7 +442,7 @@ enum HistoryLog {
                 start = end + 1
                 guard !line.isEmpty else { continue }
                 if let leading = leadingToken(of: line), leading <= token { continue }
-                guard let value = try? JSONReader().read(Array(line), file: path),
+                guard let value = try? recordReader.read(Array(line), file: path),
                     let record = HistoryRecord(json: value)
                 else {
                     throw damaged(
@@ -501,7 +511,7 @@ enum HistoryLog {
 
     /// A record's line, with its newline.
     private static func lineBytes(of record: HistoryRecord, path: String) throws(FolioError) -> [UInt8] {
-        do { return Array(try JSONWriter().line(for: record.json).utf8) + [UInt8(ascii: "\n")] } catch {
+        do { return Array(try recordWriter.line(for: record.json).utf8) + [UInt8(ascii: "\n")] } catch {
             throw .invalidDocument(path: path, reason: "a history record cannot be written: \(error.message)")
         }
     }

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import Folio
+
+/// Folio reads back every history record it writes, whatever its size or the depth of the
+/// values a tombstone keeps.
+struct LargeHistoryRecordTests {
+    @Test func aRecordOfMoreThanSixteenMebibytesIsReadBack() throws {
+        let directory = try TemporaryDirectory()
+        _ = try makeStore(in: directory)
+        let root = try OpenFolder(root: directory("store"))
+        // An import's record: one change per document, 120,000 of them (about 20 MB).
+        let changes = (0..<120_000).map { number in
+            let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", number))!
+            return HistoryRecord.Change(
+                kind: .insert, entity: "Timer", id: id, path: "Timer/2026/11/22/\(id.uuidString).json",
+                contentHash: UInt64(number))
+        }
+        let record = HistoryRecord(token: 1, timestamp: Date(), author: "folio", changes: changes)
+        _ = try HistoryLog.append(record, to: try HistoryLog.tail(in: root), in: root)
+        let read = try HistoryLog.records(after: 0, in: root).records
+        #expect(read.count == 1)
+        #expect(read.first?.changes.count == 120_000)
+        #expect(try HistoryLog.tail(in: root).lastToken == 1)
+    }
+
+    @Test func aTombstoneOfADocumentAsDeepAsTheReaderAllowsIsReadBack() throws {
+        let directory = try TemporaryDirectory()
+        _ = try makeStore(in: directory)
+        let root = try OpenFolder(root: directory("store"))
+        // A value nested as deep as a document may be (its members one level in).
+        var value: JSONValue = 1
+        for _ in 0..<(JSONReader.defaultMaximumDepth - 2) { value = .array([value]) }
+        let id = UUID()
+        let change = HistoryRecord.Change(
+            kind: .delete, entity: "Timer", id: id, path: "Timer/2026/11/22/\(id.uuidString).json", contentHash: nil,
+            tombstone: ["deep": value])
+        _ = try HistoryLog.append(
+            HistoryRecord(token: 1, timestamp: Date(), author: nil, changes: [change]),
+            to: try HistoryLog.tail(in: root), in: root)
+        #expect(try HistoryLog.records(after: 0, in: root).records.first?.changes.first?.tombstone["deep"] == value)
+    }
+}
