@@ -269,10 +269,12 @@ extension Catalog {
         return reflected
     }
 
+    /// A delete without a hash removed the file; any other change (a soft delete too) left
+    /// one with the hash it records.
     private func holds(_ change: HistoryRecord.Change, of identity: Identity) -> Bool {
         guard isLoaded(identity.entity) else { return true }
-        guard let path = path(of: identity) else { return change.kind == .delete }
-        return change.kind != .delete && path.relativePath == change.path
+        guard let path = path(of: identity) else { return change.kind == .delete && change.contentHash == nil }
+        return change.contentHash != nil && path.relativePath == change.path
             && entry(at: path)?.contentHash == change.contentHash
     }
 }

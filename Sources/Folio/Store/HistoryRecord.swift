@@ -120,8 +120,10 @@ extension HistoryRecord.Change {
             let before = before!
             let entity = before[ModelDocument.entityKey]?.stringValue ?? entity
             let kept = preserved(entity)
+            // A soft delete leaves its file, with this hash: how another process, or the next
+            // open, tells the file it finds from a change nobody recorded.
             return Self(
-                kind: .delete, entity: entity, id: id, path: path,
+                kind: .delete, entity: entity, id: id, path: path, contentHash: after == nil ? nil : contentHash,
                 tombstone: JSONObject(before.filter { kept.contains($0.key) }.map { ($0.key, $0.value) }))
         case (true, true):
             let (before, after) = (before!, after!)
