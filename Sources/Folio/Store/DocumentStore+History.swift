@@ -184,15 +184,19 @@ extension DocumentStore {
             // The newest known change of each document after `since`, by folder and identity.
             var known: [Catalog.Identity: HistoryRecord.Change] = [:]
             let landed: [HistoryRecord]
+            let reachesBack: Bool
             do throws(FolioError) {
-                landed = try HistoryLog.records(after: since, in: folder).records
+                (landed, reachesBack) = try HistoryLog.records(after: since, in: folder)
             } catch let error where error.kind == .damagedHistory {
-                // Set aside: what the old records explained is not known; the change is recorded anew.
                 try setAsideHistory(because: error)
                 try recoverCrashedWriters()
-                landed = []
+                (landed, reachesBack) = ([], false)
             }
             guard var tail = state.withLock({ $0.historyTail }) else { return walked }
+            // Records after `since` are gone (`deleteHistory`, the cap, a history set aside):
+            // what they would have explained cannot be told from a change nobody recorded, and
+            // a transaction that happened is not a new change: nothing is recorded for it.
+            guard reachesBack else { return walked }
             for record in landed where record.token <= walked {
                 for change in record.changes {
                     known[.init(entity: Self.folderName(of: change.path), id: change.id)] = change
