@@ -181,7 +181,10 @@ extension DocumentStore {
     ) throws(FolioError) -> Int64 {
         try lock.withLock(.exclusive) { () throws(FolioError) -> Int64 in
             try recoverCrashedWriters()
-            // The newest known change of each document after `since`, by folder and identity.
+            // The newest recorded change of each document after `since`, by folder and identity,
+            // counting those appended since the walk: another process watching the same store
+            // may have recorded the very change this one found before it took the lock, and a
+            // transaction may have written a file this walk saw before its record was read.
             var known: [Catalog.Identity: HistoryRecord.Change] = [:]
             let landed: [HistoryRecord]
             let reachesBack: Bool
@@ -197,7 +200,7 @@ extension DocumentStore {
             // what they would have explained cannot be told from a change nobody recorded, and
             // a transaction that happened is not a new change: nothing is recorded for it.
             guard reachesBack else { return walked }
-            for record in landed where record.token <= walked {
+            for record in landed {
                 for change in record.changes {
                     known[.init(entity: Self.folderName(of: change.path), id: change.id)] = change
                 }
@@ -221,6 +224,7 @@ extension DocumentStore {
                     }
                 }
                 for (identity, path) in removed.sorted(by: { $0.value < $1.value }) {
+                    // Deleted (a purge of a soft delete is no change), or moved to another file.
                     if let change = known[identity], change.kind == .delete || change.path != path.relativePath {
                         continue
                     }
