@@ -9,28 +9,26 @@ extension FolioCommand {
             abstract: "Write an entity's documents (or those a query matches) as NDJSON or CSV.",
             discussion: """
                 NDJSON keeps every document whole, metadata included, so `folio import` reads it \
-                back as it was. CSV has a row per document and a column per member, and `folio \
-                import` reads it back to the same values:
+                back as it was. CSV has a row per document, and `folio import` reads it back to the \
+                same values (docs/format.md, "CSV"). Its columns: $id for a model without its own \
+                id; each property the documents hold (a to-many they keep, as a JSON array); \
+                $entity when some document is of an entity inheriting from this one; $deleted with \
+                --include-deleted; $unknown, a JSON object of the members the schema does not know.
 
-                  columns   $id (for a model without its own id), each property the documents hold \
-                (to-many relationships the documents keep, as JSON arrays), $entity when some \
-                document is of an entity inheriting from this one, $deleted with --include-deleted, \
-                and $unknown, a JSON object of the members the schema does not know
-                  empty     null (for a required property, $id or $deleted: no value)
-                  ""        the empty text
-                  (absent)  a member the document does not have
-                  'text     text that would read as something else without the ' (one starting \
-                with = + - @ a tab or a carriage return, which a spreadsheet would run, or with ', \
-                or reading (absent), or, in a column not of text, JSON); the ' is taken off on import
-                  values    String, UUID, URL, Data (base64) and to-one relationships as their text; \
-                a Date as its stored text (seconds since 2001 as a number outside years 0000-9999); \
-                anything else as JSON: numbers exactly as stored, true, false, arrays, objects
+                In a cell, empty is null (for a required property and the $ columns: nothing), "" \
+                the empty text, and (absent) a member the document does not have. String, UUID, URL \
+                and Data (base64) values and to-one relationships are their text, a Date its stored \
+                text (or seconds since 2001, outside years 0000-9999), anything else JSON, numbers \
+                exactly as stored. A ' goes before text that would read as something else: text \
+                starting with = + - @, a tab or a carriage return (which a spreadsheet would run as \
+                a formula; --raw-csv writes it bare) or with ', text reading (absent), and, outside \
+                text columns, text that is JSON; the import takes it off.
 
-                The import writes the store's schema version and members in declaration order, as \
-                it does for NDJSON. What CSV cannot carry exactly (a value that does not fit its \
-                column's type, merge conflicts, other metadata, a blob beside a document) makes \
-                the export write nothing and exit 65, naming each document and column; --lossy \
-                writes the CSV anyway with a warning for each on standard error.
+                What a CSV cannot carry exactly (a value that does not fit its column's type, merge \
+                conflicts, other metadata, a blob beside a document) makes the export write nothing \
+                and exit 65, naming each document and column; --lossy writes the CSV anyway, with a \
+                warning for each on standard error. From either format, the import writes the \
+                store's schema version, and a new document's members in declaration order.
 
                 Example:
                   folio export FocusSession > sessions.ndjson

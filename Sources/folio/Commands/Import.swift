@@ -10,10 +10,23 @@ extension FolioCommand {
             abstract: "Add or update an entity's documents from an NDJSON or CSV file, all or nothing.",
             discussion: """
                 Each record is checked against the schema; the first bad one stops the import with \
-                its line number, and nothing is written. A record whose identity ("id", or "$id" for \
-                models without one) the store holds updates that document; others are added. \
-                Keys of an NDJSON record that the schema does not know are kept, as a save keeps \
-                them, so an export imports back whole; a CSV column must name a property.
+                its line number, and nothing is written. A file that is not UTF-8 is refused with \
+                the line and the byte offset of the first bytes that are no character. A record \
+                whose identity ("id", or "$id" for models without one) the store holds updates \
+                that document; others are added. Keys the schema does not know are kept, as a save \
+                keeps them, so an export imports back whole. A record's "$deleted" moment is kept \
+                (delete rules do not run), and its "$entity" may name an entity inheriting from \
+                this one; the store writes "$version", and a new document's members in declaration \
+                order.
+
+                CSV is read as `folio export --format csv` writes it (see `folio help export`): a \
+                header of $id, property names, $entity, $deleted and $unknown (the members the \
+                schema does not know, as a JSON object); an empty cell is null, or for a required \
+                property nothing (a new document takes its initial value, a stored one keeps its \
+                own); "" is the empty text; (absent) leaves the member out; a ' before text that \
+                would read otherwise is taken off; text columns are read as they are, dates as \
+                stored or as 2026-11-22 09:30 in the store's time zone, other columns as JSON \
+                (or as text where they are not JSON).
 
                 Example:
                   folio import FocusSession sessions.ndjson
