@@ -10,10 +10,23 @@ extension FolioCommand {
             abstract: "Add or update an entity's documents from an NDJSON or CSV file, all or nothing.",
             discussion: """
                 Each record is checked against the schema; the first bad one stops the import with \
-                its line number, and nothing is written. A record whose identity ("id", or "$id" for \
-                models without one) the store holds updates that document; others are added. \
-                Keys of an NDJSON record that the schema does not know are kept, as a save keeps \
-                them, so an export imports back whole; a CSV column must name a property.
+                its line number, and nothing is written. A file that is not UTF-8 is refused with \
+                the line and the byte offset of the first bytes that are no character. A record \
+                whose identity ("id", or "$id" for models without one) the store holds updates \
+                that document; others are added. Keys the schema does not know are kept, as a save \
+                keeps them, so an export imports back whole. A record's "$deleted" moment is kept \
+                (delete rules do not run), and its "$entity" may name an entity inheriting from \
+                this one; the store writes "$version", and a new document's members in declaration \
+                order.
+
+                CSV is read as `folio export --format csv` writes it (see `folio help export`): a \
+                header of $id, property names, $entity, $deleted and $unknown (the members the \
+                schema does not know, as a JSON object); an empty cell is null, or for a required \
+                property nothing (a new document takes its initial value, a stored one keeps its \
+                own); "" is the empty text; (absent) leaves the member out; a ' before text that \
+                would read otherwise is taken off; text columns are read as they are, dates as \
+                stored or as 2026-11-22 09:30 in the store's time zone, other columns as JSON \
+                (or as text where they are not JSON).
 
                 Example:
                   folio import FocusSession sessions.ndjson
@@ -44,35 +57,18 @@ extension FolioCommand {
                 // By bytes of the file read, since how many records it holds is known only at its end.
                 let progress = Progress("import", total: lines.size ?? 0, unit: lines.size == nil ? .items : .bytes)
                 // Keys the schema does not know are kept, as a save keeps them, so an export
-                // imports back whole; CSV refuses them at its header instead.
-                let known = Set(store.propertyNames(of: entity))
+                // imports back whole; CSV carries them in its "$unknown" column.
                 var unknownKeys = Set<String>()
                 var count = 0
                 /// The next record as a document, and the stored one it replaces.
                 func next() throws(FolioError) -> (document: Document, existing: StoredDocument?)? {
-                    guard let (line, record) = try records.next() else { return nil }
+                    guard let (line, record, absent) = try records.next() else { return nil }
                     count += 1
                     progress.advance(to: lines.size == nil ? count : records.bytesRead)
                     do throws(FolioError) {
-                        let identity = (record["id"] ?? record["$id"])?.stringValue.flatMap(UUID.init(uuidString:))
-                        let properties = Self.properties(of: record)
-                        let values = JSONObject(properties.filter { known.contains($0.key) }.map { ($0.key, $0.value) })
-                        let unknown = properties.filter { !known.contains($0.key) }
-                        var document: Document
-                        let existing = identity.flatMap { store.document(entity: entity, id: $0) }
-                        if let existing {
-                            document = try store.document(existing, setting: values)
-                        } else {
-                            var values = values
-                            // The record's identity, under the name the entity keeps it by.
-                            let key = known.contains("id") ? "id" : "$id"
-                            if let identity, values[key] == nil { values[key] = .string(identity.uuidString) }
-                            document = try store.newDocument(entity: entity, values: values)
-                        }
-                        for member in unknown {
-                            document.content[member.key] = member.value
-                            unknownKeys.insert(member.key)
-                        }
+                        let (document, existing, unknown) = try Self.document(
+                            for: record, without: absent, entity: entity, in: store)
+                        unknownKeys.formUnion(unknown)
                         return (document, existing)
                     } catch {
                         throw FolioError(error.kind, "\(file):\(line): \(error.reason)")
@@ -105,6 +101,78 @@ extension FolioCommand {
         /// A record's property values: metadata such as "$version" is the store's to write.
         static func properties(of record: JSONObject) -> JSONObject {
             JSONObject(record.filter { !$0.key.hasPrefix("$") }.map { ($0.key, $0.value) })
+        }
+
+        /// The document a record makes: the stored one of its identity with the record's
+        /// values set, else a new one of the record's entity (`"$entity"`, when it is one
+        /// inheriting from `entity`), soft-deleted when the record has a `"$deleted"` moment,
+        /// without the members of optional properties `absent` names. Also the keys it keeps
+        /// that the schema does not know.
+        static func document(
+            for record: JSONObject, without absent: [String], entity: String, in store: DocumentStore
+        ) throws(FolioError) -> (document: Document, existing: StoredDocument?, unknown: [String]) {
+            let family = store.entityFamily(of: entity).map(\.name)
+            var stated: String?
+            if let value = record["$entity"] {
+                guard let name = value.stringValue, family.contains(name) else {
+                    throw .invalidValue(
+                        "\"$entity\" is \(value), which is neither \(entity) nor an entity inheriting from it; import it as its own entity"
+                    )
+                }
+                stated = name
+            }
+            let ownIdentity = store.describedProperties(of: stated ?? entity).first { $0.name == "id" }
+            let identityKey =
+                ownIdentity?.typeName == "UUID" && ownIdentity?.isOptional == false && ownIdentity?.destination == nil
+                ? "id" : "$id"
+            // "id" names a model without its own `id` in files that earlier exports wrote.
+            let given = record[identityKey] ?? (ownIdentity == nil ? record["id"] : nil)
+            let identity = given?.stringValue.flatMap(UUID.init(uuidString:))
+            if let given = record[identityKey], identity == nil, identityKey == "$id" {
+                throw .invalidValue("the identity \(given) is not a UUID like \"\(UUID().uuidString)\"")
+            }
+            let existing = identity.flatMap { store.document(entity: entity, id: $0) }
+            let own = existing?.content["$entity"]?.stringValue ?? stated ?? entity
+            if let stated, stated != own {
+                throw .invalidValue("\"$entity\" is \"\(stated)\", but the store holds this document as \(own)")
+            }
+            let known = Set(store.propertyNames(of: own))
+            let properties = Self.properties(of: record)
+            let values = JSONObject(properties.filter { known.contains($0.key) }.map { ($0.key, $0.value) })
+            let unknown = properties.filter { !known.contains($0.key) }
+            var document: Document
+            if let existing {
+                var content = existing.content
+                for member in values { content[member.key] = member.value }
+                for key in absent { content.removeValue(forKey: key) }
+                document = try store.document(existing, replacingWith: content)
+            } else {
+                var values = values
+                if let identity, values[identityKey] == nil { values[identityKey] = .string(identity.uuidString) }
+                document = try store.newDocument(entity: own, values: values)
+                // What a new document gets for a property left out (null, an initial value),
+                // it does not have; an optional one may be so, as the schema check allows.
+                for key in absent { document.content.removeValue(forKey: key) }
+                // Nor a member for a value documents do not hold (.ephemeral, .externalStorage).
+                for property in store.describedProperties(of: own)
+                where property.has(.ephemeral) || property.has(.externalStorage) {
+                    if let name = property.name, values[name] == nil { document.content.removeValue(forKey: name) }
+                }
+            }
+            if let deleted = record["$deleted"], deleted != .null {
+                guard (try? Date(json: deleted)) != nil else {
+                    throw .invalidValue("\"$deleted\" is \(deleted), not a time like \"2026-11-22T09:30:00Z\"")
+                }
+                // With the metadata, as a soft delete writes it.
+                if document.content["$deleted"] != nil {
+                    document.content["$deleted"] = deleted
+                } else {
+                    let position = document.content.keys.prefix { ["$entity", "$version", "$id"].contains($0) }.count
+                    document.content.insert(deleted, forKey: "$deleted", at: position)
+                }
+            }
+            for member in unknown { document.content[member.key] = member.value }
+            return (document, existing, unknown.map(\.key))
         }
     }
 }

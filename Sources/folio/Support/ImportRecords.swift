@@ -3,14 +3,16 @@ import FolioJSON
 import Foundation
 
 /// The records of a file `folio import` reads, one at a time as the import asks for them:
-/// a JSON object per non-empty NDJSON line, or a CSV row under a header of property names.
+/// a JSON object per non-empty NDJSON line, or a CSV row under a header of columns, read
+/// by the conventions `folio export --format csv` writes with (`CSVLayout`, `CSVCell`).
 struct ImportRecords {
     private var lines: LineReader
     private let format: OutputFormat
     private let entity: String
     private let store: DocumentStore
-    private var rows = CSV.Rows()
-    private var header: [String]?
+    private var rows = CSV.FieldReader()
+    /// The CSV file's columns, once its header is read.
+    private var layout: CSVLayout?
 
     init(_ lines: LineReader, format: OutputFormat, entity: String, store: DocumentStore) {
         self.lines = lines
@@ -22,9 +24,11 @@ struct ImportRecords {
     /// Bytes of the file read so far, for the progress bar.
     var bytesRead: Int { lines.bytesRead }
 
-    /// The next record and the line it starts on, or `nil` after the last.
-    mutating func next() throws(FolioError) -> (line: Int, record: JSONObject)? {
-        format == .csv ? try nextRow() : try nextObject()
+    /// The next record and the line it starts on, or `nil` after the last; with the
+    /// properties it says the document does not have (a CSV row's `(absent)` cells).
+    mutating func next() throws(FolioError) -> (line: Int, record: JSONObject, absent: [String])? {
+        if format == .csv { return try nextRow() }
+        return try nextObject().map { ($0.line, $0.record, []) }
     }
 
     private mutating func nextObject() throws(FolioError) -> (line: Int, record: JSONObject)? {
@@ -47,44 +51,26 @@ struct ImportRecords {
         return nil
     }
 
-    private mutating func nextRow() throws(FolioError) -> (line: Int, record: JSONObject)? {
+    private mutating func nextRow() throws(FolioError) -> (line: Int, record: JSONObject, absent: [String])? {
         while true {
-            let row: (line: Int, fields: [String])
+            let row: (line: Int, fields: [CSV.Field])
             if let line = try lines.next() {
-                guard let ended = rows.read(line, number: lines.number) else { continue }
+                guard let ended = try rows.read(line, number: lines.number) else { continue }
                 row = ended
             } else {
-                guard let last = rows.finish() else { return nil }
-                row = last
+                try rows.finish()
+                return nil
             }
-            guard let header else {
-                try checkHeader(row.fields)
-                header = row.fields
+            guard let layout else {
+                layout = try CSVLayout(importing: row.fields, entity: entity, store: store)
                 continue
             }
-            guard row.fields.count == header.count else {
+            guard row.fields.count == layout.columns.count else {
                 throw FolioError.invalidInput(
-                    "line \(row.line) has \(row.fields.count) fields, but the header has \(header.count)")
+                    "line \(row.line) has \(row.fields.count) fields, but the header has \(layout.columns.count)")
             }
-            var record = JSONObject()
-            for (name, field) in zip(header, row.fields) where !field.isEmpty {
-                record[name] = Assignment.value(
-                    field, type: Assignment.type(of: name, entity: entity, in: store), timeZone: store.manifest.timeZone
-                )
-            }
-            return (row.line, record)
-        }
-    }
-
-    /// The first line is the header: a file without one would import its first record as
-    /// column names, and the rest as nothing.
-    private func checkHeader(_ names: [String]) throws(FolioError) {
-        let known = Set(store.propertyNames(of: entity))
-        if let unknown = names.first(where: { !known.contains($0) && $0 != "id" && $0 != "$id" }) {
-            let names = known.sorted().joined(separator: ", ")
-            throw FolioError.invalidInput(
-                "line 1 of a CSV file is its header, naming a property of \(entity) in each column, but \"\(unknown)\" is not one (they are \(names)); add the header line, or rename the column"
-            )
+            let (record, absent) = try layout.record(row.fields, line: row.line)
+            return (row.line, record, absent)
         }
     }
 }

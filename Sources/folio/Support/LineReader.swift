@@ -39,7 +39,8 @@ struct LineReader {
     }
 
     /// The next line without its newline, or `nil` after the last. Text that is not UTF-8
-    /// is refused with its line number rather than read with replacement characters.
+    /// is refused with its line number and the byte offset of the first bytes that are no
+    /// character (from the file's start, from 0), rather than read with replacement characters.
     mutating func next() throws(FolioError) -> String? {
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -58,12 +59,37 @@ struct LineReader {
 
     private mutating func line(upTo end: Int, consuming next: Int) throws(FolioError) -> String {
         number += 1
+        let lineStart = bytesRead
         bytesRead += next - start
         defer { start = next }
         guard let text = String(validating: buffer[start..<end], as: UTF8.self) else {
-            throw .invalidInput("line \(number) of \(path) is not UTF-8 text; save the file as UTF-8")
+            let (offset, bytes) = Self.firstInvalidSequence(in: buffer[start..<end])
+            let shown = bytes.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+            throw .invalidInput(
+                "line \(number) of \(path) is not UTF-8 text: at byte offset \(lineStart + offset) (byte \(offset + 1) of the line), \(shown) is no UTF-8 character; save the file as UTF-8"
+            )
         }
         return text
+    }
+
+    /// Where the first bytes that are not UTF-8 begin in text that is not all UTF-8 (from
+    /// its start, from 0), and those bytes: Swift's decoder rejects what Unicode does
+    /// (overlong forms, surrogates, code points past U+10FFFF, a cut sequence).
+    private static func firstInvalidSequence(in bytes: ArraySlice<UInt8>) -> (offset: Int, bytes: ArraySlice<UInt8>) {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                offset += scalar.count
+            case .error(let length):
+                let first = bytes.startIndex + offset
+                return (offset, bytes[first..<first + length])
+            case .emptyInput:
+                return (offset, [])
+            }
+        }
     }
 
     /// Reads the next block, keeping the part of a line already read.
