@@ -74,9 +74,9 @@ struct RecordPrinter {
                 )
             }
         case .csv:
-            Terminal.printExact(columns.map(CSV.field).joined(separator: ","))
+            Terminal.printExact(columns.map { CSV.written($0) }.joined(separator: ","))
             for row in rows {
-                Terminal.printExact(row.map { CSV.field(CSV.cell($0, raw: rawCSV)) }.joined(separator: ","))
+                Terminal.printExact(row.map { CSV.written(CSV.cell($0, raw: rawCSV)) }.joined(separator: ","))
             }
         case .json:
             let objects = rows.map { JSONValue.object(JSONObject(zip(columns, $0).map { ($0, $1) })) }
@@ -148,7 +148,7 @@ enum Field {
     }
 }
 
-/// CSV's quoting: a field with a comma, quote or line break is quoted, quotes doubled.
+/// CSV as the tool writes and reads it (see `docs/format.md`, "CSV").
 enum CSV {
     /// A value as a CSV cell. Text that a spreadsheet would run as a formula (starting with
     /// `=`, `+`, `-`, `@`, a tab or a carriage return) gets a `'` in front unless `raw`, as
@@ -160,10 +160,5 @@ enum CSV {
             "=+-@\t\r".unicodeScalars.contains(first)
         else { return text }
         return "'" + text
-    }
-
-    static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
