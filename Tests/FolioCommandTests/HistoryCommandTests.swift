@@ -83,5 +83,6 @@ struct HistoryCommandTests {
         #expect(lines[1].contains("\"change\":\"update\"") && lines[1].contains("\"author\":\"external\""))
         #expect(lines[1].contains("\"name\":\"Longer\""))
         #expect(lines[2].contains("\"change\":\"delete\""), "no longer matches")
+        #expect(lines[2].contains("\"file\":\"Timer/2026/11/05/"), "a delete names its file too: \(lines[2])")
     }
 }

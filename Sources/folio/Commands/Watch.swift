@@ -84,8 +84,12 @@ private final class ChangeFollower: Sendable {
     func follow() {
         do {
             let changes = try store.refresh()
-            let ids = Set(
-                (changes.added + changes.modified + changes.removed).filter { $0.entity == folder }.map(\.id))
+            // Each changed document's file: where it is now, else where it was before it went.
+            let files = Dictionary(
+                (changes.removed + changes.added + changes.modified).filter { $0.entity == folder }.map {
+                    ($0.id, $0.relativePath)
+                }, uniquingKeysWith: { $1 })
+            let ids = Set(files.keys)
             guard !ids.isEmpty else { return }
             let rows = try store.liveRows(query, among: ids)
             let (records, _) = try store.history(after: state.withLock { $0.token })
@@ -113,6 +117,7 @@ private final class ChangeFollower: Sendable {
                         line["change"] = "delete"
                         line["entity"] = .string(folder)
                         line["id"] = .string(id.uuidString)
+                        if let file = files[id] { line["file"] = .string(file) }
                     }
                     if let (token, author) = origin[id] {
                         line["token"] = .integer(token)
