@@ -42,3 +42,20 @@ struct DeletedHistoryTests {
         #expect(after.filter { $0.author == HistoryRecord.externalAuthor }.count == 1, "\(after)")
     }
 }
+
+/// The history keeps the number of transactions the configuration states, not a segment's
+/// worth more.
+struct HistoryLimitTests {
+    @Test func aFetchSeesExactlyTheNewestHistoryLimitTransactions() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = StoreManifest(timeZone: utc, schema: ["entities": ["Timer": [:], "TodoItem": [:]]])
+        let store = try DocumentStore.create(
+            at: directory("store"), manifest: manifest, durability: .none, historyLimit: 10)
+        for number in 0..<301 { try store.commit([.put(timer("T\(number)"), basedOn: nil)]) }
+        let all = try store.history(after: 0)
+        #expect(all.records.map(\.token) == Array(292...301))
+        #expect(try store.history(after: 291).reachesBack)
+        #expect(try !store.history(after: 280).reachesBack, "a token older than the kept ten has expired")
+        #expect(try store.history(after: 295).records.map(\.token) == Array(296...301))
+    }
+}

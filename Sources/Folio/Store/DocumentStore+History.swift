@@ -13,6 +13,25 @@ extension DocumentStore {
     /// (once), so changes made on disk to entities not used yet are in the history too.
     package func history(after token: Int64) throws(FolioError) -> (records: [HistoryRecord], reachesBack: Bool) {
         guard historyLimit > 0 else { return ([], true) }
+        return withinLimit(try storedHistory(after: token), after: token)
+    }
+
+    /// The records of `found` among the newest `historyLimit`, and whether they reach back
+    /// past `token`: the files are trimmed a segment (256 records) at a time, so up to that
+    /// many more may still be on disk; the cap the configuration states holds all the same.
+    private func withinLimit(_ found: (records: [HistoryRecord], reachesBack: Bool), after token: Int64) -> (
+        records: [HistoryRecord], reachesBack: Bool
+    ) {
+        guard let newest = found.records.last?.token else { return found }
+        let oldest = newest - Int64(clamping: historyLimit) + 1
+        guard let first = found.records.first, first.token < oldest else { return found }
+        return (found.records.filter { $0.token >= oldest }, found.reachesBack && token + 1 >= oldest)
+    }
+
+    /// The history's records after `token` as the files hold them (see `history(after:)`).
+    private func storedHistory(after token: Int64) throws(FolioError) -> (
+        records: [HistoryRecord], reachesBack: Bool
+    ) {
         try load(nil)
         if lock.unlockedReason == nil {
             _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
