@@ -41,9 +41,14 @@ extension DocumentStore {
                 try HistoryLog.records(after: token, in: folder)
             }
         } catch let error where error.kind == .damagedHistory && lock.unlockedReason == nil {
-            // Read again under the write lock (another process may have set it aside meanwhile).
+            // Set aside (unless another process did meanwhile): the history begins again.
             return try lock.withLock(.exclusive) { () throws(FolioError) in
-                try settingAsideDamage { () throws(FolioError) in try HistoryLog.records(after: token, in: folder) }
+                do throws(FolioError) {
+                    return try HistoryLog.records(after: token, in: folder)
+                } catch let error where error.kind == .damagedHistory {
+                    try setAsideHistory(because: error)
+                    return try HistoryLog.records(after: token, in: folder)
+                }
             }
         }
     }
@@ -89,11 +94,7 @@ extension DocumentStore {
         // Another process may have appended since this one last did: then the tail is read again.
         if let known = tail, try !HistoryLog.isCurrent(known, in: folder) { tail = nil }
         var settled: HistoryLog.Tail
-        if let tail {
-            settled = tail
-        } else {
-            settled = try settingAsideDamage { () throws(FolioError) in try HistoryLog.tail(in: folder) }
-        }
+        if let tail { settled = tail } else { settled = try readTailSettingAsideDamage() }
         if let record = settled.unsettled {
             if try landed(record, discarded: discarded) {
                 settled = unsettling(settled)
@@ -104,16 +105,15 @@ extension DocumentStore {
         state.withLock { $0.historyTail = settled }
     }
 
-    /// What `read` reads of the history; when the history is damaged, it is set aside and a
-    /// new one begun (see `HistoryLog.setAside`) before `read` runs again, so no token is ever
-    /// handed out twice and the documents go on being read and written. Call holding the
-    /// write lock.
-    private func settingAsideDamage<T>(_ read: () throws(FolioError) -> T) throws(FolioError) -> T {
+    /// The history's tail as the files have it; a damaged history is set aside first and a
+    /// new one begun (see `HistoryLog.setAside`), so no token is ever handed out twice and
+    /// the documents go on being written. Call holding the write lock.
+    private func readTailSettingAsideDamage() throws(FolioError) -> HistoryLog.Tail {
         do {
-            return try read()
+            return try HistoryLog.tail(in: folder)
         } catch let error where error.kind == .damagedHistory {
             try setAsideHistory(because: error)
-            return try read()
+            return try HistoryLog.tail(in: folder)
         }
     }
 
