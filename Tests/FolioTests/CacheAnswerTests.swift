@@ -26,8 +26,16 @@ struct CacheAnswerTests {
             context.insert(errand)
         }
         try context.save()
+        letStampsSettle()
         try DocumentStore.open(at: url.path).close()
         return (url.path, households.map(\.persistentModelID.id))
+    }
+
+    /// Waits until the files just written are past the file system's tick, so the cache file
+    /// the next close writes vouches for them; a cache keeps no stamp as new as its own write
+    /// (`FileStamp.isRacy`), and a fast machine closes a store within that window.
+    func letStampsSettle() {
+        usleep(UInt32(FileStamp.fineSettlingNanoseconds / 1_000) + 30_000)
     }
 
     /// The queries each test compares: index keys, a unique key, a relationship key, with
@@ -99,6 +107,7 @@ struct CacheAnswerTests {
         try rewrite(deleted, in: root) {
             $0.replacing("{\n", with: "{\n  \"$deleted\": \"2026-11-20T10:00:00Z\",\n", maxReplacements: 1)
         }
+        letStampsSettle()
         try DocumentStore.open(at: root, durability: .none).close()
 
         #expect(try compareAnswers(at: root, households: households).allSatisfy { $0 })
