@@ -122,7 +122,7 @@ struct AppCacheAnswerTests {
         try FileManager.default.removeItem(atPath: root + "/" + files[1])
         let untouched = files[2]
 
-        let changes = try appContainer.refresh(appStore, paths: [movedFile, copyFile, files[1], untouched])
+        let changes = try appContainer.opened.refresh(appStore, paths: [movedFile, copyFile, files[1], untouched])
         #expect(changes.modified.map(\.relativePath) == [movedFile])
         #expect(changes.added.map(\.relativePath) == [copyFile])
         #expect(changes.removed.map(\.relativePath) == [files[1]])

@@ -169,16 +169,16 @@ import Testing
         let folder = try TemporaryDirectory()
         var container: ModelContainer? = try container(folder)
         let told = Mutex(0)
-        let key = container!.listeners.add { _ in told.withLock { $0 += 1 } }
+        let key = container!.opened.listeners.add { _ in told.withLock { $0 += 1 } }
         let context = ModelContext(container!)
         context.insert(Lamp("one", watts: 1))
         try context.save()
         // The watcher sees the file; its refresh finds the catalog current and tells no one.
         try await Task.sleep(for: .milliseconds(400))
         #expect(told.withLock { $0 } == 1)
-        container!.listeners.remove(key)
+        container!.opened.listeners.remove(key)
 
-        weak let watcher = container!.watchers.withLock { $0.first }
+        weak let watcher = container!.opened.watchers.withLock { $0.first }
         #expect(watcher != nil)
         _ = consume context
         container = nil

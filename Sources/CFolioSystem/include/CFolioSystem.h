@@ -32,4 +32,8 @@ int folio_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
 /// works, so tests can check both; `0` restores the default.
 void folio_open_beneath_force_walk(int force);
 
+/// Names the calling thread, as `top -H`, a debugger and `/proc/<pid>/task/<tid>/comm`
+/// show it (the first 15 bytes of `name`). Returns -1 with `errno` set on failure.
+int folio_name_thread(const char *name);
+
 #endif

@@ -16,7 +16,7 @@ extension ModelContainer {
             }
             guard !changes.isEmpty else { continue }
             try store.commit(changes)
-            publish(changes)
+            opened.publish(changes)
         }
     }
 

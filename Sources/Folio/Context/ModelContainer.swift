@@ -1,6 +1,4 @@
-import FolioJSON
 import Foundation
-import Synchronization
 
 /// The models' store and schema: SwiftData's `ModelContainer`, over a Folio store folder.
 ///
@@ -8,32 +6,29 @@ import Synchronization
 /// schema against the one the store records. Contexts made from it read and write the
 /// store; `mainContext` is the one for the main actor.
 ///
+/// The stores stay open, watched for changes, while the container, a context made from it
+/// or one of their models' relationships is in use; when the last of them goes, the watchers
+/// stop and each store writes its cache, so that the next open reads only the files changed.
+///
 /// ```swift
 /// let container = try ModelContainer(for: Timer.self, configurations: ModelConfiguration(url: storeURL))
 /// let context = ModelContext(container)
 /// ```
 public final class ModelContainer: Sendable {
+    /// The stores this container opened, which its contexts share.
+    let opened: OpenContainer
+    /// The main actor's context; made on first use. Kept here, and it keeps only `opened`:
+    /// a context that kept its container would keep it for ever.
+    private nonisolated(unsafe) var main: ModelContext?
+
     /// The models the container stores, with the types their relationships reach.
-    public let schema: Schema
+    public var schema: Schema { opened.schema }
     /// The container's configurations, one store folder each. A model is kept in the
     /// store of the first configuration whose schema holds it, else of the first without a
     /// schema; related models always share one (a schema holds what its models reach).
-    public var configurations: [ModelConfiguration] { parts.map(\.configuration) }
+    public var configurations: [ModelConfiguration] { opened.configurations }
     /// The plan the container was opened with, which migrated its store if it was older.
-    public var migrationPlan: (any SchemaMigrationPlan.Type)? { plan.value }
-    private let plan: RuntimeOnly<(any SchemaMigrationPlan.Type)?>
-    /// Each configuration with its store, in the order given.
-    private let parts: [ConfiguredStore]
-    /// Which of `parts` holds each entity, by entity name.
-    private let partOfEntity: [String: Int]
-    /// Each entity's layout, by entity name.
-    private let layouts: RuntimeOnly<[String: EntityLayout]>
-    /// The main actor's context; made on first use.
-    private nonisolated(unsafe) var main: ModelContext?
-    /// Who hears of the documents saves write and refreshes find changed.
-    let listeners = ChangeListeners()
-    /// The file watchers of the on-disk stores whose configuration watches files.
-    let watchers = Mutex<[StoreWatcher]>([])
+    public var migrationPlan: (any SchemaMigrationPlan.Type)? { opened.plan.value }
 
     /// A container for these model types (and those their relationships reach).
     public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...)
@@ -72,111 +67,31 @@ public final class ModelContainer: Sendable {
     public init(
         for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]
     ) throws(FolioError) {
-        let configurations = configurations.isEmpty ? [ModelConfiguration(schema: schema)] : configurations
-        // One configuration's schema may stand for the container's (`ModelContainer(for: schema, configurations: .init(schema: …))`).
-        let given = configurations.count == 1 ? configurations[0].schema ?? schema : schema
-        let schema = try Self.versioned(given, by: migrationPlan)
-        try Self.check(schema)
-        self.schema = schema
-        layouts = RuntimeOnly(
-            Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityLayout($0, in: schema)) }))
-        plan = RuntimeOnly(migrationPlan)
-        let assigned = try Self.assign(schema, to: configurations)
-        partOfEntity = assigned
-        var parts: [ConfiguredStore] = []
-        for (index, configuration) in configurations.enumerated() {
-            var own = schema
-            own.entities = schema.entities.filter { assigned[$0.name] == index }
-            parts.append(try Self.open(configuration, schema: own, migrationPlan: migrationPlan))
-        }
-        self.parts = parts
-        startWatching()
+        opened = try OpenContainer(for: schema, migrationPlan: migrationPlan, configurations: configurations)
+        opened.adopt(self)
     }
 
-    /// Opens (or creates) one configuration's store with the entities it holds.
-    private static func open(
-        _ configuration: ModelConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?
-    ) throws(FolioError) -> ConfiguredStore {
-        var folder = configuration.url
-        var scratch: ScratchFolder?
-        if configuration.isStoredInMemoryOnly {
-            let made = try ScratchFolder(purpose: "in-memory")
-            folder = made.url.appending(path: "store", directoryHint: .isDirectory)
-            scratch = made
-        }
-        do {
-            let durability = configuration.isStoredInMemoryOnly ? .none : configuration.durability
-            let store = try openStore(
-                // An in-memory store is private scratch that starts empty: made even when saving is not allowed.
-                at: folder.path(percentEncoded: false), schema: schema, durability: durability,
-                writable: configuration.allowsSave || configuration.isStoredInMemoryOnly,
-                timeZone: configuration.timeZone ?? .current, historyLimit: configuration.historyLimit,
-                migrationPlan: migrationPlan)
-            return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: scratch)
-        } catch {
-            scratch?.remove()
-            throw error
-        }
-    }
-
-    /// Which configuration holds each entity: the first whose schema names it (a class
-    /// that inherits from another model goes with its hierarchy's root), else the first
-    /// without a schema. Relationships stay within one store, as in SwiftData.
-    private static func assign(_ schema: Schema, to configurations: [ModelConfiguration]) throws(FolioError) -> [String:
-        Int]
-    {
-        var assigned: [String: Int] = [:]
-        for entity in schema.entities {
-            let root = entity.storageName
-            guard
-                let index = configurations.firstIndex(where: { $0.schema?.entity(named: root) != nil })
-                    ?? configurations.firstIndex(where: { $0.schema == nil })
-            else {
-                throw .misuse(
-                    "\(entity.name) is in none of the configurations' schemas; add it to one, or give one configuration no schema to take the models no other one names"
-                )
-            }
-            assigned[entity.name] = index
-        }
-        for entity in schema.entities {
-            for relationship in entity.relationships where assigned[relationship.destination] != assigned[entity.name] {
-                throw .misuse(
-                    "\(entity.name).\(relationship.name) relates models of two configurations, whose stores are separate folders; put \(entity.name) and \(relationship.destination) in the same configuration"
-                )
-            }
-        }
-        return assigned
-    }
-
-    deinit {
-        // Stopped first: a refresh it started must not run on a store being closed.
-        for watcher in watchers.withLock({ $0 }) { watcher.stop() }
-        for part in parts {
-            if let temporaryFolder = part.temporaryFolder {
-                // The in-memory store's folder is private scratch: if it cannot be removed (the
-                // system already cleaned the temporary folder), nothing of the user's is lost.
-                temporaryFolder.remove()
-            } else {
-                // The cache lets the next launch skip reading unchanged files. A deinit has no
-                // one to tell of a failure, and none costs data: the next open reads the files.
-                do { try part.store.close() } catch {}
-            }
-        }
+    /// The container over stores already open, taking their main context if it lives
+    /// (`OpenContainer.handle()`).
+    init(opened: OpenContainer, mainContext: ModelContext?) {
+        self.opened = opened
+        main = mainContext
     }
 
     /// The context for the main actor, as SwiftData's `mainContext`, with autosave on.
     @MainActor public var mainContext: ModelContext {
         if let main { return main }
-        let context = ModelContext(self)
+        let context = ModelContext(mainContextOf: opened)
         context.autosaveEnabled = true
         main = context
+        opened.adoptMainContext(context)
         return context
     }
 
     /// Files in the store that Folio could not read (malformed JSON, a symbolic link, a
     /// document in the wrong place), each with its path and why, as of the last walk.
     /// Fetches leave them out; the files are left as they are.
-    public var issues: [StoreIssue] { parts.flatMap(\.store.issues) }
+    public var issues: [StoreIssue] { opened.issues }
 
     /// Looks at the store's files again, to see what changed behind the container's back
     /// (a `git pull`, a hand edit, another process), reading only the files that changed.
@@ -188,199 +103,11 @@ public final class ModelContainer: Sendable {
     /// With the file watcher on (`ModelConfiguration.watchesFiles`, the default for stores on
     /// disk), the container does this by itself within about 100 ms of a change.
     @discardableResult
-    public func refresh() throws(FolioError) -> StoreChanges {
-        var changes = StoreChanges()
-        for part in parts { changes.add(try refresh(part.store)) }
-        return changes
-    }
-
-    /// The layout of an entity of the schema.
-    func layout(of entityName: String) -> EntityLayout? { layouts.value[entityName] }
-
-    /// The layout of a model's own class, which may inherit from its identity's entity.
-    func layout(of model: any PersistentModel) -> EntityLayout? {
-        layouts.value[ModelEntities.entity(of: type(of: model)).name]
-    }
-
-    /// The layout for a stored document: its `"$entity"`'s, which is the folder's entity
-    /// or one inheriting from it. `given`, the layout a fetch looked up once, is used when
-    /// it is that entity's, sparing a lookup per document.
-    func layout(of stored: StoredDocument, given: EntityLayout? = nil) -> EntityLayout? {
-        // The common case, every document of a fetch of one class, told without reading the name.
-        if let given, stored.member(ModelDocument.entityKey, isText: given.entity.name) { return given }
-        guard case .string(let name)? = stored.member(ModelDocument.entityKey) else {
-            return given ?? layout(of: stored.entity)
-        }
-        if let given, given.entity.name == name { return given }
-        guard let layout = layouts.value[name], layout.entity.storageName == stored.entity else { return nil }
-        return layout
-    }
-
-    /// The store that holds an entity's documents (the first one for a name the schema lacks).
-    func store(of entityName: String) -> DocumentStore { parts[partOfEntity[entityName] ?? 0].store }
-
-    /// The configuration of the store that holds an entity.
-    func configuration(of entityName: String) -> ModelConfiguration {
-        parts[partOfEntity[entityName] ?? 0].configuration
-    }
+    public func refresh() throws(FolioError) -> StoreChanges { try opened.refresh() }
 
     /// Every store of the container, one per configuration.
-    var stores: [DocumentStore] { parts.map(\.store) }
+    var stores: [DocumentStore] { opened.stores }
 
-    /// Opens the store in the folder, or creates one in the time zone given; records the
-    /// schema in the manifest (unless the configuration does not allow writing).
-    private static func openStore(
-        at root: String, schema: Schema, durability: Durability, writable: Bool, timeZone: TimeZone,
-        historyLimit: Int, migrationPlan: (any SchemaMigrationPlan.Type)?
-    ) throws(FolioError) -> DocumentStore {
-        var holdsStore = false
-        if try FileSystem.status(root) != nil {
-            holdsStore = try OpenFolder(root: root).status(of: StoreManifest.fileName) != nil
-        }
-        guard holdsStore else {
-            guard writable else {
-                throw .invalidStore(
-                    path: root,
-                    reason: "holds no Folio store, and the configuration (allowsSave: false) may not create one")
-            }
-            return try DocumentStore.create(
-                at: root,
-                manifest: StoreManifest(
-                    schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),
-                durability: durability, historyLimit: historyLimit)
-        }
-        let store = try DocumentStore.open(at: root, durability: durability, historyLimit: historyLimit)
-        var manifest = store.manifest
-        if let recorded = Schema.Version(manifest.schemaVersion), recorded > schema.version {
-            throw FolioError(
-                .migration,
-                "the store's schema version is \(recorded), newer than this program's \(schema.version); it was written by a newer version of the program, so update this one",
-                path: root)
-        }
-        if writable, let recorded = Schema.Version(manifest.schemaVersion), recorded < schema.version {
-            // Without a plan, as SwiftData does, the change is migrated as a lightweight stage would.
-            if let migrationPlan {
-                try migrate(store, from: recorded, to: schema, plan: migrationPlan)
-            } else {
-                try migrate(
-                    store, steps: [MigrationStep.lightweight(from: manifest.schema, to: schema, fromVersion: recorded)],
-                    to: schema)
-            }
-            manifest = store.manifest
-        }
-        manifest.schemaVersion = schema.version.description
-        manifest.schema = schema.json
-        if writable, manifest != store.manifest { try store.commit([], manifest: manifest) }
-        return store
-    }
-
-    /// Runs the plan's stages between the store's version and the schema's, as one
-    /// transaction. A stage that would delete the documents of an entity the new schema
-    /// lacks is refused (a class renamed without a plan file would lose its data that way).
-    private static func migrate(
-        _ store: DocumentStore, from recorded: Schema.Version, to schema: Schema, plan: any SchemaMigrationPlan.Type
-    ) throws(FolioError) {
-        let stages = plan.stages.filter {
-            $0.versions.to.versionIdentifier > recorded && $0.versions.to.versionIdentifier <= schema.version
-        }
-        .sorted { $0.versions.to.versionIdentifier < $1.versions.to.versionIdentifier }
-        // The stages must lead from the store's version to the models' without a gap: a
-        // version skipped would be recorded without its change made to the documents.
-        var reached = recorded
-        for stage in stages {
-            guard stage.versions.from.versionIdentifier == reached else {
-                throw .migration(
-                    "the store is at \(reached), but \(plan)'s next stage goes from \(stage.versions.from.versionIdentifier) to \(stage.versions.to.versionIdentifier); add a stage from \(reached), and nothing was changed"
-                )
-            }
-            reached = stage.versions.to.versionIdentifier
-        }
-        guard reached == schema.version else {
-            throw .migration(
-                "\(plan) has no stages from the store's version \(reached) to the models' \(schema.version); add them, and nothing was changed"
-            )
-        }
-        if stages.contains(where: { if case .custom = $0 { true } else { false } }) {
-            return try StagedMigration(store: store, stages: stages).run()
-        }
-        var steps: [MigrationStep] = []
-        var schemaJSON = store.manifest.schema
-        for stage in stages {
-            let step = try stage.step(from: schemaJSON, timeZone: store.manifest.timeZone)
-            schemaJSON = stage.versions.to.schema.json
-            steps.append(step)
-        }
-        try migrate(store, steps: steps, to: schema)
-    }
-
-    /// Runs migration steps as one transaction, refusing to delete the documents of an entity the new schema lacks.
-    private static func migrate(_ store: DocumentStore, steps: [MigrationStep], to schema: Schema) throws(FolioError) {
-        guard !steps.isEmpty else { return }
-        let dryRun = try store.migrate(steps, dryRun: true)
-        let removed = steps.flatMap(\.operations).compactMap {
-            if case .removeEntity(let name) = $0 { name } else { nil }
-        }
-        for name in removed where (dryRun.entities[name]?.deleted ?? 0) > 0 {
-            throw .misuse(
-                "migrating to \(schema.version) would delete the \(dryRun.entities[name]!.deleted) documents of \(name), which the new schema lacks; if the model was renamed, migrate with a plan file's renameEntity, else remove them with removeEntity"
-            )
-        }
-        try store.migrate(steps)
-    }
-
-    /// The schema at the version a migration plan gives its models. Apps pass the current
-    /// models' types with the plan (`ModelContainer(for: Email.self, migrationPlan: Plan.self)`),
-    /// whose schema says nothing of versions: it is the plan's latest `VersionedSchema` that
-    /// holds all those types, with every model of that version. A schema at a later version
-    /// than that is taken as it is.
-    static func versioned(_ schema: Schema, by plan: (any SchemaMigrationPlan.Type)?) throws(FolioError) -> Schema {
-        guard let plan else { return schema }
-        func types(of schema: Schema) -> Set<ObjectIdentifier> {
-            Set(schema.entities.compactMap { $0.modelType.value.map(ObjectIdentifier.init) })
-        }
-        let wanted = types(of: schema)
-        let holding = plan.schemas.map(Schema.init(versionedSchema:)).filter { wanted.isSubset(of: types(of: $0)) }
-        guard let latest = holding.max(by: { $0.version < $1.version }) else {
-            throw .misuse(
-                "none of \(plan)'s schemas holds \(schema.entities.map(\.name).joined(separator: ", ")) (the classes themselves, as VersionedSchema.models lists them); pass the models of one of its versions"
-            )
-        }
-        return schema.version > latest.version ? schema : latest
-    }
-
-    /// Refuses a schema Folio cannot store, naming the property and what to do.
-    private static func check(_ schema: Schema) throws(FolioError) {
-        for entity in schema.entities {
-            guard DocumentPath.isIdentifier(entity.name) else {
-                throw .misuse(
-                    "the model \(entity.name) cannot name a folder; give it a name made of letters, digits and _")
-            }
-            for attribute in entity.attributes where attribute.coding.value == nil {
-                throw .misuse(
-                    "\(entity.name).\(attribute.name) has type \(attribute.valueType), which Folio cannot store; make the type Codable, or mark the property @Transient"
-                )
-            }
-            for attribute in entity.attributes where attribute.isExternalStorage && attribute.valueType != "Data" {
-                throw .misuse(
-                    "\(entity.name).\(attribute.name) is \(attribute.valueType); .externalStorage keeps Data (or Data?) in a file of its own, so declare it as Data or drop the option"
-                )
-            }
-            for relationship in entity.relationships where schema.entity(named: relationship.destination) == nil {
-                throw .misuse(
-                    "\(entity.name).\(relationship.name) refers to \(relationship.destination), which is not a model")
-            }
-        }
-    }
-}
-
-extension Schema.Version {
-    /// Reads "1.2.3", as the manifest records a version: three numbers of up to nine digits,
-    /// so that the next version (`schema add-*` adds one to the minor) cannot overflow.
-    package init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            parts.allSatisfy({ (1...9).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
-        else { return nil }
-        self.init(Int(parts[0])!, Int(parts[1])!, Int(parts[2])!)
-    }
+    /// The store that holds an entity's documents (the first one for a name the schema lacks).
+    func store(of entityName: String) -> DocumentStore { opened.store(of: entityName) }
 }

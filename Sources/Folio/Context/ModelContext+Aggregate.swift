@@ -26,7 +26,7 @@ extension ModelContext {
             try propertyExpression(keyPath, in: entity)
         }
         let groups = try groupBy.map { keyPath throws(FolioError) in try propertyExpression(keyPath, in: entity) }
-        return try container.store(of: query.entity).aggregate(
+        return try opened.store(of: query.entity).aggregate(
             query, QueryAggregate(aggregation.function, of: value), groupedBy: groups, overlay: plan.overlay)
     }
 

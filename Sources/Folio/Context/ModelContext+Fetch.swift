@@ -22,8 +22,8 @@ extension ModelContext {
         // A plain loop: `compactMap`'s generic closure looked up `Model?`'s metadata per result.
         var models: [Model] = []
         models.reserveCapacity(result.matches.count)
-        let layout = container.layout(of: query.entity)
-        let folder = container.schema.storageName(of: query.entity)
+        let layout = opened.layout(of: query.entity)
+        let folder = opened.schema.storageName(of: query.entity)
         // By position, each match read in place: a copy of one (its stored document with its
         // version and content) went through the runtime's value witnesses per result.
         for position in result.matches.indices {
@@ -58,7 +58,7 @@ extension ModelContext {
     {
         let plan = try fetchPlan(for: descriptor, checkingReadable: false)
         guard let query = plan.query else { return try fetchOnModels(descriptor).map(\.persistentModelID) }
-        let folder = container.schema.storageName(of: query.entity)
+        let folder = opened.schema.storageName(of: query.entity)
         return try run(query, of: plan).matches.map {
             PersistentIdentifier(entityName: folder, id: $0.id)
         }
@@ -89,8 +89,8 @@ extension ModelContext {
         let result = try run(query, of: plan)
         let matches = result.matches
         let unsaved = (inserted, deleted, changed)
-        let layout = container.layout(of: query.entity)
-        let folder = container.schema.storageName(of: query.entity)
+        let layout = opened.layout(of: query.entity)
+        let folder = opened.schema.storageName(of: query.entity)
         var start = matches.startIndex
         while start < matches.endIndex {
             let batch = matches[start..<min(start + max(batchSize, 1), matches.endIndex)]
@@ -151,13 +151,13 @@ extension ModelContext {
         let plan = try fetchPlan(for: descriptor)
         guard let query = plan.query else {
             let entity = try entity(of: Model.self)
-            let total = container.store(of: entity.name).documentCounts[entity.storageName] ?? 0
+            let total = opened.store(of: entity.name).documentCounts[entity.storageName] ?? 0
             let matched = try fetchOnModels(descriptor).count
             return QueryExplanation(
                 entity: entity.name, access: .scan, documents: total, examined: total, matched: matched,
                 fallback: plan.fallback)
         }
-        return try container.store(of: query.entity).run(query, overlay: plan.overlay).explanation
+        return try opened.store(of: query.entity).run(query, overlay: plan.overlay).explanation
     }
 
     /// A descriptor as a document query with this context's unsaved changes, or the
@@ -183,7 +183,7 @@ extension ModelContext {
             entity: entity.name, offset: max(descriptor.fetchOffset ?? 0, 0), limit: descriptor.fetchLimit,
             includeDeleted: descriptor.includeDeleted)
         if let predicate = descriptor.predicate {
-            switch PredicateTranslation.query(for: predicate, entity: entity, schema: container.schema) {
+            switch PredicateTranslation.query(for: predicate, entity: entity, schema: opened.schema) {
             case .success(let filter): query.filter = filter
             case .failure(let reason):
                 let shape = String(describing: type(of: predicate.expression))
@@ -213,7 +213,7 @@ extension ModelContext {
     private func run(_ query: DocumentQuery, of plan: FetchPlan, countOnly: Bool = false) throws(FolioError)
         -> DocumentQueryResult
     {
-        let result = try container.store(of: query.entity).run(query, overlay: plan.overlay, countOnly: countOnly)
+        let result = try opened.store(of: query.entity).run(query, overlay: plan.overlay, countOnly: countOnly)
         try checkReadable(plan.entity)
         return result
     }
@@ -222,9 +222,9 @@ extension ModelContext {
     /// could not read: any answer about the entity could depend on it. Under `.skip`, logs
     /// each such file once and goes on without it.
     private func checkReadable(_ entity: Schema.Entity) throws(FolioError) {
-        let unreadable = container.store(of: entity.name).unreadableDocuments(of: entity.storageName)
+        let unreadable = opened.store(of: entity.name).unreadableDocuments(of: entity.storageName)
         guard let first = unreadable.first else { return }
-        guard container.configuration(of: entity.name).unreadableDocuments == .skip else { throw first.error }
+        guard opened.configuration(of: entity.name).unreadableDocuments == .skip else { throw first.error }
         for issue in unreadable {
             OnceLog.documents.notice(
                 issue.path,
@@ -238,7 +238,7 @@ extension ModelContext {
         throws(FolioError) -> (any PersistentModel)?
     {
         do { return try make() } catch {
-            guard container.configuration(of: entity).unreadableDocuments == .skip else { throw error }
+            guard opened.configuration(of: entity).unreadableDocuments == .skip else { throw error }
             OnceLog.documents.notice(
                 error.path ?? error.description,
                 "A fetch leaves out a document that does not fit its model: \(error.description)")
@@ -251,7 +251,7 @@ extension ModelContext {
     private func sortKey<Model>(_ descriptor: SortDescriptor<Model>, in entity: Schema.Entity) -> DocumentQuery.SortKey?
     {
         guard let keyPath = descriptor.keyPath,
-            let expression = SortTranslation.expression(for: keyPath, in: entity, schema: container.schema)
+            let expression = SortTranslation.expression(for: keyPath, in: entity, schema: opened.schema)
         else { return nil }
         return DocumentQuery.SortKey(
             expression, ascending: descriptor.order == .forward, comparator: descriptor.stringComparator)
@@ -263,9 +263,9 @@ extension ModelContext {
         var overlay: [(Catalog.Identity, JSONObject?)] = []
         let edited = changed.subtracting(inserted).sorted { $0.id.uuidString < $1.id.uuidString }
         for identifier in inserted + edited where !deleted.contains(identifier) {
-            guard let model = registered[identifier], let layout = container.layout(of: model) else { continue }
+            guard let model = registered[identifier], let layout = opened.layout(of: model) else { continue }
             let document = try ModelDocument.document(
-                for: model, layout: layout, version: container.schema.version,
+                for: model, layout: layout, version: opened.schema.version,
                 deletedAt: model.persistentBackingData.deletedAt)
             overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), document.content))
         }
@@ -297,7 +297,7 @@ extension ModelContext {
     /// leaves their values to be decoded when first read.
     private func rememberReadable(_ rows: [Int], of result: DocumentQueryResult, entity: String) {
         guard !rows.isEmpty, let generation = result.tableGeneration else { return }
-        container.store(of: entity).rememberReadable(rows: rows, of: entity, generation: generation)
+        opened.store(of: entity).rememberReadable(rows: rows, of: entity, generation: generation)
     }
 
     /// The descriptor evaluated on models made from every document of the entity: for
@@ -321,7 +321,7 @@ extension ModelContext {
         let entity = try entity(of: Model.self)
         var models: [Model] = []
         var seen = Set<ObjectIdentifier>()
-        for stored in container.store(of: entity.name).documents(entity: entity.storageName) {
+        for stored in opened.store(of: entity.name).documents(entity: entity.storageName) {
             guard descriptor.includeDeleted || stored.member(ModelDocument.deletedKey) == nil,
                 let model = try unlessSkipped(in: entity.name, { () throws(FolioError) in try materialize(stored) })
                     as? Model,
@@ -344,7 +344,7 @@ extension ModelContext {
     /// The container's entity for a model type, or an error naming the type.
     func entity(of type: any PersistentModel.Type) throws(FolioError) -> Schema.Entity {
         let name = ModelEntities.entity(of: type).name
-        guard let entity = container.schema.entity(named: name) else {
+        guard let entity = opened.schema.entity(named: name) else {
             throw .misuse("\(name) is not one of this container's models; add it to the container's schema")
         }
         return entity

@@ -18,7 +18,7 @@ extension ModelContext {
         let predicate = descriptor.predicate.map { ($0 as Any) as! Predicate<DefaultHistoryTransaction> }
         let after = predicate.flatMap(HistoryTokenBound.lowerBound(of:))
         var transactions: [DefaultHistoryTransaction] = []
-        for store in container.stores where store.historyLimit > 0 {
+        for store in opened.stores where store.historyLimit > 0 {
             let identifier = try store.historyIdentifier
             let since = after?.transaction(in: identifier) ?? 0
             let (records, reachesBack) = try store.history(after: since)
@@ -50,7 +50,7 @@ extension ModelContext {
                 }
                 return false
             }
-        } else if container.stores.count > 1 {
+        } else if opened.stores.count > 1 {
             transactions.sort { ($0.timestamp, $0.transactionIdentifier) < ($1.timestamp, $1.transactionIdentifier) }
         }
         if descriptor.fetchLimit > 0, transactions.count > descriptor.fetchLimit {
@@ -68,7 +68,7 @@ extension ModelContext {
             throw .misuse("Folio's stores keep DefaultHistoryTransaction histories; delete those")
         }
         let predicate = descriptor.predicate.map { ($0 as Any) as! Predicate<DefaultHistoryTransaction> }
-        for store in container.stores where store.historyLimit > 0 {
+        for store in opened.stores where store.historyLimit > 0 {
             let identifier = try store.historyIdentifier
             var failure: (any Error)?
             try store.deleteHistory { record in
@@ -87,7 +87,7 @@ extension ModelContext {
         var changes: [HistoryChange] = []
         changes.reserveCapacity(record.changes.count)
         for (index, change) in record.changes.enumerated() {
-            guard let entity = container.schema.entity(named: change.entity), let type = entity.modelType.value else {
+            guard let entity = opened.schema.entity(named: change.entity), let type = entity.modelType.value else {
                 continue  // an entity this app's schema no longer has
             }
             changes.append(

@@ -29,7 +29,7 @@ extension ModelContext {
                 !inserted.contains(identifier), !deleted.contains(identifier)
             else { continue }
             let data = model.persistentBackingData
-            guard let stored = container.store(of: identity.entity).document(entity: identity.entity, id: identity.id)
+            guard let stored = opened.store(of: identity.entity).document(entity: identity.entity, id: identity.id)
             else {
                 data.context = nil
                 data.document = nil
@@ -37,7 +37,7 @@ extension ModelContext {
                 continue
             }
             // This context's own save, or a change it already took.
-            guard stored.version != data.document?.version, let layout = container.layout(of: stored) else { continue }
+            guard stored.version != data.document?.version, let layout = opened.layout(of: stored) else { continue }
             recordingIssue { () throws(FolioError) in
                 try ModelDocument.fill(data, from: stored, layout: layout, context: self)
             }

@@ -18,13 +18,13 @@ extension ModelContext {
     public func save() throws(FolioError) {
         guard hasChanges else { return }
         for identifier in inserted + changed + deleted
-        where !container.configuration(of: identifier.entityName).allowsSave {
+        where !opened.configuration(of: identifier.entityName).allowsSave {
             throw .misuse(
                 "\(identifier.entityName)'s configuration has allowsSave: false, so it cannot save; make another configuration to write"
             )
         }
         NotificationCenter.default.post(name: Self.willSave, object: self)
-        let schema = container.schema
+        let schema = opened.schema
         let doomed = try applyDeleteRules()
         let doomedSet = Set(doomed)
         try checkModelCounts(except: doomedSet)
@@ -33,7 +33,7 @@ extension ModelContext {
         var changes: [DocumentChange] = []
         var written: [(model: any PersistentModel, document: Document, deletedAt: Date?)] = []
         for identifier in inserted where !doomedSet.contains(identifier) {
-            guard let model = registered[identifier], let layout = container.layout(of: model) else { continue }
+            guard let model = registered[identifier], let layout = opened.layout(of: model) else { continue }
             // An `id` changed between insert and this first save names the file: follow it.
             if layout.hasOwnIdentity, let own = model.persistentBackingData.ownIdentity, own != identifier.id {
                 rekey(model, from: identifier, to: PersistentIdentifier(entityName: identifier.entityName, id: own))
@@ -46,7 +46,7 @@ extension ModelContext {
             written.append((model, document, nil))
         }
         for identifier in changed.sorted() where !doomedSet.contains(identifier) && !inserted.contains(identifier) {
-            guard let model = registered[identifier], let layout = container.layout(of: model) else { continue }
+            guard let model = registered[identifier], let layout = opened.layout(of: model) else { continue }
             let data = model.persistentBackingData
             if layout.hasOwnIdentity, let own = data.ownIdentity, own != identifier.id {
                 throw .misuse(
@@ -60,9 +60,9 @@ extension ModelContext {
         }
         for identifier in doomed {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
-                let layout = container.layout(of: model)
+                let layout = opened.layout(of: model)
             else { continue }
-            if container.configuration(of: identifier.entityName).deletion == .soft {
+            if opened.configuration(of: identifier.entityName).deletion == .soft {
                 // A tombstone keeps every value, so `restore` can bring the model back whole.
                 let document = try ModelDocument.document(
                     for: model, layout: layout, version: schema.version, deletedAt: now)
@@ -78,14 +78,14 @@ extension ModelContext {
             inserted: inserted.filter { !doomedSet.contains($0) },
             updated: changed.subtracting(inserted).subtracting(doomedSet).sorted(), deleted: doomed)
         // One transaction per store: a container's configurations keep separate folders.
-        let stores = container.stores
+        let stores = opened.stores
         for store in stores {
             // Whether this store holds an entity's documents: always, for a container with one.
-            let holds = { (entity: String) in stores.count == 1 || self.container.store(of: entity) === store }
+            let holds = { (entity: String) in stores.count == 1 || self.opened.store(of: entity) === store }
             let own = changes.filter { holds($0.entity) }
             guard !own.isEmpty else { continue }
             let summary = try commit(own, to: store)
-            container.publish(own)
+            opened.publish(own)
             var versions: [PersistentIdentifier: DocumentVersion] = [:]
             for (path, version) in summary.versions {
                 versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version
@@ -102,7 +102,7 @@ extension ModelContext {
             // A soft-deleted model stays registered, stamped: a fetch that includes deleted models
             // finds this same object (one identity, one model per context), and `restore` works on it.
             for identifier in doomed
-            where saved(identifier) && container.configuration(of: identifier.entityName).deletion == .hard {
+            where saved(identifier) && opened.configuration(of: identifier.entityName).deletion == .hard {
                 guard let data = registered[identifier]?.persistentBackingData else { continue }
                 data.context = nil
                 data.document = nil
@@ -147,7 +147,7 @@ extension ModelContext {
             guard let owner = registered[identifier] else { continue }
             for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .nullify {
                 guard let inverseName = relationship.inverseName,
-                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(
+                    let inverse = opened.schema.entity(named: relationship.destination)?.relationship(
                         named: inverseName),
                     let access = inverse.access.value
                 else { continue }
@@ -170,7 +170,7 @@ extension ModelContext {
         for identifier in owners {
             for (relationship, related) in relatedModels(of: identifier) where !relationship.isToMany {
                 guard let inverseName = relationship.inverseName,
-                    let inverse = container.schema.entity(named: relationship.destination)?.relationship(
+                    let inverse = opened.schema.entity(named: relationship.destination)?.relationship(
                         named: inverseName),
                     inverse.isToMany, (inverse.minimumModelCount ?? 0) > 0 || (inverse.maximumModelCount ?? 0) > 0
                 else { continue }
@@ -179,7 +179,7 @@ extension ModelContext {
         }
         var checked = Set<PersistentIdentifier>()
         for identifier in owners where !doomed.contains(identifier) && checked.insert(identifier).inserted {
-            guard let model = registered[identifier], let entity = container.layout(of: model)?.entity else { continue }
+            guard let model = registered[identifier], let entity = opened.layout(of: model)?.entity else { continue }
             for relationship in entity.relationships where relationship.isToMany {
                 let (minimum, maximum) = (relationship.minimumModelCount ?? 0, relationship.maximumModelCount ?? 0)
                 // A relationship a fetched model never read holds what is stored, which was checked when saved.
@@ -199,7 +199,7 @@ extension ModelContext {
 
     /// Each relationship of a registered model with the models it holds now.
     private func relatedModels(of identifier: PersistentIdentifier) -> [(Schema.Relationship, [any PersistentModel])] {
-        guard let model = registered[identifier], let entity = container.layout(of: model)?.entity else { return [] }
+        guard let model = registered[identifier], let entity = opened.layout(of: model)?.entity else { return [] }
         return entity.relationships.compactMap { relationship in
             guard let access = relationship.access.value else { return nil }
             let value = model.persistentBackingData.currentValue(forKey: relationship.name)
@@ -215,7 +215,7 @@ extension ModelContext {
     {
         let identifier = model.persistentModelID
         let entity = layout.entity
-        let store = container.store(of: entity.name)
+        let store = opened.store(of: entity.name)
         if let same = store.document(entity: entity.storageName, id: identifier.id) { return same }
         // Only values the documents hold can match; a constraint on an ephemeral property
         // would match every document.
@@ -224,7 +224,7 @@ extension ModelContext {
         }
         guard !constraints.isEmpty else { return nil }
         let document = try ModelDocument.document(
-            for: model, layout: layout, version: container.schema.version, deletedAt: nil)
+            for: model, layout: layout, version: opened.schema.version, deletedAt: nil)
         for constraint in constraints {
             let key = constraint.map { document.content[$0] }
             // As in SQL, a missing value (nil) is unique to itself: it matches nothing.
@@ -259,7 +259,7 @@ extension ModelContext {
         do {
             return try store.commit(changes, author: author)
         } catch FolioError.Kind.conflict
-            where changes.first.map({ container.configuration(of: $0.entity).conflicts }) == .overwrite
+            where changes.first.map({ opened.configuration(of: $0.entity).conflicts }) == .overwrite
         {
             _ = try store.refresh()
             return try store.commit(changes.compactMap { rebased($0, in: store) }, author: author)

@@ -19,7 +19,7 @@ extension ModelContext {
             data.context = self
             registered[identifier] = next
             changed.insert(identifier)
-            guard let entity = container.layout(of: next)?.entity else { continue }
+            guard let entity = opened.layout(of: next)?.entity else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .cascade {
                 pending += cascaded(from: next, through: relationship).filter {
                     $0.persistentBackingData.deletedAt == stamp
@@ -37,14 +37,14 @@ extension ModelContext {
     @discardableResult
     public func purge(deletedBefore moment: Date) throws(FolioError) -> Int {
         var count = 0
-        for (store, configuration) in zip(container.stores, container.configurations) {
+        for (store, configuration) in zip(opened.stores, opened.configurations) {
             let changes = store.purging(deletedBefore: moment)
             guard !changes.isEmpty else { continue }
             guard configuration.allowsSave else {
                 throw .misuse("the configuration of \(store.root) has allowsSave: false, so it cannot purge")
             }
             try store.commit(changes, author: author)
-            container.publish(changes)
+            opened.publish(changes)
             count += forgetPurged(changes, from: store)
         }
         return count
@@ -71,7 +71,7 @@ extension ModelContext {
                 let identifier = PersistentIdentifier(entityName: document.entity, id: document.id)
                 guard let model = registered[identifier],
                     let stored = store.document(entity: document.entity, id: document.id),
-                    let layout = container.layout(of: model)
+                    let layout = opened.layout(of: model)
                 else { continue }
                 let data = model.persistentBackingData
                 if changed.contains(identifier) {
@@ -99,7 +99,7 @@ extension ModelContext {
     private func cascaded(from model: any PersistentModel, through relationship: Schema.Relationship)
         -> [any PersistentModel]
     {
-        if !relationship.isStored(in: container.schema), let inverseName = relationship.inverseName {
+        if !relationship.isStored(in: opened.schema), let inverseName = relationship.inverseName {
             return models(
                 of: relationship.destination, referringTo: model.persistentModelID.id, through: inverseName,
                 includingDeleted: true)

@@ -15,7 +15,14 @@ import Foundation
 /// ```
 public final class ModelContext {
     /// The container whose store this context reads and writes.
-    public let container: ModelContainer
+    ///
+    /// The main context does not keep its container (the container keeps it): when nothing
+    /// else does, this is a container over the same open stores, whose `mainContext` is this.
+    public var container: ModelContainer { kept ?? opened.handle() }
+    /// The container this context keeps: the one it was made from, or `nil` for the main context.
+    private let kept: ModelContainer?
+    /// The stores this context reads and writes, kept open while it lives.
+    let opened: OpenContainer
     /// Whether the context saves by itself after changes, as SwiftData's main context does:
     /// a change schedules one save on the main actor. Only `mainContext` can autosave.
     public var autosaveEnabled = false
@@ -47,11 +54,19 @@ public final class ModelContext {
 
     /// A context over the container's store.
     public init(_ container: ModelContainer) {
-        self.container = container
-        listenerKey = container.listeners.add { [inbox] change in inbox.add(change.documents) }
+        kept = container
+        opened = container.opened
+        listenerKey = opened.listeners.add { [inbox] change in inbox.add(change.documents) }
     }
 
-    deinit { container.listeners.remove(listenerKey) }
+    /// The main context of a container over `opened`, which keeps the stores but not the container.
+    init(mainContextOf opened: OpenContainer) {
+        kept = nil
+        self.opened = opened
+        listenerKey = opened.listeners.add { [inbox] change in inbox.add(change.documents) }
+    }
+
+    deinit { opened.listeners.remove(listenerKey) }
 
     /// Registers a new model, to be written at the next save; models it refers to come along.
     ///
@@ -71,7 +86,7 @@ public final class ModelContext {
         inserted.append(identifier)
         deleted.removeAll { $0 == identifier }
         scheduleAutosave()
-        guard let entity = container.layout(of: model)?.entity else { return }
+        guard let entity = opened.layout(of: model)?.entity else { return }
         for relationship in entity.relationships {
             guard let access = relationship.access.value, let value = data.currentValue(forKey: relationship.name)
             else { continue }
@@ -127,7 +142,7 @@ public final class ModelContext {
     /// `registeredModel(for:)` or a fetch when the model may be gone.
     public func model(for identifier: PersistentIdentifier) -> any PersistentModel {
         if let model = existingModel(for: identifier) { return model }
-        guard let type = container.layout(of: identifier.entityName)?.entity.modelType.value else {
+        guard let type = opened.layout(of: identifier.entityName)?.entity.modelType.value else {
             preconditionFailure(
                 "\(identifier.entityName) is not one of this container's models; add it to the container's schema")
         }
@@ -146,7 +161,7 @@ public final class ModelContext {
     func existingModel(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         if let model = registered[identifier] { return model }
         guard
-            let stored = container.store(of: identifier.entityName).document(
+            let stored = opened.store(of: identifier.entityName).document(
                 entity: identifier.entityName, id: identifier.id)
         else { return nil }
         return recordingIssue { () throws(FolioError) in try materialize(stored) }
@@ -164,7 +179,7 @@ public final class ModelContext {
         for identifier in inserted { registered[identifier] = nil }
         for identifier in changed {
             guard let model = registered[identifier], let stored = model.persistentBackingData.document,
-                let layout = container.layout(of: model)
+                let layout = opened.layout(of: model)
             else { continue }
             recordingIssue { () throws(FolioError) in
                 try ModelDocument.fill(model.persistentBackingData, from: stored, layout: layout, context: self)
@@ -216,7 +231,7 @@ public final class ModelContext {
     ) throws(FolioError) -> (model: any PersistentModel, decoded: Bool) {
         let identifier = PersistentIdentifier(entityName: stored.entity, id: stored.id)
         if mayBeRegistered, let model = registered[identifier] { return (model, false) }
-        guard let layout = container.layout(of: stored, given: layout), let type = layout.entity.modelType.value else {
+        guard let layout = opened.layout(of: stored, given: layout), let type = layout.entity.modelType.value else {
             throw .invalidDocument(
                 path: stored.path.relativePath,
                 reason:
@@ -241,15 +256,15 @@ public final class ModelContext {
     func models(of entity: String, referringTo owner: UUID, through inverseName: String, includingDeleted: Bool = false)
         -> [any PersistentModel]
     {
-        guard let destination = container.schema.entity(named: entity)?.relationship(named: inverseName)?.destination
+        guard let destination = opened.schema.entity(named: entity)?.relationship(named: inverseName)?.destination
         else { return [] }
-        let owners = container.schema.storageName(of: destination)
+        let owners = opened.schema.storageName(of: destination)
         // The relationship index answers this without reading the entity's other documents.
         let query = DocumentQuery(
             entity: entity,
             filter: .compare(.property(inverseName), .equal, .value(.document(entity: owners, id: owner))),
             includeDeleted: includingDeleted)
-        guard let result = recordingIssue({ () throws(FolioError) in try container.store(of: entity).query(query) })
+        guard let result = recordingIssue({ () throws(FolioError) in try opened.store(of: entity).query(query) })
         else { return [] }
         return result.matches.compactMap(\.stored)
             .compactMap { stored in recordingIssue { () throws(FolioError) in try materialize(stored) } }

@@ -97,8 +97,9 @@ enum ModelDocument {
         let found = stored.members(decodingMembers ? layout.documentMembers : layout.referenceMembers)
         var nextReference = decodingMembers ? layout.memberReaders.count : 0
         // A model may outlive the context it was fetched in (`try ModelContext(c).fetch(...)`):
-        // its relationships then load through a context of their own over the same container.
-        let container = context.container
+        // its relationships then load through a context of their own over the same stores. The
+        // faults keep the stores, not the container, which may keep this model's context.
+        let opened = context.opened
         var values = layout.unreadSlots
         var faults: [String: () -> Any] = [:]
         for (index, reader) in layout.memberReaders.enumerated() where decodingMembers {
@@ -119,7 +120,7 @@ enum ModelDocument {
             case .member:
                 continue  // above
             case .blob(let attribute, let coding):
-                let bytes = try container.store(of: stored.entity).blob(of: stored.path, property: attribute.name)
+                let bytes = try opened.store(of: stored.entity).blob(of: stored.path, property: attribute.name)
                 values[position] = try decode(
                     bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
             case .ephemeral(let attribute, let coding):
@@ -128,7 +129,7 @@ enum ModelDocument {
                 let owner = stored.id
                 faults[relationship.name] = { [weak context] in
                     access.value(
-                        (context ?? ModelContext(container)).models(
+                        (context ?? ModelContext(opened.handle())).models(
                             of: relationship.destination, referringTo: owner, through: inverseName))
                 }
             case .reference(let relationship, let access):
@@ -140,9 +141,9 @@ enum ModelDocument {
                     case .array(let elements)?: elements.compactMap { $0.stringValue.flatMap(UUIDText.parse) }
                     default: []
                     }
-                let destination = container.schema.storageName(of: relationship.destination)
+                let destination = opened.schema.storageName(of: relationship.destination)
                 faults[relationship.name] = { [weak context] in
-                    let resolver = context ?? ModelContext(container)
+                    let resolver = context ?? ModelContext(opened.handle())
                     return access.value(
                         identities.compactMap {
                             resolver.existingModel(for: PersistentIdentifier(entityName: destination, id: $0))

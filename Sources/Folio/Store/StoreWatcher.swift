@@ -1,3 +1,4 @@
+import CFolioSystem
 import Dispatch
 import Glibc
 import Synchronization
@@ -100,6 +101,9 @@ package final class StoreWatcher: Sendable {
     }
 
     deinit { loop.stop() }
+
+    /// The name of every watcher's thread, as `/proc/<pid>/task/<tid>/comm` shows it (at most 15 bytes).
+    package static let threadName = "folio-watch"
 
     /// Whether every folder of the tree is watched: false once one could not be (the kernel's
     /// limit of watches, a folder that cannot be opened), until an overflow's rescan watches all
@@ -214,6 +218,8 @@ private final class WatchLoop: Sendable {
 
     /// The thread: waits for events, gathers them and reports them, until `stop`.
     private func run() {
+        // Named so that a person (`top -H`, a debugger) and a test can tell the watchers' threads.
+        _ = folio_name_thread(StoreWatcher.threadName)
         var tree = handoff.withLock { $0.take() }!  // put there by `init`, taken only here
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
         var descriptors = [

@@ -67,10 +67,10 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
         let entity = try modelContext.entity(of: Element.self)
         folder = entity.storageName
         if let query = plan.query, query.offset == 0, query.limit == nil,
-            !modelContext.container.store(of: entity.name).readsOtherDocuments(query)
+            !modelContext.opened.store(of: entity.name).readsOtherDocuments(query)
         {
             self.query = query
-            rows = try modelContext.container.store(of: entity.name).liveRows(query)
+            rows = try modelContext.opened.store(of: entity.name).liveRows(query)
             identities = rows.map(\.id)
         } else {
             self.query = nil
@@ -82,7 +82,7 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
         identifiers = identities.map { PersistentIdentifier(entityName: folder, id: $0) }
         results = FetchResultsCollection(identifiers: identifiers, batchSize: Self.batchSize, context: modelContext)
         let (inbox, contextInbox) = (inbox, modelContext.inbox)
-        listenerKey = modelContext.container.listeners.add { [weak self] change in
+        listenerKey = modelContext.opened.listeners.add { [weak self] change in
             // The context's own listener may be told after this one: the update merges these
             // documents into its models whichever comes first, or its models would keep the
             // old values while the results say they changed.
@@ -117,7 +117,7 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
             fetchDescriptor: fetchDescriptor, modelContext: ModelContext(modelContainer), isolation: isolation)
     }
 
-    deinit { modelContext.container.listeners.remove(listenerKey) }
+    deinit { modelContext.opened.listeners.remove(listenerKey) }
 
     /// How many models the results make at a time as they are read.
     private static var batchSize: Int { 100 }
@@ -154,7 +154,7 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     /// each where its sort keys place it, and returns the change. The other rows are not
     /// looked at but to shift them: a change costs the work of the changed documents.
     private func place(_ touched: Set<UUID>, query: DocumentQuery) throws(FolioError) -> ResultsChange {
-        let fresh = try modelContext.container.store(of: query.entity).liveRows(query, among: touched)
+        let fresh = try modelContext.opened.store(of: query.entity).liveRows(query, among: touched)
         // Few identities are touched at a time: comparing each row with them is cheaper than hashing it.
         let few = Array(touched)
         var before: [UUID: Int] = [:]

@@ -1,6 +1,6 @@
 import Logging
 
-extension ModelContainer {
+extension OpenContainer {
     /// Refreshes one store (only the files at `paths`, when given) and tells the listeners
     /// what it found changed.
     func refresh(_ store: DocumentStore, paths: Set<String>? = nil) throws(FolioError) -> StoreChanges {
