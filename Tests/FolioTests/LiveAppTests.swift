@@ -76,6 +76,7 @@ import Testing
 
         // Another process saves two sessions.
         let other = try ChildProcess(["session-inserter", laptop + "/Sessions", "2"])
+        let otherProcess = String(other.process.processIdentifier)
         let finished = other.finish()
         #expect(finished.status == 0, "\(finished.errors)")
         #expect(await eventually { sessions.results.count == 3 })
@@ -98,6 +99,11 @@ import Testing
         // The history, in order: the app's save, the other process's two, the edit, the pull.
         let history = try app.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(history.map(\.author) == ["app", "other-app", "other-app", "external", "external"])
+        // Each transaction names the program that wrote it; what was found on disk, none.
+        let thisProgram = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        #expect(history.map(\.bundleIdentifier) == [thisProgram, "StoreWorkload", "StoreWorkload", "", ""])
+        let thisProcess = String(ProcessInfo.processInfo.processIdentifier)
+        #expect(history.map(\.processIdentifier) == [thisProcess, otherProcess, otherProcess, "", ""])
         guard history.count == 5 else { return }
         guard case .update(let edit as DefaultHistoryUpdate<FocusSession>) = history[3].changes.first else {
             Issue.record("the hand edit is not an update: \(history[3].changes)")

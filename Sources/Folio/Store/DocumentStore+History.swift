@@ -184,7 +184,7 @@ extension DocumentStore {
             }
         }
         guard !changes.isEmpty else { return nil }
-        return HistoryRecord(token: 0, timestamp: Date(), author: author, changes: changes)
+        return HistoryRecord(token: 0, timestamp: Date(), author: author, writer: .current, changes: changes)
     }
 
     /// Records the changes a refresh found that no transaction in the history explains (a

@@ -13,6 +13,9 @@ package struct HistoryRecord: Sendable, Equatable {
     /// The `ModelContext.author` that saved it, `"folio"` for the tool, `"external"` for a
     /// change Folio did not make (a hand edit, `git pull`), or `nil`.
     package var author: String?
+    /// The program that wrote the transaction; `nil` for a change Folio did not make, and in
+    /// records of versions before 0.38.
+    package var writer: Writer?
     package var changes: [Change]
     /// The journal the transaction was committed through, if it had one: recovery drops the
     /// record of a journal it discards.
@@ -20,6 +23,23 @@ package struct HistoryRecord: Sendable, Equatable {
 
     /// The author of the changes a store finds on disk that no Folio transaction made.
     package static let externalAuthor = "external"
+
+    /// The program that wrote a transaction, as Core Data's history names it: so that a
+    /// widget's saves can be told from its app's by more than the author a context sets.
+    package struct Writer: Sendable, Equatable {
+        /// The main bundle's identifier where the program has one (`Bundle.main`), else the
+        /// process's name (`ProcessInfo.processName`, the executable's).
+        package var bundle: String
+        /// The process's identifier, in decimal.
+        package var process: String
+
+        /// This process.
+        package static var current: Writer {
+            Writer(
+                bundle: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
+                process: String(ProcessInfo.processInfo.processIdentifier))
+        }
+    }
 
     /// One document's change.
     package struct Change: Sendable, Equatable {
@@ -48,6 +68,10 @@ extension HistoryRecord {
     var json: JSONValue {
         var object: JSONObject = ["token": .integer(token), "timestamp": timestamp.json]
         if let author { object["author"] = .string(author) }
+        if let writer {
+            object["bundle"] = .string(writer.bundle)
+            object["process"] = .string(writer.process)
+        }
         if let journal { object["journal"] = .string(journal) }
         // Last, so a reader can take the members before it without the changes (see
         // `HistoryLog.tail`), and an import can write them one at a time.
@@ -76,8 +100,11 @@ extension HistoryRecord {
                     attributes: (member["attributes"]?.arrayValue ?? []).compactMap(\.stringValue),
                     tombstone: member["tombstone"]?.objectValue ?? [:]))
         }
+        let writer = json["bundle"]?.stringValue.map { bundle in
+            Writer(bundle: bundle, process: json["process"]?.stringValue ?? "")
+        }
         self.init(
-            token: token, timestamp: timestamp, author: json["author"]?.stringValue, changes: changes,
+            token: token, timestamp: timestamp, author: json["author"]?.stringValue, writer: writer, changes: changes,
             journal: json["journal"]?.stringValue)
     }
 

@@ -56,7 +56,8 @@ struct ImportRun {
             var token = catalogToken
             if store.historyLimit > 0, let tail {
                 let record = HistoryRecord(
-                    token: tail.lastToken + 1, timestamp: Date(), author: author, changes: [], journal: journal.id)
+                    token: tail.lastToken + 1, timestamp: Date(), author: author, writer: .current, changes: [],
+                    journal: journal.id)
                 history = try HistoryLog.RecordWriter(record, after: tail, in: store.folder)
                 // The catalog reflects this transaction too once it lands, if it reflected every one before.
                 if catalogToken == tail.lastToken { token = record.token }

@@ -31,9 +31,12 @@ public struct DefaultHistoryTransaction: HistoryTransaction {
     /// The transaction's number in its store: 1 for the first, one more for each next.
     public let transactionIdentifier: Int64
     public let storeIdentifier: String
-    /// Folio records no bundle: the process's name.
+    /// The bundle identifier of the program that wrote the transaction, or its process's
+    /// name where it has no bundle (a Linux program); empty for a change Folio did not make
+    /// (`author` `"external"`) and for transactions written before Folio recorded it.
     public let bundleIdentifier: String
-    /// Folio records no process: empty.
+    /// The identifier of the process that wrote the transaction, in decimal; empty where
+    /// `bundleIdentifier` is.
     public let processIdentifier: String
     public let author: String?
 
@@ -52,8 +55,8 @@ public struct DefaultHistoryTransaction: HistoryTransaction {
         token = DefaultHistoryToken(store: store, transaction: record.token)
         transactionIdentifier = record.token
         storeIdentifier = store
-        bundleIdentifier = ProcessInfo.processInfo.processName
-        processIdentifier = ""
+        bundleIdentifier = record.writer?.bundle ?? ""
+        processIdentifier = record.writer?.process ?? ""
         author = record.author
     }
 }
