@@ -41,6 +41,11 @@ final class DocumentBuilder {
     @exclusivity(unchecked) private var keyEnds: [Int] = []
     @exclusivity(unchecked) private var frames: [Frame] = []
 
+    /// The member of the top-level object whose array elements go to `onStreamedElement` as
+    /// each completes, instead of into the array (see `StreamingObjectReader`).
+    var streamedMember: String?
+    var onStreamedElement: ((JSONValue) -> Void)?
+
     /// The document's value, once complete.
     private(set) var result: JSONValue?
     /// The byte offset just past the document's value.
@@ -85,6 +90,8 @@ final class DocumentBuilder {
         }
         if top.isObject {
             members.append(JSONObject.Member(key: top.pendingKey, value: value))
+        } else if let onStreamedElement, frames.count == 2, frames[0].pendingKey == streamedMember {
+            onStreamedElement(value)
         } else {
             values.append(value)
         }

@@ -11,10 +11,19 @@ enum SurrogateEscapes {
     /// what it is, and outside strings the text is invalid anyway and the parser
     /// reports that error (the reader keeps whichever error comes first).
     static func firstUnpaired(in text: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = text.baseAddress else { return nil }
+        scan(text, escapesBefore: text.count).unpaired
+    }
+
+    /// The offset of the first unpaired surrogate escape whose backslash is before `limit`, if
+    /// any, else where the scan is to go on (at or past `limit`): text read in pieces is scanned
+    /// up to the last bytes of each, which may begin an escape whose rest is in the next piece.
+    static func scan(_ text: UnsafeBufferPointer<UInt8>, escapesBefore limit: Int) -> (unpaired: Int?, resume: Int) {
+        guard let base = text.baseAddress else { return (nil, 0) }
         var index = 0
-        while index < text.count {
-            guard let found = memchr(base + index, Int32(UInt8(ascii: "\\")), text.count - index) else { return nil }
+        while index < limit {
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "\\")), limit - index) else {
+                return (nil, limit)
+            }
             let backslash = UnsafeRawPointer(found) - UnsafeRawPointer(base)
             guard let unit = codeUnit(in: text, escapeAt: backslash) else {
                 index = backslash + 2  // another escape (or a malformed one, which the parser reports)
@@ -23,17 +32,20 @@ enum SurrogateEscapes {
             switch unit {
             case 0xD800...0xDBFF:
                 guard let low = codeUnit(in: text, escapeAt: backslash + 6), (0xDC00...0xDFFF).contains(low) else {
-                    return backslash
+                    return (backslash, index)
                 }
                 index = backslash + 12
             case 0xDC00...0xDFFF:
-                return backslash
+                return (backslash, index)
             default:
                 index = backslash + 6
             }
         }
-        return nil
+        return (nil, index)
     }
+
+    /// The longest escape the scan reads at once: a surrogate pair, `\uD83D\uDE00`.
+    static let longestEscape = 12
 
     /// The UTF-16 unit of a `\uXXXX` escape starting at `offset`, or `nil` if none stands there.
     private static func codeUnit(in text: UnsafeBufferPointer<UInt8>, escapeAt offset: Int) -> UInt16? {

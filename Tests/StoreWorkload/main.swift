@@ -29,6 +29,8 @@ import Folio
 //       migrates the store from 1.0.0 to 2.0.0 in one transaction (`Item`: `old` renamed
 //       `new`, `added` added, the documents with an odd `n` deleted; `Note` renamed `Memo`,
 //       so its documents move) and prints "migrated".
+//   StoreWorkload check STORE
+//       checks the store; prints its errors' count and the peak memory (StoreCheck.swift).
 //   StoreWorkload container-churn STORE COUNT
 //       uses COUNT containers in turn (main context, a ResultsObserver, a model actor) and
 //       lets each go; prints the threads and descriptors held before and after
@@ -278,11 +280,13 @@ do {
         try sessionInserter(store: arguments[2], count: Int(arguments[3])!)
     case "migrator" where arguments.count == 4:
         try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
+    case "check" where arguments.count == 3:
+        try checkStore(at: arguments[2])
     case "container-churn" where arguments.count == 4:
         try await containerChurn(store: arguments[2], count: Int(arguments[3])!)
     default:
         fail(
-            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | import-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | session-inserter STORE COUNT | migrator STORE DURABILITY | container-churn STORE COUNT"
+            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | import-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | session-inserter STORE COUNT | migrator STORE DURABILITY | check STORE | container-churn STORE COUNT"
         )
     }
 } catch {

@@ -81,25 +81,23 @@ extension HistoryRecord {
 
     /// A record read back from a line, or `nil` for one this version cannot read.
     init?(json: JSONValue) {
-        guard case .integer(let token)? = json["token"], (1...HistoryLog.largestToken).contains(token),
-            let time = json["timestamp"], let timestamp = try? ISO8601Timestamp.date(from: time),
-            let list = json["changes"]?.arrayValue
-        else { return nil }
+        guard let list = json["changes"]?.arrayValue else { return nil }
         var changes: [Change] = []
         changes.reserveCapacity(list.count)
         for member in list {
-            guard let kind = member["change"]?.stringValue.flatMap(Change.Kind.init(rawValue:)),
-                let entity = member["entity"]?.stringValue, let id = member["id"]?.stringValue.flatMap(UUID.init),
-                // A record names files of the store's layout only: another path is not Folio's.
-                let path = member["file"]?.stringValue, DocumentPath(relativePath: path) != nil
-            else { return nil }
-            changes.append(
-                Change(
-                    kind: kind, entity: entity, id: id, path: path,
-                    contentHash: member["hash"]?.stringValue.flatMap { UInt64($0, radix: 16) },
-                    attributes: (member["attributes"]?.arrayValue ?? []).compactMap(\.stringValue),
-                    tombstone: member["tombstone"]?.objectValue ?? [:]))
+            guard let change = Change(json: member) else { return nil }
+            changes.append(change)
         }
+        self.init(head: json, changes: changes)
+    }
+
+    /// A record from its line's members but `"changes"` (read apart, one at a time, by
+    /// `HistoryLog.forEachRecord`), with `changes`; `nil` for members this version cannot read.
+    init?(head json: JSONValue, changes: [Change]) {
+        guard case .integer(let token)? = json["token"], (1...HistoryLog.largestToken).contains(token),
+            let time = json["timestamp"], let timestamp = try? ISO8601Timestamp.date(from: time),
+            json["changes"]?.arrayValue != nil
+        else { return nil }
         let writer = json["bundle"]?.stringValue.map { bundle in
             Writer(bundle: bundle, process: json["process"]?.stringValue ?? "")
         }
@@ -115,6 +113,21 @@ extension HistoryRecord {
 }
 
 extension HistoryRecord.Change {
+    /// A change read back from an element of its record's `"changes"`, or `nil` for one this
+    /// version cannot read.
+    init?(json member: JSONValue) {
+        guard let kind = member["change"]?.stringValue.flatMap(Kind.init(rawValue:)),
+            let entity = member["entity"]?.stringValue, let id = member["id"]?.stringValue.flatMap(UUID.init),
+            // A record names files of the store's layout only: another path is not Folio's.
+            let path = member["file"]?.stringValue, DocumentPath(relativePath: path) != nil
+        else { return nil }
+        self.init(
+            kind: kind, entity: entity, id: id, path: path,
+            contentHash: member["hash"]?.stringValue.flatMap { UInt64($0, radix: 16) },
+            attributes: (member["attributes"]?.arrayValue ?? []).compactMap(\.stringValue),
+            tombstone: member["tombstone"]?.objectValue ?? [:])
+    }
+
     /// The change as a member of its record's `"changes"`.
     var json: JSONValue {
         var member: JSONObject = [

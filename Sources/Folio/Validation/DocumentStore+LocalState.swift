@@ -54,7 +54,8 @@ extension DocumentStore {
         _ = inspect(HistoryLog.folder) { name, info in HistoryLog.isFileName(name) && FileSystem.isRegularFile(info) }
         if let segments = try? HistoryLog.segments(in: folder) {
             for segment in segments {
-                do { try HistoryLog.forEachRecord(segment: segment, in: folder) { _ in } } catch {
+                do { try HistoryLog.forEachRecord(segment: segment, in: folder, keepingChanges: false) { _ in } } catch
+                {
                     findings.append(
                         StoreFinding(.error, path: HistoryLog.segmentPath(segment), message: error.reason))
                 }
