@@ -1,8 +1,9 @@
-// Linux system calls Folio's store needs that Swift's Glibc module does not show
+// Linux system calls Folio and its tool need that Swift's Glibc module does not show
 // (they are declared only under _GNU_SOURCE, or have no glibc wrapper at all).
 #ifndef FOLIO_CFOLIOSYSTEM_H
 #define FOLIO_CFOLIOSYSTEM_H
 
+#include <spawn.h>
 #include <sys/types.h>
 
 /// Flushes every dirty page and inode of the file system holding `fd` to disk:
@@ -31,5 +32,14 @@ int folio_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
 /// Makes `folio_open_beneath` take its component-by-component path even where `openat2`
 /// works, so tests can check both; `0` restores the default.
 void folio_open_beneath_force_walk(int force);
+
+/// Has `posix_spawn` change the child's working folder to `path` before it runs the
+/// program (`posix_spawn_file_actions_addchdir_np`). Returns 0, or an error number.
+int folio_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// Has `posix_spawn` close every descriptor from `lowest` up in the child, so a program the
+/// tool runs inherits none of the store's files (`posix_spawn_file_actions_addclosefrom_np`).
+/// Returns 0, or an error number.
+int folio_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif
