@@ -2,8 +2,8 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-/// The tool on a real (pseudo-)terminal, as a person runs it: `edit`'s editor runs in the
-/// terminal's foreground, so it can read the terminal, change its modes and take its ^C,
+/// The tool on a real (pseudo-)terminal, as a person runs it: `edit`'s editor and `sync`'s git
+/// run in the terminal's foreground, so they can read the terminal, change its modes and take its ^C,
 /// where a background job would be stopped by the kernel and the tool would wait forever.
 @Suite(.enabled(if: TerminalSession.installed("python3"), "needs python3, whose pty module drives a terminal"))
 struct TerminalSessionTests {
@@ -130,5 +130,63 @@ struct TerminalSessionTests {
         #expect(session.exited(0), "\(session.ending) \(session.code): \(session.transcript)")
         #expect(session.transcript.contains("Saved " + path))
         #expect(try text(of: path, in: store) == before.replacingOccurrences(of: "\"Workout\"", with: "\"Gym\""))
+    }
+
+    /// A clone of an origin with the driver installed, a new timer to sync, and `origin` as
+    /// its remote reached over "ssh": a stand-in that asks for a passphrase on the terminal,
+    /// with echo off, as ssh does, then runs the git command it was given here. The
+    /// environment to add to the tool's names the stand-in.
+    func cloneBehindAPassphrase(of origin: GitSyncTests.Origin) throws -> (FolioTool, [String: String?]) {
+        let clone = try origin.clone("a")
+        let folio = origin.folio(in: clone)
+        #expect(try folio("git", "install").status == 0)
+        #expect(
+            try folio("insert", "Timer", "name=New", "durationInSeconds=60", "createdAt=2026-11-20T10:00:00Z").status
+                == 0)
+        let ssh = try origin.folder.create(
+            "ssh",
+            contents: Array(
+                """
+                #!/bin/sh
+                stty -echo < /dev/tty
+                printf 'Enter passphrase for key: ' > /dev/tty
+                read -r answer < /dev/tty
+                stty echo < /dev/tty
+                printf '\\n' > /dev/tty
+                [ "$answer" = "open sesame" ] || { echo "Permission denied" >&2; exit 255; }
+                shift
+                exec sh -c "$*"
+
+                """.utf8))
+        chmod(ssh, 0o755)
+        try clone.git("remote", "set-url", "origin", "somewhere:" + origin.folder("origin"))
+        return (folio, ["GIT_SSH_COMMAND": ssh, "GIT_SSH_VARIANT": "simple"])
+    }
+
+    @Test func syncWhoseGitAsksOnTheTerminalGetsItsAnswerAndPushes() throws {
+        let origin = try GitSyncTests.Origin(bare: true)
+        let (folio, environment) = try cloneBehindAPassphrase(of: origin)
+        // Asked twice: by the pull, then by the push.
+        let session = try TerminalSession(
+            folio, ["sync"],
+            steps: [.expect("passphrase"), .send("open sesame\n"), .expect("passphrase"), .send("open sesame\n")],
+            environment: environment)
+        #expect(session.exited(0), "\(session.ending) \(session.code): \(session.transcript)")
+        #expect(session.transcript.contains("Pushed; the store is in sync"))
+        #expect(try origin.origin.git("log", "-1", "--format=%s") == "folio sync: Timer +1 ~0 -0\n")
+    }
+
+    @Test func controlCAtGitsPromptEndsGitAndTheSyncAndPushesNothing() throws {
+        let origin = try GitSyncTests.Origin(bare: true)
+        var (folio, environment) = try cloneBehindAPassphrase(of: origin)
+        // The files git's output goes to are made in the tool's temporary folder: none is left.
+        let temporary = origin.folder("temporary")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        environment["TMPDIR"] = temporary
+        let session = try TerminalSession(
+            folio, ["sync"], steps: [.expect("passphrase"), .send("\u{3}")], environment: environment)
+        #expect(session.signalled(SIGINT), "\(session.ending) \(session.code): \(session.transcript)")
+        #expect(try origin.origin.git("log", "-1", "--format=%s") == "base\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
     }
 }
