@@ -9,8 +9,8 @@ as a shell's command is. STEPS is a JSON list played in order:
     {"expect": "text"}  wait until the terminal shows the text (after the last match)
     {"send": "text"}    type the text; "\\u0003" is ^C, which the terminal turns into SIGINT
 
-then the program is waited for. Everything happens within SECONDS; past them the program's
-process group and the program are killed. Prints one JSON object:
+then the program is waited for. Everything happens within SECONDS; past them the program is
+sent SIGTERM, and a few seconds later its process group is killed. Prints one JSON object:
 
     {"ending": "exited" | "signalled" | "timedOut", "code": status or signal,
      "steps": steps done, "transcript": everything the terminal showed}
@@ -87,12 +87,24 @@ def main():
         if ended:
             status = code
     if status is None:
+        # SIGTERM first, which a program may clean up after (folio edit removes its copy),
+        # then SIGKILL for what is left of its group.
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+        stop = time.monotonic() + 5
+        while time.monotonic() < stop and not os.waitpid(pid, os.WNOHANG)[0]:
+            read(0.1)
         for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
             try:
                 kill()
             except OSError:
                 pass
-        os.waitpid(pid, 0)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
         ending, code = "timedOut", 0
     elif os.WIFSIGNALED(status):
         ending, code = "signalled", os.WTERMSIG(status)
