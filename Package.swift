@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "folio",
             dependencies: [
-                "Folio",
+                "Folio", "CFolioSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -99,6 +99,7 @@ let package = Package(
         .testTarget(
             name: "FolioCommandTests",
             dependencies: ["folio", "FolioJSON", "FolioTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(

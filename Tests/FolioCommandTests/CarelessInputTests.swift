@@ -24,7 +24,8 @@ struct CarelessInputTests {
         #expect(run.status == 69, "\(run.errors)")
         #expect(
             run.errors.contains(
-                "error: the editor \(store.folder("no-such-editor")) exited with status 127; nothing saved"),
+                "error: could not start the editor '\(store.folder("no-such-editor"))': No such file or directory;"
+                    + " nothing was saved, the document is unchanged"),
             "\(run.errors)")
         #expect(
             try folio("help", "edit").output.replacingOccurrences(of: "\n", with: " ").contains(

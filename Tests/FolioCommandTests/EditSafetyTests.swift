@@ -119,6 +119,56 @@ struct EditSafetyTests {
                 !FileManager.default.fileExists(atPath: URL(fileURLWithPath: file).deletingLastPathComponent().path))
         }
     }
+
+    @Test(arguments: [("exit 3", "exited with status 3"), ("kill -KILL $$", "was ended by signal 9 (Killed)")])
+    func anEditorThatFailsGivesTheEditUpAndLeavesTheDocumentUnchanged(ending: String, message: String) throws {
+        let store = try TimerStore()
+        let id = try store.id(of: "Timer", where: "name == \"Workout\"")
+        let path = try store.path(of: id)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.root + "/" + path))
+        // The copy is changed and saved, then the editor fails: vi's :cq after :w, or a crash.
+        let folio = try store.folio(
+            editor: """
+                sed -i 's/"Workout"/"Changed"/' "$1"
+                \(ending)
+                """)
+        let run = try folio("edit", id)
+        #expect(run.status == 69, "\(run.errors)")
+        #expect(run.errors.contains("\(path): error: the editor "), "\(run.errors)")
+        #expect(
+            run.errors.contains(message + ", which gives the edit up: nothing was saved, the document is unchanged"))
+        #expect(run.errors.contains("hint: "))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.root + "/" + path)) == before)
+    }
+
+    @Test func anEditorWithArgumentsRunsThroughTheShellAndTheFilesPathIsNeverReadAsCode() throws {
+        let store = try TimerStore()
+        let id = try store.id(of: "Timer", where: "name == \"Workout\"")
+        let path = try store.path(of: id)
+        var folio = try store.folio(
+            editor: """
+                for argument; do echo "$argument"; done > "$(dirname "$0")/arguments"
+                for file; do :; done
+                sed -i 's/"Workout"/"Tea"/' "$file"
+                """)
+        // The copy's folder is in a temporary folder whose name the shell would read as code.
+        let temporary = store.folder("it's $(touch pwned); *")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        folio.environment["TMPDIR"] = temporary
+        folio.environment["EDITOR", default: ""] += " --wait -c 'set x'"
+        let run = try folio("edit", id)
+        #expect(run.status == 0, "\(run.errors)")
+        let arguments = try String(contentsOfFile: store.folder("arguments"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(arguments.dropLast() == ["--wait", "-c", "set x"])
+        #expect(arguments.last?.hasPrefix(temporary + "/folio-edit-") == true, "\(arguments)")
+        #expect(arguments.last?.hasSuffix("/" + id + ".json") == true, "\(arguments)")
+        for folder in [store.root, store.folder.path, temporary] {
+            #expect(!FileManager.default.fileExists(atPath: folder + "/pwned"))
+        }
+        let after = try String(contentsOfFile: store.root + "/" + path, encoding: .utf8)
+        #expect(after.contains("\"name\": \"Tea\""))
+    }
 }
 
 struct EditorNeverStarted: Error {}

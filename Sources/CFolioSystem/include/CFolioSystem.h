@@ -1,8 +1,9 @@
-// Linux system calls Folio's store needs that Swift's Glibc module does not show
+// Linux system calls Folio and its tool need that Swift's Glibc module does not show
 // (they are declared only under _GNU_SOURCE, or have no glibc wrapper at all).
 #ifndef FOLIO_CFOLIOSYSTEM_H
 #define FOLIO_CFOLIOSYSTEM_H
 
+#include <spawn.h>
 #include <sys/types.h>
 
 /// Flushes every dirty page and inode of the file system holding `fd` to disk:
@@ -35,5 +36,14 @@ void folio_open_beneath_force_walk(int force);
 /// Names the calling thread, as `top -H`, a debugger and `/proc/<pid>/task/<tid>/comm`
 /// show it (the first 15 bytes of `name`). Returns -1 with `errno` set on failure.
 int folio_name_thread(const char *name);
+
+/// Has `posix_spawn` change the child's working folder to `path` before it runs the
+/// program (`posix_spawn_file_actions_addchdir_np`). Returns 0, or an error number.
+int folio_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// Has `posix_spawn` close every descriptor from `lowest` up in the child, so a program the
+/// tool runs inherits none of the store's files (`posix_spawn_file_actions_addclosefrom_np`).
+/// Returns 0, or an error number.
+int folio_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif

@@ -16,6 +16,12 @@ extension FolioCommand {
                 is no longer the one given. The copy being edited is kept in a folder only you \
                 can read, and removed when the tool ends.
 
+                The editor runs in the terminal's foreground, as git runs it: ^C and ^\\ are the \
+                editor's while it runs. An editor that is interrupted, exits with an error (vi's \
+                :cq) or is killed gives the edit up, and nothing is saved. VISUAL or EDITOR may \
+                hold arguments (EDITOR="code --wait"); such a value runs through sh -c, as git \
+                runs it.
+
                 Example:
                   EDITOR=nano folio edit 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
 
@@ -49,7 +55,7 @@ extension FolioCommand {
                 let original = text
                 while true {
                     try Self.write(text, to: file)
-                    try Self.openEditor(on: file)
+                    try Self.openEditor(on: file, document: stored.path.relativePath)
                     let edited = try Self.read(file)
                     if edited == Array(text.utf8) || edited.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
                         Terminal.printError(text == original ? "No change; nothing saved." : "Gave up; nothing saved.")
@@ -114,32 +120,66 @@ extension FolioCommand {
             }
         }
 
-        /// Runs `$VISUAL`, else `$EDITOR`, else `vi`, on a file and waits for it; the
-        /// variable may carry arguments (`code --wait`), run through the shell as git does.
-        static func openEditor(on path: String) throws(FolioError) {
+        /// Runs `$VISUAL`, else `$EDITOR`, else `vi`, on a file and waits for it, in the terminal's
+        /// foreground as git runs its editor: ^C and ^\ are the editor's while it runs. Throws
+        /// when it exits with an error or a signal ends it (`InterruptedChild` for ^C and ^\),
+        /// each error saying the document, `document`, is unchanged.
+        static func openEditor(on file: String, document: String) throws {
             let environment = ProcessInfo.processInfo.environment
             let editor =
                 environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["EDITOR"].flatMap {
                     $0.isEmpty ? nil : $0
                 } ?? "vi"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "\(editor) \"$1\"", editor, path]
-            do { try process.run() } catch {
-                throw .externalProgram(
-                    "could not start the editor \(editor): \(error.localizedDescription); set EDITOR")
+            let arguments = command(editor, on: file)
+            let child = ForegroundChild(arguments: arguments, interrupts: .leftToTheProgram)
+            let unchanged = "nothing was saved, the document is unchanged"
+            var ending: ForegroundChild.Ending
+            do { ending = try child.run() } catch {
+                throw FolioError(
+                    .externalProgram,
+                    "could not \(error.operation) the editor '\(editor)': \(error.reason); \(unchanged)",
+                    path: document,
+                    hint: "set VISUAL or EDITOR to an editor installed here (EDITOR=nano, EDITOR=\"code --wait\")")
             }
-            InterruptCleanup.ignoreTerminalInterrupts(true)
-            process.waitUntilExit()
-            InterruptCleanup.ignoreTerminalInterrupts(false)
-            if process.terminationReason == .uncaughtSignal {
-                throw .externalProgram(
-                    "the editor \(editor) was stopped by signal \(process.terminationStatus); nothing saved")
+            // The shell tells an editor's death by a signal as 128 and the signal.
+            if arguments.first == "/bin/sh", case .exited(let status) = ending, status > 128, status < 128 + 65 {
+                ending = .signalled(status - 128)
             }
-            guard process.terminationStatus == 0 else {
-                throw .externalProgram(
-                    "the editor \(editor) exited with status \(process.terminationStatus); nothing saved")
+            if let signal = ending.interrupt {
+                let key = signal == SIGINT ? "^C" : "^\\"
+                throw InterruptedChild(
+                    error: FolioError(
+                        .externalProgram, "the editor '\(editor)' was interrupted (\(key)); \(unchanged)",
+                        path: document,
+                        hint: "run folio edit again to start over"),
+                    signal: signal)
             }
+            let hint =
+                switch ending {
+                case .exited(0): String?.none
+                case .exited(127):
+                    "the shell found no such program (its message is above); set VISUAL or EDITOR to an editor installed here"
+                case .exited:
+                    "quit the editor normally to save an edit (in vi, :wq); one that exits with an error (vi's :cq) gives it up"
+                case .signalled: "the editor did not finish (it crashed, or was killed); run folio edit again"
+                }
+            guard let hint else { return }
+            throw FolioError(
+                .externalProgram, "the editor '\(editor)' \(ending.description), which gives the edit up: \(unchanged)",
+                path: document, hint: hint)
+        }
+
+        /// What runs the editor on `file`, as git runs it: a command of one plain word (`vim`, a
+        /// path) itself; any other (`code --wait`, `vim -u NONE`) through `sh -c`, the file after it
+        /// as `"$@"`, a parameter the shell never reads as code, whatever the path holds.
+        static func command(_ editor: String, on file: String) -> [String] {
+            let shellCharacters = "|&;<>()$`\\\"' \t\n*?[#~=%"
+            guard editor.contains(where: { shellCharacters.contains($0) }) else { return [editor, file] }
+            // The trap keeps the shell waiting through a ^C the editor takes and goes on from
+            // (ed, a script that traps it): without one dash dies of SIGINT once the editor has
+            // exited, and its saved edit would be taken for an interrupted one. The editor starts
+            // with the default SIGINT all the same (a trapped signal is reset by exec).
+            return ["/bin/sh", "-c", "trap : INT QUIT; " + editor + " \"$@\"", editor, file]
         }
     }
 }

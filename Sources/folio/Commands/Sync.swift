@@ -11,7 +11,9 @@ extension FolioCommand {
                 The commit message counts what changed per entity ("folio sync: Timer +2 ~1 -0"). \
                 The pull is a merge (--no-rebase, -s recursive -X no-renames: a document's identity is \
                 its file name) with Folio's merge driver, which `folio git install` sets up once per clone. The first step that fails stops the sync and says what to do:
-                conflicts to settle with `folio resolve`, `folio check` errors to fix, a push refused.
+                conflicts to settle with `folio resolve`, `folio check` errors to fix, a push refused. \
+                Git runs in the terminal's foreground, so it (or ssh) may ask there for a password \
+                or passphrase; ^C ends it and the sync.
 
                 Example:
                   folio sync

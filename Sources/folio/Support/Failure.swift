@@ -33,7 +33,9 @@ enum Failure {
         store's history is damaged (set aside; the documents are not affected).
         """
 
-    /// Runs a command's work, turning Folio's errors into a message and an exit code.
+    /// Runs a command's work, turning Folio's errors into a message and an exit code; a program
+    /// the terminal's ^C or ^\ ended (`InterruptedChild`) has its message printed, then ends the
+    /// tool by the same signal.
     static func reporting(_ work: () throws -> Void) throws {
         do {
             try work()
@@ -42,6 +44,11 @@ enum Failure {
             Terminal.printError(
                 Terminal.diagnostic(error.description, shownAs: Terminal.colour("error:", 31, onError: true)))
             throw ExitCode(code(for: error).rawValue)
+        } catch let interrupted as InterruptedChild {
+            Terminal.printError(
+                Terminal.diagnostic(
+                    interrupted.error.description, shownAs: Terminal.colour("error:", 31, onError: true)))
+            ForegroundChild.end(by: interrupted.signal)
         }
     }
 

@@ -1,5 +1,6 @@
 import Folio
 import Foundation
+import Glibc
 
 /// Runs `git` for the commands that work with the repository holding a store, and
 /// reports what it printed.
@@ -15,33 +16,72 @@ struct Git {
     /// The folder git runs in.
     var folder: String
 
-    /// Runs git with these arguments, whatever its exit status.
+    /// Runs git with these arguments, whatever its exit status (a signal's death counts as 128
+    /// and the signal, as a shell counts it).
+    ///
+    /// Git runs in the terminal's foreground, as the programs `git pull` itself runs do: what
+    /// asks on the terminal (git for a user name or password, ssh for a passphrase or a new
+    /// host's key) gets its answer there rather than stopping as a background job, and ^C ends
+    /// git and the tool together. What git prints to its output and error goes to files.
     @discardableResult
     func run(_ arguments: [String]) throws(FolioError) -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        // git may print a document's lines: its streams go to a folder only this user can read.
+        // git may print a document's lines: its streams go to files made in a folder only this
+        // user can read, and removed from it at once, so no end of the tool (a ^C) leaves them.
+        // Files, not pipes: neither can fill and stall git.
         let scratch = try ScratchFolder(purpose: "git")
-        defer { scratch.remove() }
-        let (outputFile, errorFile) = (scratch.url.appending(path: "out"), scratch.url.appending(path: "err"))
-        do {
-            // Streams go to files, so neither can fill a pipe and stall git.
-            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-            process.standardOutput = try FileHandle(forWritingTo: outputFile)
-            process.standardError = try FileHandle(forWritingTo: errorFile)
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return Run(
-                status: process.terminationStatus,
-                output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-                errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
-        } catch {
-            throw .externalProgram("could not run git in \(folder): \(error.localizedDescription); is git installed?")
+        func created(_ name: String) throws(FolioError) -> Int32 {
+            let descriptor = open(scratch.path(of: name), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw .fileSystem(
+                    path: scratch.path(of: name), operation: "make a file for git's output",
+                    reason: FileBytes.systemError())
+            }
+            return descriptor
         }
+        let streams: (output: Int32, errors: Int32)
+        do {
+            defer { scratch.remove() }
+            let output = try created("out")
+            do { streams = (output, try created("err")) } catch {
+                close(output)
+                throw error
+            }
+        }
+        defer {
+            close(streams.output)
+            close(streams.errors)
+        }
+        let git = ForegroundChild(
+            arguments: ["git"] + arguments, folder: folder, input: .nothing, output: .descriptor(streams.output),
+            errors: .descriptor(streams.errors))
+        let ending: ForegroundChild.Ending
+        do { ending = try git.run() } catch {
+            throw .externalProgram("could not \(error.operation) git in \(folder): \(error.reason); is git installed?")
+        }
+        let status =
+            switch ending {
+            case .exited(let status): status
+            case .signalled(let signal): 128 + signal
+            }
+        return Run(status: status, output: try Self.text(of: streams.output), errors: try Self.text(of: streams.errors))
+    }
+
+    /// What git wrote to a file it shares with the tool, from its start.
+    private static func text(of descriptor: Int32) throws(FolioError) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var offset: off_t = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if count == 0 { break }
+            guard count > 0 else {
+                if errno == EINTR { continue }
+                throw .fileSystem(path: "git's output", operation: "read", reason: FileBytes.systemError())
+            }
+            bytes += buffer[..<count]
+            offset += off_t(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Runs git and returns its output, trimmed; throws with git's message when it fails.

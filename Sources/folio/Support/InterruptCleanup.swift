@@ -35,14 +35,6 @@ enum InterruptCleanup {
         (file, folder) = (nil, nil)
     }
 
-    /// While the editor runs, the terminal's ^C and ^\ are the editor's (it gets them too, as
-    /// the foreground process group does): the tool ignores them until the editor exits, as git does.
-    /// Call after the editor started: an ignored signal stays ignored in a child that execs.
-    static func ignoreTerminalInterrupts(_ ignore: Bool) {
-        Glibc.signal(SIGINT, ignore ? SIG_IGN : handle)
-        Glibc.signal(SIGQUIT, ignore ? SIG_IGN : SIG_DFL)
-    }
-
     private static let handle: @convention(c) (Int32) -> Void = { received in
         if let file = InterruptCleanup.file { unlink(file) }
         if let folder = InterruptCleanup.folder { rmdir(folder) }
