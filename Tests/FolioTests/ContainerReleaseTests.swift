@@ -136,4 +136,13 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: store + "/.folio/cache/FocusSession"), "written at each close")
         #expect(try DocumentStore.open(at: store).documents(entity: "FocusSession").count == 2 * 41)
     }
+
+    @Test nonisolated func aStoreWhoseFolderIsRemovedWhileWatchedIsLetGoQuietly() throws {
+        let folder = try TemporaryDirectory()
+        let store = folder.url.appendingPathComponent("Sessions").path
+        let (status, _, errors) = try ChildProcess(["remove-watched", store]).finish()
+        #expect(status == 0, "\(errors)")
+        #expect(!errors.contains("Could not refresh"), "\(errors)")
+        #expect(!FileManager.default.fileExists(atPath: store), "nothing was made again in the removed folder")
+    }
 }

@@ -64,3 +64,16 @@ struct HeldResources: CustomStringConvertible {
     try await Task.sleep(for: .milliseconds(200))
     print("after \(HeldResources.now())")
 }
+
+/// `remove-watched STORE`: a container watching the store saves, the store's folder is removed
+/// as `rm -r` would, and after half a second the process ends; whatever the container logs
+/// goes to stderr.
+@MainActor func removeWatchedStore(at path: String) async throws {
+    let container = try ModelContainer(
+        for: FocusSession.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: path), durability: .none))
+    container.mainContext.insert(FocusSession(startTime: Date(timeIntervalSinceReferenceDate: 815_000_000)))
+    try container.mainContext.save()
+    try FileManager.default.removeItem(atPath: path)
+    try await Task.sleep(for: .milliseconds(500))
+    withExtendedLifetime(container) {}
+}

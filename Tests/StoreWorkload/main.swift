@@ -35,6 +35,9 @@ import Folio
 //       uses COUNT containers in turn (main context, a ResultsObserver, a model actor) and
 //       lets each go; prints the threads and descriptors held before and after
 //       (ContainerChurn.swift).
+//   StoreWorkload remove-watched STORE
+//       saves through a watching container, removes the store's folder and waits half a
+//       second; the container's logs go to stderr (ContainerChurn.swift).
 import Foundation
 
 let counterID = UUID(uuidString: "00000000-0000-0000-0000-00000000C0DE")!
@@ -282,11 +285,13 @@ do {
         try migrator(store: arguments[2], durability: Durability(rawValue: arguments[3]) ?? .none)
     case "check" where arguments.count == 3:
         try checkStore(at: arguments[2])
+    case "remove-watched" where arguments.count == 3:
+        try await removeWatchedStore(at: arguments[2])
     case "container-churn" where arguments.count == 4:
         try await containerChurn(store: arguments[2], count: Int(arguments[3])!)
     default:
         fail(
-            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | import-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | session-inserter STORE COUNT | migrator STORE DURABILITY | check STORE | container-churn STORE COUNT"
+            "usage: StoreWorkload crash-writer STORE DURABILITY SEED | import-writer STORE DURABILITY SEED | single-writer STORE DURABILITY SEED | counter-writer STORE NAME COUNT | reader STORE STOPFILE | inserter STORE TAG COUNT | session-inserter STORE COUNT | migrator STORE DURABILITY | check STORE | container-churn STORE COUNT | remove-watched STORE"
         )
     }
 } catch {

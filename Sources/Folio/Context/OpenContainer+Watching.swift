@@ -37,6 +37,8 @@ extension OpenContainer {
                     do throws(FolioError) {
                         _ = try self.refresh(store, paths: changes.overflowed ? nil : changes.paths)
                     } catch {
+                        // A store whose folder was removed has nothing left to refresh, nor to tell.
+                        guard !store.folder.isRemoved else { return }
                         Self.log.warning("Could not refresh \(store.root) after a change on disk: \(error.description)")
                     }
                 }

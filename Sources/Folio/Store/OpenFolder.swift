@@ -173,6 +173,13 @@ final class OpenFolder: Sendable {
         guard folio_syncfs(descriptor) == 0 else { throw failure("", "sync the file system of") }
     }
 
+    /// Whether the folder itself was removed since it was opened (its last link is gone, as
+    /// when `rm -r` took it): nothing can be made in it any more.
+    var isRemoved: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_nlink == 0
+    }
+
     // MARK: Files
 
     /// What is at `relative`, as `lstat` sees it (a link is reported, not followed), or
