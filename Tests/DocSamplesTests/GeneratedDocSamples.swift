@@ -350,6 +350,66 @@ func sample_docs_models_md_5() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
+// docs/models.md, line 388
+
+enum PantryV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Jar.self] }
+
+    @Model final class Jar {
+        var label: String
+        var grams: Int
+        init(label: String, grams: Int) {
+            self.label = label
+            self.grams = grams
+        }
+    }
+}
+
+enum PantryV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Jar.self] }
+
+    @Model final class Jar {
+        var label: String
+        var grams: Int
+        var kilograms: Double = 0
+        init(label: String, grams: Int) {
+            self.label = label
+            self.grams = grams
+        }
+    }
+}
+
+enum PantryPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PantryV1.self, PantryV2.self] }
+    static var stages: [MigrationStage] { [weighInKilograms] }
+
+    /// After the new property is added, each jar's weight is set in kilograms.
+    static let weighInKilograms = MigrationStage.custom(
+        fromVersion: PantryV1.self, toVersion: PantryV2.self, willMigrate: nil,
+        didMigrate: { context in
+            for jar in try context.fetch(FetchDescriptor<PantryV2.Jar>()) { jar.kilograms = Double(jar.grams) / 1000 }
+            try context.save()
+        })
+}
+
+// docs/models.md, line 435
+func sample_docs_models_md_7() throws {
+
+    let pantry = FileManager.default.temporaryDirectory.appending(path: "Pantry-\(UUID().uuidString)")
+    do {
+        let old = ModelContext(try ModelContainer(for: PantryV1.schema, configurations: [ModelConfiguration(url: pantry)]))
+        old.insert(PantryV1.Jar(label: "Rice", grams: 1500))
+        try old.save()
+    }
+    let migrated = try ModelContainer(
+        for: PantryV2.Jar.self, migrationPlan: PantryPlan.self, configurations: ModelConfiguration(url: pantry))
+    let jars = try ModelContext(migrated).fetch(FetchDescriptor<PantryV2.Jar>())
+    assert(jars.map(\.kilograms) == [1.5])
+    try FileManager.default.removeItem(at: pantry)
+}
+
 // docs/queries.md, line 13
 
 @Model
@@ -407,5 +467,5 @@ func sample_docs_queries_md_2() throws {
 
 /// Every statement sample, so a test can run them all.
 func allDocSamples() -> [(name: String, run: () throws -> Void)] {
-    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_README_md_8", sample_README_md_8), ("sample_docs_concurrency_md_1", sample_docs_concurrency_md_1), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_4", sample_docs_models_md_4), ("sample_docs_models_md_5", sample_docs_models_md_5), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
+    [("sample_README_md_2", sample_README_md_2), ("sample_README_md_3", sample_README_md_3), ("sample_README_md_5", sample_README_md_5), ("sample_README_md_6", sample_README_md_6), ("sample_README_md_7", sample_README_md_7), ("sample_README_md_8", sample_README_md_8), ("sample_docs_concurrency_md_1", sample_docs_concurrency_md_1), ("sample_docs_models_md_2", sample_docs_models_md_2), ("sample_docs_models_md_4", sample_docs_models_md_4), ("sample_docs_models_md_5", sample_docs_models_md_5), ("sample_docs_models_md_7", sample_docs_models_md_7), ("sample_docs_queries_md_2", sample_docs_queries_md_2)]
 }

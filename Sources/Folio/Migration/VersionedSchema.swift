@@ -28,7 +28,13 @@ public protocol SchemaMigrationPlan {
 }
 
 /// One stage of a plan, as SwiftData's `MigrationStage`.
-public enum MigrationStage {
+///
+/// `Sendable`, so a plan can keep its stages in `static let`s under Swift 6's checks (a
+/// closure given to `custom` is `@Sendable`: it captures nothing that is not). Checked by
+/// hand for the versions: a metatype names a type and never changes, but Swift counts a
+/// protocol's as `Sendable` only when the protocol requires `SendableMetatype`, which
+/// `VersionedSchema`, declared as SwiftData declares it, does not.
+public enum MigrationStage: @unchecked Sendable {
     /// A stage Folio infers from the two schemas: properties added (optional or with a
     /// default), removed, renamed with `originalName`, entities added and removed.
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
@@ -37,8 +43,8 @@ public enum MigrationStage {
     /// one transaction on the store (see `StagedMigration`).
     case custom(
         fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-        willMigrate: ((ModelContext) throws -> Void)?,
-        didMigrate: ((ModelContext) throws -> Void)?)
+        willMigrate: (@Sendable (ModelContext) throws -> Void)?,
+        didMigrate: (@Sendable (ModelContext) throws -> Void)?)
 
     /// A stage as data: a stage file such as those in `Migrations/<Store>/`, read when the
     /// plan runs, so an app and the `folio` tool can share one plan. Folio's.
