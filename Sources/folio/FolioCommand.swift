@@ -37,29 +37,34 @@ struct FolioCommand: ParsableCommand {
     static func main() {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = UnsafeRawBufferPointer(start: argument, count: strlen(argument))
-            guard let offset = FileBytes.firstInvalidUTF8(in: Array(bytes)) else { continue }
-            let byte = String(bytes[offset], radix: 16, uppercase: true)
-            let message: TerminalText =
+            refuseUnlessUTF8(argument) { offset, byte in
                 " argument \(index) is not valid UTF-8 (byte \(offset) of it, 0x\(byte)); Folio stores and names only"
-                + " UTF-8 text, so nothing was done\nhint: give the value in UTF-8 (iconv -t UTF-8 converts it), or"
-                + " rename the folder with a UTF-8 name"
-            Terminal.printError(Terminal.colour("error:", 31, onError: true) + message)
-            Self.exit(withError: ExitCode.validationFailure)
+                    + " UTF-8 text, so nothing was done\nhint: give the value in UTF-8 (iconv -t UTF-8 converts it),"
+                    + " or rename the folder with a UTF-8 name"
+            }
         }
         // Relative paths are resolved against the current folder's path as text: one that is
         // not UTF-8 would resolve into its U+FFFD spelling, another folder.
         if let folder = getcwd(nil, 0) {
             defer { free(folder) }
-            let bytes = Array(UnsafeRawBufferPointer(start: folder, count: strlen(folder)))
-            if let offset = FileBytes.firstInvalidUTF8(in: bytes) {
-                let message: TerminalText =
-                    " the current folder's path is not valid UTF-8 (byte \(offset)), so no path relative to it can"
+            refuseUnlessUTF8(folder) { offset, _ in
+                " the current folder's path is not valid UTF-8 (byte \(offset)), so no path relative to it can"
                     + " be named; nothing was done\nhint: run folio from a folder whose path is UTF-8, or rename it"
-                Terminal.printError(Terminal.colour("error:", 31, onError: true) + message)
-                Self.exit(withError: ExitCode.validationFailure)
             }
         }
         Self.main(nil)
+    }
+
+    /// Ends the process as a usage error saying `problem` (given the offset of the first bad
+    /// byte and that byte in hex) when `text` is not UTF-8.
+    private static func refuseUnlessUTF8(
+        _ text: UnsafePointer<CChar>, _ problem: (_ offset: Int, _ byte: String) -> TerminalText
+    ) {
+        let bytes = Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+        guard let offset = FileBytes.firstInvalidUTF8(in: bytes) else { return }
+        Terminal.printError(
+            Terminal.colour("error:", 31, onError: true)
+                + problem(offset, String(bytes[offset], radix: 16, uppercase: true)))
+        Self.exit(withError: ExitCode.validationFailure)
     }
 }

@@ -313,22 +313,13 @@ final class CacheIndex: Sendable {
                 day: half(16), high: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
                 low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
             contentLength = Int(half(20))
-            stamp = FileStamp(
-                size: Int64(bitPattern: word(24)), modified: Int64(bitPattern: word(32)),
-                changed: Int64(bitPattern: word(40)), inode: word(48), device: word(56))
+            stamp = FileStamp(encoded: UnsafeRawBufferPointer(rebasing: raw[Self.stampOffset...]))
             (contentHash, contentStart) = (word(64), Int(clamping: word(72)))
             (isDeleted, contentChecksum) = (half(80) & 1 != 0, word(88))
         }
 
-        /// Writes `stamp` into a record's bytes, where `init` reads it.
-        static func write(_ stamp: FileStamp, into record: UnsafeMutableRawBufferPointer) {
-            for (offset, word) in [
-                (24, UInt64(bitPattern: stamp.size)), (32, UInt64(bitPattern: stamp.modified)),
-                (40, UInt64(bitPattern: stamp.changed)), (48, stamp.inode), (56, stamp.device),
-            ] {
-                record.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
-            }
-        }
+        /// Where a record's stamp lies (`FileStamp.encodedSize` bytes).
+        static let stampOffset = 24
 
         /// The document's path in `folder`; `nil` for a day no calendar has.
         func path(in folder: String) -> DocumentPath? {
@@ -418,11 +409,9 @@ final class CacheIndex: Sendable {
             withUnsafeBytes(of: path.id.uuid) { records.append(contentsOf: $0) }
             append(orderKey.day)
             append(UInt32(compact.count))
-            let start = records.count - 24
-            records.append(contentsOf: repeatElement(0, count: 40))
-            records.withUnsafeMutableBytes {
-                Record.write(stamp, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
-            }
+            let start = records.count
+            records.append(contentsOf: repeatElement(0, count: FileStamp.encodedSize))
+            records.withUnsafeMutableBytes { stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
             append(contentHash)
             append(UInt64(contentStart))
             append(UInt32(QueryIndexes.KeyReading.isDeleted(members) ? 1 : 0))
@@ -438,11 +427,8 @@ final class CacheIndex: Sendable {
         /// `DocumentCache.Writer.restamp`).
         mutating func restamp(_ entry: Int, _ stamp: FileStamp) {
             guard !failed, entry < orderKeys.count else { return }
-            let start = entry * CacheIndex.recordSize
-            records.withUnsafeMutableBytes {
-                Record.write(
-                    stamp, into: UnsafeMutableRawBufferPointer(rebasing: $0[start..<(start + CacheIndex.recordSize)]))
-            }
+            let start = entry * CacheIndex.recordSize + Record.stampOffset
+            records.withUnsafeMutableBytes { stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
         }
 
         /// The index part's bytes.

@@ -8,7 +8,7 @@ import Glibc
 ///
 /// A binary file: a magic line, the history token the folder's entries reflect (plus one;
 /// zero for none known), entries (path as entity, day and UUID bytes, hash, compact JSON),
-/// their files' stamps in the same order (`stampSize` bytes each), the index part (see
+/// their files' stamps in the same order (`FileStamp.encodedSize` bytes each), the index part (see
 /// `CacheIndex`; left out by an import into a large folder), a footer (see `Footer`), and a
 /// checksum of everything before it. The counts come after the entries so the file can be
 /// written as they come (an import's, see `Writer`), and the stamps after them so that an
@@ -20,8 +20,6 @@ enum DocumentCache {
     /// The folder of the cache files, one per entity folder.
     static let folderName = ".folio/cache"
     static let magic = Array("FOLIO-CACHE 7\n".utf8)
-    /// The bytes of a stamp in the file: size, modification and change times, inode, device.
-    static let stampSize = 40
 
     /// The fixed-size end of a cache file, before its checksum: where the entries end, how
     /// many there are, where the index part starts (0: none) and its own checksum, so a
@@ -102,24 +100,23 @@ enum DocumentCache {
             _ = cursor.rawBytes(magic.count)
             guard let token = cursor.varint() else { return nil }
             historyToken = token == 0 ? nil : Int64(bitPattern: token - 1)
+            let stampSize = FileStamp.encodedSize
             guard footer.count <= (body.count - Footer.size - footer.entriesEnd) / stampSize else { return nil }
-            var stamps = StampReader(
-                bytes: UnsafeRawBufferPointer(
-                    rebasing: body[footer.entriesEnd..<(footer.entriesEnd + footer.count * stampSize)]))
             var entries: [Catalog.Entry] = []
             entries.reserveCapacity(footer.count)
             ranges.reserveCapacity(footer.count)
             contents.reserveCapacity(footer.entriesEnd)  // a little more than the contents take
             // Each entry's content is set once the buffer it points into is complete.
             let placeholder = DocumentContent(parsed: [:])
-            for _ in 0..<footer.count {
+            for number in 0..<footer.count {
                 guard let entity = cursor.text(), entity == entityFolder,
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
                     let day = Day(year: Int(clamping: year), month: Int(month), day: Int(dayOfMonth)),
                     let uuid = cursor.rawBytes(16), let hash = cursor.uint64(), let length = cursor.length()
                 else { return nil }
                 guard let content = cursor.rawBytes(length) else { return nil }
-                let stamp = stamps.next()
+                let stamp = FileStamp(
+                    encoded: UnsafeRawBufferPointer(rebasing: body[(footer.entriesEnd + number * stampSize)...]))
                 // A file changed in the cache file's own clock tick may change again unseen
                 // (see `Writer.finish`): read again, as git does with a racily clean entry.
                 guard stamp.changed < fileStamp.modified else { continue }
@@ -248,14 +245,11 @@ enum DocumentCache {
         /// caller that can leave entries out does so beforehand (`startedAt`).
         mutating func finish() throws(FolioError) -> FileStamp? {
             let entriesEnd = Int(file.end)
-            var table: [UInt8] = []
-            table.reserveCapacity(stamps.count * stampSize)
-            for stamp in stamps {
-                for word in [
-                    UInt64(bitPattern: stamp.size), UInt64(bitPattern: stamp.modified),
-                    UInt64(bitPattern: stamp.changed), stamp.inode, stamp.device,
-                ] {
-                    withUnsafeBytes(of: word.littleEndian) { table.append(contentsOf: $0) }
+            var table = [UInt8](repeating: 0, count: stamps.count * FileStamp.encodedSize)
+            table.withUnsafeMutableBytes { raw in
+                for (number, stamp) in stamps.enumerated() {
+                    stamp.encode(
+                        into: UnsafeMutableRawBufferPointer(rebasing: raw[(number * FileStamp.encodedSize)...]))
                 }
             }
             try file.append(table)
@@ -290,22 +284,6 @@ enum DocumentCache {
         guard FileSystem.isDirectory(info) else { return try root.removeFile(folderName) }
         for name in try root.list(folderName) { try root.removeFile(folderName + "/" + name) }
         try root.removeFolder(folderName)
-    }
-}
-
-/// The stamps of a cache file's entries, read one after the other (see `DocumentCache.stampSize`).
-private struct StampReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-
-    mutating func next() -> FileStamp {
-        func word(_ index: Int) -> UInt64 {
-            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + index * 8, as: UInt64.self))
-        }
-        defer { offset += DocumentCache.stampSize }
-        return FileStamp(
-            size: Int64(bitPattern: word(0)), modified: Int64(bitPattern: word(1)), changed: Int64(bitPattern: word(2)),
-            inode: word(3), device: word(4))
     }
 }
 

@@ -41,14 +41,9 @@ extension DocumentStore {
                 try HistoryLog.records(after: token, in: folder)
             }
         } catch let error where error.kind == .damagedHistory && lock.unlockedReason == nil {
-            // Set aside (unless another process did meanwhile): the history begins again.
+            // Read again under the write lock (another process may have set it aside meanwhile).
             return try lock.withLock(.exclusive) { () throws(FolioError) in
-                do throws(FolioError) {
-                    return try HistoryLog.records(after: token, in: folder)
-                } catch let error where error.kind == .damagedHistory {
-                    try setAsideHistory(because: error)
-                    return try HistoryLog.records(after: token, in: folder)
-                }
+                try settingAsideDamage { () throws(FolioError) in try HistoryLog.records(after: token, in: folder) }
             }
         }
     }
@@ -94,7 +89,11 @@ extension DocumentStore {
         // Another process may have appended since this one last did: then the tail is read again.
         if let known = tail, try !HistoryLog.isCurrent(known, in: folder) { tail = nil }
         var settled: HistoryLog.Tail
-        if let tail { settled = tail } else { settled = try readTailSettingAsideDamage() }
+        if let tail {
+            settled = tail
+        } else {
+            settled = try settingAsideDamage { () throws(FolioError) in try HistoryLog.tail(in: folder) }
+        }
         if let record = settled.unsettled {
             if try landed(record, discarded: discarded) {
                 settled = unsettling(settled)
@@ -105,15 +104,16 @@ extension DocumentStore {
         state.withLock { $0.historyTail = settled }
     }
 
-    /// The history's tail as the files have it; a damaged history is set aside first and a
-    /// new one begun (see `HistoryLog.setAside`), so no token is ever handed out twice and
-    /// the documents go on being written. Call holding the write lock.
-    private func readTailSettingAsideDamage() throws(FolioError) -> HistoryLog.Tail {
+    /// What `read` reads of the history; when the history is damaged, it is set aside and a
+    /// new one begun (see `HistoryLog.setAside`) before `read` runs again, so no token is ever
+    /// handed out twice and the documents go on being read and written. Call holding the
+    /// write lock.
+    private func settingAsideDamage<T>(_ read: () throws(FolioError) -> T) throws(FolioError) -> T {
         do {
-            return try HistoryLog.tail(in: folder)
+            return try read()
         } catch let error where error.kind == .damagedHistory {
             try setAsideHistory(because: error)
-            return try HistoryLog.tail(in: folder)
+            return try read()
         }
     }
 

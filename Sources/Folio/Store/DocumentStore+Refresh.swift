@@ -383,19 +383,20 @@ extension DocumentStore {
     ) {
         for (found, result) in zip(toRead, readDocuments(toRead, schema: state.querySchema, progress: progress)) {
             let previousHash = state.catalog.entry(at: found.path)?.contentHash
-            let existed = previousHash != nil
-            switch result {
-            case .success(let entry) where entry.contentHash == previousHash:
+            if case .success(let entry) = result, entry.contentHash == previousHash {
                 // The same bytes under a new stamp (a `touch`, a rename back, a file read
                 // again to confirm it): no change to anyone.
                 state.catalog.restamp(found.path, entry.stamp, verified: entry.verified)
+                continue
+            }
+            let existed = previousHash != nil
+            if existed, keepingContent { before[found.path] = state.catalog.content(at: found.path) }
+            switch result {
             case .success(let entry):
-                if existed, keepingContent { before[found.path] = state.catalog.content(at: found.path) }
                 broken[found.path.relativePath] = nil
                 insert(entry, into: &state.catalog, issues: &broken)
                 if existed { changes.modified.append(found.path) } else { changes.added.append(found.path) }
             case .failure(let failure):
-                if existed, keepingContent { before[found.path] = state.catalog.content(at: found.path) }
                 state.catalog.remove(found.path)
                 if existed { changes.removed.append(found.path) }
                 broken[found.path.relativePath] = (failure.stamp, failure.issue)

@@ -47,6 +47,29 @@ public struct FileStamp: Sendable, Hashable {
     /// The modification time's nanoseconds within its second.
     public var modifiedNanoseconds: Int64 { modified - modifiedSeconds * 1_000_000_000 }
 
+    /// The bytes of a stamp in a cache file: size, modification time, change time, inode and
+    /// device, 8 little-endian bytes each (the entries' stamp table and each index record).
+    static let encodedSize = 40
+
+    /// A stamp from the first `encodedSize` bytes of `bytes`.
+    init(encoded bytes: UnsafeRawBufferPointer) {
+        func word(_ index: Int) -> UInt64 {
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+        }
+        self.init(
+            size: Int64(bitPattern: word(0)), modified: Int64(bitPattern: word(1)), changed: Int64(bitPattern: word(2)),
+            inode: word(3), device: word(4))
+    }
+
+    /// Writes the stamp into the first `encodedSize` bytes of `bytes`, as `init(encoded:)` reads it.
+    func encode(into bytes: UnsafeMutableRawBufferPointer) {
+        for (index, word) in [
+            UInt64(bitPattern: size), UInt64(bitPattern: modified), UInt64(bitPattern: changed), inode, device,
+        ].enumerated() {
+            bytes.storeBytes(of: word.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+        }
+    }
+
     /// A time in nanoseconds since 1970, saturated at Int64's range.
     static func nanoseconds(_ time: timespec) -> Int64 {
         nanoseconds(Int64(time.tv_sec), Int64(time.tv_nsec))

@@ -140,8 +140,11 @@ enum HistoryLog {
                 "its last record has token \(record.token), outside the segment's \(newest) to \(newest + segmentLength - 1)"
             )
         }
-        if line.lowerBound > 0,
-            let previous = try previousToken(in: descriptor, before: line.lowerBound, path: root.pathOf(path)),
+        if let before = try lastLine(in: descriptor, before: line.lowerBound, path: root.pathOf(path)),
+            let previous = leadingToken(
+                of: try read(
+                    descriptor, before.lowerBound..<min(before.upperBound, before.lowerBound + 40),
+                    path: root.pathOf(path))[...]),
             previous >= record.token
         {
             throw damaged(
@@ -183,17 +186,19 @@ enum HistoryLog {
     static let recordReader = JSONReader(
         maximumDepth: JSONReader.defaultMaximumDepth + 8, maximumSize: JSONReader.absoluteMaximumSize)
 
-    /// Where the file's last whole line is, without its newline (`nil` for a file without
-    /// one), found by reading back from the end a block at a time: bytes after the last
-    /// newline are a line a crash cut short.
-    private static func lastLine(in descriptor: Int32, path: String) throws(FolioError) -> Range<Int64>? {
+    /// Where the file's last whole line before `limit` (the file's end when `nil`) is,
+    /// without its newline (`nil` when there is none), found by reading back a block at a
+    /// time: bytes after the last newline are a line a crash cut short.
+    private static func lastLine(in descriptor: Int32, before limit: Int64? = nil, path: String) throws(FolioError)
+        -> Range<Int64>?
+    {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw .fileSystem(path: path, operation: "inspect", reason: FileBytes.systemError())
         }
         let block: Int64 = 64 * 1024
         var end: Int64?  // just past the last whole line's newline
-        var position = Int64(info.st_size)
+        var position = min(limit ?? Int64(info.st_size), Int64(info.st_size))
         while position > 0 {
             let start = max(0, position - block)
             let bytes = try read(descriptor, start..<position, path: path)
@@ -208,26 +213,6 @@ enum HistoryLog {
             position = start
         }
         return end.map { 0..<($0 - 1) }
-    }
-
-    /// The token of the line that ends just before `end` (where the last line starts), read
-    /// from its start as `leadingToken` does; `nil` when it does not start as Folio writes.
-    private static func previousToken(in descriptor: Int32, before end: Int64, path: String) throws(FolioError)
-        -> Int64?
-    {
-        let block: Int64 = 64 * 1024
-        var position = end - 1  // the previous line's newline
-        while position > 0 {
-            let start = max(0, position - block)
-            let bytes = try read(descriptor, start..<position, path: path)
-            if let newline = bytes.lastIndex(of: UInt8(ascii: "\n")) {
-                let head = try read(
-                    descriptor, (start + Int64(newline) + 1)..<min(position, start + Int64(newline) + 41), path: path)
-                return leadingToken(of: head[...])
-            }
-            position = start
-        }
-        return leadingToken(of: try read(descriptor, 0..<min(end - 1, 40), path: path)[...])
     }
 
     /// The bytes of a range of a file.

@@ -63,7 +63,7 @@ package struct SchemaCheck {
     /// `StoredType.deepestNesting`, or naming a type that is no Swift name (an app's own
     /// enums and `Codable` types are allowed, as in an app's manifest).
     package static func problem(withStageTypeName typeName: String) -> String? {
-        if typeName.utf8.count(where: { $0 == UInt8(ascii: "<") }) > StoredType.deepestNesting {
+        if StoredType.nestsTooDeep(typeName) {
             return
                 "\(StoredType.shortName(typeName)) nests more than \(StoredType.deepestNesting) collections, deeper than Folio stores"
         }
@@ -228,7 +228,7 @@ package struct SchemaCheck {
         guard case .string(let typeName) = type else {
             return error(path.appending("type"), "the type of \(label) is \(type), not a type name like \"String\"")
         }
-        if typeName.utf8.count(where: { $0 == UInt8(ascii: "<") }) > StoredType.deepestNesting {
+        if StoredType.nestsTooDeep(typeName) {
             return error(
                 path.appending("type"),
                 "the type of \(label) (\(StoredType.shortName(typeName))) nests more than \(StoredType.deepestNesting) collections, deeper than Folio stores"

@@ -51,6 +51,11 @@ indirect enum StoredType {
     /// The names inside a manifest's type name that are not Folio's own value types or
     /// collections of them (`"Array<Stroke>"` holds `Stroke`): a Swift app's enums and
     /// `Codable` types, or typos.
+    /// Whether a type name nests more collections than `deepestNesting` (counted by their `<`).
+    static func nestsTooDeep(_ name: String) -> Bool {
+        name.utf8.count(where: { $0 == UInt8(ascii: "<") }) > deepestNesting
+    }
+
     /// A type name as a message shows it: cut after 80 characters (a hostile one is 40 KB).
     static func shortName(_ name: String) -> String {
         name.count > 80 ? String(name.prefix(80)) + "…" : name
