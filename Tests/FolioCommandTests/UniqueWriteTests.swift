@@ -155,6 +155,39 @@ struct UniqueWriteTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.root + "/" + workPath)) == before)
     }
 
+    @Test func importNamesEveryRecordThatWouldShareAUniqueValueAndWritesNothing() throws {
+        let store = try Tags()
+        let (home, path) = try store.tag("home")
+        let input = [
+            #"{"name": "a"}"#, #"{"name": "home"}"#, #"{"name": "a"}"#, #"{"name": "b"}"#, "",
+            #"{"name": "b", "colour": "blue"}"#, #"{"name": "c"}"#,
+        ].joined(separator: "\n")
+        _ = try store.folder.create("tags.ndjson", contents: Array((input + "\n").utf8))
+        let run = try store.folio("import", "Tag", "../tags.ndjson")
+        #expect(run.status == 65, "\(run.errors)")
+        #expect(
+            run.errors.contains("3 values must be unique but other documents hold them, so nothing was imported"),
+            "\(run.errors)")
+        #expect(run.errors.contains("../tags.ndjson:2: \"name\" \"home\", held by Tag \(home) (\(path)) too"))
+        #expect(run.errors.contains("../tags.ndjson:3: \"name\" \"a\", held by ../tags.ndjson:1 too"))
+        #expect(run.errors.contains("../tags.ndjson:6: \"name\" \"b\", held by ../tags.ndjson:4 too"))
+        #expect(!run.errors.contains("tags.ndjson:7"))
+        #expect(try store.documents("Tag").count == 1)
+        #expect(try store.folio("check").status == 0)
+    }
+
+    @Test func importMaySwapTheUniqueValuesOfDocumentsItUpdates() throws {
+        let store = try Tags()
+        let home = try store.tag("home").id
+        let work = try store.tag("work").id
+        let input = #"{"$id": "\#(home)", "name": "work"}"# + "\n" + #"{"$id": "\#(work)", "name": "home"}"# + "\n"
+        let run = try store.folio("import", "Tag", "-", "--format", "ndjson", input: input)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(try store.ids("name == \"work\"") == [home])
+        #expect(try store.ids("name == \"home\"") == [work])
+        #expect(try store.folio("check").status == 0)
+    }
+
     @Test func restoreRefusesADocumentWhoseUniqueValueAnotherTookMeanwhile() throws {
         let store = try Tags()
         let old = try store.tag("home").id
