@@ -34,6 +34,14 @@ struct StoreAudit {
         return constraints
     }
 
+    /// Values of a uniqueness constraint as findings show them: `"name" "home"`, or
+    /// `(day, hour) = ("mon", 9)`.
+    static func shown(_ key: [JSONValue], of constraint: [String]) -> String {
+        constraint.count == 1
+            ? "\"\(constraint[0])\" \(key[0])"
+            : "(\(constraint.joined(separator: ", "))) = (\(key.map(\.description).joined(separator: ", ")))"
+    }
+
     /// The values a document holds for a uniqueness constraint, or `nil` when one of them is
     /// missing or `null`: as in SQL, and as an inserted model's upsert matches, such a value
     /// is unique to itself and matches no other document's.

@@ -140,10 +140,7 @@ struct StoreCheck {
             let path = duplicate.path.relativePath
             var lines = DocumentLines(root: root)
             let constraint = duplicate.constraint
-            let shown =
-                constraint.count == 1
-                ? "\"\(constraint[0])\" \(duplicate.key[0])"
-                : "(\(constraint.joined(separator: ", "))) = (\(duplicate.key.map(\.description).joined(separator: ", ")))"
+            let shown = StoreAudit.shown(duplicate.key, of: constraint)
             findings.append(
                 StoreFinding(
                     .error, path: path, line: lines.line(of: constraint[0], in: path), column: 3,

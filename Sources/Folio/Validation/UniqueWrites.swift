@@ -19,11 +19,7 @@ package struct UniqueClash: Sendable, Equatable {
     package var holderRow: Int?
 
     /// The values as `check` shows them: `"name" "home"`, or `(a, b) = (1, 2)`.
-    package var shownValues: String {
-        constraint.count == 1
-            ? "\"\(constraint[0])\" \(values[0])"
-            : "(\(constraint.joined(separator: ", "))) = (\(values.map(\.description).joined(separator: ", ")))"
-    }
+    package var shownValues: String { StoreAudit.shown(values, of: constraint) }
 }
 
 /// The uniqueness of the values a batch of writes gives its documents, against each other
