@@ -60,11 +60,14 @@ extension FolioCommand {
                     document = try store.newDocument(entity: entity, values: values)
                 }
                 let changes = store.changes(putting: document, over: replaced)
-                try UniqueRefusal.check(
-                    changes, in: store,
-                    hint:
-                        "insert another value, change the other document first (folio set), or pass --upsert to replace it with the new one, as SwiftData's insert does"
-                ) { $0.id == document.id ? "a new \(entity)" : "\($0.entity) \($0.id)" }
+                // An upsert that found no holder has read the folder for these values already.
+                if !upsert || replaced != nil {
+                    try UniqueRefusal.check(
+                        changes, in: store,
+                        hint:
+                            "insert another value, change the other document first (folio set), or pass --upsert to replace it with the new one, as SwiftData's insert does"
+                    ) { $0.id == document.id ? "a new \(entity)" : "\($0.entity) \($0.id)" }
+                }
                 let summary: CommitSummary
                 do throws(FolioError) {
                     summary = try store.commit(changes, author: FolioCommand.author)
