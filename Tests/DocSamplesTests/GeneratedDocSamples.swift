@@ -329,7 +329,7 @@ func sample_docs_models_md_4() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 359
+// docs/models.md, line 368
 func sample_docs_models_md_5() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")

@@ -109,7 +109,8 @@ struct StuckStoreTests {
             try store.folio("insert", "Timer", "name=Tea", "durationInSeconds=60", "createdAt=2026-11-01T12:00:00Z")
                 .status == 0)
         #expect(try store.folio("reindex").status == 0)
-        let check = try store.folio("check")
+        // Three notes of one message: --verbose lists each (see NoteFoldingTests for the folded line).
+        let check = try store.folio("check", "--verbose")
         #expect(check.output.contains(".folio/journal/.DS_Store: note: is not Folio's"))
         #expect(check.output.contains(".folio/journal/notes: note: is not Folio's"))
         #expect(check.output.contains(".folio/backup.tar: note: is not Folio's"))

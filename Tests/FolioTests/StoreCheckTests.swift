@@ -87,6 +87,27 @@ struct StoreCheckTests {
         #expect(store.check().isEmpty)
     }
 
+    @Test func missingOrNullUniqueValuesAreUniqueToThemselvesAsInAnUpsert() throws {
+        let schema: JSONValue = [
+            "entities": [
+                "Badge": ["properties": [["name": "code", "type": "String", "optional": true]], "unique": [["code"]]]
+            ]
+        ]
+        let store = try DocumentStore.create(
+            at: folder("badges"), manifest: StoreManifest(timeZone: TimeZone(identifier: "UTC")!, schema: schema),
+            durability: .none)
+        for values: JSONObject in [["code": .null], ["code": .null], [:], [:], ["code": "A"]] {
+            var document = try store.newDocument(entity: "Badge", values: values)
+            // Left out: a member the document does not have at all.
+            if values.isEmpty { document.content.removeValue(forKey: "code") }
+            try store.commit([.put(document, basedOn: nil)])
+        }
+        #expect(store.check().isEmpty)
+        try store.commit([.put(try store.newDocument(entity: "Badge", values: ["code": "A"]), basedOn: nil)])
+        #expect(store.check().map(\.message).allSatisfy { $0.hasPrefix("\"code\" \"A\" is also held by Badge/") })
+        #expect(store.check().count == 1)
+    }
+
     @Test func aDenyRuleRefusesTheSoftDeleteWhileRelatedDocumentsRemain() throws {
         let tag = try insert("Tag", ["name": "home"])
         _ = try insert(

@@ -17,6 +17,15 @@ extension DocumentStore {
         checkReport(progress: progress).findings
     }
 
+    /// What is wrong with the manifest's schema, or worth a word (see `SchemaCheck`): the
+    /// findings `check` starts with, and `folio schema` shows, at their lines in `folio.json`.
+    package func schemaFindings() -> [StoreFinding] {
+        // The manifest's text, read again only for the line and column of each finding.
+        let text = (try? folder.readFile(StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes) ?? []
+        return SchemaCheck.findings(
+            in: manifest.schema, text: text, file: StoreManifest.fileName, at: JSONPath([.key("schema")]))
+    }
+
     /// `check`'s findings, in file order, and how many files it looked at: the documents
     /// and the files that could not be used (see `check`).
     ///
@@ -28,10 +37,7 @@ extension DocumentStore {
     ) {
         var check = StoreCheck(manifest, root: folder)
         check.findings += localStateFindings()
-        // The manifest's text, read again only for the line and column of each finding.
-        let text = (try? folder.readFile(StoreManifest.fileName, limit: JSONReader.absoluteMaximumSize).bytes) ?? []
-        check.findings += SchemaCheck.findings(
-            in: manifest.schema, text: text, file: StoreManifest.fileName, at: JSONPath([.key("schema")]))
+        check.findings += schemaFindings()
         var names: [String] = []
         do {
             names = try folder.list().filter(DocumentPath.isIdentifier).sorted()

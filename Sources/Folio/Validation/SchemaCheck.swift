@@ -220,6 +220,14 @@ package struct SchemaCheck {
         case (nil, let destination?):
             unknownKeys(of: property, at: path, allowed: Self.relationshipKeys, in: "relationship \(label)")
             relationship(property, destination: destination, at: path, label: label, among: entities)
+            if let (inverse, target) = Self.pluralToOne(property, named: name, of: entity, among: entities) {
+                problems.append(
+                    Problem(
+                        path: path, severity: .note,
+                        message:
+                            "\(label) and \(target).\(inverse) are each other's inverse and both to-one (a one-to-one), but \"\(name)\" reads as plural; if a\(Self.article(entity)) \(entity) has many \(target) documents, add \"toMany\": true to \(label): as written, queries of \(label) find nothing that \(target).\(inverse) records"
+                    ))
+            }
         }
         return name
     }
@@ -321,6 +329,46 @@ package struct SchemaCheck {
                 "the schema's \"\(key)\" of \(label) is \(count), not a count of models; fix it, or let the app's next open write it again"
             )
         }
+    }
+
+    /// The inverse of a to-one relationship whose name reads as plural (`todoItems`) and whose
+    /// inverse is a to-one too, with the inverse's entity: a schema written by hand that left
+    /// out `"toMany"` there made a one-to-one of what is one-to-many (or many-to-many). The
+    /// documents an app wrote do not hold such a to-many (the other side does), so a query of
+    /// it matches nothing, without a word. `nil` for any other relationship: a one-to-one
+    /// named in the singular, or named as its destination is (`settings` of `Settings`).
+    static func pluralToOne(_ property: JSONObject, named name: String, of entity: String, among entities: JSONObject)
+        -> (inverse: String, entity: String)?
+    {
+        guard property["toMany"] != .bool(true), case .string(let target)? = property["destination"],
+            Self.readsAsPlural(name, destination: target)
+        else { return nil }
+        let back = (entities[target]?["properties"]?.arrayValue ?? []).compactMap(\.objectValue).filter {
+            $0["destination"] == .string(entity)
+        }
+        let inverse =
+            property["inverse"]?.stringValue.flatMap { named in back.first { $0["name"] == .string(named) } }
+            ?? back.first { $0["inverse"] == .string(name) }
+        guard let inverse, inverse["toMany"] != .bool(true), let inverseName = inverse["name"]?.stringValue else {
+            return nil
+        }
+        return (inverseName, target)
+    }
+
+    /// Whether a relationship's name reads as many of its destination: an English plural
+    /// (`todoItems`, `entries`, `children`) where the destination's own name does not read so.
+    static func readsAsPlural(_ name: String, destination: String) -> Bool {
+        func plural(_ word: String) -> Bool {
+            let lower = word.lowercased()
+            if lower.hasSuffix("children") || lower.hasSuffix("people") { return true }
+            return lower.hasSuffix("s") && !["ss", "us", "is"].contains { lower.hasSuffix($0) }
+        }
+        return plural(name) && !plural(destination)
+    }
+
+    /// "n" before a name that starts with a vowel, for "a"/"an".
+    private static func article(_ name: String) -> String {
+        "AEIOUaeiou".contains(name.first ?? "x") ? "n" : ""
     }
 
     /// Whether a type name is Folio's own with a letter missing or added, or in other

@@ -21,6 +21,39 @@ struct StoreAudit {
         self.rules = manifest.rules
     }
 
+    /// The constraints that keep a value single among an entity's documents: its `#Unique`
+    /// lists, its `.unique` attributes and the manifest's rules.
+    func uniquenessConstraints(of entity: QuerySchema.Entity) -> [[String]] {
+        let properties = described.entity(named: entity.name)?.properties ?? []
+        var constraints = entity.uniquenessConstraints
+        for attribute in properties.filter({ $0.has(.unique) }).compactMap(\.name)
+        where !constraints.contains([attribute]) {
+            constraints.append([attribute])
+        }
+        for rule in rules.unique[entity.name] ?? [] where !constraints.contains(rule) { constraints.append(rule) }
+        return constraints
+    }
+
+    /// Values of a uniqueness constraint as findings show them: `"name" "home"`, or
+    /// `(day, hour) = ("mon", 9)`.
+    static func shown(_ key: [JSONValue], of constraint: [String]) -> String {
+        constraint.count == 1
+            ? "\"\(constraint[0])\" \(key[0])"
+            : "(\(constraint.joined(separator: ", "))) = (\(key.map(\.description).joined(separator: ", ")))"
+    }
+
+    /// The values a document holds for a uniqueness constraint, or `nil` when one of them is
+    /// missing or `null`: as in SQL, and as an inserted model's upsert matches, such a value
+    /// is unique to itself and matches no other document's.
+    static func uniqueKey(_ constraint: [String], of content: JSONObject) -> [JSONValue]? {
+        var key: [JSONValue] = []
+        for name in constraint {
+            guard let value = content[name], value != .null else { return nil }
+            key.append(value)
+        }
+        return key
+    }
+
     /// A document's own problems: metadata, properties, relationship targets, folder;
     /// `related` finds the content of a document by entity and identity. Whether the
     /// related documents point back is checked when `inverses` (an edit leaves that to

@@ -62,7 +62,7 @@ struct StoreCheck {
     mutating func begin(folder name: String) {
         let entity = audit.schema.entities[name]
         folder = (name, entity, findings.count, checked)
-        unique = UniqueValues(entity.map(constraints) ?? [])
+        unique = UniqueValues(entity.map(audit.uniquenessConstraints) ?? [])
         pointingBack = [:]
         guard let entity else { return }
         for (relationship, _) in entity.modelCounts {
@@ -140,10 +140,7 @@ struct StoreCheck {
             let path = duplicate.path.relativePath
             var lines = DocumentLines(root: root)
             let constraint = duplicate.constraint
-            let shown =
-                constraint.count == 1
-                ? "\"\(constraint[0])\" \(duplicate.key[0])"
-                : "(\(constraint.joined(separator: ", "))) = (\(duplicate.key.map(\.description).joined(separator: ", ")))"
+            let shown = StoreAudit.shown(duplicate.key, of: constraint)
             findings.append(
                 StoreFinding(
                     .error, path: path, line: lines.line(of: constraint[0], in: path), column: 3,
@@ -162,19 +159,6 @@ struct StoreCheck {
             StoreFinding(
                 .error, path: issue.path, line: location?.line, column: location?.column, message: issue.error.reason))
         issues += 1
-    }
-
-    /// The constraints that keep a value single among an entity's documents: its `#Unique`
-    /// lists, its `.unique` attributes and the manifest's rules.
-    private func constraints(of entity: QuerySchema.Entity) -> [[String]] {
-        let properties = audit.described.entity(named: entity.name)?.properties ?? []
-        var constraints = entity.uniquenessConstraints
-        for attribute in properties.filter({ $0.has(.unique) }).compactMap(\.name)
-        where !constraints.contains([attribute]) {
-            constraints.append([attribute])
-        }
-        for rule in audit.rules.unique[entity.name] ?? [] where !constraints.contains(rule) { constraints.append(rule) }
-        return constraints
     }
 
     /// A document whose to-many relationship holds fewer or more models than its

@@ -32,10 +32,11 @@ struct UniqueValues {
     }
 
     /// Takes in a document that is not soft-deleted (those take no part, as the models do
-    /// not see them) in the first pass.
+    /// not see them) in the first pass. A value that is missing or `null` takes no part
+    /// either: it is unique to itself (see `StoreAudit.uniqueKey`).
     mutating func add(_ content: JSONObject, at path: DocumentPath) {
         for (index, constraint) in constraints.enumerated() {
-            let hash = constraint.map { content[$0] ?? .null }.hashValue
+            guard let hash = StoreAudit.uniqueKey(constraint, of: content)?.hashValue else { continue }
             if !seen[index].insert(hash).inserted { repeated[index].insert(hash) }
         }
     }
@@ -47,8 +48,8 @@ struct UniqueValues {
     /// Takes in a document in the second pass, keeping its values whose hash repeats.
     mutating func addCandidate(_ content: JSONObject, at path: DocumentPath) {
         for (index, constraint) in constraints.enumerated() {
-            let key = constraint.map { content[$0] ?? .null }
-            guard repeated[index].contains(key.hashValue) else { continue }
+            guard let key = StoreAudit.uniqueKey(constraint, of: content), repeated[index].contains(key.hashValue)
+            else { continue }
             guard let held = first[index][key] else {
                 first[index][key] = path
                 continue

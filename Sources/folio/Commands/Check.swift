@@ -15,6 +15,11 @@ extension FolioCommand {
                 written by a newer schema, and, as notes, documents written by an older schema and \
                 keys the schema does not know.
 
+                Every error is a line of its own. A note that several files share (the same \
+                message: after a migration that left documents as they were, one for each) is one \
+                line, at its first file, with how many more have it; --verbose lists each. JSON, \
+                NDJSON and CSV list every finding.
+
                 Example:
                   folio check --store Data/TimerApp
 
@@ -26,6 +31,9 @@ extension FolioCommand {
         @Option(help: "table (diagnostic lines), json, ndjson or csv.")
         var format: OutputFormat = .table
 
+        @Flag(help: "List a note that several files share once for each file, not once with their count.")
+        var verbose = false
+
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
@@ -35,13 +43,17 @@ extension FolioCommand {
                 bar.finish()
                 let errors = findings.filter { $0.severity == .error }.count
                 if format == .table {
-                    for finding in findings {
+                    let shown = verbose ? findings.map { (finding: $0, others: 0) } : Self.folded(findings)
+                    for (finding, others) in shown {
                         let label =
                             finding.severity == .error ? Terminal.colour("error", 31) : Terminal.colour("note", 36)
                         var place = finding.path
                         if let line = finding.line { place += ":\(line)" }
                         if let column = finding.column { place += ":\(column)" }
-                        Terminal.print("\(place): \(label): \(finding.message)")
+                        let more =
+                            others == 0
+                            ? "" : " (and \(counted(others, "more file")) with this note; --verbose lists them)"
+                        Terminal.print("\(place): \(label): \(finding.message)\(more)")
                     }
                     Terminal.print(
                         "\(counted(files, "document")) checked: \(counted(errors, "error")), \(counted(findings.count - errors, "note"))"
@@ -59,6 +71,27 @@ extension FolioCommand {
                 }
                 if errors > 0 { throw ExitCode(Failure.Code.found.rawValue) }
             }
+        }
+
+        /// The findings as the table shows them: each error, and each note's message once, at
+        /// the first finding that has it, with how many others do. A migration that left
+        /// 50,000 documents as they were gave 50,000 notes, burying the errors among them.
+        static func folded(_ findings: [StoreFinding]) -> [(finding: StoreFinding, others: Int)] {
+            var shown: [(finding: StoreFinding, others: Int)] = []
+            var position: [String: Int] = [:]
+            for finding in findings {
+                guard finding.severity == .note else {
+                    shown.append((finding, 0))
+                    continue
+                }
+                if let index = position[finding.message] {
+                    shown[index].others += 1
+                } else {
+                    position[finding.message] = shown.count
+                    shown.append((finding, 0))
+                }
+            }
+            return shown
         }
     }
 }

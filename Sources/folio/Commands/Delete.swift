@@ -58,6 +58,11 @@ extension FolioCommand {
                     $0.content["$deleted"] != nil
                 }
                 let changes = store.restoration(of: documents)
+                try UniqueRefusal.check(
+                    changes, in: store,
+                    hint:
+                        "another document took the value while this one was deleted: change or delete that one first, then restore"
+                )
                 try store.commit(changes, author: FolioCommand.author)
                 Terminal.print("\(counted(changes.count, "document")) restored")
             }

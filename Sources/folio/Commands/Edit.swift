@@ -78,8 +78,11 @@ extension FolioCommand {
                             throw FolioError.unreadableJSON(error)
                         }
                         let next = try store.document(stored, replacingWith: content)
-                        let summary = try store.commit(
-                            store.changes(putting: next, over: stored), author: FolioCommand.author)
+                        let changes = store.changes(putting: next, over: stored)
+                        try UniqueRefusal.check(
+                            changes, in: store,
+                            hint: "give a value no other document holds, or change the other document first")
+                        let summary = try store.commit(changes, author: FolioCommand.author)
                         Terminal.print(
                             summary.written == 0
                                 ? "No change; nothing saved."

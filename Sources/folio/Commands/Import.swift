@@ -10,8 +10,12 @@ extension FolioCommand {
             abstract: "Add or update an entity's documents from an NDJSON or CSV file, all or nothing.",
             discussion: """
                 Each record is checked against the schema; the first bad one stops the import with \
-                its line number, and nothing is written. A file that is not UTF-8 is refused with \
-                the line and the byte offset of the first bytes that are no character. A record \
+                its line number, and nothing is written. Unique values (.unique, #Unique, the \
+                manifest's rules) are checked against the other records and the store's other \
+                documents before anything is committed: every record that would share one is \
+                named, with the line or the document that holds it too, and nothing is written. \
+                A file that is not UTF-8 is refused with the line and the byte offset of the first \
+                bytes that are no character. A record \
                 whose identity ("id", or "$id" for models without one) the store holds updates \
                 that document; others are added. Keys the schema does not know are kept, as a save \
                 keeps them, so an export imports back whole. A record's "$deleted" moment is kept \
@@ -60,19 +64,45 @@ extension FolioCommand {
                 // imports back whole; CSV carries them in its "$unknown" column.
                 var unknownKeys = Set<String>()
                 var count = 0
-                /// The next record as a document, and the stored one it replaces.
+                // The unique values the records write, checked against each other as they come and
+                // against the store's other documents at the end, before the commit point.
+                var unique = UniqueWrites(store)
+                func refusal(stoppedBy error: FolioError? = nil) -> FolioError {
+                    UniqueRefusal.error(
+                        unique.clashes,
+                        hint:
+                            "give each record a value no other document holds, or the identity (\"id\", or \"$id\" for models without one) of the stored document it is to update",
+                        file: file,
+                        nothing: "nothing was imported"
+                            + (error.map { "; reading stopped at another error: \($0.reason)" } ?? "")
+                    ) { "\(file):\($0.row ?? 0)" }
+                }
+                /// The next record as a document, and the stored one it replaces. Once a record
+                /// would share a unique value, none is handed on: the rest are read for their
+                /// values, and the import then fails, naming every record that would.
                 func next() throws(FolioError) -> (document: Document, existing: StoredDocument?)? {
-                    guard let (line, record, absent) = try records.next() else { return nil }
-                    count += 1
-                    progress.advance(to: lines.size == nil ? count : records.bytesRead)
-                    do throws(FolioError) {
-                        let (document, existing, unknown) = try Self.document(
-                            for: record, without: absent, entity: entity, in: store)
-                        unknownKeys.formUnion(unknown)
-                        return (document, existing)
-                    } catch {
-                        throw FolioError(error.kind, "\(file):\(line): \(error.reason)")
+                    while true {
+                        let read: (line: Int, record: JSONObject, absent: [String])?
+                        do throws(FolioError) { read = try records.next() } catch {
+                            throw unique.hasClashes ? refusal(stoppedBy: error) : error
+                        }
+                        guard let (line, record, absent) = read else { break }
+                        count += 1
+                        progress.advance(to: lines.size == nil ? count : records.bytesRead)
+                        let made: (document: Document, existing: StoredDocument?, unknown: [String])
+                        do throws(FolioError) {
+                            made = try Self.document(for: record, without: absent, entity: entity, in: store)
+                        } catch {
+                            let located = FolioError(error.kind, "\(file):\(line): \(error.reason)")
+                            throw unique.hasClashes ? refusal(stoppedBy: located) : located
+                        }
+                        unknownKeys.formUnion(made.unknown)
+                        unique.add(made.document, replacing: made.existing?.content, at: made.existing?.path, row: line)
+                        if !unique.hasClashes { return (made.document, made.existing) }
                     }
+                    unique.compareWithStore()
+                    if unique.hasClashes { throw refusal() }
+                    return nil
                 }
                 let summary: CommitSummary
                 if store.writesOtherSides(of: entity) {

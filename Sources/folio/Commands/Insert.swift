@@ -1,6 +1,7 @@
 import ArgumentParser
 import Folio
 import FolioJSON
+import Foundation
 
 extension FolioCommand {
     /// `folio insert`: a new document.
@@ -12,6 +13,12 @@ extension FolioCommand {
                 today, 2026-11-22 or '2026-11-22 09:30' (in the store's time zone) or \
                 2026-11-22T09:30:00Z; else JSON (count=3, done=true), else text. Write \
                 name:=json to give JSON outright. Optional properties left out are null.
+
+                A value of a unique property (.unique, #Unique, the manifest's rules) that \
+                another document holds is refused, naming that document. With --upsert, that \
+                document is replaced by the new one instead, as SwiftData's insert does: it \
+                keeps its identity and file, and takes the values given (properties left out \
+                take their initial values, as in any insert).
 
                 Example:
                   folio insert TodoItem text='Buy tea' isCompleted=false sortOrder=0 \\
@@ -28,27 +35,85 @@ extension FolioCommand {
         @Argument(help: ArgumentHelp("The property values.", valueName: "property=value"))
         var assignments: [String] = []
 
+        @Flag(
+            help:
+                "Replace the document that holds the new one's unique values (or its id) with it, as SwiftData's insert does, instead of refusing."
+        )
+        var upsert = false
+
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
                 // The entity's folder stays unloaded: the commit checks the new identity against a walk.
                 store.servesOneCommand = true
                 _ = try store.parseQuery("true", entity: entity)
-                let document = try store.newDocument(
-                    entity: entity, values: try Assignment.values(assignments, entity: entity, in: store))
+                var values = try Assignment.values(assignments, entity: entity, in: store)
+                var document = try store.newDocument(entity: entity, values: values)
+                // The key the identity is given under: "$id" for a model without an `id` of its own.
+                let identityKey = document.content["$id"] != nil ? "$id" : "id"
+                let replaced =
+                    upsert
+                    ? try Self.upsertTarget(of: document, identityGiven: values[identityKey] != nil, in: store) : nil
+                if let replaced, replaced.id != document.id {
+                    // The document replaced keeps its identity, so what points at it still does.
+                    values[identityKey] = .string(replaced.id.uuidString)
+                    document = try store.newDocument(entity: entity, values: values)
+                }
+                let changes = store.changes(putting: document, over: replaced)
+                // An upsert that found no holder has read the folder for these values already.
+                if !upsert || replaced != nil {
+                    try UniqueRefusal.check(
+                        changes, in: store,
+                        hint:
+                            "insert another value, change the other document first (folio set), or pass --upsert to replace it with the new one, as SwiftData's insert does"
+                    ) { $0.id == document.id ? "a new \(entity)" : "\($0.entity) \($0.id)" }
+                }
                 let summary: CommitSummary
                 do throws(FolioError) {
-                    summary = try store.commit(
-                        store.changes(putting: document, over: nil), author: FolioCommand.author)
+                    summary = try store.commit(changes, author: FolioCommand.author)
                 } catch {
                     guard error.kind == .conflict, error.path?.hasSuffix("/\(document.id.uuidString).json") == true
                     else { throw error }
                     throw FolioError.invalidInput(
-                        "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, or insert without an id to make a new one"
+                        "\(entity) \(document.id) already exists; change it with `folio set \(document.id) property=value`, replace it with `folio insert --upsert`, or insert without an id to make a new one"
                     )
                 }
                 for path in summary.versions.keys.sorted() { Terminal.print("\(path.relativePath)") }
+                if let replaced {
+                    Terminal.printError("note: replaced \(replaced.path.relativePath) (--upsert)")
+                }
             }
+        }
+
+        /// The stored document an insert with `--upsert` replaces: the one of the new
+        /// document's identity when one was given, else the one that holds one of its unique
+        /// values; `nil` when there is none. Throws when the values are held by more than one
+        /// document, or by one whose identity is not the one given (the file a document is
+        /// in is its identity: replacing it with another would leave what points at it dangling).
+        static func upsertTarget(of document: Document, identityGiven: Bool, in store: DocumentStore)
+            throws(FolioError) -> StoredDocument?
+        {
+            if identityGiven, let same = store.document(entity: document.entity, id: document.id) { return same }
+            let clashes = store.uniqueClashes(in: [.put(document, basedOn: nil)])
+            var holders: [UUID: UniqueClash] = [:]
+            for clash in clashes where holders[clash.holder] == nil { holders[clash.holder] = clash }
+            guard let clash = clashes.first, let path = clash.holderPath else { return nil }
+            guard holders.count == 1 else {
+                let named = holders.values.sorted { $0.holder.uuidString < $1.holder.uuidString }.map {
+                    "\($0.holderPath?.relativePath ?? $0.holder.uuidString) (\($0.shownValues))"
+                }
+                throw FolioError(
+                    .constraint,
+                    "--upsert replaces one document, but the new \(document.entity)'s unique values are held by \(holders.count): \(named.joined(separator: ", ")); nothing was written",
+                    hint: "change or delete all but one of them first, or insert values only one of them holds")
+            }
+            guard !identityGiven else {
+                throw FolioError(
+                    .constraint,
+                    "--upsert replaces \(path.relativePath), which holds \(clash.shownValues), but keeps its identity \(clash.holder), and the id given is \(document.id); nothing was written",
+                    hint: "leave the id out, or give \(clash.holder)")
+            }
+            return store.document(entity: path.entity, id: path.id)
         }
     }
 
@@ -109,7 +174,13 @@ extension FolioCommand {
                     let values = try Assignment.values(assignments, entity: document.entity, in: store)
                     written.append((try store.document(document, setting: values), document))
                 }
-                let summary = try store.commit(store.changes(putting: written), author: FolioCommand.author)
+                let changes = store.changes(putting: written)
+                try UniqueRefusal.check(
+                    changes, in: store,
+                    hint:
+                        "give a value no other document holds (a query that matches several documents gives each the same one), or change the other document first"
+                )
+                let summary = try store.commit(changes, author: FolioCommand.author)
                 Terminal.print("\(counted(documents.count, "document")) matched, \(summary.written) written")
             }
         }

@@ -30,6 +30,9 @@ extension FolioCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Show the entities of a store's schema and their properties.",
                 discussion: """
+                    What `folio check` finds wrong with the schema, or worth a note (a to-one whose \
+                    name reads as plural, whose inverse is a to-one too), goes to standard error.
+
                     Example:
                       folio schema show --store Data/TimerApp --format json
 
@@ -43,7 +46,10 @@ extension FolioCommand {
 
             func run() throws {
                 try Failure.reporting {
-                    let manifest = try store.open().manifest
+                    let store = try store.open()
+                    let manifest = store.manifest
+                    // What check would say of the schema, on standard error: the schema shown is still exact.
+                    for finding in store.schemaFindings() { Terminal.printError("\(lines: finding.description)") }
                     switch format {
                     case .json:
                         Terminal.printExact(

@@ -12,6 +12,11 @@ extension FolioCommand {
                 The pull is a merge (--no-rebase, -s recursive -X no-renames: a document's identity is \
                 its file name) with Folio's merge driver, which `folio git install` sets up once per clone. The first step that fails stops the sync and says what to do:
                 conflicts to settle with `folio resolve`, `folio check` errors to fix, a push refused. \
+                Before anything is committed, the sync checks that it has somewhere to push: the \
+                remote named, else the branch's upstream (none: it says how to set one), and, for a \
+                remote on this machine, that the repository has the branch and takes pushes into it \
+                (a non-bare one with the branch checked out refuses them, unless its \
+                receive.denyCurrentBranch is updateInstead); when not, it commits nothing. \
                 Git runs in the terminal's foreground, so it (or ssh) may ask there for a password \
                 or passphrase; ^C ends it and the sync.
 
@@ -40,7 +45,8 @@ extension FolioCommand {
                     )
                 }
                 let branch = try git.checked("rev-parse", "--abbrev-ref", "HEAD")
-                let target = remote.map { [$0, branch] } ?? []
+                // Before the commit: a sync that could not push must change nothing.
+                let target = try SyncTarget.find(remote: remote, branch: branch, git: git, top: top)
 
                 try git.checked("add", "--all", "--", ".")
                 let changes = try git.checked("diff", "--cached", "--name-status", "--no-renames", "--", ".")
@@ -56,12 +62,17 @@ extension FolioCommand {
                 // removed document with a similar new one (the "ort" strategy of git 2.39 ignores
                 // merge.renames, so the strategy is named).
                 let pull = try git.run(
-                    ["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames"] + target)
+                    ["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames", "--"]
+                        + target.arguments)
                 if !pull.succeeded {
                     let unmerged = try git.checked("diff", "--name-only", "--diff-filter=U")
                     guard !unmerged.isEmpty else {
-                        throw FolioError.externalProgram(
-                            "git pull failed, nothing was pushed: \(pull.errors.trimmingCharacters(in: .whitespacesAndNewlines))"
+                        let said = pull.errors.trimmingCharacters(in: .whitespacesAndNewlines)
+                        throw FolioError(
+                            .externalProgram, "git pull failed, nothing was pushed: \(said)",
+                            hint: said.contains("couldn't find remote ref")
+                                ? "the remote has no branch \(target.branch) yet: push it once (git push -u \(target.remote) \(target.branch)), then run folio sync"
+                                : "fix what git says above (the remote's URL, access to it), then run folio sync again; what was committed stays committed here"
                         )
                     }
                     let files = unmerged.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
@@ -86,14 +97,36 @@ extension FolioCommand {
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
 
-                let push = try git.run(["push"] + target)
-                guard push.succeeded else {
-                    throw FolioError.externalProgram(
-                        "git push failed: \(push.errors.trimmingCharacters(in: .whitespacesAndNewlines)); the merge is committed locally, run `folio sync` again"
-                    )
-                }
+                let push = try git.run(["push", "--"] + target.arguments)
+                guard push.succeeded else { throw Self.pushFailure(push.errors, to: target, top: top) }
                 Terminal.print("Pushed; the store is in sync")
             }
+        }
+
+        /// Why a push failed and what to do: a sync run again helps only when someone pushed
+        /// meanwhile; a remote that refuses pushes into its checked-out branch (one the check
+        /// before the commit could not see, over the network) refuses them every time.
+        static func pushFailure(_ errors: String, to target: SyncTarget, top: String) -> FolioError {
+            let said = errors.trimmingCharacters(in: .whitespacesAndNewlines)
+            let committed = "what was committed and merged stays committed here, and nothing of it is on the remote"
+            if said.contains("denyCurrentBranch") || said.contains("refusing to update checked out branch") {
+                return FolioError(
+                    .externalProgram,
+                    "git push failed: \(said); the remote \(target.remote) has a work tree with \(target.branch) checked out, and refuses pushes into it, so running folio sync again would fail the same way; \(committed)",
+                    hint: SyncTarget.denyCurrentBranchHint(
+                        remote: target.remote, path: target.url.flatMap { SyncTarget.localPath(of: $0, top: top) }))
+            }
+            if said.contains("[rejected]") || said.contains("fetch first") || said.contains("non-fast-forward") {
+                return FolioError(
+                    .externalProgram,
+                    "git push failed: \(said); someone pushed to \(target.remote) since the pull; \(committed)",
+                    hint: "run folio sync again: it pulls their commits, merges, checks and pushes")
+            }
+            return FolioError(
+                .externalProgram, "git push failed: \(said); \(committed)",
+                hint:
+                    "fix what git says above (access to the remote, its URL, a hook that refused the push), then run folio sync again"
+            )
         }
 
         /// "folio sync: Timer +2 ~1 -0, TodoItem +1 ~0 -0" from `git diff --name-status` lines.
