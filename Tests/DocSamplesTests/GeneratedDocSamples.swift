@@ -350,7 +350,7 @@ func sample_docs_models_md_5() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 388
+// docs/models.md, line 397
 
 enum PantryV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
@@ -394,7 +394,7 @@ enum PantryPlan: SchemaMigrationPlan {
         })
 }
 
-// docs/models.md, line 435
+// docs/models.md, line 444
 func sample_docs_models_md_7() throws {
 
     let pantry = FileManager.default.temporaryDirectory.appending(path: "Pantry-\(UUID().uuidString)")
