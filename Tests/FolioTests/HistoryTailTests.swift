@@ -95,4 +95,23 @@ struct HistoryTailTests {
         #expect(records.map(\.changes.count) == [1, 2, 1])
         #expect(try text(at: path).split(separator: "\n").count == 3)
     }
+
+    @Test func aWriterWhoseSegmentIsFullSeesTheNextOneAnotherBegan() throws {
+        let directory = try TemporaryDirectory()
+        let first = try makeStore(in: directory)
+        // Two processes' stores of one folder: each keeps its own tail of the history.
+        let second = try DocumentStore.open(at: directory("store"), durability: .none)
+        for index in 0..<Int(HistoryLog.segmentLength) - 1 {
+            try first.commit([.put(timer("First \(index)"), basedOn: nil)])
+        }
+        // The second fills the segment, so it knows the history's tail at its last record.
+        try second.commit([.put(timer("Second"), basedOn: nil)])
+        // The first begins the next segment, whose file the second's tail does not name.
+        try first.commit([.put(timer("First again"), basedOn: nil)])
+        try second.commit([.put(timer("Second again"), basedOn: nil)])
+        let records = try first.history(after: 0).records
+        let count = HistoryLog.segmentLength + 2
+        #expect(records.map(\.token) == Array(1...count), "no token is handed out twice, no record lost")
+        #expect(try second.lastHistoryToken == count)
+    }
 }

@@ -352,10 +352,16 @@ enum HistoryLog {
         end > 0 ? (bytes[..<(end - 1)].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1 : 0
     }
 
-    /// Whether the newest segment still ends where `tail` says: no other process appended
-    /// or rewrote it since this one last did (else the tail is to be read again).
+    /// Whether the newest segment still ends where `tail` says and is still the newest: no
+    /// other process appended or rewrote it since this one last did (else the tail is to be
+    /// read again). A full segment's next record begins the next one, named by its token.
     static func isCurrent(_ tail: Tail, in root: OpenFolder) throws(FolioError) -> Bool {
-        try (root.status(of: segmentPath(tail.segment)).map { Int64($0.st_size) } ?? 0) == tail.size
+        guard try (root.status(of: segmentPath(tail.segment)).map { Int64($0.st_size) } ?? 0) == tail.size else {
+            return false
+        }
+        let next = tail.lastToken + 1
+        guard next - tail.segment >= segmentLength else { return true }
+        return try root.status(of: segmentPath(next)) == nil
     }
 
     /// Takes the newest record out again: its transaction did not land.
