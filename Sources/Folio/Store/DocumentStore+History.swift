@@ -203,7 +203,7 @@ extension DocumentStore {
         // over holds that lock most of the time, and waiting for it made each refresh of its
         // saves wait twice. Only a change to record takes the lock, and looks again under it.
         do throws(FolioError) {
-            let (landed, reachesBack) = try HistoryLog.records(after: since, in: folder)
+            let (landed, reachesBack) = try records(after: since)
             if !reachesBack || unrecorded(found, before: before, landed: landed).isEmpty { return walked }
         } catch {
             // Read again under the lock, below, which sets a damaged history aside or throws.
@@ -213,7 +213,7 @@ extension DocumentStore {
             let landed: [HistoryRecord]
             let reachesBack: Bool
             do throws(FolioError) {
-                (landed, reachesBack) = try HistoryLog.records(after: since, in: folder)
+                (landed, reachesBack) = try records(after: since)
             } catch let error where error.kind == .damagedHistory {
                 try setAsideHistory(because: error)
                 try recoverCrashedWriters()
@@ -239,6 +239,19 @@ extension DocumentStore {
             state.withLock { $0.historyTail = settled }
             return reflected
         }
+    }
+
+    /// The records after `since`, as `HistoryLog.records(after:in:)` gives them, but none
+    /// read when the history's tail, still current, is at or before `since`: a refresh of an
+    /// edit right after the one it recorded read the newest segment to find nothing after its
+    /// own record, and that segment can hold an import's record of megabytes.
+    private func records(after since: Int64) throws(FolioError) -> (records: [HistoryRecord], reachesBack: Bool) {
+        if let tail = state.withLock({ $0.historyTail }), tail.lastToken <= since,
+            try HistoryLog.isCurrent(tail, in: folder)
+        {
+            return ([], true)
+        }
+        return try HistoryLog.records(after: since, in: folder)
     }
 
     /// The changes among `found` that none of the records `landed` after the catalog's token
