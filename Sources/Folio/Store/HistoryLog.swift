@@ -398,7 +398,14 @@ enum HistoryLog {
         guard token < largestToken else { return ([], true) }
         let start = firsts.lastIndex { $0 <= token + 1 } ?? 0
         var records: [HistoryRecord] = []
-        for first in firsts[start...] { records += try read(segment: first, after: token, in: root) }
+        for first in firsts[start...] {
+            // The segment that holds `token` is read from its end back to it, when it can be.
+            if first <= token, let recent = try recentRecords(segment: first, after: token, in: root) {
+                records += recent
+            } else {
+                records += try read(segment: first, after: token, in: root)
+            }
+        }
         return (records, token + 1 >= oldest)
     }
 
@@ -465,7 +472,7 @@ enum HistoryLog {
     }
 
     /// The token a line starts with, or `nil` when it does not start as Folio writes records.
-    private static func leadingToken(of line: ArraySlice<UInt8>) -> Int64? {
+    static func leadingToken(of line: ArraySlice<UInt8>) -> Int64? {
         let prefix = Array(#"{"token":"#.utf8)
         guard line.starts(with: prefix) else { return nil }
         var value: Int64 = 0
