@@ -28,3 +28,10 @@ final class FocusSession {
         self.createdAt = createdAt
     }
 }
+
+extension FocusSession {
+    /// The observed result: the paused sessions, by start time.
+    static var paused: FetchDescriptor<FocusSession> {
+        FetchDescriptor(predicate: #Predicate { $0.state == "paused" }, sortBy: [SortDescriptor(\.startTime)])
+    }
+}

@@ -4,10 +4,13 @@ import Foundation
 
 // Folio's live data (issue 23), one run, each figure beside re-fetching everything: on a
 // 10,000-session store, how long an external edit (a file rewritten by another program, as
-// an editor does) and a save in another context take to reach a `ResultsObserver`; what
-// keeping a 1,000-row result current costs beside fetching it again; `fetchHistory` of
-// the last 100 of 100,000 transactions; and what the history adds to a save at `.full`.
-// `--quick` runs a tenth of the sizes; `LIVE_ONLY=1` skips the history figures.
+// an editor does) and a save in another context take to reach a `ResultsObserver`; how late
+// each edit of a burst of 500 at full speed reaches it, another program's edits and another
+// process's saves (issue 38, part 7; see Burst.swift); what keeping a 1,000-row result
+// current costs beside fetching it again; `fetchHistory` of the last 100 of 100,000
+// transactions; and what the history adds to a save at `.full`. `--quick` runs a tenth of
+// the sizes (bursts of 50); `LIVE_ONLY=1` skips the history figures. Run as
+// `--save-child <folder>`, it is the other process of the saves' burst.
 //
 //     swift run -c release --package-path Benchmarks live-benchmark
 
@@ -76,7 +79,17 @@ func sessions(_ count: Int) -> [FocusSession] {
 @MainActor func run() async throws {
     print("# Folio live data, one run (\(Format.grouped(sessionCount)) sessions)\n")
     let folder = try freshFolder("sessions")
-    defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+    do {
+        // Removed once the container is gone, or its watcher would try to refresh the removal.
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try await liveFigures(in: folder)
+    }
+    if ProcessInfo.processInfo.environment["LIVE_ONLY"] != nil { return }
+    try historyFigures()
+}
+
+/// The live rows, on a store of sessions made in `folder`.
+@MainActor func liveFigures(in folder: URL) async throws {
     do {
         let setup = ModelContext(
             try ModelContainer(
@@ -87,8 +100,7 @@ func sessions(_ count: Int) -> [FocusSession] {
     let container = try ModelContainer(
         for: FocusSession.self, configurations: ModelConfiguration(url: folder, durability: .full))
     let context = ModelContext(container)
-    let descriptor = FetchDescriptor<FocusSession>(
-        predicate: #Predicate { $0.state == "paused" }, sortBy: [SortDescriptor(\.startTime)])
+    let descriptor = FocusSession.paused
     let observer = try ResultsObserver(fetchDescriptor: descriptor, modelContext: context)
     note("observing \(observer.results.count) paused sessions")
 
@@ -146,11 +158,54 @@ func sessions(_ count: Int) -> [FocusSession] {
         edits.append(Format.seconds(changed - start))
     }
 
+    // Bursts at full speed, each edit giving a session a value of its own: another program's
+    // edits of the even rows, then another process's saves of the odd ones.
+    let rows = observer.results
+    let burstSize = min(500, rows.count / 2)
+    var burstFiles: [URL] = []
+    var burstTexts: [[UInt8]] = []
+    for edit in 0..<burstSize {
+        let id = rows[editedRow(edit)].persistentModelID.id
+        guard let path = files[id] else { throw BenchmarkFailure("no file for session \(id)") }
+        let file = folder.appending(path: "FocusSession/" + path)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let edited = text.replacing(/"duration": [0-9.eE+-]+/, with: "\"duration\": \(Int(editValue(edit)))")
+        guard edited != text else { throw BenchmarkFailure("could not edit \(file.path)") }
+        burstFiles.append(file)
+        burstTexts.append(Array(edited.utf8))
+    }
+    note("a burst of \(burstSize) external edits")
+    let external = try await measureBurst(
+        observer, edits: (0..<burstSize).map { (editedRow($0), editValue($0)) }, what: "external edits",
+        perform: externalBurst(files: burstFiles, texts: burstTexts))
+    note("\(external.changes) changes of the observer's results, the slowest edit \(ms(external.delays.max()!))")
+    note("a burst of \(burstSize) saves in another process")
+    let saved = try await measureBurst(
+        observer, edits: (0..<burstSize).map { (savedRow($0), saveValue($0)) }, what: "saves in another process",
+        perform: processBurst(folder: folder, sessions: (0..<burstSize).map { rows[savedRow($0)].persistentModelID.id })
+    )
+    note("\(saved.changes) changes of the observer's results, the slowest save \(ms(saved.delays.max()!))")
+
     print("| what (\(rounds) rounds, medians) | Folio live | re-fetching everything | ratio | goal |")
     print("| --- | --- | --- | --- | --- |")
     print(
         "| an external edit reaches the observer | \(ms(median(edits))) | \(ms(median(polls))) (refresh + fetch, per poll) | \(Format.ratio(median(edits) / median(polls))) | ≤ 50 ms |"
     )
+    // Each burst's p50 row says how long doing the edits took and the processor time this
+    // process spent on each (the watcher, the refreshes, the observer, the inspections).
+    let poll = median(polls)
+    for (burst, what) in [(external, "external edits at full speed"), (saved, "saves in another process at `.full`")] {
+        for (name, fraction, goal) in [("p50", 0.5, "≤ 50 ms"), ("p99", 0.99, "≤ 150 ms")] {
+            let delay = percentile(burst.delays, fraction)
+            let done =
+                name == "p50"
+                ? " (done in \(ms(burst.writing)); \(ms(burst.processor / Double(burstSize))) of processor time an edit)"
+                : ""
+            print(
+                "| a burst of \(Format.grouped(burstSize)) \(what)\(done): each reaches the observer, \(name) | \(ms(delay)) | \(ms(poll)) (refresh + fetch, per poll) | \(Format.ratio(delay / poll)) | \(goal) |"
+            )
+        }
+    }
     print(
         "| a save in another context reaches the observer (after `save()` returns, \(ms(median(saves))) at `.full`) | \(ms(median(reached))) | \(ms(median(fetches))) (fetch) | \(Format.ratio(median(reached) / median(fetches))) | ≤ 5 ms |"
     )
@@ -158,8 +213,6 @@ func sessions(_ count: Int) -> [FocusSession] {
         "| keeping the \(Format.grouped(observer.results.count))-row result current, per change | \(ms(median(reached))) | \(ms(median(fetches))) | \(Format.ratio(median(reached) / median(fetches))) | ≤ 0.10x |"
     )
     _ = observer
-    if ProcessInfo.processInfo.environment["LIVE_ONLY"] != nil { return }
-    try historyFigures()
 }
 
 /// `fetchHistory` since a token, and the history's cost on a save.
@@ -228,4 +281,8 @@ func sessions(_ count: Int) -> [FocusSession] {
     }
 }
 
-try await run()
+if let child = CommandLine.arguments.firstIndex(of: saveChildCommand) {
+    try runSaveChild(folder: CommandLine.arguments[child + 1])
+} else {
+    try await run()
+}

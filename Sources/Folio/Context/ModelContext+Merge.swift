@@ -5,7 +5,15 @@ import Synchronization
 final class ChangeInbox: Sendable {
     private let pending = Mutex<Set<Catalog.Identity>>([])
 
-    func add(_ documents: Set<Catalog.Identity>) { pending.withLock { $0.formUnion(documents) } }
+    /// Adds documents; returns whether the inbox held none before, when whoever takes it
+    /// whole must be told (a `ResultsObserver` sends one update, not one per change).
+    @discardableResult
+    func add(_ documents: Set<Catalog.Identity>) -> Bool {
+        pending.withLock { pending in
+            defer { pending.formUnion(documents) }
+            return pending.isEmpty
+        }
+    }
 
     func take() -> Set<Catalog.Identity> {
         pending.withLock { pending in

@@ -198,17 +198,22 @@ extension DocumentStore {
     func recordExternalChanges(
         _ found: StoreChanges, before: [DocumentPath: JSONObject], since: Int64, walked: Int64
     ) throws(FolioError) -> Int64 {
-        try lock.withLock(.exclusive) { () throws(FolioError) -> Int64 in
+        // Changes the records explain need no record, and so no write lock: another process's
+        // saves are told by their own records, read here without it. A writer saving over and
+        // over holds that lock most of the time, and waiting for it made each refresh of its
+        // saves wait twice. Only a change to record takes the lock, and looks again under it.
+        do throws(FolioError) {
+            let (landed, reachesBack) = try records(after: since)
+            if !reachesBack || unrecorded(found, before: before, landed: landed).isEmpty { return walked }
+        } catch {
+            // Read again under the lock, below, which sets a damaged history aside or throws.
+        }
+        return try lock.withLock(.exclusive) { () throws(FolioError) -> Int64 in
             try recoverCrashedWriters()
-            // The newest recorded change of each document after `since`, by folder and identity,
-            // counting those appended since the walk: another process watching the same store
-            // may have recorded the very change this one found before it took the lock, and a
-            // transaction may have written a file this walk saw before its record was read.
-            var known: [Catalog.Identity: HistoryRecord.Change] = [:]
             let landed: [HistoryRecord]
             let reachesBack: Bool
             do throws(FolioError) {
-                (landed, reachesBack) = try HistoryLog.records(after: since, in: folder)
+                (landed, reachesBack) = try records(after: since)
             } catch let error where error.kind == .damagedHistory {
                 try setAsideHistory(because: error)
                 try recoverCrashedWriters()
@@ -219,42 +224,7 @@ extension DocumentStore {
             // what they would have explained cannot be told from a change nobody recorded, and
             // a transaction that happened is not a new change: nothing is recorded for it.
             guard reachesBack else { return walked }
-            for record in landed {
-                for change in record.changes {
-                    known[.init(entity: Self.folderName(of: change.path), id: change.id)] = change
-                }
-            }
-            // A document moved to another day's folder is one change, not a removal and an addition.
-            var removed: [Catalog.Identity: DocumentPath] = [:]
-            for path in found.removed { removed[.init(entity: path.entity, id: path.id)] = path }
-            var changes: [HistoryRecord.Change] = []
-            state.withLock { state in
-                for path in found.added + found.modified {
-                    let identity = Catalog.Identity(entity: path.entity, id: path.id)
-                    let old = removed.removeValue(forKey: identity)
-                    guard let entry = state.catalog.entry(at: path) else { continue }
-                    if let change = known[identity], change.contentHash == entry.contentHash { continue }
-                    let content = state.catalog.content(at: path)
-                    if let change = HistoryRecord.Change.between(
-                        before[path] ?? old.flatMap { before[$0] }, content, id: path.id, path: path.relativePath,
-                        contentHash: entry.contentHash, preserved: { state.querySchema.preserved(of: $0) })
-                    {
-                        changes.append(change)
-                    }
-                }
-                for (identity, path) in removed.sorted(by: { $0.value < $1.value }) {
-                    // Deleted (a purge of a soft delete is no change), or moved to another file.
-                    if let change = known[identity], change.kind == .delete || change.path != path.relativePath {
-                        continue
-                    }
-                    if let change = HistoryRecord.Change.between(
-                        before[path], nil, id: path.id, path: path.relativePath, contentHash: nil,
-                        preserved: { state.querySchema.preserved(of: $0) })
-                    {
-                        changes.append(change)
-                    }
-                }
-            }
+            let changes = unrecorded(found, before: before, landed: landed)
             // Transactions that landed since the walk are not in the catalog yet: the next
             // refresh finds their files, and the history explains them.
             var reflected = walked
@@ -269,6 +239,68 @@ extension DocumentStore {
             state.withLock { $0.historyTail = settled }
             return reflected
         }
+    }
+
+    /// The records after `since`, as `HistoryLog.records(after:in:)` gives them, but none
+    /// read when the history's tail, still current, is at or before `since`: a refresh of an
+    /// edit right after the one it recorded read the newest segment to find nothing after its
+    /// own record, and that segment can hold an import's record of megabytes.
+    private func records(after since: Int64) throws(FolioError) -> (records: [HistoryRecord], reachesBack: Bool) {
+        if let tail = state.withLock({ $0.historyTail }), tail.lastToken <= since,
+            try HistoryLog.isCurrent(tail, in: folder)
+        {
+            return ([], true)
+        }
+        return try HistoryLog.records(after: since, in: folder)
+    }
+
+    /// The changes among `found` that none of the records `landed` after the catalog's token
+    /// explains, as the history records them: a document whose file still has the content
+    /// the newest record of it wrote, or that a record deleted or moved, is explained.
+    /// Another process watching the same store may have recorded the very change this one
+    /// found, and a transaction may have written a file a walk saw before its record was read.
+    private func unrecorded(
+        _ found: StoreChanges, before: [DocumentPath: JSONObject], landed: [HistoryRecord]
+    ) -> [HistoryRecord.Change] {
+        // The newest recorded change of each document, by folder and identity.
+        var known: [Catalog.Identity: HistoryRecord.Change] = [:]
+        for record in landed {
+            for change in record.changes {
+                known[.init(entity: Self.folderName(of: change.path), id: change.id)] = change
+            }
+        }
+        // A document moved to another day's folder is one change, not a removal and an addition.
+        var removed: [Catalog.Identity: DocumentPath] = [:]
+        for path in found.removed { removed[.init(entity: path.entity, id: path.id)] = path }
+        var changes: [HistoryRecord.Change] = []
+        state.withLock { state in
+            for path in found.added + found.modified {
+                let identity = Catalog.Identity(entity: path.entity, id: path.id)
+                let old = removed.removeValue(forKey: identity)
+                guard let entry = state.catalog.entry(at: path) else { continue }
+                if let change = known[identity], change.contentHash == entry.contentHash { continue }
+                let content = state.catalog.content(at: path)
+                if let change = HistoryRecord.Change.between(
+                    before[path] ?? old.flatMap { before[$0] }, content, id: path.id, path: path.relativePath,
+                    contentHash: entry.contentHash, preserved: { state.querySchema.preserved(of: $0) })
+                {
+                    changes.append(change)
+                }
+            }
+            for (identity, path) in removed.sorted(by: { $0.value < $1.value }) {
+                // Deleted (a purge of a soft delete is no change), or moved to another file.
+                if let change = known[identity], change.kind == .delete || change.path != path.relativePath {
+                    continue
+                }
+                if let change = HistoryRecord.Change.between(
+                    before[path], nil, id: path.id, path: path.relativePath, contentHash: nil,
+                    preserved: { state.querySchema.preserved(of: $0) })
+                {
+                    changes.append(change)
+                }
+            }
+        }
+        return changes
     }
 
     /// The folder (the hierarchy's root entity) of a document's relative path.

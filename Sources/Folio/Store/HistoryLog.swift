@@ -337,10 +337,16 @@ enum HistoryLog {
         end > 0 ? (bytes[..<(end - 1)].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1 : 0
     }
 
-    /// Whether the newest segment still ends where `tail` says: no other process appended
-    /// or rewrote it since this one last did (else the tail is to be read again).
+    /// Whether the newest segment still ends where `tail` says and is still the newest: no
+    /// other process appended or rewrote it since this one last did (else the tail is to be
+    /// read again). A full segment's next record begins the next one, named by its token.
     static func isCurrent(_ tail: Tail, in root: OpenFolder) throws(FolioError) -> Bool {
-        try (root.status(of: segmentPath(tail.segment)).map { Int64($0.st_size) } ?? 0) == tail.size
+        guard try (root.status(of: segmentPath(tail.segment)).map { Int64($0.st_size) } ?? 0) == tail.size else {
+            return false
+        }
+        let next = tail.lastToken + 1
+        guard next - tail.segment >= segmentLength else { return true }
+        return try root.status(of: segmentPath(next)) == nil
     }
 
     /// Takes the newest record out again: its transaction did not land.
@@ -377,7 +383,14 @@ enum HistoryLog {
         guard token < largestToken else { return ([], true) }
         let start = firsts.lastIndex { $0 <= token + 1 } ?? 0
         var records: [HistoryRecord] = []
-        for first in firsts[start...] { records += try read(segment: first, after: token, in: root) }
+        for first in firsts[start...] {
+            // The segment that holds `token` is read from its end back to it, when it can be.
+            if first <= token, let recent = try recentRecords(segment: first, after: token, in: root) {
+                records += recent
+            } else {
+                records += try read(segment: first, after: token, in: root)
+            }
+        }
         return (records, token + 1 >= oldest)
     }
 
@@ -520,7 +533,7 @@ enum HistoryLog {
     }
 
     /// The token a line starts with, or `nil` when it does not start as Folio writes records.
-    fileprivate static func leadingToken(of line: ArraySlice<UInt8>) -> Int64? {
+    static func leadingToken(of line: ArraySlice<UInt8>) -> Int64? {
         let prefix = Array(#"{"token":"#.utf8)
         guard line.starts(with: prefix) else { return nil }
         var value: Int64 = 0

@@ -141,7 +141,7 @@ final class StoreLock: Sendable {
 
     /// Takes the file lock, waiting for other processes up to the timeout (counted from `start`).
     private func acquire(_ descriptor: Int32, _ operation: Int32, since start: timespec) throws(FolioError) {
-        var pause: useconds_t = 200
+        var pause: useconds_t = 100
         while flock(descriptor, operation | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw .fileSystem(path: path, operation: "lock", reason: FileBytes.systemError())
@@ -150,7 +150,10 @@ final class StoreLock: Sendable {
             let waited = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
             if waited > timeoutSeconds { throw .locked(path: path, waitedSeconds: waited) }
             usleep(pause)
-            pause = min(pause * 2, 2_000)
+            // Another process saving over and over leaves the lock free only between two of
+            // its commits, a fraction of a millisecond each: polled every 2 ms, a refresh of its
+            // saves missed tens of them. So the first second polls often; a longer wait backs off.
+            if waited >= 1 { pause = min(pause * 2, 2_000) }
         }
     }
 }

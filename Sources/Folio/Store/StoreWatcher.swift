@@ -35,7 +35,10 @@ package struct WatchedChanges: Sendable, Equatable {
 /// A thread of its own blocks in `poll` on the inotify descriptor and a pipe that `stop` writes
 /// to; the poll's timeout serves only the debounce. After the first event it waits until
 /// `debounce` passes without another, but never longer than `maximumDelay` after the first,
-/// and then calls `onChange` once with everything gathered, on that thread. An event costs
+/// and then calls `onChange` once with everything gathered, on that thread. Events that
+/// queued while `onChange` ran count from when it began, since none can say when it came: a
+/// caller slower than `maximumDelay` is handed the next burst as soon as it returns, so a
+/// sustained burst is reported in batches as large as the caller's pace needs. An event costs
 /// its decoding and one insertion into a set; only a folder that appears costs a walk (it may
 /// hold files made before its watch existed, which are reported), and a folder that moves a
 /// scan of the watches.
@@ -53,8 +56,13 @@ package final class StoreWatcher: Sendable {
 
     /// Starts watching the store held open by `folder`; throws when inotify cannot be set up
     /// (too many inotify instances or open files) or the store's own folder cannot be watched.
+    ///
+    /// The defaults report a single change 15 ms after it, and a burst that goes on (an
+    /// editor saving file after file, a long checkout) every 30 ms while it lasts, so that a
+    /// live result keeps up with it; a caller pays a refresh per report (100 ms, the earlier
+    /// maximum, left each change of such a burst about 50 ms late before any refresh began).
     init(
-        folder: OpenFolder, debounce: Duration = .milliseconds(15), maximumDelay: Duration = .milliseconds(100),
+        folder: OpenFolder, debounce: Duration = .milliseconds(15), maximumDelay: Duration = .milliseconds(30),
         onChange: @escaping @Sendable (WatchedChanges) -> Void
     ) throws(FolioError) {
         let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -254,7 +262,21 @@ private final class WatchLoop: Sendable {
                 tree.settleMoves()
                 complete.store(tree.complete, ordering: .relaxed)
                 let changes = tree.takeChanges()
+                let began = ContinuousClock.now
                 if !changes.isEmpty, !report(changes) { break }
+                // What queued while `onChange` ran may have waited since it began: read it at
+                // once and count its delay from then, so that a caller slower than
+                // `maximumDelay` (a burst's refresh) is handed the next burst as soon as it
+                // returns, not `maximumDelay` later. Nothing queued: the poll waits as before.
+                guard let relevant = readEvents(into: &tree, buffer) else {
+                    fail(&tree)
+                    break
+                }
+                if relevant {
+                    latest = .now
+                    first = began
+                }
+                complete.store(tree.complete, ordering: .relaxed)
             }
         }
         buffer.deallocate()

@@ -87,8 +87,10 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
             // documents into its models whichever comes first, or its models would keep the
             // old values while the results say they changed.
             contextInbox.add(change.documents)
-            inbox.add(change.documents)
-            self?.sendUpdate()
+            // One update at a time is on its way: it takes whatever came before it runs, so a
+            // burst of changes (another context saving in a loop) is not one job on the
+            // observer's actor per change.
+            if inbox.add(change.documents) { self?.sendUpdate() }
         }
     }
 
@@ -122,8 +124,8 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     /// How many models the results make at a time as they are read.
     private static var batchSize: Int { 100 }
 
-    /// Takes in the changes gathered since the last update. Updates sent by changes that
-    /// came together find the inbox empty and do nothing.
+    /// Takes in the changes gathered since the last update was sent: the first change after
+    /// an update took the inbox sends the next.
     private func update(on actor: isolated any Actor) {
         let documents = inbox.take()
         let touched = Set(documents.filter { $0.entity == folder }.map(\.id))
