@@ -11,12 +11,17 @@ struct TerminalSession: Decodable {
         case expect(String)
         /// Types this text.
         case send(String)
+        /// Types this text, and again every few seconds until the terminal shows `shown`: for a
+        /// program that drops keys typed at a busy moment, as vim does those that come while it
+        /// handles a ^C.
+        case sendUntil(String, shows: String)
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .expect(let text): try container.encode(["expect": text])
             case .send(let text): try container.encode(["send": text])
+            case .sendUntil(let text, let shown): try container.encode(["send": text, "until": shown])
             }
         }
     }

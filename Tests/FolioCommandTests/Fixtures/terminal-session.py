@@ -8,6 +8,9 @@ as a shell's command is. STEPS is a JSON list played in order:
 
     {"expect": "text"}  wait until the terminal shows the text (after the last match)
     {"send": "text"}    type the text; "\\u0003" is ^C, which the terminal turns into SIGINT
+    {"send": "text", "until": "shown"}
+                        type the text, and again every few seconds until the terminal shows
+                        "shown" (for a program that may drop keys typed at a busy moment)
 
 then the program is waited for. Everything happens within SECONDS; past them the program is
 sent SIGTERM, and a few seconds later its process group is killed. Prints one JSON object:
@@ -68,7 +71,19 @@ def main():
     done = 0
     searched = 0
     for step in steps:
-        if "send" in step:
+        if "until" in step:
+            wanted = step["until"].encode()
+            found = -1
+            while found < 0 and not closed[0] and time.monotonic() < deadline:
+                os.write(terminal, step["send"].encode())
+                retry = min(time.monotonic() + 5, deadline)
+                while transcript.find(wanted, searched) < 0 and not closed[0] and time.monotonic() < retry:
+                    read(retry - time.monotonic())
+                found = transcript.find(wanted, searched)
+            if found < 0:
+                break
+            searched = found + len(wanted)
+        elif "send" in step:
             os.write(terminal, step["send"].encode())
         else:
             wanted = step["expect"].encode()
