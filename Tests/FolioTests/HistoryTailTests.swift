@@ -114,7 +114,8 @@ struct HistoryTailTests {
 
         func summary(_ records: [HistoryRecord]) -> [String] { records.map { "\($0.token):\($0.changes.count)" } }
         for token in Int64(1)...7 {
-            let recent = try #require(try HistoryLog.recentRecords(segment: segment, after: token, in: store.folder))
+            let recent = try #require(
+                try HistoryLog.recentRecords(segment: segment, after: token, in: store.folder, minimumSize: 0))
             #expect(summary(recent) == summary(try HistoryLog.read(segment: segment, after: token, in: store.folder)))
             #expect(recent.map(\.token) == Array(token + 1..<8))
         }
@@ -134,9 +135,12 @@ struct HistoryTailTests {
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
 
         let segment = try #require(try HistoryLog.segments(in: store.folder).first)
-        #expect(try HistoryLog.recentRecords(segment: segment, after: 2, in: store.folder)?.map(\.token) == [3])
         #expect(
-            try HistoryLog.recentRecords(segment: segment, after: 1, in: store.folder) == nil, "the token is unknown")
+            try HistoryLog.recentRecords(segment: segment, after: 2, in: store.folder, minimumSize: 0)?.map(\.token)
+                == [3])
+        #expect(
+            try HistoryLog.recentRecords(segment: segment, after: 1, in: store.folder, minimumSize: 0) == nil,
+            "the token is unknown")
         #expect(try HistoryLog.records(after: 1, in: store.folder).records.map(\.token) == [2, 3])
     }
 

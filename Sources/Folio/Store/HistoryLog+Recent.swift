@@ -6,6 +6,10 @@ extension HistoryLog {
     /// its start, a megabyte at a time.
     static let recentWindowLimit: Int64 = 16 << 20
 
+    /// The size up to which `recentRecords` leaves a segment to be read whole: reading it
+    /// from its start costs no more (256 records of one document each are about 100 KB).
+    static let recentMinimumSize: Int64 = 256 * 1024
+
     /// The records of the segment named `first` after `token`, for a token the segment holds,
     /// read from the segment's end back to the first line after `token` only: the end, 64 KB
     /// at first, four times more each time that is not enough. A refresh asks for the few
@@ -15,13 +19,14 @@ extension HistoryLog {
     ///
     /// `nil` when this cannot tell: a line that does not start as Folio writes records (the
     /// tokens of the lines before it are unknown) or that is no record, or no such line
-    /// within `recentWindowLimit`. `read(segment:after:in:)` then reads the segment whole,
+    /// within `recentWindowLimit`; and for a segment of at most `minimumSize` bytes, which
+    /// costs no more read whole. `read(segment:after:in:)` then reads the segment whole,
     /// and says what is wrong with it. As there, what follows the last newline is a line cut
     /// short, passed over. Tokens rise through a segment (`tail` refuses one that does not):
     /// a line whose token is at most `token` + 1 has none after `token` before it.
-    static func recentRecords(segment first: Int64, after token: Int64, in root: OpenFolder) throws(FolioError)
-        -> [HistoryRecord]?
-    {
+    static func recentRecords(
+        segment first: Int64, after token: Int64, in root: OpenFolder, minimumSize: Int64 = recentMinimumSize
+    ) throws(FolioError) -> [HistoryRecord]? {
         let path = segmentPath(first)
         let descriptor: Int32
         do { descriptor = try root.openFile(path, flags: O_RDONLY) } catch {
@@ -35,6 +40,7 @@ extension HistoryLog {
             throw .fileSystem(path: root.pathOf(path), operation: "read", reason: FileBytes.systemError())
         }
         let size = Int64(info.st_size)
+        guard size > minimumSize else { return nil }
         var window: Int64 = 64 * 1024
         while true {
             let low = max(0, size - window)
