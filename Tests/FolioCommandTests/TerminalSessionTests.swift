@@ -106,12 +106,13 @@ struct TerminalSessionTests {
         let folio = FolioTool(
             folder: store.root, environment: ["EDITOR": "vim -u NONE -i NONE -N", "VISUAL": "", "HOME": home.path])
         // Vim drops the keys that come while it handles a ^C, which can outlast its answer to it on
-        // a loaded machine: the substitution is typed again until the changed line shows.
+        // a loaded machine: the substitution is typed again until the changed line shows (vim redraws
+        // it from the change on: `Gym",`).
         let session = try TerminalSession(
             folio, ["edit", id],
             steps: [
                 .expect("Workout"), .send("\u{3}"), .expect(":qa"),
-                .sendUntil(":%s/Workout/Gym/\r", shows: "\"Gym\""), .send(":wq\r"),
+                .sendUntil(":%s/Workout/Gym/\r", shows: "Gym\","), .send(":wq\r"),
             ])
         #expect(session.exited(0), "\(session.ending) \(session.code): \(session.transcript)")
         #expect(session.transcript.contains("Saved " + path))
