@@ -61,6 +61,37 @@ struct SchemaInputTests {
             ))
     }
 
+    @Test func aStoreThatIsAGitRepositoryOfItsOwnKeepsItsPlanInItsFolderAndItsCheckPasses() throws {
+        let folder = try TemporaryDirectory()
+        try #require(try FolioTool(folder: folder.path)("init", "Notes", "--time-zone", "UTC").status == 0)
+        let repository = GitClone(path: folder("Notes"), environment: GitClone.environment(home: folder.path))
+        try repository.git("init", "-q", ".")
+        // Run from the store's parent, where `Migrations/Notes` would be outside the repository.
+        let folio = FolioTool(folder: folder.path)
+        let added = try folio("schema", "add-entity", "Note", "title:String", "--store", "Notes")
+        #expect(added.status == 0, "\(added.errors)")
+        #expect(added.output.contains(folder("Notes/migration-plan/001-to-1.1.0.json")), "\(added.output)")
+        #expect(!FileManager.default.fileExists(atPath: folder("Migrations")))
+        // The next stage follows it there, from anywhere, and the store's walk passes over it.
+        let inside = FolioTool(folder: folder("Notes"))
+        #expect(try inside("schema", "add-property", "Note", "pinned:Bool?", "--apply").status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder("Notes/migration-plan/002-to-1.2.0.json")))
+        #expect(try inside("check").status == 0)
+        let status = try repository.git("status", "--porcelain")
+        #expect(status.contains("?? migration-plan/"), "\(status)")
+    }
+
+    @Test func aStoreInAProjectsRepositoryKeepsItsPlanInTheProjectsMigrationsFolder() throws {
+        let folder = try TemporaryDirectory()
+        try GitClone(path: folder.path, environment: GitClone.environment(home: folder.path)).git("init", "-q", ".")
+        try #require(try FolioTool(folder: folder.path)("init", "Data/Notes", "--time-zone", "UTC").status == 0)
+        let added = try FolioTool(folder: folder.path)(
+            "schema", "add-entity", "Note", "title:String", "--store", "Data/Notes")
+        #expect(added.status == 0, "\(added.errors)")
+        #expect(FileManager.default.fileExists(atPath: folder("Migrations/Notes/001-to-1.1.0.json")))
+        #expect(!FileManager.default.fileExists(atPath: folder("Data/Notes/migration-plan")))
+    }
+
     @Test func schemaAdditionsAreStageFilesThatMigrateTheStore() throws {
         let folder = try TemporaryDirectory()
         try #require(try FolioTool(folder: folder.path)("init", "Notes", "--time-zone", "UTC").status == 0)

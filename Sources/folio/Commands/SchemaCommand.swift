@@ -11,7 +11,8 @@ extension FolioCommand {
             abstract: "Show a store's schema, or add an entity or a property through a migration stage file.",
             discussion: """
                 A change to the schema is a stage file of a migration plan (Migrations/<Store>/ by \
-                default), so it is reviewed, committed and replayed like any other migration: \
+                default; the store's migration-plan/ when the store's folder is a git repository of \
+                its own), so it is reviewed, committed and replayed like any other migration: \
                 `add-entity` and `add-property` write the next stage, and `folio migrate` dry-runs \
                 or applies the plan (or pass --apply). docs/format.md describes the schema.
 
@@ -194,21 +195,58 @@ enum SchemaFormat: String, ExpressibleByArgument, CaseIterable {
 /// Where a schema change's stage file goes, and whether to run it.
 struct StageOptions: ParsableArguments {
     @Option(
-        help: ArgumentHelp("The plan's folder (default: Migrations/<the store's folder name>).", valueName: "folder"))
+        help: ArgumentHelp(
+            "The plan's folder (default: Migrations/<the store's folder name>, or the store's migration-plan when the store is a git repository of its own).",
+            valueName: "folder"))
     var plan: String?
 
     @Flag(help: "Migrate the store through the plan right away, after writing the stage.")
     var apply = false
 
-    /// The plan's folder: `--plan`, else `Migrations/<store name>` in the current folder,
-    /// or beside the store when the current folder is inside it (a store's own folder holds
-    /// only its documents).
+    /// The plan's folder: `--plan`; else the store's own `migration-plan` when it exists;
+    /// else `Migrations/<store name>` in the current folder, or beside the store when the
+    /// current folder is inside it; else, when that folder does not exist and is outside the
+    /// git work tree holding the store (a repository made in the store's folder), the store's
+    /// `migration-plan`, so the plan is committed with the documents it migrates. The walk
+    /// passes over a root folder whose name is not an identifier, as `migration-plan` is not.
     func folder(of store: DocumentStore) -> URL {
         if let plan { return URL(fileURLWithPath: plan, isDirectory: true) }
         let root = URL(fileURLWithPath: store.root, isDirectory: true).standardizedFileURL
+        let inside = root.appending(path: Self.folderInStore, directoryHint: .isDirectory)
+        if Self.exists(inside) { return inside }
         let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
-        let base = (here.path + "/").hasPrefix(root.path + "/") ? root.deletingLastPathComponent() : here
-        return base.appending(path: "Migrations/" + root.lastPathComponent, directoryHint: .isDirectory)
+        let base = Self.contains(root, here) ? root.deletingLastPathComponent() : here
+        let beside = base.appending(path: "Migrations/" + root.lastPathComponent, directoryHint: .isDirectory)
+        if !Self.exists(beside), let workTree = Self.workTree(holding: root), !Self.contains(workTree, beside) {
+            return inside
+        }
+        return beside
+    }
+
+    /// The name of the plan's folder when the store's folder keeps it.
+    static let folderInStore = "migration-plan"
+
+    /// Whether `path` is `folder` or inside it.
+    private static func contains(_ folder: URL, _ path: URL) -> Bool {
+        (path.path + "/").hasPrefix(folder.path + "/")
+    }
+
+    /// Whether something is at `url`, a symbolic link counting as something.
+    private static func exists(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0
+    }
+
+    /// The top of the git work tree holding `folder`: the nearest of it and its parents with a
+    /// `.git` (a folder, or the file of a linked work tree); nil outside any. Git is not run.
+    private static func workTree(holding folder: URL) -> URL? {
+        var candidate = folder
+        while true {
+            if exists(candidate.appending(path: ".git")) { return candidate }
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path { return nil }
+            candidate = parent
+        }
     }
 
     /// The plan's stages, in order; none when its folder does not exist yet.
