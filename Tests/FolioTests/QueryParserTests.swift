@@ -173,6 +173,12 @@ struct QueryParserTests {
             message(#"title = "Dune""#).hasPrefix(
                 "error: = is not part of the query language; compare with == (column 7)"))
         #expect(message("a & b").contains("write &&"))
+        // Another language's way of writing a logical operator or text is named with Swift's.
+        #expect(
+            message(#"a == "x" and b"#).hasPrefix(
+                "error: and is not an operator of the query language; write &&, as in Swift (column 10)"))
+        #expect(message("a OR b").hasPrefix("error: OR is not an operator of the query language; write ||"))
+        #expect(message("a == 'x'").contains(#"' is not part of the query language; write text in double quotes"#))
     }
 
     @Test func unknownPropertiesSuggestTheNearest() throws {
@@ -196,6 +202,13 @@ struct QueryParserTests {
             Issue.record("an unknown property was accepted")
         } catch {
             #expect(error.description.contains("its properties are name, errands"))
+        }
+        #expect(
+            throws: FolioError.invalidQuery(
+                query: "not done", column: 1,
+                message: "Errand has no property not; to negate, write ! in front, as in Swift")
+        ) {
+            try store.parseQuery("not done", entity: "Errand")
         }
         #expect(try store.parseQuery(#"errands.any(done && household.name == "x")"#, entity: "Household") != .root)
     }

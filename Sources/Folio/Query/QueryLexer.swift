@@ -163,7 +163,9 @@ struct QueryLexer {
                 let hint =
                     character == "="
                     ? "; compare with =="
-                    : character == "&" || character == "|" ? "; write \(character)\(character)" : ""
+                    : character == "&" || character == "|"
+                        ? "; write \(character)\(character)"
+                        : character == "'" ? "; write text in double quotes, as in Swift: \"…\"" : ""
                 throw Failure(column: column, message: "\(character) is not part of the query language\(hint)")
             }
             index += symbol.count

@@ -36,6 +36,10 @@ struct QueryParser {
     /// How many nested levels the parser is in (see `maximumNesting`).
     private var nesting = 0
 
+    /// The words SQL and Python spell two logical operators with, and the query language's
+    /// symbols for them (`not`, a prefix, is caught where a property is looked up).
+    static let logicalSymbols = ["and": "&&", "or": "||"]
+
     /// Parses `text`; with a schema, names are checked against `entity`'s properties.
     static func parse(_ text: String, entity: String?, schema: QuerySchema?, timeZone: TimeZone) throws(FolioError)
         -> QueryExpression
@@ -48,6 +52,10 @@ struct QueryParser {
         var parser = QueryParser(text: text, tokens: tokens, schema: schema, timeZone: timeZone, scopes: [(0, root)])
         let expression = try parser.expression()
         guard case .end = parser.current.kind else {
+            // SQL's and Python's words for the logical operators are a first query's commonest slip.
+            if case .identifier(let word) = parser.current.kind, let symbol = Self.logicalSymbols[word.lowercased()] {
+                throw parser.failure("\(word) is not an operator of the query language; write \(symbol), as in Swift")
+            }
             throw parser.failure("expected the end of the query, or an operator such as && or ==")
         }
         let depth = expression.depth
@@ -378,8 +386,10 @@ struct QueryParser {
             if name == "id" || name.hasPrefix("$") { return .value }
             let names = entity.properties.map(\.name)
             let hint =
-                Spelling.nearest(to: name, among: names).map { "did you mean \($0)?" }
-                ?? "its properties are \(names.joined(separator: ", "))"
+                name.lowercased() == "not"
+                ? "to negate, write ! in front, as in Swift"
+                : Spelling.nearest(to: name, among: names).map { "did you mean \($0)?" }
+                    ?? "its properties are \(names.joined(separator: ", "))"
             throw failure("\(entityName) has no property \(name); \(hint)", at: column)
         }
     }
