@@ -52,7 +52,33 @@ struct FolioCommand: ParsableCommand {
                     + " be named; nothing was done\nhint: run folio from a folder whose path is UTF-8, or rename it"
             }
         }
-        Self.main(nil)
+        run(Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// Runs the command `arguments` name, as Swift Argument Parser's `main` does, but for a
+    /// help screen, which is shown wrapped and paged (`HelpScreen`), and a first argument that
+    /// names no command, which gets the nearest command's name.
+    static func run(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Self.exit()
+        } catch {
+            if exitCode(for: error) == .success, !(error is ExitCode) {
+                HelpScreen(text: fullMessage(for: error)).show()
+                Self.exit()
+            }
+            if let first = arguments.first, let refusal = UnknownCommand(first, among: commandNames) {
+                Terminal.printError(refusal.message)
+                Self.exit(withError: ExitCode.validationFailure)
+            }
+            Self.exit(withError: error)
+        }
+    }
+
+    /// The names of the commands, `help` among them.
+    static var commandNames: [String] {
+        configuration.subcommands.map { $0._commandName } + ["help"]
     }
 
     /// Ends the process as a usage error saying `problem` (given the offset of the first bad

@@ -61,6 +61,7 @@ struct TerminalSession: Decodable {
         var variables = ProcessInfo.processInfo.environment
         variables["NO_COLOR"] = "1"
         variables["COLUMNS"] = nil
+        variables["LINES"] = nil
         variables["TERM"] = "vt100"
         variables.merge(tool.environment) { $1 }
         for (name, value) in environment { variables[name] = value }

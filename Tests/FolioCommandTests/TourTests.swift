@@ -22,7 +22,7 @@ struct TourTests {
         #expect(tour.status == 0, "\(tour.errors)")
         let output = tour.output
         // The steps that fail on purpose are the only ones: the hand edit's check and the conflicted sync.
-        let exits = output.split(separator: "\n").filter { $0.hasPrefix("(exit code") }
+        let exits = output.split(separator: "\n").filter { $0.hasPrefix("(exit code") && $0.hasSuffix(")") }
         #expect(exits == ["(exit code 1)", "(exit code 1)"], "\(output)")
         #expect(output.contains("Saved TodoItem/"))
         #expect(output.contains("Buy green tea  false"))
@@ -32,6 +32,9 @@ struct TourTests {
         #expect(output.contains("bob/Timers $ folio resolve"))
         #expect(output.contains("conflicts settled"))
         #expect(output.contains("Morning workout  Stretch first  1800"))
+        // The narration is filled to 80 columns off a terminal.
+        let closing = output.split(separator: "\n").first { $0.hasPrefix("That is Folio:") } ?? ""
+        #expect(!closing.isEmpty && closing.count <= 80, "\(closing)")
         #expect(try String(contentsOfFile: Self.repository + "/Data/TimerApp/folio.json", encoding: .utf8) == before)
         #expect(!FileManager.default.fileExists(atPath: abandoned), "the abandoned copy is removed")
     }

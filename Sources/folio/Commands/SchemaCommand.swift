@@ -19,7 +19,7 @@ extension FolioCommand {
                 Example:
                   folio schema --store Data/TimerApp
                   folio schema add-property Timer category:String --default General --apply
-                  folio schema add-entity Tag name:String color:String?
+                  folio schema add-entity Tag name:String 'color:String?' 'tags:Array<String>'
 
                 \(Failure.helpText)
                 """,
@@ -68,13 +68,14 @@ extension FolioCommand {
                 commandName: "add-entity",
                 abstract: "Write a migration stage that adds an entity with these properties.",
                 discussion: """
-                    Each property is name:Type, with ? after the type for an optional one \
-                    (note:String?). The types are those docs/format.md lists: String, Int, Double, \
+                    Each property is name:Type, with ? after the type for an optional one; \
+                    quote it for the shell, where ? and < mean something else ('note:String?', \
+                    'tags:Array<String>'). The types are those docs/format.md lists: String, Int, Double, \
                     Bool, Date, UUID, URL, Data, Decimal and the sized integers, and Array<…>, \
                     Optional<…> and Dictionary<String, …> of them.
 
                     Example:
-                      folio schema add-entity Tag name:String color:String?
+                      folio schema add-entity Tag name:String 'color:String?' 'tags:Array<String>'
 
                     \(Failure.helpText)
                     """)
@@ -122,14 +123,15 @@ extension FolioCommand {
                 commandName: "add-property",
                 abstract: "Write a migration stage that adds a property to an entity's documents.",
                 discussion: """
-                    The property is name:Type, with ? after the type for an optional one. Documents \
+                    The property is name:Type, with ? after the type for an optional one (quoted for \
+                    the shell: 'note:String?'). Documents \
                     get --default (text for a String, else JSON: 0, true, ["a"]); an optional property \
                     without one gets null. A property that is not optional needs a default, since \
                     every document must have a value.
 
                     Example:
                       folio schema add-property Timer category:String --default General
-                      folio schema add-property Timer note:String?
+                      folio schema add-property Timer 'note:String?'
 
                     \(Failure.helpText)
                     """)

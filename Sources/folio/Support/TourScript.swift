@@ -95,8 +95,10 @@ struct TourScript {
         section("That is Folio: your data as files you can read, diff and review. Run `folio help <command>` for more.")
     }
 
+    /// Prints a paragraph of the narration, filled to the terminal's width (80 columns off a terminal).
     func section(_ text: String) {
-        Terminal.print("\n\(Terminal.colour("\(lines: text)", 1))")
+        let filled = WordWrap.lines(text.split(separator: " ").map(String.init), width: Terminal.width ?? 80)
+        Terminal.print("\n\(Terminal.colour("\(lines: filled.joined(separator: "\n"))", 1))")
     }
 
     /// Prints the command, runs it, and prints its output (stdout and stderr, as a terminal
