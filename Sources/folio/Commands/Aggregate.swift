@@ -15,7 +15,7 @@ extension FolioCommand {
                   folio aggregate FocusSession count --group-by state
                   folio aggregate FocusSession sum --of 'duration / 60' --where 'duration > 0'
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

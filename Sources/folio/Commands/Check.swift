@@ -23,7 +23,7 @@ extension FolioCommand {
                 Example:
                   folio check --store Data/TimerApp
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

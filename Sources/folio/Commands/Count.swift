@@ -10,7 +10,7 @@ extension FolioCommand {
                 Example:
                   folio count FocusSession 'state == "abandoned"'
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -15,7 +15,7 @@ extension FolioCommand {
                   folio delete Timer 'name == "Coffee Break"'
                   folio delete 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -45,7 +45,7 @@ extension FolioCommand {
                 Example:
                   folio restore Timer 'name == "Coffee Break"'
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -77,7 +77,7 @@ extension FolioCommand {
                 Example:
                   folio purge --before 2026-10-01
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

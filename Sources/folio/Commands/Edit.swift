@@ -25,7 +25,7 @@ extension FolioCommand {
                 Example:
                   EDITOR=nano folio edit 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -34,7 +34,7 @@ extension FolioCommand {
                   folio export FocusSession > sessions.ndjson
                   folio export FocusSession 'state == "completed"' --format csv > completed.csv
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -13,7 +13,7 @@ extension FolioCommand {
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --format ndjson
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --revision
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -19,7 +19,7 @@ extension FolioCommand {
                   folio git install --store Data/TimerApp
                   folio git uninstall
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """,
             subcommands: [Install.self, Uninstall.self])
 
@@ -98,7 +98,7 @@ extension FolioCommand {
                     Example:
                       folio git install
 
-                    \(Failure.helpText)
+                    \(Failure.commandHelpText)
                     """)
 
             @OptionGroup var store: StoreOptions
@@ -132,7 +132,7 @@ extension FolioCommand {
                     Example:
                       folio git uninstall
 
-                    \(Failure.helpText)
+                    \(Failure.commandHelpText)
                     """)
 
             @OptionGroup var store: StoreOptions

@@ -22,7 +22,7 @@ extension FolioCommand {
                   folio history --since 41 --author external
                   folio history --format ndjson | jq 'select(.change == "delete")'
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -36,7 +36,7 @@ extension FolioCommand {
                   folio import FocusSession sessions.ndjson
                   folio import TodoItem todos.csv --format csv
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -12,7 +12,7 @@ extension FolioCommand {
                 Example:
                   folio info --store Data/ForestFocus
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

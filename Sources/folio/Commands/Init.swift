@@ -16,7 +16,7 @@ extension FolioCommand {
                 Example:
                   folio init Notes --time-zone Europe/Berlin --schema OtherStore/folio.json
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @Argument(help: "The folder; created when missing, and must be empty but for hidden entries such as .git.")

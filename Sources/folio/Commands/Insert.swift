@@ -24,7 +24,7 @@ extension FolioCommand {
                   folio insert TodoItem text='Buy tea' isCompleted=false sortOrder=0 \\
                     createdAt=now updatedAt=now timer=<timer UUID>
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -132,7 +132,7 @@ extension FolioCommand {
                 one given (read it first with `folio get --revision`, then the document); else \
                 the command exits 75, and a script reads both again and retries.
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

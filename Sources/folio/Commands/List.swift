@@ -13,7 +13,7 @@ extension FolioCommand {
                   folio ls                                   entities and their day folders
                   folio ls FocusSession --from 2026-03-01 --to 2026-03-31
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -24,7 +24,7 @@ extension FolioCommand {
                 Example:
                   git config merge.folio.driver "folio merge-driver %O %A %B %P"
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @Argument(

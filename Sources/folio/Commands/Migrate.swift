@@ -18,7 +18,7 @@ extension FolioCommand {
                   folio migrate --store Data/TimerApp --plan Migrations/TimerApp --dry-run
                   folio migrate --store Data/TimerApp --plan Migrations/TimerApp
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

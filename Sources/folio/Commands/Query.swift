@@ -53,7 +53,7 @@ extension FolioCommand {
                   folio query FocusSession 'startTime >= @2026-06-01' --sort -startTime
                   folio query Timer 'todoItems.any(!isCompleted)' --fields name --explain
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

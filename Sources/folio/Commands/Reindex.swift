@@ -15,7 +15,7 @@ extension FolioCommand {
                 Example:
                   folio reindex --store Data/ForestFocus
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

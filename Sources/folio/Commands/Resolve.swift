@@ -17,7 +17,7 @@ extension FolioCommand {
                   folio resolve 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --theirs
                   folio resolve 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B name=Workout --ours
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -21,7 +21,7 @@ extension FolioCommand {
                   folio schema add-property Timer category:String --default General --apply
                   folio schema add-entity Tag name:String 'color:String?' 'tags:Array<String>'
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """,
             subcommands: [Show.self, AddEntity.self, AddProperty.self],
             defaultSubcommand: Show.self)
@@ -37,7 +37,7 @@ extension FolioCommand {
                     Example:
                       folio schema show --store Data/TimerApp --format json
 
-                    \(Failure.helpText)
+                    \(Failure.commandHelpText)
                     """)
 
             @OptionGroup var store: StoreOptions
@@ -77,7 +77,7 @@ extension FolioCommand {
                     Example:
                       folio schema add-entity Tag name:String 'color:String?' 'tags:Array<String>'
 
-                    \(Failure.helpText)
+                    \(Failure.commandHelpText)
                     """)
 
             @OptionGroup var store: StoreOptions
@@ -133,7 +133,7 @@ extension FolioCommand {
                       folio schema add-property Timer category:String --default General
                       folio schema add-property Timer 'note:String?'
 
-                    \(Failure.helpText)
+                    \(Failure.commandHelpText)
                     """)
 
             @OptionGroup var store: StoreOptions

@@ -24,7 +24,7 @@ extension FolioCommand {
                   folio sync
                   folio sync origin
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

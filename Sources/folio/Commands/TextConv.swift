@@ -15,7 +15,7 @@ extension FolioCommand {
                 Example:
                   folio textconv Timer/2026/11/01/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @Argument(help: ArgumentHelp("The file to print.", valueName: "file"))

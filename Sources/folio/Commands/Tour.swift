@@ -18,7 +18,7 @@ extension FolioCommand {
                 Example:
                   folio tour --data Data --migrations Migrations
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @Option(

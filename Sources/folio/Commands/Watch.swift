@@ -23,7 +23,7 @@ extension FolioCommand {
                   folio watch FocusSession 'state == "active"'
                   folio watch TodoItem --limit 1 | jq .document.title
 
-                \(Failure.helpText)
+                \(Failure.commandHelpText)
                 """)
 
         @OptionGroup var store: StoreOptions

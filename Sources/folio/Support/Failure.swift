@@ -25,12 +25,19 @@ enum Failure {
         case damagedHistory = 76
     }
 
-    /// The exit-code table for `--help`.
+    /// The exit-code table for the tool's own help, `folio help`.
     static let helpText = """
         Exit codes: 0 success (a query that matches nothing too); 1 problems found; 64 bad usage; 65 bad input \
         (query, document, names, a link in the store); 66 not a store; 69 git or the editor \
         failed; 74 file system error; 75 store locked or a file changed meanwhile (try again); 76 the \
         store's history is damaged (set aside; the documents are not affected).
+        """
+
+    /// The line a command's help gives the exit codes: the commonest, and where the rest are
+    /// told, so the table is read once rather than at the end of every screen.
+    static let commandHelpText = """
+        Exit codes: 0 success, 1 problems found, 64 bad usage, 65 bad input and the rest as \
+        `folio help` lists them.
         """
 
     /// Runs a command's work, turning Folio's errors into a message and an exit code; a program
