@@ -15,6 +15,8 @@ struct TerminalSession: Decodable {
         /// program that drops keys typed at a busy moment, as vim does those that come while it
         /// handles a ^C.
         case sendUntil(String, shows: String)
+        /// Waits this many seconds.
+        case pause(Double)
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
@@ -22,6 +24,7 @@ struct TerminalSession: Decodable {
             case .expect(let text): try container.encode(["expect": text])
             case .send(let text): try container.encode(["send": text])
             case .sendUntil(let text, let shown): try container.encode(["send": text, "until": shown])
+            case .pause(let seconds): try container.encode(["pause": seconds])
             }
         }
     }

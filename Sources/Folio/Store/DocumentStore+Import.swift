@@ -33,9 +33,14 @@ extension DocumentStore {
     /// }
     /// print(summary.written)  // 2
     /// ```
+    ///
+    /// `committing` is told, past the commit point, how many of the staged files are in place
+    /// of how many (a progress bar's second stage; moving 100,000 files takes seconds).
     @discardableResult
     public func importDocuments(
-        into entity: String, author: String? = nil, _ next: () throws(FolioError) -> ImportedDocument?
+        into entity: String, author: String? = nil,
+        committing: (_ placed: Int, _ total: Int) -> Void = { _, _ in },
+        _ next: () throws(FolioError) -> ImportedDocument?
     ) throws(FolioError) -> CommitSummary {
         let (folderName, checked) = state.withLock {
             ($0.querySchema.folder(of: entity).folder, $0.querySchema.folders(checkedWith: entity))
@@ -48,7 +53,7 @@ extension DocumentStore {
             var run = try ImportRun(store: self, folder: folderName, author: author)
             do throws(FolioError) {
                 while let (document, basedOn) = try next() { try run.add(document, basedOn: basedOn) }
-                return try run.finish()
+                return try run.finish(committing: committing)
             } catch {
                 run.abandon()
                 throw error

@@ -139,7 +139,9 @@ struct ImportRun {
 
     /// Commits what was staged: the plan, the history record's end, the commit point, the
     /// files moved into place, then the cache file and the catalog.
-    mutating func finish() throws(FolioError) -> CommitSummary {
+    mutating func finish(committing: (_ placed: Int, _ total: Int) -> Void = { _, _ in }) throws(FolioError)
+        -> CommitSummary
+    {
         guard !staged.isEmpty || !removals.isEmpty else {
             abandon()
             return summary
@@ -175,6 +177,7 @@ struct ImportRun {
         if let tail { store.historyLanded(tail) }
         do {
             for position in staged.indices {
+                if position % 256 == 0 { committing(position, staged.count) }
                 let target = Journal.Target(staged[position].path)
                 guard
                     let moved = try folder(target.folder).moveIntoPlace(
@@ -183,6 +186,7 @@ struct ImportRun {
                 staged[position].stamp = moved
                 if staged[position].cacheEntry >= 0 { cache?.restamp(Int(staged[position].cacheEntry), moved) }
             }
+            committing(staged.count, staged.count)
             try journal.apply(durability: store.durability)
         } catch {
             giveUpCache()

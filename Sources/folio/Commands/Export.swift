@@ -57,8 +57,11 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
+                // The reading of the files is the long part of a large store's export.
+                let bar = Progress("export", total: 0)
+                let store = try store.open { read, total in bar.advance(to: read, of: total) }
                 let documents = try store.query(try query.documentQuery(in: store)).matches.compactMap(\.stored)
+                bar.finish()
                 switch format {
                 case .ndjson:
                     try RecordPrinter(format: .ndjson).print(documents: documents, columns: [])

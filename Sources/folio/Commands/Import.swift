@@ -32,9 +32,12 @@ extension FolioCommand {
                 stored or as 2026-11-22 09:30 in the store's time zone, other columns as JSON \
                 (or as text where they are not JSON).
 
+                With --dry-run, every record is checked and every bad one listed with its line, \
+                reading on past each, and nothing is written.
+
                 Example:
                   folio import FocusSession sessions.ndjson
-                  folio import TodoItem todos.csv --format csv
+                  folio import TodoItem todos.csv --format csv --dry-run
 
                 \(Failure.commandHelpText)
                 """)
@@ -50,6 +53,12 @@ extension FolioCommand {
         @Option(help: "ndjson or csv (default: by the file's extension, else ndjson).")
         var format: OutputFormat?
 
+        @Flag(
+            help:
+                "Check every record and list every bad one, with its line; write nothing. Exit 65 when any is bad."
+        )
+        var dryRun = false
+
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
@@ -59,7 +68,13 @@ extension FolioCommand {
                 defer { lines.close() }
                 var records = ImportRecords(lines, format: format, entity: entity, store: store)
                 // By bytes of the file read, since how many records it holds is known only at its end.
-                let progress = Progress("import", total: lines.size ?? 0, unit: lines.size == nil ? .items : .bytes)
+                let progress = Progress(
+                    dryRun ? "check" : "import", total: lines.size ?? 0, unit: lines.size == nil ? .items : .bytes,
+                    noun: "records")
+                if dryRun {
+                    try checkEveryRecord(&records, in: store, progress: progress, measured: lines.size != nil)
+                    return
+                }
                 // Keys the schema does not know are kept, as a save keeps them, so an export
                 // imports back whole; CSV carries them in its "$unknown" column.
                 var unknownKeys = Set<String>()
@@ -88,7 +103,7 @@ extension FolioCommand {
                         }
                         guard let (line, record, absent) = read else { break }
                         count += 1
-                        progress.advance(to: lines.size == nil ? count : records.bytesRead)
+                        progress.advance(to: lines.size == nil ? count : records.bytesRead, count: count)
                         let made: (document: Document, existing: StoredDocument?, unknown: [String])
                         do throws(FolioError) {
                             made = try Self.document(for: record, without: absent, entity: entity, in: store)
@@ -112,8 +127,17 @@ extension FolioCommand {
                     while let (document, existing) = try next() { written.append((document, existing)) }
                     summary = try store.commit(store.changes(putting: written), author: FolioCommand.author)
                 } else {
-                    summary = try store.importDocuments(into: entity, author: FolioCommand.author) {
-                        () throws(FolioError) -> DocumentStore.ImportedDocument? in
+                    var committing = false
+                    summary = try store.importDocuments(
+                        into: entity, author: FolioCommand.author,
+                        committing: { placed, total in
+                            if !committing {
+                                committing = true
+                                progress.stage("commit", total: total)
+                            }
+                            progress.advance(to: placed, count: placed)
+                        }
+                    ) { () throws(FolioError) -> DocumentStore.ImportedDocument? in
                         try next().map { ($0.document, $0.existing?.version) }
                     }
                 }
@@ -126,6 +150,57 @@ extension FolioCommand {
                     )
                 }
             }
+        }
+
+        /// `--dry-run`: reads every record as the import would and reports each bad one, reading
+        /// on past it, then the clashes of unique values; writes nothing. A file that cannot be
+        /// read on (its CSV header, a quote never closed, bytes that are not UTF-8) stops it there.
+        func checkEveryRecord(
+            _ records: inout ImportRecords, in store: DocumentStore, progress: Progress, measured: Bool
+        ) throws {
+            var (count, bad) = (0, 0)
+            var unique = UniqueWrites(store)
+            func report(_ error: FolioError) {
+                bad += 1
+                progress.finish()
+                Terminal.printError(
+                    Terminal.diagnostic(error.description, shownAs: Terminal.colour("error:", 31, onError: true)))
+            }
+            while true {
+                let read: ImportRecords.Read?
+                do throws(FolioError) { read = try records.nextRead() } catch {
+                    report(error)
+                    break
+                }
+                guard let read else { break }
+                count += 1
+                progress.advance(to: measured ? records.bytesRead : count, count: count)
+                switch read {
+                case .bad(_, let error):
+                    report(error)  // its message names the line, as the import's own does
+                case .record(let line, let record, let absent):
+                    do throws(FolioError) {
+                        let made = try Self.document(for: record, without: absent, entity: entity, in: store)
+                        unique.add(
+                            made.document, replacing: made.existing?.content, at: made.existing?.path, row: line)
+                    } catch {
+                        report(FolioError(error.kind, "\(file):\(line): \(error.reason)"))
+                    }
+                }
+            }
+            unique.compareWithStore()
+            progress.finish()
+            if unique.hasClashes {
+                report(
+                    UniqueRefusal.error(
+                        unique.clashes, hint: "give each record a value no other document holds", file: file,
+                        nothing: "nothing was written (a dry run)"
+                    ) { "\(file):\($0.row ?? 0)" })
+            }
+            Terminal.print(
+                "\(counted(count, "record")) read: \(bad == 0 ? "all good" : "\(bad) bad"); nothing written (a dry run)"
+            )
+            if bad > 0 { throw ExitCode(Failure.Code.data.rawValue) }
         }
 
         /// A record's property values: metadata such as "$version" is the store's to write.

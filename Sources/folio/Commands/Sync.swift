@@ -87,7 +87,11 @@ extension FolioCommand {
                 }
                 Terminal.print("Pulled\(remote.map { " from \($0)" } ?? "")")
 
-                let findings = try DocumentStore.open(at: root, lockTimeout: store.lockTimeout).check()
+                let bar = Progress("check", total: 0)
+                let findings = try DocumentStore.open(at: root, lockTimeout: store.lockTimeout).check {
+                    checked, total in bar.advance(to: checked, of: total)
+                }
+                bar.finish()
                 let errors = findings.filter { $0.severity == .error }
                 if !errors.isEmpty {
                     for error in errors { Terminal.printError("\(lines: error.description)") }

@@ -24,34 +24,50 @@ struct ImportRecords {
     /// Bytes of the file read so far, for the progress bar.
     var bytesRead: Int { lines.bytesRead }
 
+    /// A record as read: its values, or what is wrong with it alone, past which the file
+    /// reads on (a line that is not JSON, a row of the wrong number of fields).
+    enum Read {
+        /// The record on `line`, with the properties it says the document does not have
+        /// (a CSV row's `(absent)` cells).
+        case record(line: Int, record: JSONObject, absent: [String])
+        /// The record on `line` cannot be read.
+        case bad(line: Int, error: FolioError)
+    }
+
     /// The next record and the line it starts on, or `nil` after the last; with the
     /// properties it says the document does not have (a CSV row's `(absent)` cells).
     mutating func next() throws(FolioError) -> (line: Int, record: JSONObject, absent: [String])? {
-        if format == .csv { return try nextRow() }
-        return try nextObject().map { ($0.line, $0.record, []) }
+        switch try nextRead() {
+        case .record(let line, let record, let absent)?: return (line, record, absent)
+        case .bad(_, let error)?: throw error
+        case nil: return nil
+        }
     }
 
-    private mutating func nextObject() throws(FolioError) -> (line: Int, record: JSONObject)? {
+    /// The next record, or what is wrong with it; `nil` after the last. Throws what stops the
+    /// reading of the file itself: bytes that are not UTF-8, a CSV header or quote that is wrong.
+    mutating func nextRead() throws(FolioError) -> Read? {
+        if format == .csv { return try nextRow() }
+        return try nextObject()
+    }
+
+    private mutating func nextObject() throws(FolioError) -> Read? {
         while let line = try lines.next() {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let number = lines.number
-            do {
-                guard let object = try JSONReader().read(line, file: "line \(number)").objectValue else {
-                    throw FolioError.invalidInput("line \(number) is not a JSON object")
-                }
-                return (number, object)
-            } catch let error as JSONError {
-                throw FolioError.unreadableJSON(error)
-            } catch let error as FolioError {
-                throw error
-            } catch {
-                throw FolioError.invalidInput("line \(number): \(error)")
+            let value: JSONValue
+            do { value = try JSONReader().read(line, file: "line \(number)") } catch {
+                return .bad(line: number, error: FolioError.unreadableJSON(error))
             }
+            guard let object = value.objectValue else {
+                return .bad(line: number, error: FolioError.invalidInput("line \(number) is not a JSON object"))
+            }
+            return .record(line: number, record: object, absent: [])
         }
         return nil
     }
 
-    private mutating func nextRow() throws(FolioError) -> (line: Int, record: JSONObject, absent: [String])? {
+    private mutating func nextRow() throws(FolioError) -> Read? {
         while true {
             let row: (line: Int, fields: [CSV.Field])
             if let line = try lines.next() {
@@ -66,11 +82,17 @@ struct ImportRecords {
                 continue
             }
             guard row.fields.count == layout.columns.count else {
-                throw FolioError.invalidInput(
-                    "line \(row.line) has \(row.fields.count) fields, but the header has \(layout.columns.count)")
+                return .bad(
+                    line: row.line,
+                    error: FolioError.invalidInput(
+                        "line \(row.line) has \(row.fields.count) fields, but the header has \(layout.columns.count)"))
             }
-            let (record, absent) = try layout.record(row.fields, line: row.line)
-            return (row.line, record, absent)
+            do throws(FolioError) {
+                let (record, absent) = try layout.record(row.fields, line: row.line)
+                return .record(line: row.line, record: record, absent: absent)
+            } catch {
+                return .bad(line: row.line, error: error)
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ as a shell's command is. STEPS is a JSON list played in order:
 
     {"expect": "text"}  wait until the terminal shows the text (after the last match)
     {"send": "text"}    type the text; "\\u0003" is ^C, which the terminal turns into SIGINT
+    {"pause": seconds}  wait, reading what the terminal shows meanwhile
     {"send": "text", "until": "shown"}
                         type the text, and again every few seconds until the terminal shows
                         "shown" (for a program that may drop keys typed at a busy moment)
@@ -71,7 +72,11 @@ def main():
     done = 0
     searched = 0
     for step in steps:
-        if "until" in step:
+        if "pause" in step:
+            until = min(time.monotonic() + float(step["pause"]), deadline)
+            while time.monotonic() < until:
+                read(until - time.monotonic())
+        elif "until" in step:
             wanted = step["until"].encode()
             found = -1
             while found < 0 and not closed[0] and time.monotonic() < deadline:
