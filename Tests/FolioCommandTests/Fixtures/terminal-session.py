@@ -69,9 +69,16 @@ def main():
         transcript.extend(data)
         return True
 
+    def wait_for(wanted, start, until):
+        """Where the terminal shows `wanted` after `start` by `until`; -1 when it has not."""
+        while transcript.find(wanted, start) < 0 and not closed[0] and time.monotonic() < until:
+            read(until - time.monotonic())
+        return transcript.find(wanted, start)
+
     done = 0
     searched = 0
     for step in steps:
+        found = None
         if "pause" in step:
             until = min(time.monotonic() + float(step["pause"]), deadline)
             while time.monotonic() < until:
@@ -81,20 +88,13 @@ def main():
             found = -1
             while found < 0 and not closed[0] and time.monotonic() < deadline:
                 os.write(terminal, step["send"].encode())
-                retry = min(time.monotonic() + 5, deadline)
-                while transcript.find(wanted, searched) < 0 and not closed[0] and time.monotonic() < retry:
-                    read(retry - time.monotonic())
-                found = transcript.find(wanted, searched)
-            if found < 0:
-                break
-            searched = found + len(wanted)
+                found = wait_for(wanted, searched, min(time.monotonic() + 5, deadline))
         elif "send" in step:
             os.write(terminal, step["send"].encode())
         else:
             wanted = step["expect"].encode()
-            while transcript.find(wanted, searched) < 0 and not closed[0] and time.monotonic() < deadline:
-                read(deadline - time.monotonic())
-            found = transcript.find(wanted, searched)
+            found = wait_for(wanted, searched, deadline)
+        if found is not None:
             if found < 0:
                 break
             searched = found + len(wanted)
