@@ -28,18 +28,9 @@ extension HistoryLog {
         segment first: Int64, after token: Int64, in root: OpenFolder, minimumSize: Int64 = recentMinimumSize
     ) throws(FolioError) -> [HistoryRecord]? {
         let path = segmentPath(first)
-        let descriptor: Int32
-        do { descriptor = try root.openFile(path, flags: O_RDONLY) } catch {
-            // Removed by a trim since the listing: its records are gone.
-            guard try root.status(of: path) != nil else { return [] }
-            throw error
-        }
+        // Removed by a trim since the listing: its records are gone.
+        guard let (descriptor, size) = try openSegment(first, in: root) else { return [] }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw .fileSystem(path: root.pathOf(path), operation: "read", reason: FileBytes.systemError())
-        }
-        let size = Int64(info.st_size)
         guard size > minimumSize else { return nil }
         var window: Int64 = 64 * 1024
         while true {

@@ -405,6 +405,26 @@ enum HistoryLog {
         return records
     }
 
+    /// A segment opened for reading, and its size then; nil when it is not there (removed by a
+    /// trim since it was listed). The caller closes the descriptor.
+    static func openSegment(_ first: Int64, in root: OpenFolder) throws(FolioError) -> (
+        descriptor: Int32, size: Int64
+    )? {
+        let path = segmentPath(first)
+        let descriptor: Int32
+        do { descriptor = try root.openFile(path, flags: O_RDONLY) } catch {
+            guard try root.status(of: path) != nil else { return nil }
+            throw error
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = FileBytes.systemError()
+            close(descriptor)
+            throw .fileSystem(path: root.pathOf(path), operation: "read", reason: reason)
+        }
+        return (descriptor, Int64(info.st_size))
+    }
+
     /// Hands `body` the records of one segment after `token`, as `read` finds them, reading
     /// the file a megabyte at a time and each line as it comes (`StreamingObjectReader`): a
     /// line is never held whole, nor its changes as JSON, so reading costs one record's
@@ -415,19 +435,10 @@ enum HistoryLog {
         _ body: (HistoryRecord) -> Void
     ) throws(FolioError) {
         let path = segmentPath(first)
-        let descriptor: Int32
-        do { descriptor = try root.openFile(path, flags: O_RDONLY) } catch {
-            // Removed by a trim since the listing: its records are gone.
-            guard try root.status(of: path) != nil else { return }
-            throw error
-        }
+        // Removed by a trim since the listing: its records are gone.
+        guard let (descriptor, size) = try openSegment(first, in: root) else { return }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw .fileSystem(path: root.pathOf(path), operation: "read", reason: FileBytes.systemError())
-        }
         // The lines there when it was opened; what follows the last newline is a line cut short.
-        let size = Int64(info.st_size)
         var line = LineRead(after: token, keepingChanges: keepingChanges, path: path)
         var offset: Int64 = 0
         while offset < size {
