@@ -185,6 +185,26 @@ struct ModelInheritanceTests {
         #expect(reopened.issues.map(\.path) == [summit.path.relativePath])
     }
 
+    @Test func aBatchReachedAfterADocumentsClassWasEditedGivesAPlaceholderInsteadOfTrapping() throws {
+        try saveOneOfEach()
+        let context = ModelContext(try container())
+        let business = try context.fetch(FetchDescriptor<BusinessJourney>(), batchSize: 1)
+        #expect(business.count == 1)
+        // Between the fetch and the batch, a hand edit makes the business journey a personal one.
+        let store = try DocumentStore.open(at: folder.path)
+        let summit = try #require(store.documents(entity: "Journey").first { $0.content["name"] == "Summit" })
+        var content = summit.content
+        content["$entity"] = "PersonalJourney"
+        content["reason"] = "rest"
+        try Data(try JSONWriter().write(.object(content))).write(
+            to: URL(fileURLWithPath: folder.path + "/" + summit.path.relativePath))
+        _ = try context.container.refresh()
+        let reached = business[0]
+        #expect(reached.persistentModelID.id == summit.id)
+        #expect(try context.fetch(FetchDescriptor<BusinessJourney>()).isEmpty)
+        #expect(try context.fetch(FetchDescriptor<PersonalJourney>()).count == 3)
+    }
+
     @Test func relationshipsToABaseClassHoldModelsOfItsSubclasses() throws {
         do {
             let context = ModelContext(try container())

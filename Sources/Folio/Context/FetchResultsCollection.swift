@@ -3,7 +3,8 @@
 ///
 /// The documents are selected when the fetch runs; each model is made the first time
 /// its batch is reached, and the collection keeps the batches it made. A document deleted
-/// after the fetch reads as a placeholder (see `ModelContext.model(for:)`).
+/// after the fetch, or whose `"$entity"` was edited to another class, reads as a placeholder
+/// (see `ModelContext.model(for:)`).
 public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollection {
     /// The selected models' identities, in the fetch's order.
     let identifiers: [PersistentIdentifier]
@@ -35,8 +36,13 @@ public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollec
         if let models = batches.made[batch] { return models[position - batch * batchSize] }
         let range = (batch * batchSize)..<Swift.min((batch + 1) * batchSize, identifiers.count)
         let context = batches.context
-        // `model(for:)` gives the registered or stored model, or a placeholder of the entity's class.
-        let models = identifiers[range].map { context.model(for: $0) as! Model }
+        // `model(for:)` gives the registered or stored model, or a placeholder of the entity's
+        // class. A document whose "$entity" was edited since the fetch, to a class that is not a
+        // `Model`, is no longer one of the fetched models: it reads as a placeholder, as a
+        // deleted one does, rather than trap.
+        let models = identifiers[range].map { identifier in
+            context.model(for: identifier) as? Model ?? context.placeholder(of: Model.self, for: identifier)
+        }
         batches.made[batch] = models
         return models[position - range.lowerBound]
     }

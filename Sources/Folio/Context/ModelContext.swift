@@ -146,6 +146,12 @@ public final class ModelContext {
             preconditionFailure(
                 "\(identifier.entityName) is not one of this container's models; add it to the container's schema")
         }
+        return placeholder(of: type, for: identifier)
+    }
+
+    /// A model of `type` with this identity and no stored values: what stands for a model
+    /// that is not in the store (any more) as one of `type`.
+    func placeholder<Model: PersistentModel>(of type: Model.Type, for identifier: PersistentIdentifier) -> Model {
         // A `let` takes its stored value in `init(backingData:)`, and a placeholder has none to give.
         precondition(
             ModelEntities.info(of: type).constants.isEmpty,
