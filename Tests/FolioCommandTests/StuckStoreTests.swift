@@ -96,6 +96,25 @@ struct StuckStoreTests {
         #expect(insert.errors.contains("read-only"), "\(insert.errors)")
     }
 
+    @Test(
+        .enabled(
+            if: geteuid() == 0 && TerminalSession.installed("setpriv"),
+            "needs root, to run the check as another user with setpriv"))
+    func aLocalStateFolderThatCannotBeReadIsAnErrorOfTheCheckNotPassedOver() throws {
+        let store = try TimerStore()
+        #expect(try store.folio("reindex").status == 0)  // makes .folio/cache
+        // Everything readable by anyone but the cache folder, which the user of the check cannot open.
+        #expect(Self.shell("chmod -R a+rwX '\(store.folder.path)' && chmod 700 '\(store.root)/.folio/cache'") == 0)
+        let check = try ProcessRun(
+            "/usr/bin/env", ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", FolioTool.path, "check"],
+            in: store.root, environment: ["PATH": "/usr/bin:/bin"])
+        #expect(check.status == 1, "\(check.output)\(check.errors)")
+        #expect(
+            check.output.contains(
+                ".folio/cache: error: cannot be read (could not open the folder: Permission denied); give this user access to it"
+            ), "\(check.output)")
+    }
+
     @Test func strayFilesInTheLocalStateAreIgnoredLeftAloneAndReported() throws {
         let store = try TimerStore()
         let journal = store.root + "/.folio/journal"

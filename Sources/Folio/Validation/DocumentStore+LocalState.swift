@@ -12,12 +12,34 @@ extension DocumentStore {
                     .error, path: Journal.folder,
                     message: unfinished.reason + "; fix the cause, and the next command that writes finishes it"))
         }
+        // What cannot be read is said, never passed over: an unreadable `.folio/` hides the
+        // state (a journal to finish, a link) that the check is there to report.
+        func unreadable(_ path: String, _ error: FolioError) {
+            findings.append(
+                StoreFinding(
+                    .error, path: path,
+                    message: "cannot be read (\(error.reason)); give this user access to it, then check again"))
+        }
         func inspect(_ relative: String, known: (String, stat) -> Bool) -> [String] {
-            guard let folder = try? folder.folder(at: relative), let names = try? folder.list() else { return [] }
+            let names: [String]
+            let opened: OpenFolder
+            do throws(FolioError) {
+                guard let found = try folder.folder(at: relative) else { return [] }  // not made yet
+                opened = found
+                names = try opened.list()
+            } catch {
+                unreadable(relative, error)
+                return []
+            }
             var folders: [String] = []
             for name in names.sorted() {
-                guard let info = try? folder.status(of: name) else { continue }
                 let path = relative + "/" + name
+                let found: stat?
+                do throws(FolioError) { found = try opened.status(of: name) } catch {
+                    unreadable(path, error)
+                    continue
+                }
+                guard let info = found else { continue }  // removed since the listing
                 if FileSystem.isSymbolicLink(info) {
                     findings.append(
                         StoreFinding(
@@ -52,13 +74,15 @@ extension DocumentStore {
             return DocumentPath.isIdentifier(folder) && FileSystem.isRegularFile(info)
         }
         _ = inspect(HistoryLog.folder) { name, info in HistoryLog.isFileName(name) && FileSystem.isRegularFile(info) }
-        if let segments = try? HistoryLog.segments(in: folder) {
-            for segment in segments {
-                do { try HistoryLog.forEachRecord(segment: segment, in: folder, keepingChanges: false) { _ in } } catch
-                {
-                    findings.append(
-                        StoreFinding(.error, path: HistoryLog.segmentPath(segment), message: error.reason))
-                }
+        let segments: [Int64]
+        do throws(FolioError) { segments = try HistoryLog.segments(in: folder) } catch {
+            findings.append(StoreFinding(.error, path: HistoryLog.folder, message: error.reason))
+            segments = []
+        }
+        for segment in segments {
+            do { try HistoryLog.forEachRecord(segment: segment, in: folder, keepingChanges: false) { _ in } } catch {
+                findings.append(
+                    StoreFinding(.error, path: HistoryLog.segmentPath(segment), message: error.reason))
             }
         }
         let journals = inspect(Journal.folder) { name, info in
