@@ -44,6 +44,23 @@ enum ShelfV2: VersionedSchema {
     }
 }
 
+/// A model whose new property's initial value cannot be encoded.
+enum EndlessShelf {
+    /// A value whose encoding always fails, as one of an app's own types may.
+    struct Unwritable: Codable {
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "never written"))
+        }
+    }
+
+    @Model
+    final class Shelf {
+        var name: String
+        var label = Unwritable()
+        init(name: String) { self.name = name }
+    }
+}
+
 enum ShelfPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [ShelfV1.self, ShelfV2.self] }
     static var stages: [MigrationStage] { [.lightweight(fromVersion: ShelfV1.self, toVersion: ShelfV2.self)] }
@@ -107,6 +124,15 @@ struct VersionedSchemaMigrationTests {
         let oldShelf: JSONValue = ["entities": ["Shelf": ["properties": []]]]
         #expect(throws: FolioError.self) {
             try MigrationStep.lightweight(from: oldShelf, to: new, fromVersion: Schema.Version(1, 0, 0))
+        }
+        // A default there is, which cannot be stored: said so, not taken for no default.
+        let endless = Schema(EndlessShelf.Shelf.self, version: Schema.Version(2, 0, 0))
+        let oldNamed: JSONValue = ["entities": ["Shelf": ["properties": [["name": "name", "type": "String"]]]]]
+        do {
+            _ = try MigrationStep.lightweight(from: oldNamed, to: endless, fromVersion: Schema.Version(1, 0, 0))
+            Issue.record("a default JSON cannot hold was taken")
+        } catch {
+            #expect(error.reason.contains("Shelf.label is new, and its initial value cannot be stored"), "\(error)")
         }
         let added = try MigrationStep.lightweight(from: old, to: new, fromVersion: Schema.Version(1, 0, 0))
         #expect(added.operations.count == 2)

@@ -80,10 +80,14 @@ extension MigrationStep {
         switch property {
         case .relationship(let relationship): return relationship.isToMany ? [] : .null
         case .attribute(let attribute):
-            if let makeDefault = attribute.defaultValue.value, let coding = attribute.coding.value,
-                let json = try? coding.encode(makeDefault())
-            {
-                return json
+            if let makeDefault = attribute.defaultValue.value, let coding = attribute.coding.value {
+                do { return try coding.encode(makeDefault()) } catch {
+                    // A default there is, which Folio cannot store: saying it has none would send
+                    // the developer looking for what they wrote.
+                    throw .migration(
+                        "\(entity.name).\(attribute.name) is new, and its initial value cannot be stored: \(error.message); give it a default Folio can store, make it optional, or use a custom stage"
+                    )
+                }
             }
             if attribute.isOptional { return .null }
             throw .migration(
