@@ -5,8 +5,9 @@ import Foundation
 /// `&&` terms in this order: identity lookup, unique and `#Index` indexes, relationship
 /// keys, the day partition for date ranges, then a scan of the entity.
 ///
-/// Whatever the access, every candidate is still tested against the whole filter, so a
-/// plan only ever narrows what is read.
+/// Each candidate is tested against the whole filter, so a plan only narrows what is read;
+/// but for an index of attributes whose properties the filter's equalities are exactly,
+/// whose entries are the answer (`QueryRun.collect`).
 public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
     /// One document by its identity (the model's `id`).
     case identity(UUID)
