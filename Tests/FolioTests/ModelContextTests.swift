@@ -87,6 +87,24 @@ struct ModelContextTests {
         #expect(labels.map(\.color) == ["orange"])
     }
 
+    @Test @MainActor func onlyTheMainContextAutosavesAsInSwiftData() async throws {
+        let folder = try TemporaryDirectory()
+        let container = try ModelContainer(
+            for: Label.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let background = ModelContext(container)
+        background.autosaveEnabled = true
+        background.insert(Label(name: "later", color: "grey"))
+        container.mainContext.insert(Label(name: "now", color: "green"))
+        // The autosave is a task queued on the main actor: give it turns, not time.
+        for _ in 0..<1000 where container.mainContext.hasChanges { await Task.yield() }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!container.mainContext.hasChanges)
+        #expect(background.hasChanges, "another context's changes wait for its save()")
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Label>()).map(\.name) == ["now"])
+        try background.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Label>()) == 2)
+    }
+
     @Test func pendingChangesCountUnlessTheDescriptorSaysOtherwise() throws {
         let context = try inMemory()
         let saved = Label(name: "saved", color: "blue")

@@ -24,7 +24,9 @@ public final class ModelContext {
     /// The stores this context reads and writes, kept open while it lives.
     let opened: OpenContainer
     /// Whether the context saves by itself after changes, as SwiftData's main context does:
-    /// a change schedules one save on the main actor. Only `mainContext` can autosave.
+    /// a change schedules one save on the main actor. As in SwiftData, autosave belongs to the
+    /// main context: on any other, setting this does nothing, and its changes wait for `save()`
+    /// (a context of a `@ModelActor` lives on its actor, where the main actor must not save it).
     public var autosaveEnabled = false
     /// Who this context's saves are by, as the store's history records them (SwiftData's
     /// `author`): apps name their own contexts, so a history reader can tell its own changes
@@ -287,9 +289,9 @@ public final class ModelContext {
     }
 
     private func scheduleAutosave() {
-        guard autosaveEnabled, !autosaveScheduled else { return }
+        // Only the main context (the one that keeps no container) autosaves: it lives on the main actor.
+        guard autosaveEnabled, kept == nil, !autosaveScheduled else { return }
         autosaveScheduled = true
-        // Only `mainContext` enables autosave, and it lives on the main actor.
         nonisolated(unsafe) let context = self
         Task { @MainActor in
             context.autosaveScheduled = false
