@@ -1,5 +1,6 @@
 import FolioTestSupport
 import Foundation
+import Testing
 
 /// The built `folio` binary, run as a user runs it: arguments, a working folder, an
 /// environment, and what it printed on each stream.
@@ -43,5 +44,25 @@ struct FolioTool {
         environment.merge(self.environment) { $1 }
         return try ProcessRun(
             Self.path, arguments, in: folder, environment: environment, input: input, timeout: timeout)
+    }
+
+    /// Every command and the options it takes a value for, as the tool's own help dump lists them.
+    static func optionsByCommand() throws -> [(command: [String], options: [String])] {
+        let dump = try FolioTool(folder: FileManager.default.currentDirectoryPath)("--experimental-dump-help")
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any])
+        var found: [(command: [String], options: [String])] = []
+        func walk(_ command: [String: Any], path: [String]) {
+            let arguments = command["arguments"] as? [[String: Any]] ?? []
+            let options = arguments.filter { $0["kind"] as? String == "option" }.compactMap { argument in
+                (argument["names"] as? [[String: Any]])?.first { $0["kind"] as? String == "long" }?["name"] as? String
+            }
+            found.append((path, options))
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] {
+                walk(sub, path: path + [sub["commandName"] as? String ?? ""])
+            }
+        }
+        walk(try #require(root["command"] as? [String: Any]), path: [])
+        return found.filter { !$0.command.isEmpty }
     }
 }

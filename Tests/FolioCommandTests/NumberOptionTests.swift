@@ -33,26 +33,6 @@ struct NumberOptionTests {
     /// trap is SIGILL or SIGTRAP) with the signal's number as its status, which none of these is.
     static let exitCodes: Set<Int32> = [0, 1, 64, 65, 66, 69, 74, 75]
 
-    /// Every command and the options it takes a value for, as the tool's own help dump lists them.
-    static func optionsByCommand() throws -> [(command: [String], options: [String])] {
-        let dump = try FolioTool(folder: FileManager.default.currentDirectoryPath)("--experimental-dump-help")
-        let root = try #require(
-            try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any])
-        var found: [(command: [String], options: [String])] = []
-        func walk(_ command: [String: Any], path: [String]) {
-            let arguments = command["arguments"] as? [[String: Any]] ?? []
-            let options = arguments.filter { $0["kind"] as? String == "option" }.compactMap { argument in
-                (argument["names"] as? [[String: Any]])?.first { $0["kind"] as? String == "long" }?["name"] as? String
-            }
-            found.append((path, options))
-            for sub in command["subcommands"] as? [[String: Any]] ?? [] {
-                walk(sub, path: path + [sub["commandName"] as? String ?? ""])
-            }
-        }
-        walk(try #require(root["command"] as? [String: Any]), path: [])
-        return found.filter { !$0.command.isEmpty }
-    }
-
     /// Asserts that a run refused `value` for `--option` with exit 64 and a message.
     static func expectRefusal(_ run: FolioTool.Run, option: String, value: String, in command: [String]) {
         let context = "\(command) --\(option)=\(value.prefix(30)): \(run.status) \(run.errors.prefix(300))"
@@ -63,7 +43,7 @@ struct NumberOptionTests {
     }
 
     @Test func everyOptionThatTakesAValueIsEitherANumberWithARangeOrText() throws {
-        for (command, options) in try Self.optionsByCommand() {
+        for (command, options) in try FolioTool.optionsByCommand() {
             for option in options {
                 #expect(
                     Self.numberOptions[option] != nil || Self.textOptions.contains(option),
@@ -74,7 +54,7 @@ struct NumberOptionTests {
 
     @Test func everyCommandRefusesAnOutOfRangeNumberBeforeItRuns() throws {
         let store = try TimerStore()
-        for (command, options) in try Self.optionsByCommand() {
+        for (command, options) in try FolioTool.optionsByCommand() {
             for option in options {
                 guard let takes = Self.numberOptions[option] else { continue }
                 for value in ["nan", "-1", "1e308", "-9223372036854775809"] where !takes(value) {
