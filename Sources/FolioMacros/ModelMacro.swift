@@ -6,6 +6,12 @@ import SwiftSyntaxMacros
 /// `@Model`: tracked properties kept in the model's backing data, observation, the entity
 /// described from the declaration, and the `PersistentModel` conformance.
 public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+    /// The stored property that holds a model's backing data, named here alone: `@Model`
+    /// declares it, `init(backingData:)` sets it, and each tracked property's init accessor
+    /// reaches it (`PersistedPropertyMacro`). `ModelMacros.swift` lists it among the names
+    /// `@Model` adds, which a macro's declaration can only spell out.
+    static let backingData = "_$backingData"
+
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax],
@@ -50,7 +56,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 superclass == nil
                     ? """
                     public required init(backingData: Folio.ModelBackingData) {
-                        _$backingData = backingData\(raw: initialized)
+                        \(raw: backingData) = backingData\(raw: initialized)
                     }
                     """
                     // A subclass sets its own stored properties first, as Swift requires before
@@ -58,7 +64,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                     // document's win, and adopting them later would overwrite those.
                     : """
                     public required init(backingData: Folio.ModelBackingData) {
-                        _$backingData = nil\(raw: initialized)
+                        \(raw: backingData) = nil\(raw: initialized)
                         super.init(backingData: backingData)
                     }
                     """,
@@ -111,16 +117,16 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         [
             // Made on first use rather than by a default value: a default would be made in
             // `init(backingData:)` too, and thrown away, once for every model fetched.
-            "private var _$backingData: Folio.ModelBackingData?",
+            "private var \(raw: backingData): Folio.ModelBackingData?",
             superclass == nil
                 ? """
                 public var persistentBackingData: Folio.ModelBackingData {
-                    Folio.ModelBackingData.ensured(&_$backingData, of: Self.self)
+                    Folio.ModelBackingData.ensured(&\(raw: backingData), of: Self.self)
                 }
                 """
                 : """
                 public override var persistentBackingData: Folio.ModelBackingData {
-                    Folio.ModelBackingData.adopting(&_$backingData, into: super.persistentBackingData)
+                    Folio.ModelBackingData.adopting(&\(raw: backingData), into: super.persistentBackingData)
                 }
                 """,
         ]
@@ -157,13 +163,13 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 superclass == nil
                     ? """
                     public required init(backingData: Folio.ModelBackingData) {
-                        _$backingData = backingData
+                        \(raw: backingData) = backingData
                     \(raw: initialized)
                     }
                     """
                     : """
                     public required init(backingData: Folio.ModelBackingData) {
-                        _$backingData = nil
+                        \(raw: backingData) = nil
                     \(raw: initialized)
                         super.init(backingData: backingData)
                     }
@@ -229,198 +235,6 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     private static func initialization(of property: StoredProperty) -> String {
         if property.isLet { return "\n    self.\(property.name) = backingData.value(forKey: \"\(property.name)\")" }
         return property.isImplicitlyNil ? "" : "\n    _\(property.name) = Folio.PersistedValueSlot()"
-    }
-
-    // MARK: - The schema
-
-    /// The call that describes one property in the entity.
-    private static func describe(_ property: StoredProperty, in model: String) -> String {
-        let keyPath = "\\\(model).\(property.name)"
-        if let relationship = property.relationship {
-            var arguments = ["\"\(property.name)\"", keyPath]
-            let given = relationship.arguments?.as(LabeledExprListSyntax.self) ?? []
-            arguments.append(
-                "deleteRule: "
-                    + (given.first { $0.label?.text == "deleteRule" }?.expression.trimmedDescription ?? ".nullify"))
-            if let inverse = given.first(where: { $0.label?.text == "inverse" })?.expression.as(KeyPathExprSyntax.self),
-                let last = inverse.components.last?.component.as(KeyPathPropertyComponentSyntax.self)
-            {
-                arguments.append("inverseName: \"\(last.declName.baseName.text)\"")
-            }
-            for label in ["minimumModelCount", "maximumModelCount", "originalName"] {
-                if let value = given.first(where: { $0.label?.text == label }) {
-                    arguments.append("\(label): \(value.expression.trimmedDescription)")
-                }
-            }
-            let options = given.filter { $0.label == nil }.map(\.expression.trimmedDescription)
-            if !options.isEmpty { arguments.append("options: [" + options.joined(separator: ", ") + "]") }
-            return ".relationship(" + arguments.joined(separator: ", ") + ")"
-        }
-        var options: [String] = []
-        for argument in property.attribute?.arguments?.as(LabeledExprListSyntax.self) ?? [] {
-            switch argument.label?.text {
-            case nil: options.append(argument.expression.trimmedDescription)
-            case "originalName": options.append(".originalName(\(argument.expression.trimmedDescription))")
-            default: break  // hashModifier: accepted, meaningless here
-            }
-        }
-        // The initial value, as a closure the store calls for a document that lacks the
-        // property (written before it was added). A stored property's initializer cannot
-        // refer to the instance, so the expression means the same in a static context.
-        let defaultValue = property.binding.initializer.map { "{ \($0.value.trimmedDescription) }" } ?? "nil"
-        let initial =
-            property.binding.initializer.flatMap { initialKind(of: $0.value) }.map { ", initial: \($0)" } ?? ""
-        return
-            ".describe(\"\(property.name)\", \(keyPath), defaultValue: \(defaultValue), options: [\(options.joined(separator: ", "))]\(initial))"
-    }
-
-    /// What an initial value is, for `folio.json` (`Schema.Attribute.InitialValue`): a
-    /// constant (a literal, an enum case, a collection of them), the moment (`Date()`,
-    /// `Date.now`, `.now`), a new `UUID()`; `nil` for anything computed otherwise.
-    static func initialKind(of expression: ExprSyntax) -> String? {
-        let text = expression.trimmedDescription
-        if ["Date()", "Date.now", ".now", "Date.init()"].contains(text) { return ".now" }
-        if ["UUID()", "UUID.init()"].contains(text) { return ".newUUID" }
-        return isConstant(expression) ? ".constant" : nil
-    }
-
-    /// Whether an expression means the same value every time it runs.
-    private static func isConstant(_ expression: ExprSyntax) -> Bool {
-        if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
-            || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
-        {
-            return true
-        }
-        if let string = expression.as(StringLiteralExprSyntax.self) {
-            return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
-        }
-        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-            return prefix.expression.is(IntegerLiteralExprSyntax.self)
-                || prefix.expression.is(FloatLiteralExprSyntax.self)
-        }
-        if let array = expression.as(ArrayExprSyntax.self) {
-            return array.elements.allSatisfy { isConstant($0.expression) }
-        }
-        if let dictionary = expression.as(DictionaryExprSyntax.self) {
-            guard case .elements(let elements) = dictionary.content else { return true }
-            return elements.allSatisfy { isConstant($0.key) && isConstant($0.value) }
-        }
-        // An enum case: `.short`, or `Pool.short` (a type's name starts with a capital).
-        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.argumentNames == nil {
-            guard let base = member.base else { return true }
-            return base.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase == true
-        }
-        // `[String]()`, `[Animal]()`: an empty collection.
-        if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil {
-            return call.calledExpression.is(ArrayExprSyntax.self) || call.calledExpression.is(DictionaryExprSyntax.self)
-        }
-        return false
-    }
-
-    /// The property names of each `#Unique` or `#Index` in the class body, as array literal text.
-    private static func constraints(named macro: String, in members: MemberBlockItemListSyntax) -> String {
-        let groups = members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
-            .filter { $0.macroName.text == macro }
-            .flatMap { expansion in
-                expansion.arguments.compactMap { argument -> String? in
-                    // `[\.a, \.b]`, or by kind: `.binary(\.a, \.b)`, `.rtree(\.x)`.
-                    let keyPaths: [ExprSyntax]
-                    if let array = argument.expression.as(ArrayExprSyntax.self) {
-                        keyPaths = array.elements.map(\.expression)
-                    } else if let call = argument.expression.as(FunctionCallExprSyntax.self) {
-                        keyPaths = call.arguments.map(\.expression)
-                    } else {
-                        return nil
-                    }
-                    let names = keyPaths.compactMap { expression -> String? in
-                        guard
-                            let component = expression.as(KeyPathExprSyntax.self)?.components.last?.component
-                                .as(KeyPathPropertyComponentSyntax.self)
-                        else { return nil }
-                        return "\"\(component.declName.baseName.text)\""
-                    }
-                    return "[" + names.joined(separator: ", ") + "]"
-                }
-            }
-        return "[" + groups.joined(separator: ", ") + "]"
-    }
-
-    // MARK: - Misuse
-
-    /// Whether a written type can have a stored form: not a function, a tuple or an
-    /// existential (types that are not `Codable` are caught when the container opens).
-    private static func isStorable(_ type: TypeSyntax) -> Bool {
-        if let optional = type.as(OptionalTypeSyntax.self) { return isStorable(optional.wrappedType) }
-        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-            return isStorable(unwrapped.wrappedType)
-        }
-        if let attributed = type.as(AttributedTypeSyntax.self) { return isStorable(attributed.baseType) }
-        if let tuple = type.as(TupleTypeSyntax.self) {
-            return tuple.elements.count == 1 && isStorable(tuple.elements.first!.type)
-        }
-        if type.is(FunctionTypeSyntax.self) || type.is(SomeOrAnyTypeSyntax.self) || type.is(CompositionTypeSyntax.self)
-        {
-            return false
-        }
-        if let identifier = type.as(IdentifierTypeSyntax.self) {
-            return !["Any", "AnyObject"].contains(identifier.name.text)
-        }
-        return true
-    }
-
-    private static func diagnoseNotAClass(
-        _ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext
-    ) {
-        var fixIts: [FixIt] = []
-        if let structure = declaration.as(StructDeclSyntax.self) {
-            let keyword = structure.structKeyword
-            fixIts.append(
-                FixIt(
-                    message: ModelFixIt(message: "make it a class"),
-                    changes: [
-                        .replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.class))))
-                    ]))
-        }
-        context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass, fixIts: fixIts))
-    }
-
-    /// What `@Model` cannot persist among the properties, as diagnostics.
-    private static func problems(in properties: [StoredProperty]) -> [Diagnostic] {
-        properties.compactMap { property in
-            if property.isLet && !property.isTransient && property.hasInitialValue {
-                let keyword = property.declaration.bindingSpecifier
-                return Diagnostic(
-                    node: keyword, message: ModelDiagnostic.letProperty,
-                    fixIts: [
-                        FixIt(
-                            message: ModelFixIt(message: "use 'var'"),
-                            changes: [
-                                .replace(
-                                    oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var)))
-                                )
-                            ])
-                    ])
-            }
-            if !property.isTransient, let type = property.binding.typeAnnotation?.type, !isStorable(type) {
-                var fixIts: [FixIt] = []
-                if property.hasInitialValue {
-                    let declaration = property.declaration
-                    let transient = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: "Transient"))
-                        .with(\.leadingTrivia, declaration.leadingTrivia).with(\.trailingTrivia, .space)
-                    let marked = declaration.with(\.leadingTrivia, []).with(
-                        \.attributes, [.attribute(transient)] + declaration.with(\.leadingTrivia, []).attributes)
-                    fixIts.append(
-                        FixIt(
-                            message: ModelFixIt(message: "mark it @Transient"),
-                            changes: [.replace(oldNode: Syntax(declaration), newNode: Syntax(marked))]))
-                }
-                return Diagnostic(node: type, message: ModelDiagnostic.unsupportedType, fixIts: fixIts)
-            }
-            if property.isTransient && !property.hasInitialValue {
-                return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.transientWithoutValue)
-            }
-            return nil
-        }
     }
 }
 

@@ -32,15 +32,15 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         let initAccessor: AccessorDeclSyntax =
             property.isImplicitlyNil
             ? """
-            @storageRestrictions(accesses: _$backingData)
+            @storageRestrictions(accesses: \(raw: ModelMacro.backingData))
             init(initialValue) {
-                Folio.ModelBackingData.setInitialValue(initialValue, forKey: \(literal: key), in: &_$backingData, of: Self.self)
+                Folio.ModelBackingData.setInitialValue(initialValue, forKey: \(literal: key), in: &\(raw: ModelMacro.backingData), of: Self.self)
             }
             """
             : """
-            @storageRestrictions(initializes: _\(raw: key), accesses: _$backingData)
+            @storageRestrictions(initializes: _\(raw: key), accesses: \(raw: ModelMacro.backingData))
             init(initialValue) {
-                Folio.ModelBackingData.setInitialValue(initialValue, forKey: \(literal: key), in: &_$backingData, of: Self.self)
+                Folio.ModelBackingData.setInitialValue(initialValue, forKey: \(literal: key), in: &\(raw: ModelMacro.backingData), of: Self.self)
                 _\(raw: key) = Folio.PersistedValueSlot()
             }
             """
