@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 import Foundation
 
 /// The tour's steps: each a real `folio` command run in a copy of the example stores,
