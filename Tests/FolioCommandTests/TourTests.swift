@@ -32,6 +32,11 @@ struct TourTests {
         #expect(output.contains("bob/Timers $ folio resolve"))
         #expect(output.contains("conflicts settled"))
         #expect(output.contains("Morning workout  Stretch first  1800"))
+        // The clones' driver is the tour's own copy of the tool, never the build folder's binary.
+        #expect(output.contains("/bin/folio\n"), "\(output)")
+        // It ends with the line that puts the tool on PATH, or says it is there.
+        let last = output.split(separator: "\n").suffix(2).joined(separator: "\n")
+        #expect(last.contains("install -m 755 ") || last.contains("is the one on your PATH"), "\(last)")
         #expect(try String(contentsOfFile: Self.repository + "/Data/TimerApp/folio.json", encoding: .utf8) == before)
         #expect(!FileManager.default.fileExists(atPath: abandoned), "the abandoned copy is removed")
     }
