@@ -36,17 +36,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The library without its macros: everything but the `@Model` family's declarations.
+        // The tool depends on it alone, so it builds without swift-syntax.
         .target(
-            name: "Folio",
-            dependencies: [
-                "FolioJSON", "CFolioSystem", "FolioMacros", .product(name: "Logging", package: "swift-log"),
-            ],
+            name: "FolioCore",
+            dependencies: ["FolioJSON", "CFolioSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // What apps import: FolioCore re-exported, and the macros.
+        .target(name: "Folio", dependencies: ["FolioCore", "FolioMacros"], swiftSettings: strict),
         .executableTarget(
             name: "folio",
             dependencies: [
-                "Folio", "CFolioSystem",
+                "FolioCore", "CFolioSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -66,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioTests",
-            dependencies: ["Folio", "StoreWorkload", "FolioTestSupport"],
+            dependencies: ["Folio", "FolioCore", "StoreWorkload", "FolioTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -88,7 +90,7 @@ let package = Package(
             name: "ExampleStores", dependencies: ["SeedApps"], path: "Tests/ExampleStores", swiftSettings: strict),
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["Folio", "FolioTestSupport", "SeedApps", "ExampleStores"],
+            dependencies: ["Folio", "FolioCore", "FolioTestSupport", "SeedApps", "ExampleStores"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 import Foundation
 
 /// The `folio` command: inspect, query and maintain Folio stores without writing Swift.

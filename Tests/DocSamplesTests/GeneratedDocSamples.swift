@@ -5,7 +5,7 @@ import Folio
 import FolioJSON
 import Foundation
 
-// README.md, line 62
+// README.md, line 71
 
 @Model
 final class Habit {
@@ -29,7 +29,7 @@ final class Check {
     init(day: Date) { self.day = day }
 }
 
-// README.md, line 89
+// README.md, line 98
 func sample_README_md_2() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
@@ -44,7 +44,7 @@ func sample_README_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 118
+// README.md, line 127
 func sample_README_md_3() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Habits-\(UUID().uuidString)")
@@ -70,7 +70,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 333
+// README.md, line 342
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -83,7 +83,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 356
+// README.md, line 365
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -97,7 +97,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 372
+// README.md, line 381
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -110,7 +110,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 428
+// README.md, line 437
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -121,7 +121,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 445
+// README.md, line 454
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -298,7 +298,7 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 190
+// docs/models.md, line 191
 @Model class Journey {
     var name: String
     init(name: String) { self.name = name }
@@ -312,7 +312,7 @@ func sample_docs_models_md_2() throws {
     }
 }
 
-// docs/models.md, line 205
+// docs/models.md, line 206
 func sample_docs_models_md_4() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Journeys-\(UUID().uuidString)")
@@ -329,7 +329,7 @@ func sample_docs_models_md_4() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 368
+// docs/models.md, line 369
 func sample_docs_models_md_5() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
@@ -350,7 +350,7 @@ func sample_docs_models_md_5() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 397
+// docs/models.md, line 398
 
 enum PantryV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
@@ -394,7 +394,7 @@ enum PantryPlan: SchemaMigrationPlan {
         })
 }
 
-// docs/models.md, line 444
+// docs/models.md, line 445
 func sample_docs_models_md_7() throws {
 
     let pantry = FileManager.default.temporaryDirectory.appending(path: "Pantry-\(UUID().uuidString)")

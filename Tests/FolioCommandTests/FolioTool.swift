@@ -18,9 +18,26 @@ struct FolioTool {
         return folder.appendingPathComponent("folio").path
     }
 
+    /// Whether the built tool is in a `.build` folder, as `swift build` leaves it unless
+    /// given another scratch path: `folio git install` refuses to record such a path.
+    static var isInBuildFolder: Bool { path.split(separator: "/").contains(".build") }
+
+    /// A copy of the tool in `folder`, outside the build folder, as a person installs it
+    /// (`folio git install` refuses a build folder's binary, which a rebuild replaces): a
+    /// second link to the same file where the file system allows, else a copy. Returns `folder`.
+    static func installed(in folder: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if link(path, folder + "/folio") != 0 {
+            try FileManager.default.copyItem(atPath: path, toPath: folder + "/folio")
+        }
+        return folder
+    }
+
     /// The folder commands run in.
     var folder: String
     var environment: [String: String] = [:]
+    /// The program run: the built tool, or a link to it.
+    var executable = FolioTool.path
 
     @discardableResult
     func callAsFunction(_ arguments: String..., input: String? = nil) throws -> Run {
@@ -43,7 +60,7 @@ struct FolioTool {
         environment["COLUMNS"] = nil  // tables and help as a pipe gets them, unless a test sets a width
         environment.merge(self.environment) { $1 }
         return try ProcessRun(
-            Self.path, arguments, in: folder, environment: environment, input: input, timeout: timeout)
+            executable, arguments, in: folder, environment: environment, input: input, timeout: timeout)
     }
 
     /// Every command and the options it takes a value for, as the tool's own help dump lists them.

@@ -15,10 +15,11 @@ struct GitClone {
     /// The environment git, and the tool it runs as a driver, get.
     let environment: [String: String]
 
-    /// An environment for git whose configuration lives in `home` only.
-    static func environment(home: String) -> [String: String] {
+    /// An environment for git whose configuration lives in `home` only, with `bin` first
+    /// on its PATH when given (where a test installs the tool).
+    static func environment(home: String, bin: String? = nil) -> [String: String] {
         [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "PATH": (bin.map { $0 + ":" } ?? "") + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "HOME": home,
             "XDG_CONFIG_HOME": home + "/.config",
             "GIT_CONFIG_NOSYSTEM": "1",

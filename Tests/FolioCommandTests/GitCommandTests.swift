@@ -42,20 +42,60 @@ struct GitCommandTests {
         #expect(try origin.origin.run("config", "--get", "merge.renames").status == 1)
     }
 
-    @Test func installRecordsTheFolioOnPathAndWarnsAboutABuildFolder() throws {
+    /// What `folio git install` wrote in the origin: its .gitattributes and its driver.
+    func installed(in origin: Origin) throws -> (attributes: String, driver: String) {
+        (
+            try String(contentsOfFile: origin.origin.path + "/Store/.gitattributes", encoding: .utf8),
+            try origin.origin.git("config", "--get", "merge.folio.driver")
+        )
+    }
+
+    @Test(.enabled(if: FolioTool.isInBuildFolder, "the tool is built outside a .build folder"))
+    func installRefusesTheToolInItsBuildFolderAndSaysHowToInstallIt() throws {
+        let origin = try Origin()
+        let before = try installed(in: origin)
+        var folio = origin.folio(in: origin.origin)
+        folio.environment = ["PATH": "/usr/bin:/bin"]
+        let run = try folio("git", "install")
+        #expect(run.status == 65)
+        #expect(run.errors.contains("\(FolioTool.path): error: is in a build folder"), "\(run.errors)")
+        #expect(run.errors.contains("changed nothing"), "\(run.errors)")
+        // The way out, exact: a release build of this package, installed on PATH.
+        let package = FolioTool.path.components(separatedBy: "/.build/")[0]
+        #expect(
+            run.errors.contains("swift build -c release --product folio --package-path \(package) && "),
+            "\(run.errors)")
+        #expect(run.errors.contains("install -m 755 \(package)/.build/release/folio "), "\(run.errors)")
+        #expect(try installed(in: origin) == before, "nothing written")
+    }
+
+    @Test(.enabled(if: FolioTool.isInBuildFolder, "the tool is built outside a .build folder"))
+    func installRefusesTheToolReachedThroughALinkOnPathIntoItsBuildFolder() throws {
+        let origin = try Origin()
+        let before = try installed(in: origin)
+        let bin = try TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: bin("folio"), withDestinationPath: FolioTool.path)
+        var folio = origin.folio(in: origin.origin)
+        folio.environment = ["PATH": bin.path + ":/usr/bin:/bin"]
+        folio.executable = bin("folio")
+        let run = try folio("git", "install")
+        #expect(run.status == 65)
+        #expect(run.errors.contains("\(FolioTool.path): error: is in a build folder"), "\(run.errors)")
+        // The link is what the install line replaces with a release build.
+        #expect(run.errors.contains("/.build/release/folio \(bin("folio"))"), "\(run.errors)")
+        #expect(try installed(in: origin) == before, "nothing written")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: bin("folio")) == FolioTool.path)
+    }
+
+    @Test func installRecordsTheFolioOnPath() throws {
         let origin = try Origin()
         var folio = origin.folio(in: origin.origin)
-        // Run from the build folder with no folio on PATH: installed, with the warning.
-        folio.environment = ["PATH": "/usr/bin:/bin"]
-        let fromBuild = try folio("git", "install")
-        #expect(fromBuild.status == 0)
-        #expect(fromBuild.errors.contains("is in a build folder"), "\(fromBuild.errors)")
         // A copy of this folio on PATH is what the configuration names, a place that stays.
         let bin = try TemporaryDirectory()
         try FileManager.default.copyItem(atPath: FolioTool.path, toPath: bin("folio"))
         folio.environment = ["PATH": bin.path + ":/usr/bin:/bin"]
         let fromPath = try folio("git", "install")
-        #expect(fromPath.status == 0 && !fromPath.errors.contains("build folder"), "\(fromPath.errors)")
+        #expect(fromPath.status == 0 && fromPath.errors.isEmpty, "\(fromPath.errors)")
         #expect(
             try origin.origin.git("config", "--get", "merge.folio.driver").hasPrefix("'\(bin("folio"))' merge-driver"))
     }

@@ -15,7 +15,8 @@ struct GitSyncTests {
 
         init(bare: Bool = false) throws {
             folder = try TemporaryDirectory()
-            environment = GitClone.environment(home: folder("home"))
+            // The tool on PATH, outside the build folder, so `folio git install` records it.
+            environment = GitClone.environment(home: folder("home"), bin: try FolioTool.installed(in: folder("bin")))
             try FileManager.default.createDirectory(atPath: folder("home"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: folder("origin"), withIntermediateDirectories: true)
             origin = GitClone(path: folder("origin"), environment: environment)

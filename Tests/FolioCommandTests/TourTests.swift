@@ -35,6 +35,11 @@ struct TourTests {
         // The narration is filled to 80 columns off a terminal.
         let closing = output.split(separator: "\n").first { $0.hasPrefix("That is Folio:") } ?? ""
         #expect(!closing.isEmpty && closing.count <= 80, "\(closing)")
+        // The clones' driver is the tour's own copy of the tool, never the build folder's binary.
+        #expect(output.contains("/bin/folio\n"), "\(output)")
+        // It ends with the line that puts the tool on PATH, or says it is there.
+        let last = output.split(separator: "\n").suffix(2).joined(separator: "\n")
+        #expect(last.contains("install -m 755 ") || last.contains("is the one on your PATH"), "\(last)")
         #expect(try String(contentsOfFile: Self.repository + "/Data/TimerApp/folio.json", encoding: .utf8) == before)
         #expect(!FileManager.default.fileExists(atPath: abandoned), "the abandoned copy is removed")
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Aggregates over every document read only the members they need; the answer is the one
 /// the documents read whole give.

@@ -2,7 +2,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// An app's queries on a large folder answered from its cache file and one walk, the folder
 /// left unloaded (`CachedFolder`): the answers a loaded folder gives, changes on disk told

@@ -2,7 +2,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Queries answered from a folder's cache file and a walk, without loading the folder
 /// (`DocumentStore.servesOneCommand`): the same answers as a loaded folder gives,

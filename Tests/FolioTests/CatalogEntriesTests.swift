@@ -2,7 +2,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// The catalog's table of entries finds, replaces and removes entries by identity as a
 /// dictionary does, through any sequence of changes.

@@ -1,8 +1,9 @@
+import Folio
 import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 @Model
 final class Bookmark {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 struct ConflictTests {
     @Test func handEditBetweenReadAndCommitIsAConflictAndTheEditStays() throws {

@@ -3,7 +3,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// A model actor over a container, as an app's importer is.
 @ModelActor actor LampImporter {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// What is in a store's journal folder: nothing once every transaction is settled, and no
 /// folder at all when a writer was killed before its first transaction began.

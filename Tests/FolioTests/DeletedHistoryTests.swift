@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Transactions whose records were deleted (`deleteHistory`, the cap) are not found again as
 /// external changes by a store whose cache predates them.

@@ -3,7 +3,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// `DocumentDiff` prints what `git diff` prints, byte for byte: every case here is run
 /// through real git (a scratch repository, configuration isolated) and compared.

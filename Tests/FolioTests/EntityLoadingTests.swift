@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// A store reads an entity's folder the first time the entity is used, and no other: the
 /// work of an open follows the entities touched, not the size of the store.

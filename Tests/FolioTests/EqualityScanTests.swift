@@ -2,7 +2,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// An equality on a number no declared index serves: the first query scans, one asked
 /// again reads only the rows holding the value, from the property's ordered index, and

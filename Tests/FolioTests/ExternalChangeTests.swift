@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Changes made behind the store's back, as git, an editor or another program would make them.
 struct ExternalChangeTests {

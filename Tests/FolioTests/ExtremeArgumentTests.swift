@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Numbers a Swift caller passes to the store, as they may come from anywhere: none traps.
 struct ExtremeArgumentTests {

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// When a file's stamp may vouch for its content: once the file system's clock has surely
 /// moved on since its change time, at the granularity that change time shows.

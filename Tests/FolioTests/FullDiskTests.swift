@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// A store on a tiny file system that fills up: the failing commit must cost no data.
 @Suite(.serialized) struct FullDiskTests {

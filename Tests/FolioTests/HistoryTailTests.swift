@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// The newest history record is found by reading the end of its segment only.
 struct HistoryTailTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// `DocumentStore.importDocuments`: many documents as one transaction, each staged as it comes.
 struct ImportTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Journals as a crashed writer leaves them, made by hand, and what opening the store does with them.
 struct JournalRecoveryTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Folio reads back every history record it writes, whatever its size or the depth of the
 /// values a tombstone keeps.

@@ -1,8 +1,9 @@
+import Folio
 import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Forest Focus's session, as `StoreWorkload session-inserter` writes it from another process.
 @Model final class FocusSession {

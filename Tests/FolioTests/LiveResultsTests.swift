@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 @Model final class Lamp {
     var name: String

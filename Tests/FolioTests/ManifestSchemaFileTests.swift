@@ -2,7 +2,7 @@ import FolioJSON
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// `docs/manifest.schema.json`, the JSON Schema of `folio.json`: it allows exactly the keys
 /// and values `SchemaCheck` does, and every example store's manifest in `Data/` is one it

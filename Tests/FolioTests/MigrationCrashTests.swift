@@ -2,7 +2,7 @@ import FolioJSON
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// A migration killed (SIGKILL) at random moments: after each kill the store must open,
 /// recover, and be exactly as it was before the migration or exactly as the migration

@@ -1,7 +1,8 @@
+import Folio
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// A tag identified by its name: `#Unique` on a property that is not an `id`.
 @Model

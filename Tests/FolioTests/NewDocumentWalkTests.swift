@@ -3,7 +3,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// A commit of new documents by a store that serves one command (`folio insert`): their
 /// folder stays unloaded, each identity is checked against a walk of the folder, and the

@@ -1,8 +1,9 @@
+import Folio
 import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// An ergometer that keeps the sessions rowed on it, with no inverse: the device's document
 /// holds the sessions' identities.

@@ -2,7 +2,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// The query engine answers every translated predicate exactly as the predicate itself
 /// does on the models: random predicates, built from Foundation's `PredicateExpressions`

@@ -2,7 +2,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// The planner's choice of index for each kind of query, shown by `explain`, and the
 /// indexes following every way documents change: saves, deletes, soft deletes, edits

@@ -3,7 +3,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// The text query language: what each form reads as, that printing and reading agree,
 /// and errors that point at the column and suggest the nearest property.

@@ -1,7 +1,7 @@
 import FolioJSON
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// `ScalarType`, the one table of the type names Folio stores: each name is its Swift
 /// type's own, and what the table says a type is, the Swift type is.

@@ -1,7 +1,7 @@
 @_exported import FolioTestSupport
 import Foundation
 
-@testable import Folio
+@testable import FolioCore
 
 let utc = TimeZone(identifier: "UTC")!
 

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// The inotify watcher of a store's tree: what it reports, what it passes over, and when it is quiet.
 ///

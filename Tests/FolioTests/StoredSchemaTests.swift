@@ -2,7 +2,7 @@ import FolioJSON
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// `StoredSchema`, the manifest's schema read into types: every key the format has, and
 /// leniency, where a malformed member is absent and nothing throws.

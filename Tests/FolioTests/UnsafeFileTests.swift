@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 /// Files a person or a tool put where they do not belong: reported with their path, never followed or overwritten.
 struct UnsafeFileTests {

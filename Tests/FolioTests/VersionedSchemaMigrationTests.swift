@@ -1,9 +1,10 @@
+import Folio
 import FolioJSON
 import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 
 enum ShelfV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)

@@ -3,7 +3,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 @testable import SeedApps
 
 /// A dry run's unified diff is what `git diff` prints once the migration is applied, byte

@@ -3,7 +3,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 @testable import SeedApps
 
 /// The plans committed in `Migrations/`: each loads, each stage file is one that

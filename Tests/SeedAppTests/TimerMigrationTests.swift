@@ -3,7 +3,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-@testable import Folio
+@testable import FolioCore
 @testable import SeedApps
 
 /// Seed 000's V1 to V2 as data: `category` added with "General", `colorHex` renamed

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 
 extension FolioCommand {
     /// `folio count`: how many documents match.

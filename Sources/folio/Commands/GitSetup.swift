@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 import Foundation
 
 extension FolioCommand {
@@ -95,6 +95,11 @@ extension FolioCommand {
                 discussion: """
                     Safe to run again: it replaces what it wrote before, e.g. after moving the folio binary.
 
+                    The configuration names the folio on your PATH when it is this same program, else \
+                    this binary. A binary in a build folder (.build, even through a link) is refused, \
+                    since `swift package clean` or the next build removes or replaces it: install a \
+                    release build on your PATH first, as the error message says.
+
                     Example:
                       folio git install
 
@@ -108,18 +113,18 @@ extension FolioCommand {
                     let opened = try store.open()
                     let git = Git(folder: opened.root)
                     _ = try git.topLevel()
+                    // Before anything is written: a build folder's binary is refused.
+                    let tool = try Git.installable()
                     let file = opened.root + "/.gitattributes"
                     let kept = GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened))
                     try GitSetup.writeAttributes(
                         (kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, in: opened)
-                    let tool = Git.installable
-                    for (key, value) in GitSetup.configuration(executable: tool.path) {
+                    for (key, value) in GitSetup.configuration(executable: tool) {
                         try git.checked("config", "--local", key, value)
                     }
                     Terminal.print(
-                        "Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool.path)"
+                        "Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool)"
                     )
-                    if let warning = tool.warning { Terminal.printError("\(lines: warning)") }
                 }
             }
         }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 import FolioJSON
 import Foundation
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import Folio
+import FolioCore
 import FolioJSON
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 
 extension CSV {
     /// One field of a CSV row as read: its text, and whether it was quoted, which tells

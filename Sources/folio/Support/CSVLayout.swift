@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 import FolioJSON
 import Foundation
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 
 /// How the tool reports an error: its message on standard error, then an exit code
 /// that says what kind of failure it was (the codes of BSD's sysexits, documented in

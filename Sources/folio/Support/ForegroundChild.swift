@@ -1,5 +1,5 @@
 import CFolioSystem
-import Folio
+import FolioCore
 import Foundation
 import Glibc
 

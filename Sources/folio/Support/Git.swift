@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 import Foundation
 import Glibc
 
@@ -111,21 +111,21 @@ struct Git {
     }
 
     /// The `folio` a clone's configuration should run: the one on `PATH` when it is this
-    /// same program (a place that stays), else this binary, with a warning when it sits in a
-    /// build folder, which a clean or a rebuild in another mode takes away.
-    static var installable: (path: String, warning: String?) {
-        let running = executable
-        let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").lazy
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("folio").resolvingSymlinksInPath().path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        if let onPath, onPath == running || FileManager.default.contentsEqual(atPath: onPath, andPath: running) {
-            return (onPath, nil)
-        }
-        guard running.contains("/.build/") else { return (running, nil) }
-        return (
-            running,
-            "warning: \(running) is in a build folder, which `swift package clean` or a rebuild removes, and git would then find no merge driver; copy a release build onto your PATH (install -m 755 .build/release/folio /usr/local/bin/) and run `folio git install` again"
-        )
+    /// same program (a place that stays), else this binary, each with its links resolved.
+    /// One in a build folder is refused, however it is reached (a link on `PATH` into
+    /// `.build` too): `swift package clean` or the next build replaces or removes it, and git
+    /// would then find no merge driver, or run a stale one.
+    static func installable() throws(FolioError) -> String {
+        let onPath = Installation.onPath.flatMap { Installation.isThisProgram($0.resolved) ? $0.resolved : nil }
+        let tool = onPath ?? executable
+        guard Installation.buildFolder(of: tool) != nil else { return tool }
+        throw FolioError(
+            .invalidInput,
+            "is in a build folder, which `swift package clean` or the next build replaces or removes, and git would then find no merge driver; `folio git install` changed nothing",
+            path: tool,
+            hint:
+                "put a release build of folio on your PATH, somewhere that stays, then run `folio git install` again:\n  "
+                + Installation.command())
     }
 
     /// A word quoted for the shell git runs drivers with.

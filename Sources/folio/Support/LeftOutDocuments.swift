@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 
 /// The documents of an entity the store could not read, which an answer about the entity
 /// (a query, a count, an aggregate, an export) had to leave out.

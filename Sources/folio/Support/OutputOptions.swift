@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 import FolioJSON
 
 /// The formats one document prints in (`get`): as on disk, or on one line.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Folio
+import FolioCore
 
 /// `--if-unchanged <revision>`: the compare-and-set of commands that change one document.
 ///

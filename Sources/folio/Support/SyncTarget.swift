@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 import Foundation
 
 /// Where `folio sync` pulls from and pushes to, found and checked before anything is

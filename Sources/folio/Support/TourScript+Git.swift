@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 import Foundation
 
 extension TourScript {
@@ -14,13 +14,21 @@ extension TourScript {
         do { try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true) } catch {
             throw .fileSystem(path: home, operation: "make the tour's git home", reason: error.localizedDescription)
         }
-        let executableFolder = URL(fileURLWithPath: Self.executable).deletingLastPathComponent().path
+        // The merge driver `folio git install` records is the `folio` on the PATH when it is
+        // this program. This binary is likely in a build folder, which git install refuses: a
+        // rebuild replaces it. The clones last as long as the tour, and so does this copy.
+        let bin = folder + "/bin"
+        do {
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.executable, toPath: bin + "/folio")
+        } catch {
+            throw .fileSystem(path: bin, operation: "copy the folio tool for git", reason: error.localizedDescription)
+        }
         let environment = [
             "HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": home + "/.gitconfig",
             "GIT_AUTHOR_NAME": "Alice", "GIT_AUTHOR_EMAIL": "alice@example.invalid",
             "GIT_COMMITTER_NAME": "Alice", "GIT_COMMITTER_EMAIL": "alice@example.invalid",
-            // The merge driver `folio git install` records is `folio` on the PATH: this one.
-            "PATH": executableFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
         ]
         let bob = environment.merging([
             "GIT_AUTHOR_NAME": "Bob", "GIT_COMMITTER_NAME": "Bob", "GIT_AUTHOR_EMAIL": "bob@example.invalid",

@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 import Foundation
 
 /// The tour's steps: each a real `folio` command run in a copy of the example stores,
@@ -93,6 +93,17 @@ struct TourScript {
         try show(["info", "--store", "Data/TimerApp"])
         try gitTour()
         section("That is Folio: your data as files you can read, diff and review. Run `folio help <command>` for more.")
+        Terminal.print("\(lines: Self.pathAdvice)")
+    }
+
+    /// Whether `folio` typed in a shell runs this program, and if not, the exact line that
+    /// makes it so (the tour never changes the person's files or shell settings itself).
+    static var pathAdvice: String {
+        if let onPath = Installation.onPath, Installation.isThisProgram(onPath.resolved) {
+            return "(This folio is the one on your PATH, at \(onPath.path).)"
+        }
+        let other = Installation.onPath.map { " (your PATH has another one, at \($0.path))" } ?? ""
+        return "This folio is not on your PATH yet\(other); this line puts it there:\n  \(Installation.command())"
     }
 
     /// Prints a paragraph of the narration, filled to the terminal's width (80 columns off a terminal).

@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 
 /// How the writing commands refuse a write that would give a document a unique value
 /// another document holds (see `UniqueWrites`): each clash names the document written, the

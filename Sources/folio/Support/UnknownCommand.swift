@@ -1,4 +1,4 @@
-import Folio
+import FolioCore
 
 /// A first argument that names no command of the tool, as `folio qurey`: said so, with the
 /// command it most likely meant, as git says of `git comit`.

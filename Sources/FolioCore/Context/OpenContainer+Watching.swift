@@ -39,13 +39,16 @@ extension OpenContainer {
                     } catch {
                         // A store whose folder was removed has nothing left to refresh, nor to tell.
                         guard !store.folder.isRemoved else { return }
-                        Self.log.warning("Could not refresh \(store.root) after a change on disk: \(error.description)")
+                        Self.log.warning(
+                            "Could not refresh \(store.root) after a change on disk: \(error.description)",
+                            source: logSource)
                     }
                 }
                 started.append(watcher)
             } catch {
                 Self.log.warning(
-                    "Not watching \(store.root) for changes (call refresh() to see them): \(error.description)")
+                    "Not watching \(store.root) for changes (call refresh() to see them): \(error.description)",
+                    source: logSource)
             }
         }
         watchers.withLock { $0 = started }

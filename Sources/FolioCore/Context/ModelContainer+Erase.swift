@@ -27,7 +27,8 @@ extension ModelContainer {
         do {
             try erase()
         } catch {
-            Logger(label: "Folio.container").error("deleteAllData() deleted nothing: \(error.description)")
+            Logger(label: "Folio.container").error(
+                "deleteAllData() deleted nothing: \(error.description)", source: logSource)
         }
     }
 }

@@ -1,6 +1,10 @@
 import Logging
 import Synchronization
 
+/// The source Folio's log messages name: the library apps import, as before FolioCore was
+/// split from it (swift-log's default is the module that logs).
+let logSource = "Folio"
+
 /// A swift-log logger that says each thing once (by a key), so a cause met on every fetch
 /// is explained without flooding the log.
 final class OnceLog: Sendable {
@@ -17,6 +21,6 @@ final class OnceLog: Sendable {
     /// Logs the message as a notice, unless one was logged for `key` before.
     func notice(_ key: String, _ message: @autoclosure () -> String) {
         guard noted.withLock({ $0.insert(key).inserted }) else { return }
-        logger.notice("\(message())")
+        logger.notice("\(message())", source: logSource)
     }
 }
