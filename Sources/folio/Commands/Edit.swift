@@ -25,7 +25,7 @@ extension FolioCommand {
                 Example:
                   EDITOR=nano folio edit 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
 
-                \(Failure.commandHelpText)
+                \(Failure.commandHelpText(also: "69 git or the editor failed"))
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -24,7 +24,7 @@ extension FolioCommand {
                   folio sync
                   folio sync origin
 
-                \(Failure.commandHelpText)
+                \(Failure.commandHelpText(also: "69 git failed"))
                 """)
 
         @OptionGroup var store: StoreOptions

@@ -35,10 +35,14 @@ enum Failure {
 
     /// The line a command's help gives the exit codes: the commonest, and where the rest are
     /// told, so the table is read once rather than at the end of every screen.
-    static let commandHelpText = """
-        Exit codes: 0 success, 1 problems found, 64 bad usage, 65 bad input and the rest as \
-        `folio help` lists them.
-        """
+    static let commandHelpText = commandHelpText(also: nil)
+
+    /// The exit-codes line of a command's help that names one more code of its own: `edit`'s
+    /// and `sync`'s 69, when their editor or git fails.
+    static func commandHelpText(also code: String?) -> String {
+        "Exit codes: 0 success, 1 problems found, 64 bad usage, 65 bad input\(code.map { ", " + $0 } ?? "") and the"
+            + " rest as `folio help` lists them."
+    }
 
     /// Runs a command's work, turning Folio's errors into a message and an exit code; a program
     /// the terminal's ^C or ^\ ended (`InterruptedChild`) has its message printed, then ends the
