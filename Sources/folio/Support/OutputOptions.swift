@@ -65,8 +65,7 @@ struct RecordPrinter {
                 zip(columns, row).map { column, value in localDates?.text(of: value, in: column) ?? Table.cell(value) }
             }
             let width = Terminal.width
-            let table = Table(columns: columns, rows: cells).lines(
-                maximumCellWidth: width == nil ? nil : 40, width: width)
+            let table = Table(columns: columns, rows: cells).lines(width: width)
             for line in table.lines { Terminal.print(line) }
             if table.hiddenColumns > 0 {
                 Terminal.printError(
