@@ -61,8 +61,13 @@ struct RecordPrinter {
     func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
         switch format {
         case .table:
-            let cells = rows.map { row in
+            var cells = rows.map { row in
                 zip(columns, row).map { column, value in localDates?.text(of: value, in: column) ?? Table.cell(value) }
+            }
+            // Dates in one column show the same number of fraction digits.
+            for column in columns.indices {
+                let evened = DateColumn.evened(cells.map { column < $0.count ? $0[column] : "" })
+                for row in cells.indices where column < cells[row].count { cells[row][column] = evened[row] }
             }
             let width = Terminal.width
             let table = Table(columns: columns, rows: cells).lines(width: width)
