@@ -1,14 +1,16 @@
 import Folio
+import FolioJSON
 import Foundation
+import Glibc
 
-/// Every document id of a store, with its path: what an id prefix given to a command is
-/// looked up in, as git looks up an abbreviated commit hash among all of a repository's
-/// objects.
+/// The ids of every document of a store, as git knows every object of a repository: what
+/// an id prefix given to a command is looked up in.
 ///
-/// Gathered from each entity folder of the store (from its cache file and a walk when the
-/// store serves one command, as `folio query` does: no document is read for it), soft-deleted
-/// documents included, for `get` and `restore` take them.
-struct DocumentIDs {
+/// They are read from the names of the files alone, `<Entity>/<YYYY>/<MM>/<DD>/<UUID>.json`,
+/// in one walk that neither reads a document nor asks a file's size or time. Soft-deleted
+/// documents are files as the others are, so they count, and `get` and `restore` find
+/// them; links are not followed, as the store follows none.
+enum DocumentIDs {
     /// An id as a 128-bit number, its first digit highest: the order of ids as text.
     struct Key: Comparable, Hashable {
         var high: UInt64
@@ -17,9 +19,12 @@ struct DocumentIDs {
         init(high: UInt64, low: UInt64) { (self.high, self.low) = (high, low) }
 
         init(_ id: UUID) {
-            let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
-            high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
-            low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+            (high, low) = withUnsafeBytes(of: id.uuid) { bytes in
+                (
+                    UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+                    UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
+            }
         }
 
         static func < (lhs: Key, rhs: Key) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
@@ -31,44 +36,90 @@ struct DocumentIDs {
         }
     }
 
-    /// The documents, in the order of their ids.
-    private(set) var documents: [(key: Key, path: DocumentPath)] = []
-
-    /// The ids of every document of `store`.
-    init(of store: DocumentStore) {
+    /// The documents of the store whose ids start with `prefix`, in the order of their ids.
+    static func documents(startingWith prefix: IDPrefix, in store: DocumentStore) -> [(key: Key, path: DocumentPath)] {
+        let range = prefix.range
         var found: [(key: Key, path: DocumentPath)] = []
-        for folder in Self.entityFolders(of: store) {
-            let start = found.count
-            // A folder read from its cache file that turns out unusable is read again whole.
-            _ = store.forEachDocument(inFolder: folder, members: [], startingOver: { found.removeSubrange(start...) }) {
-                path, _ in found.append((Key(path.id), path))
+        forEachID(in: store.root) { key, folder in
+            guard range.contains(key) else { return }
+            let name = folder() + "/" + UUID(key: key).uuidString + ".json"
+            if let path = DocumentPath(relativePath: name) { found.append((key, path)) }
+        }
+        return found.sorted { ($0.key, $0.path) < ($1.key, $1.path) }
+    }
+
+    /// Hands `body` the id of every file of the store at `root` named as a document is, and
+    /// a function that gives its folder, relative to the root (`Timer/2026/11/22`).
+    private static func forEachID(in root: String, _ body: (Key, () -> String) -> Void) {
+        func isNumber(_ name: String, digits: Int) -> Bool {
+            name.utf8.count == digits && name.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        }
+        for entity in folders(in: root) where DocumentPath.isIdentifier(entity) {
+            for year in folders(in: root + "/" + entity) where isNumber(year, digits: 4) {
+                for month in folders(in: root + "/" + entity + "/" + year) where isNumber(month, digits: 2) {
+                    for day in folders(in: root + "/" + entity + "/" + year + "/" + month)
+                    where isNumber(day, digits: 2) {
+                        let folder = entity + "/" + year + "/" + month + "/" + day
+                        forEachEntry(in: root + "/" + folder) { name, _ in
+                            // `<UUID>.json`: 36 characters and the extension.
+                            guard name.count == 41, name[36] == UInt8(ascii: "."), name[37] == UInt8(ascii: "j"),
+                                name[38] == UInt8(ascii: "s"), name[39] == UInt8(ascii: "o"),
+                                name[40] == UInt8(ascii: "n"),
+                                let id = UUIDText.parse(UnsafeBufferPointer(rebasing: name[..<36]))
+                            else { return }
+                            body(Key(id), { folder })
+                        }
+                    }
+                }
             }
         }
-        documents = found.sorted { ($0.key, $0.path) < ($1.key, $1.path) }
     }
 
-    /// The names at the store's root that can be entity folders: each entity's documents
-    /// live under `<Entity>/`, and nothing else there is named as an identifier.
-    private static func entityFolders(of store: DocumentStore) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: store.root)) ?? []
-        return names.filter { DocumentPath.isIdentifier($0) }.sorted()
-    }
-
-    /// The documents whose ids start with `prefix`, in the order of their ids.
-    func documents(startingWith prefix: IDPrefix) -> ArraySlice<(key: Key, path: DocumentPath)> {
-        let range = prefix.range
-        let start = firstIndex { $0 >= range.lowerBound }
-        let end = firstIndex { $0 > range.upperBound }
-        return documents[start..<end]
-    }
-
-    /// The index of the first document whose id is in `belongs`, or the end: ids are in order.
-    private func firstIndex(where belongs: (Key) -> Bool) -> Int {
-        var (low, high) = (0, documents.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if belongs(documents[middle].key) { high = middle } else { low = middle + 1 }
+    /// The names of the folders in the folder at `path` (not links to folders); none when
+    /// it cannot be read.
+    private static func folders(in path: String) -> [String] {
+        var names: [String] = []
+        forEachEntry(in: path) { name, type in
+            guard name.first != UInt8(ascii: ".") else { return }
+            let text = String(decoding: name, as: UTF8.self)
+            var isFolder = type == UInt8(DT_DIR)
+            if type == UInt8(DT_UNKNOWN) {
+                // A file system that does not say the type in the listing.
+                var info = stat()
+                isFolder = lstat(path + "/" + text, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            }
+            if isFolder { names.append(text) }
         }
-        return low
+        return names
+    }
+
+    /// Hands `body` the name and type (`DT_DIR`, `DT_REG`…) of each entry of the folder at
+    /// `path` but `.` and `..`; none when it cannot be read.
+    private static func forEachEntry(in path: String, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) {
+        guard let folder = opendir(path) else { return }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let type = entry.pointee.d_type
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let name = UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])
+                guard !(name.count == 1 && name[0] == UInt8(ascii: ".")),
+                    !(name.count == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: "."))
+                else { return }
+                body(name, type)
+            }
+        }
+    }
+}
+
+extension UUID {
+    /// The id a key is the number of.
+    init(key: DocumentIDs.Key) {
+        var bytes = uuid_t(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            raw.storeBytes(of: key.high.bigEndian, as: UInt64.self)
+            raw.storeBytes(of: key.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        self.init(uuid: bytes)
     }
 }

@@ -12,13 +12,8 @@ enum IDLookup {
     static func document(startingWith prefix: IDPrefix, orEntity: Bool = false, in store: DocumentStore)
         throws(FolioError) -> StoredDocument
     {
-        let matches = DocumentIDs(of: store).documents(startingWith: prefix)
+        let matches = DocumentIDs.documents(startingWith: prefix, in: store)
         guard let first = matches.first else {
-            // A file so named that the store could not read says why, with its line and column.
-            let unreadable = store.issues.first { issue in
-                DocumentPath(relativePath: issue.path).map { prefix.range.contains(DocumentIDs.Key($0.id)) } ?? false
-            }
-            if let unreadable { throw unreadable.error }
             let entity =
                 orEntity && DocumentPath.isIdentifier(prefix.description) ? ", nor is there an entity \(prefix)" : ""
             throw FolioError(
@@ -37,6 +32,8 @@ enum IDLookup {
                 hint: "give more of the id (its first \(digits + 1) digits tell these apart), or the whole UUID")
         }
         guard let document = store.document(entity: first.path.entity, id: first.path.id) else {
+            // A file the store could not read says why, with its line and column.
+            if let issue = store.issues.first(where: { $0.path == first.path.relativePath }) { throw issue.error }
             throw FolioError(.notFound, "the store at \(store.root) holds no document at \(first.path.relativePath)")
         }
         return document
