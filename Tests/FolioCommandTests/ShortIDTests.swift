@@ -2,9 +2,10 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-/// Every command that takes a document takes the start of its id, as git takes an
-/// abbreviated commit hash, an ambiguous one being an error that lists the documents it
-/// could be.
+/// Tables show a document's id as git shows a commit: its first eight digits, or as many
+/// more as tell it apart from every other id of the store; JSON, NDJSON and CSV show it
+/// whole; and every command that takes a document takes its start back, an ambiguous one
+/// being an error that lists the documents it could be.
 struct ShortIDTests {
     /// Two timers whose ids share their first nine digits (`0F6C1E2A-3`), and one that
     /// shares only the first four (`0F6C`) with them.
@@ -26,6 +27,50 @@ struct ShortIDTests {
     /// The lines of a table, split into cells at runs of two or more blanks.
     static func cells(_ output: String) -> [[String]] {
         output.split(separator: "\n").map { line in line.split(separator: /\s{2,}/).map(String.init) }
+    }
+
+    @Test func aQueryTableShowsEachIdAsItsFirstEightDigits() throws {
+        let store = try TimerStore()
+        let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
+        let run = try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "id,name")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(Self.cells(run.output) == [["id", "name"], [String(workout.prefix(8)), "Workout"]])
+    }
+
+    @Test func idsThatShareTheirFirstEightDigitsShowAsManyMoreAsTellThemApart() throws {
+        let store = try Self.storeWithTwins()
+        let run = try store.folio("query", "Timer", "durationInSeconds == 300", "--fields", "id,name", "--sort", "name")
+        #expect(run.status == 0, "\(run.errors)")
+        // The twins share 0F6C1E2A-3: they show one digit more. The cousin shares four digits
+        // with them, fewer than the eight every id shows.
+        #expect(
+            Self.cells(run.output) == [
+                ["id", "name"], ["0F6C1E2A-3C", "Nap"], ["0F6C1E2A-3B", "Tea"], ["0F6C9999", "Walk"],
+            ])
+    }
+
+    @Test func aTableShowsTheIdsOfToOneRelationshipsShortAndTheHistoryItsIdsShort() throws {
+        let store = try TimerStore()
+        let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
+        let todos = try store.folio("query", "TodoItem", "text == \"Run\"", "--fields", "text,timer")
+        #expect(todos.status == 0, "\(todos.errors)")
+        #expect(Self.cells(todos.output) == [["text", "timer"], ["Run", String(workout.prefix(8))]])
+        let history = try store.folio("history", "--entity", "Timer", "--format", "table")
+        #expect(history.status == 0, "\(history.errors)")
+        let ids = Self.cells(history.output).dropFirst().map { $0[5] }
+        #expect(ids.contains(String(workout.prefix(8))))
+        #expect(ids.allSatisfy { $0.count == 8 })
+    }
+
+    @Test func jsonNDJSONAndCSVShowIdsWhole() throws {
+        let store = try TimerStore()
+        let workout = try store.id(of: "Timer", where: "name == \"Workout\"")
+        #expect(workout.count == 36)
+        for format in ["json", "ndjson", "csv"] {
+            let run = try store.folio("query", "Timer", "name == \"Workout\"", "--fields", "id", "--format", format)
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.output.contains(workout), "\(format): \(run.output)")
+        }
     }
 
     @Test func getTakesAShortIdInEitherCaseWithOrWithoutItsHyphens() throws {

@@ -4,10 +4,12 @@ import Foundation
 import Glibc
 
 /// The ids of every document of a store, as git knows every object of a repository: what
-/// an id prefix given to a command is looked up in.
+/// an id prefix given to a command is looked up in, and what a table's short ids are
+/// unique among.
 ///
 /// They are read from the names of the files alone, `<Entity>/<YYYY>/<MM>/<DD>/<UUID>.json`,
-/// in one walk that neither reads a document nor asks a file's size or time. Soft-deleted
+/// in one walk that neither reads a document nor asks a file's size or time (the store's
+/// own walk, which every `folio query` makes, asks both of each file). Soft-deleted
 /// documents are files as the others are, so they count, and `get` and `restore` find
 /// them; links are not followed, as the store follows none.
 enum DocumentIDs {
@@ -36,6 +38,12 @@ enum DocumentIDs {
         }
     }
 
+    /// The fewest digits a table shows of an id: a UUID's first group, as git shows at least
+    /// seven of a commit's. Two ids of a store of 10,000 documents share their first eight
+    /// digits about once in 86 stores (n²/2 pairs among 16⁸ starts), of a store of 100,000
+    /// about once in each; those two then show as many more as tell them apart.
+    static let shortestShown = 8
+
     /// The documents of the store whose ids start with `prefix`, in the order of their ids.
     static func documents(startingWith prefix: IDPrefix, in store: DocumentStore) -> [(key: Key, path: DocumentPath)] {
         let range = prefix.range
@@ -46,6 +54,46 @@ enum DocumentIDs {
             if let path = DocumentPath(relativePath: name) { found.append((key, path)) }
         }
         return found.sorted { ($0.key, $0.path) < ($1.key, $1.path) }
+    }
+
+    /// Each of `ids` as a table shows it: its start, as git shows a commit's, with the fewest
+    /// digits (at least `shortestShown`) that no other id of the store, nor another of
+    /// `ids`, starts with, hyphens kept where the UUID has them (`0F6C1E2A`, or
+    /// `0F6C1E2A-3B` when another id starts with `0F6C1E2A-3`). Any command takes it back
+    /// (see `IDPrefix`); JSON, NDJSON and CSV show ids whole.
+    static func abbreviations(of ids: some Sequence<UUID>, in store: DocumentStore) -> [UUID: String] {
+        let shown = Set(ids.map(Key.init)).sorted()
+        guard !shown.isEmpty else { return [:] }
+        // How many digits each shares with the id nearest it: the nearest in the order of
+        // ids is the one it shares the most with. First among themselves, then the store's.
+        var shared = shown.indices.map { index in
+            max(
+                index > 0 ? shown[index].sharedDigits(with: shown[index - 1]) : 0,
+                index + 1 < shown.count ? shown[index].sharedDigits(with: shown[index + 1]) : 0)
+        }
+        forEachID(in: store.root) { key, _ in
+            var (low, high) = (0, shown.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if shown[middle] < key { low = middle + 1 } else { high = middle }
+            }
+            // The id itself (a document of the same id in two folders is one id).
+            if low < shown.count, shown[low] == key { return }
+            if low > 0 { shared[low - 1] = max(shared[low - 1], shown[low - 1].sharedDigits(with: key)) }
+            if low < shown.count { shared[low] = max(shared[low], shown[low].sharedDigits(with: key)) }
+        }
+        var abbreviations: [UUID: String] = [:]
+        for (key, shared) in zip(shown, shared) {
+            let id = UUID(key: key)
+            var digits = min(max(shared + 1, shortestShown), 32)
+            var text = ""
+            for character in id.uuidString where digits > 0 {
+                if character != "-" { digits -= 1 }
+                text.append(character)
+            }
+            abbreviations[id] = text
+        }
+        return abbreviations
     }
 
     /// Hands `body` the id of every file of the store at `root` named as a document is, and
