@@ -70,7 +70,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 333
+// README.md, line 345
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -83,7 +83,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 355
+// README.md, line 367
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -97,7 +97,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 371
+// README.md, line 383
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -110,7 +110,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 427
+// README.md, line 439
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -121,7 +121,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 444
+// README.md, line 456
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
