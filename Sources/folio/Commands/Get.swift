@@ -10,7 +10,7 @@ extension FolioCommand {
             discussion: """
                 Example:
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
-                  folio get 0F6C1E2A                       the start of the id, as a table shows it
+                  folio get 0F6C1E2A                 the start of its id, as tables show it
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --format ndjson
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --revision
 
