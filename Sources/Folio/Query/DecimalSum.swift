@@ -30,6 +30,7 @@ struct DecimalSum {
     /// The most digits after the point a number's decimal text is looked for with.
     private static let mostFractionDigits = 17
 
+    /// Adds a number to the sum.
     mutating func add(_ number: Double) {
         count += 1
         magnitude += abs(number)

@@ -18,8 +18,10 @@ enum DocumentIDs {
         var high: UInt64
         var low: UInt64
 
+        /// The number whose first 64 bits are `high`, and last `low`.
         init(high: UInt64, low: UInt64) { (self.high, self.low) = (high, low) }
 
+        /// The number of an id.
         init(_ id: UUID) {
             (high, low) = withUnsafeBytes(of: id.uuid) { bytes in
                 (

@@ -4,9 +4,10 @@ import Foundation
 
 /// The columns of a table that hold documents' ids: `id`, and an entity's to-one
 /// relationships, which hold the related document's. A table shows them short, as git
-/// shows commits (`0F6C1E2A`, see `DocumentIDs.abbreviated`), for a whole UUID took 36 of
+/// shows commits (`0F6C1E2A`, see `DocumentIDs.abbreviations`), for a whole UUID took 36 of
 /// a terminal's 80 columns; JSON, NDJSON and CSV keep them whole.
 struct IDColumns {
+    /// The names of the columns.
     let names: Set<String>
     /// The store whose ids the short ones are unique among.
     let store: DocumentStore

@@ -3,7 +3,7 @@ import Foundation
 /// The start of a document's id as a person gives it back to a command, the way git takes
 /// an abbreviated commit hash: 4 to 32 of the UUID's hexadecimal digits, in either case,
 /// with its hyphens where the UUID has them or without them (`0f6c1e2a`, `0F6C1E2A-3B`,
-/// `0f6c1e2a3b`). A table shows ids so (see `DocumentIDs.abbreviated`).
+/// `0f6c1e2a3b`). A table shows ids so (see `DocumentIDs.abbreviations`).
 struct IDPrefix: CustomStringConvertible {
     /// The fewest digits a prefix has, as git's shortest abbreviation: fewer would match
     /// several documents in any store of a few hundred.
