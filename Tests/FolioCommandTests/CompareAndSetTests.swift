@@ -29,7 +29,7 @@ struct CompareAndSetTests {
         let byQuery = try store.folio(
             "set", "Timer", "name == \"Workout\"", "--if-unchanged", revision, "durationInSeconds:=1")
         #expect(byQuery.status == 65)
-        #expect(byQuery.errors.contains("name the document by its UUID or path"))
+        #expect(byQuery.errors.contains("name the document by its id or path"))
         #expect(try String(contentsOfFile: store.root + "/" + path, encoding: .utf8) == before)
     }
 

@@ -26,17 +26,21 @@ public struct QueryAggregate: Sendable, Hashable {
 
     /// One group's summary as its documents are added, holding what the function needs
     /// and not the values: `nil`s are skipped as SQL does, `sum` of integers stays an
-    /// integer, `average` is a double, `min` and `max` use the sort order of values (the
-    /// first of equal ones). An aggregate over a million documents kept every value.
+    /// integer (while it fits 64 bits), a sum of doubles is their decimal sum (see
+    /// `DecimalSum`: 0.1 + 0.2 is 0.3), `average` is a double, `min` and `max` use the sort
+    /// order of values (the first of equal ones). An aggregate over a million documents
+    /// kept every value.
     struct Summary {
         let aggregate: QueryAggregate
         /// The documents added.
         private(set) var documents = 0
         /// The values that were not `nil`.
         private var present = 0
-        /// The numbers summed, and their sum so far, in the order added.
+        /// How many numbers were summed; their sum while every one is an integer and it
+        /// fits 64 bits, and their sum as doubles.
         private var numbers = 0
-        private var sum: QueryValue?
+        private var integerSum: Int64? = 0
+        private var doubleSum = DecimalSum()
         /// The least or greatest value so far, for `min` or `max`.
         private var extreme: QueryValue?
 
@@ -54,9 +58,18 @@ public struct QueryAggregate: Sendable, Hashable {
             case .max:
                 if extreme.map({ $0.sortOrder(value) == .orderedAscending }) ?? true { extreme = value }
             case .sum, .average:
-                guard value.doubleValue != nil else { return }
+                guard let number = value.doubleValue else { return }
                 numbers += 1
-                sum = sum.map { QueryEvaluation.arithmetic($0, .add, value) } ?? value
+                doubleSum.add(number)
+                if let total = integerSum {
+                    if case .integer(let integer) = value,
+                        case (let next, false) = total.addingReportingOverflow(integer)
+                    {
+                        integerSum = next
+                    } else {
+                        integerSum = nil
+                    }
+                }
             }
         }
 
@@ -66,9 +79,10 @@ public struct QueryAggregate: Sendable, Hashable {
             case .count: return .integer(Int64(aggregate.value == nil ? documents : present))
             case .min, .max: return extreme ?? .null
             case .sum, .average:
-                guard let sum else { return aggregate.function == .sum ? .integer(0) : .null }
-                guard aggregate.function == .average, let total = sum.doubleValue else { return sum }
-                return .double(total / Double(numbers))
+                guard numbers > 0 else { return aggregate.function == .sum ? .integer(0) : .null }
+                let total = integerSum.map(Double.init) ?? doubleSum.value
+                if aggregate.function == .average { return .double(total / Double(numbers)) }
+                return integerSum.map(QueryValue.integer) ?? .double(total)
             }
         }
     }

@@ -65,7 +65,7 @@ extension FolioCommand {
                         row.group.map(\.json)
                             + (function == .count
                                 ? [.integer(Int64(row.count))] : [row.value.json, .integer(Int64(row.count))])
-                    })
+                    }, ids: IDColumns(entity: entity, in: store))
                 try LeftOutDocuments.report(entity, in: store)
             }
         }

@@ -30,7 +30,10 @@ extension FolioCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: ArgumentHelp("The document's UUID or path.", valueName: "uuid-or-path"))
+        @Argument(
+            help: ArgumentHelp(
+                "The document's id (a UUID, or its first 4 or more digits, as a table shows it) or path.",
+                valueName: "id-or-path"))
         var document: String
 
         @OptionGroup var condition: RevisionCondition
@@ -39,7 +42,9 @@ extension FolioCommand {
             try Failure.reporting {
                 let store = try store.open()
                 guard let stored = try DocumentTarget.document(document, in: store) else {
-                    throw FolioError.invalidInput("\(document) is neither a UUID nor a document path")
+                    throw FolioError.invalidInput(
+                        "\(document) is neither a document's id (a UUID, or its first 4 or more digits) nor a document path"
+                    )
                 }
                 try condition.check(stored, in: store)
                 // The copy being edited is the user's data: it lives in a folder only this user can

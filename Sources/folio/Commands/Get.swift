@@ -6,10 +6,11 @@ extension FolioCommand {
     /// `folio get`: one document as it is on disk.
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print one document, by its UUID or its path.",
+            abstract: "Print one document, by its id or its path.",
             discussion: """
                 Example:
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B
+                  folio get 0F6C1E2A                 the start of its id, as tables show it
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --format ndjson
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B --revision
 
@@ -18,7 +19,10 @@ extension FolioCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: ArgumentHelp("The document's UUID, or its path in the store.", valueName: "uuid-or-path"))
+        @Argument(
+            help: ArgumentHelp(
+                "The document's id (a UUID, or its first 4 or more digits, as a table shows it), or its path in the store.",
+                valueName: "id-or-path"))
         var document: String
 
         @Option(help: "json (as on disk) or ndjson (one line).")
@@ -33,7 +37,8 @@ extension FolioCommand {
                 let store = try store.open()
                 guard let found = try DocumentTarget.document(document, in: store) else {
                     throw FolioError.invalidInput(
-                        "\(document) is neither a UUID nor a document path like Timer/2026/11/22/<UUID>.json")
+                        "\(document) is neither a document's id (a UUID, or its first 4 or more digits) nor a document path like Timer/2026/11/22/<UUID>.json"
+                    )
                 }
                 if revision {
                     Terminal.printExact(try store.revision(of: found))

@@ -76,7 +76,7 @@ extension FolioCommand {
                 }
                 try output.print(
                     columns: ["token", "timestamp", "author", "change", "entity", "id", "path", "attributes"],
-                    rows: rows)
+                    rows: rows, ids: IDColumns(["id"], in: store))
                 // The tokens a reader kept name the history that was set aside: it must start over.
                 if !setAside.isEmpty { throw ExitCode(Failure.Code.damagedHistory.rawValue) }
             }

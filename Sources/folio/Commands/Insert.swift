@@ -20,9 +20,12 @@ extension FolioCommand {
                 keeps its identity and file, and takes the values given (properties left out \
                 take their initial values, as in any insert).
 
+                A to-one relationship takes the related document's id: its UUID, or its first \
+                4 or more digits as a table shows it.
+
                 Example:
                   folio insert TodoItem text='Buy tea' isCompleted=false sortOrder=0 \\
-                    createdAt=now updatedAt=now timer=<timer UUID>
+                    createdAt=now updatedAt=now timer=<timer id>
 
                 \(Failure.commandHelpText)
                 """)
@@ -137,7 +140,10 @@ extension FolioCommand {
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: ArgumentHelp("A document's UUID or path, or an entity name.", valueName: "document-or-entity"))
+        @Argument(
+            help: ArgumentHelp(
+                "A document's id (a UUID, or its first 4 or more digits) or path, or an entity name.",
+                valueName: "document-or-entity"))
         var target: String
 
         @Argument(
@@ -151,7 +157,7 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 let store = try store.open()
-                let isDocument = try DocumentTarget.document(target, in: store) != nil
+                let isDocument = try DocumentTarget.document(target, orEntity: true, in: store) != nil
                 let query = !isDocument && rest.first.map(Assignment.isAssignment) == false ? rest.first : nil
                 let assignments = Array(rest.dropFirst(query == nil ? 0 : 1))
                 guard !assignments.isEmpty else { throw FolioError.invalidInput("nothing to set: add property=value") }
@@ -164,7 +170,7 @@ extension FolioCommand {
                 if condition.revision != nil {
                     guard isDocument, let document = documents.first else {
                         throw FolioError.invalidInput(
-                            "--if-unchanged compares one document's revision: name the document by its UUID or path, not by a query"
+                            "--if-unchanged compares one document's revision: name the document by its id or path, not by a query"
                         )
                     }
                     try condition.check(document, in: store)

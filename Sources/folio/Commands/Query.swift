@@ -100,11 +100,13 @@ extension FolioCommand {
                     try output.print(
                         columns: columns,
                         rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } },
-                        localDates: LocalDates(entity: query.entity, in: store))
+                        localDates: LocalDates(entity: query.entity, in: store),
+                        ids: IDColumns(entity: query.entity, in: store))
                 } else {
                     try output.print(
                         documents: documents, columns: Field.defaults(for: query.entity, in: store),
-                        localDates: LocalDates(entity: query.entity, in: store))
+                        localDates: LocalDates(entity: query.entity, in: store),
+                        ids: IDColumns(entity: query.entity, in: store))
                 }
                 if explain {
                     Terminal.printError(

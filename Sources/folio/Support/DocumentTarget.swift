@@ -3,12 +3,14 @@ import FolioCore
 import FolioJSON
 import Foundation
 
-/// Which documents a command acts on: one by UUID or path, or every document of an
-/// entity that a query matches (`folio delete Timer 'name == "Tea"'`).
+/// Which documents a command acts on: one by its id (whole, or its start as a table shows
+/// it) or path, or every document of an entity that a query matches
+/// (`folio delete Timer 'name == "Tea"'`).
 struct DocumentTarget: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
-            "A document's UUID or path, or an entity name followed by a query.", valueName: "document-or-entity"))
+            "A document's id (a UUID, or its first 4 or more digits) or path, or an entity name followed by a query.",
+            valueName: "document-or-entity"))
     var target: String
 
     @Argument(
@@ -22,7 +24,7 @@ struct DocumentTarget: ParsableArguments {
 
     /// The documents named, soft-deleted ones included when `includeDeleted`.
     func documents(in store: DocumentStore, includeDeleted: Bool) throws(FolioError) -> [StoredDocument] {
-        let named = try Self.document(target, in: store)
+        let named = try Self.document(target, orEntity: true, in: store)
         guard query != nil || all || named != nil else {
             throw .invalidInput(
                 "\(target) is an entity: give a query for the documents (e.g. 'name == \"Tea\"'), or --all for every one"
@@ -31,11 +33,11 @@ struct DocumentTarget: ParsableArguments {
         return try Self.resolve(target, query: query, includeDeleted: includeDeleted, in: store)
     }
 
-    /// The document a UUID or path names, or the documents of an entity a query matches (all without one).
+    /// The document an id or path names, or the documents of an entity a query matches (all without one).
     static func resolve(_ target: String, query: String?, includeDeleted: Bool = false, in store: DocumentStore)
         throws(FolioError) -> [StoredDocument]
     {
-        if let document = try Self.document(target, in: store) {
+        if let document = try Self.document(target, orEntity: true, in: store) {
             guard query == nil else {
                 throw .invalidInput("a query follows an entity name, not a document (\(target))")
             }
@@ -46,9 +48,18 @@ struct DocumentTarget: ParsableArguments {
         return result.matches.compactMap(\.stored)
     }
 
-    /// The document a UUID or a path names, or nil when the text is neither; throws
-    /// when it is one but the store holds no such document.
-    static func document(_ text: String, in store: DocumentStore) throws(FolioError) -> StoredDocument? {
+    /// The document a UUID, the start of one (see `IDPrefix`: a table's short id) or a path
+    /// names, or nil when the text is none of them or names an entity; throws when it is
+    /// one but the store holds no such document, or, for the start of an id, several.
+    /// `orEntity`: the command takes an entity's name there too.
+    static func document(_ text: String, orEntity: Bool = false, in store: DocumentStore) throws(FolioError)
+        -> StoredDocument?
+    {
+        if UUID(uuidString: text) == nil, let prefix = IDPrefix(text),
+            store.manifest.storedSchema.entity(named: text) == nil
+        {
+            return try IDLookup.document(startingWith: prefix, orEntity: orEntity, in: store)
+        }
         if let id = UUID(uuidString: text) {
             for entity in store.documentCounts.keys.sorted() {
                 if let document = store.document(entity: entity, id: id) { return document }
@@ -106,10 +117,26 @@ enum Assignment {
                 }
                 continue
             }
+            if let id = try relatedID(text, property: name, entity: entity, in: store) {
+                values[name] = .string(id)
+                continue
+            }
             values[name] = value(
                 text, type: type(of: name, entity: entity, in: store), timeZone: store.manifest.timeZone)
         }
         return values
+    }
+
+    /// The whole id of the document a to-one relationship's value names by the start of its
+    /// id, as a table shows it (`timer=0F6C1E2A`); `nil` for any other value or property.
+    static func relatedID(_ text: String, property: String, entity: String, in store: DocumentStore)
+        throws(FolioError) -> String?
+    {
+        guard UUID(uuidString: text) == nil, let prefix = IDPrefix(text),
+            let described = store.describedProperties(of: entity).first(where: { $0.name == property }),
+            described.isRelationship, !described.isToMany
+        else { return nil }
+        return try IDLookup.document(startingWith: prefix, in: store).id.uuidString
     }
 
     /// A field's text as the value its type wants: CSV import uses this too. A date that

@@ -38,13 +38,18 @@ struct OutputOptions: ParsableArguments {
     var rawCSV = false
 
     /// Prints records: `columns` name what each row holds, in order.
-    func print(columns: [String], rows: [[JSONValue]], localDates: LocalDates? = nil) throws(FolioError) {
-        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates).print(columns: columns, rows: rows)
+    func print(columns: [String], rows: [[JSONValue]], localDates: LocalDates? = nil, ids: IDColumns? = nil)
+        throws(FolioError)
+    {
+        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates, ids: ids).print(
+            columns: columns, rows: rows)
     }
 
     /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
-    func print(documents: [StoredDocument], columns: [String], localDates: LocalDates? = nil) throws(FolioError) {
-        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates).print(
+    func print(documents: [StoredDocument], columns: [String], localDates: LocalDates? = nil, ids: IDColumns? = nil)
+        throws(FolioError)
+    {
+        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates, ids: ids).print(
             documents: documents, columns: columns)
     }
 }
@@ -56,17 +61,26 @@ struct RecordPrinter {
     var rawCSV = false
     /// The date columns a table shows in the store's time zone.
     var localDates: LocalDates?
+    /// The columns of ids a table shows short.
+    var ids: IDColumns?
 
     /// Prints records: `columns` name what each row holds, in order.
     func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
         switch format {
         case .table:
-            let cells = rows.map { row in
-                zip(columns, row).map { column, value in localDates?.text(of: value, in: column) ?? Table.cell(value) }
+            let shortIDs = ids?.shortCells(columns: columns, rows: rows)
+            var cells = rows.indices.map { index in
+                zip(columns, rows[index]).enumerated().map { position, cell in
+                    shortIDs?[index][position] ?? localDates?.text(of: cell.1, in: cell.0) ?? Table.cell(cell.1)
+                }
+            }
+            // Dates in one column show the same number of fraction digits.
+            for column in columns.indices {
+                let evened = DateColumn.evened(cells.map { column < $0.count ? $0[column] : "" })
+                for row in cells.indices where column < cells[row].count { cells[row][column] = evened[row] }
             }
             let width = Terminal.width
-            let table = Table(columns: columns, rows: cells).lines(
-                maximumCellWidth: width == nil ? nil : 40, width: width)
+            let table = Table(columns: columns, rows: cells).lines(width: width)
             for line in table.lines { Terminal.print(line) }
             if table.hiddenColumns > 0 {
                 Terminal.printError(
