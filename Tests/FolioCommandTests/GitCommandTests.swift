@@ -87,6 +87,22 @@ struct GitCommandTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: bin("folio")) == FolioTool.path)
     }
 
+    @Test(.enabled(if: FolioTool.isInBuildFolder, "the tool is built outside a .build folder"))
+    func anInstalledCopyIsRecordedWhenTheFolioOnPathLinksIntoTheBuildFolder() throws {
+        let origin = try Origin()
+        let links = try TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: links("folio"), withDestinationPath: FolioTool.path)
+        let copy = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: FolioTool.path, toPath: copy("folio"))
+        var folio = origin.folio(in: origin.origin)
+        folio.environment = ["PATH": links.path + ":/usr/bin:/bin"]
+        folio.executable = copy("folio")
+        let run = try folio("git", "install")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(
+            try origin.origin.git("config", "--get", "merge.folio.driver").hasPrefix("'\(copy("folio"))' merge-driver"))
+    }
+
     @Test func installRecordsTheFolioOnPath() throws {
         let origin = try Origin()
         var folio = origin.folio(in: origin.origin)

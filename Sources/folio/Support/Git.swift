@@ -111,18 +111,18 @@ struct Git {
     }
 
     /// The `folio` a clone's configuration should run: the one on `PATH` when it is this
-    /// same program (a place that stays), else this binary, each with its links resolved.
-    /// One in a build folder is refused, however it is reached (a link on `PATH` into
+    /// same program (a place that stays), else this binary, each with its links resolved,
+    /// and never one in a build folder, however it is reached (a link on `PATH` into
     /// `.build` too): `swift package clean` or the next build replaces or removes it, and git
-    /// would then find no merge driver, or run a stale one.
+    /// would then find no merge driver, or run a stale one. When both are in one, it throws.
     static func installable() throws(FolioError) -> String {
         let onPath = Installation.onPath.flatMap { Installation.isThisProgram($0.resolved) ? $0.resolved : nil }
-        let tool = onPath ?? executable
-        guard Installation.buildFolder(of: tool) != nil else { return tool }
+        let candidates = [onPath, executable].compactMap { $0 }
+        if let lasting = candidates.first(where: { Installation.buildFolder(of: $0) == nil }) { return lasting }
         throw FolioError(
             .invalidInput,
             "is in a build folder, which `swift package clean` or the next build replaces or removes, and git would then find no merge driver; `folio git install` changed nothing",
-            path: tool,
+            path: candidates[0],
             hint:
                 "put a release build of folio on your PATH, somewhere that stays, then run `folio git install` again:\n  "
                 + Installation.command())
