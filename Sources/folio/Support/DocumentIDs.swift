@@ -1,7 +1,9 @@
+import Dispatch
 import FolioCore
 import FolioJSON
 import Foundation
 import Glibc
+import Synchronization
 
 /// The ids of every document of a store, as git knows every object of a repository: what
 /// an id prefix given to a command is looked up in, and what a table's short ids are
@@ -99,30 +101,46 @@ enum DocumentIDs {
     }
 
     /// Hands `body` the id of every file of the store at `root` named as a document is, and
-    /// a function that gives its folder, relative to the root (`Timer/2026/11/22`).
+    /// a function that gives its folder, relative to the root (`Timer/2026/11/22`). The day
+    /// folders are listed on every core, as the store's own walk lists them.
     private static func forEachID(in root: String, _ body: (Key, () -> String) -> Void) {
+        let days = dayFolders(in: root)
+        let found = Mutex([[Key]](repeating: [], count: days.count))
+        DispatchQueue.concurrentPerform(iterations: days.count) { index in
+            var keys: [Key] = []
+            forEachEntry(in: root + "/" + days[index]) { name, _ in
+                // `<UUID>.json`: 36 characters and the extension.
+                guard name.count == 41, name[36] == UInt8(ascii: "."), name[37] == UInt8(ascii: "j"),
+                    name[38] == UInt8(ascii: "s"), name[39] == UInt8(ascii: "o"), name[40] == UInt8(ascii: "n"),
+                    let id = UUIDText.parse(UnsafeBufferPointer(rebasing: name[..<36]))
+                else { return }
+                keys.append(Key(id))
+            }
+            found.withLock { $0[index] = keys }
+        }
+        for (day, keys) in zip(days, found.withLock { $0 }) {
+            for key in keys { body(key, { day }) }
+        }
+    }
+
+    /// The day folders of the store at `root`, relative to it: `<Entity>/<YYYY>/<MM>/<DD>`.
+    private static func dayFolders(in root: String) -> [String] {
         func isNumber(_ name: String, digits: Int) -> Bool {
             name.utf8.count == digits && name.utf8.allSatisfy { (0x30...0x39).contains($0) }
         }
+        var days: [String] = []
         for entity in folders(in: root) where DocumentPath.isIdentifier(entity) {
             for year in folders(in: root + "/" + entity) where isNumber(year, digits: 4) {
-                for month in folders(in: root + "/" + entity + "/" + year) where isNumber(month, digits: 2) {
-                    for day in folders(in: root + "/" + entity + "/" + year + "/" + month)
-                    where isNumber(day, digits: 2) {
-                        let folder = entity + "/" + year + "/" + month + "/" + day
-                        forEachEntry(in: root + "/" + folder) { name, _ in
-                            // `<UUID>.json`: 36 characters and the extension.
-                            guard name.count == 41, name[36] == UInt8(ascii: "."), name[37] == UInt8(ascii: "j"),
-                                name[38] == UInt8(ascii: "s"), name[39] == UInt8(ascii: "o"),
-                                name[40] == UInt8(ascii: "n"),
-                                let id = UUIDText.parse(UnsafeBufferPointer(rebasing: name[..<36]))
-                            else { return }
-                            body(Key(id), { folder })
-                        }
+                let yearFolder = entity + "/" + year
+                for month in folders(in: root + "/" + yearFolder) where isNumber(month, digits: 2) {
+                    let monthFolder = yearFolder + "/" + month
+                    for day in folders(in: root + "/" + monthFolder) where isNumber(day, digits: 2) {
+                        days.append(monthFolder + "/" + day)
                     }
                 }
             }
         }
+        return days
     }
 
     /// The names of the folders in the folder at `path` (not links to folders); none when
