@@ -108,7 +108,9 @@ struct TourScript {
 
     /// Prints a paragraph of the narration, filled to the terminal's width (80 columns off a terminal).
     func section(_ text: String) {
-        let filled = WordWrap.lines(text.split(separator: " ").map(String.init), width: Terminal.width ?? 80)
+        // A paragraph written across source lines is one paragraph: its line breaks are blanks.
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        let filled = WordWrap.lines(words, width: Terminal.width ?? 80)
         Terminal.print("\n\(Terminal.colour("\(lines: filled.joined(separator: "\n"))", 1))")
     }
 
