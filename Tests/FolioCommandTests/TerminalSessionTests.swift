@@ -140,12 +140,7 @@ struct TerminalSessionTests {
     /// with echo off, as ssh does, then runs the git command it was given here. The
     /// environment to add to the tool's names the stand-in.
     func cloneBehindAPassphrase(of origin: GitSyncTests.Origin) throws -> (FolioTool, [String: String?]) {
-        let clone = try origin.clone("a")
-        let folio = origin.folio(in: clone)
-        #expect(try folio("git", "install").status == 0)
-        #expect(
-            try folio("insert", "Timer", "name=New", "durationInSeconds=60", "createdAt=2026-11-20T10:00:00Z").status
-                == 0)
+        let (clone, folio) = try cloneWithANewTimer(of: origin, named: "a")
         let ssh = try origin.folder.create(
             "ssh",
             contents: Array(
@@ -191,5 +186,49 @@ struct TerminalSessionTests {
         #expect(session.signalled(SIGINT), "\(session.ending) \(session.code): \(session.transcript)")
         #expect(try origin.origin.git("log", "-1", "--format=%s") == "base\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+    }
+}
+
+extension TerminalSessionTests {
+    /// A clone of origin with the merge driver installed and a new timer in its store, not yet committed.
+    func cloneWithANewTimer(of origin: GitSyncTests.Origin, named name: String) throws -> (GitClone, FolioTool) {
+        let clone = try origin.clone(name)
+        let folio = origin.folio(in: clone)
+        #expect(try folio("git", "install").status == 0)
+        try insertTimer(named: "New in " + name, with: folio)
+        return (clone, folio)
+    }
+
+    /// Inserts a timer with this name through the tool.
+    func insertTimer(named name: String, with folio: FolioTool) throws {
+        let inserted = try folio(
+            "insert", "Timer", "name=\(name)", "durationInSeconds=60", "createdAt=2026-11-20T10:00:00Z")
+        #expect(inserted.status == 0, "\(inserted.errors)")
+    }
+
+    @Test func syncOnATerminalShowsGitsOwnProgressAndWithoutOneStaysQuiet() throws {
+        let origin = try GitSyncTests.Origin(bare: true)
+        let (_, folio) = try cloneWithANewTimer(of: origin, named: "a")
+        // Another clone pushes meanwhile, so the pull has objects to receive too.
+        let (_, theirs) = try cloneWithANewTimer(of: origin, named: "b")
+        #expect(try theirs("sync").status == 0)
+
+        let session = try TerminalSession(folio, ["sync"], steps: [.expect("Pushed")])
+        #expect(session.exited(0), "\(session.ending) \(session.code): \(session.transcript)")
+        // The pull's meters (the remote's, for one on this machine), then the push's.
+        #expect(session.transcript.contains("remote: Counting objects: 100%"), "\(session.transcript)")
+        #expect(session.transcript.contains("Writing objects: 100%"), "\(session.transcript)")
+        #expect(session.transcript.contains("Pushed; the store is in sync"))
+        // What git says besides its meters ("From …", "To …") is not copied.
+        for said in ["From ", "To "] {
+            #expect(!session.transcript.contains(said + origin.folder("origin")), "\(session.transcript)")
+        }
+
+        // Without a terminal (a script, a log), git is not asked for its meters.
+        try insertTimer(named: "In a pipe", with: folio)
+        let piped = try folio("sync")
+        #expect(piped.status == 0, "\(piped.errors)")
+        #expect(!piped.errors.contains("objects:"), "\(piped.errors)")
+        #expect(try origin.origin.git("log", "-1", "--format=%s") == "folio sync: Timer +1 ~0 -0\n")
     }
 }

@@ -18,7 +18,8 @@ extension FolioCommand {
                 (a non-bare one with the branch checked out refuses them, unless its \
                 receive.denyCurrentBranch is updateInstead); when not, it commits nothing. \
                 Git runs in the terminal's foreground, so it (or ssh) may ask there for a password \
-                or passphrase; ^C ends it and the sync.
+                or passphrase; ^C ends it and the sync. On a terminal, the pull and the push show \
+                git's own progress.
 
                 Example:
                   folio sync
@@ -62,8 +63,8 @@ extension FolioCommand {
                 // removed document with a similar new one (the "ort" strategy of git 2.39 ignores
                 // merge.renames, so the strategy is named).
                 let pull = try git.run(
-                    ["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames", "--"]
-                        + target.arguments)
+                    ["pull", "--no-rebase", "--no-edit", "--strategy=recursive", "-Xno-renames"] + GitProgress.option
+                        + ["--"] + target.arguments, showingMeters: true)
                 if !pull.succeeded {
                     let unmerged = try git.checked("diff", "--name-only", "--diff-filter=U")
                     guard !unmerged.isEmpty else {
@@ -101,7 +102,7 @@ extension FolioCommand {
                     throw ExitCode(Failure.Code.found.rawValue)
                 }
 
-                let push = try git.run(["push", "--"] + target.arguments)
+                let push = try git.run(["push"] + GitProgress.option + ["--"] + target.arguments, showingMeters: true)
                 guard push.succeeded else { throw Self.pushFailure(push.errors, to: target, top: top) }
                 Terminal.print("Pushed; the store is in sync")
             }

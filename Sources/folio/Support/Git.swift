@@ -22,9 +22,11 @@ struct Git {
     /// Git runs in the terminal's foreground, as the programs `git pull` itself runs do: what
     /// asks on the terminal (git for a user name or password, ssh for a passphrase or a new
     /// host's key) gets its answer there rather than stopping as a background job, and ^C ends
-    /// git and the tool together. What git prints to its output and error goes to files.
+    /// git and the tool together. What git prints to its output and error goes to files;
+    /// with `showingMeters`, the meters of a git asked for them (`GitProgress.option`) are
+    /// copied from there to the tool's error stream as they come, and left out of `errors`.
     @discardableResult
-    func run(_ arguments: [String]) throws(FolioError) -> Run {
+    func run(_ arguments: [String], showingMeters: Bool = false) throws(FolioError) -> Run {
         // git may print a document's lines: its streams go to files made in a folder only this
         // user can read, and removed from it at once, so no end of the tool (a ^C) leaves them.
         // Files, not pipes: neither can fill and stall git.
@@ -54,8 +56,12 @@ struct Git {
         let git = ForegroundChild(
             arguments: ["git"] + arguments, folder: folder, input: .nothing, output: .descriptor(streams.output),
             errors: .descriptor(streams.errors))
+        let echo = showingMeters ? GitProgress.Echo(descriptor: streams.errors) : nil
         let ending: ForegroundChild.Ending
-        do { ending = try git.run() } catch {
+        do {
+            defer { echo?.stop() }
+            ending = try git.run()
+        } catch {
             throw .externalProgram("could not \(error.operation) git in \(folder): \(error.reason); is git installed?")
         }
         let status =
@@ -63,7 +69,10 @@ struct Git {
             case .exited(let status): status
             case .signalled(let signal): 128 + signal
             }
-        return Run(status: status, output: try Self.text(of: streams.output), errors: try Self.text(of: streams.errors))
+        let errors = try Self.text(of: streams.errors)
+        return Run(
+            status: status, output: try Self.text(of: streams.output),
+            errors: showingMeters ? GitProgress.withoutMeters(errors) : errors)
     }
 
     /// What git wrote to a file it shares with the tool, from its start.
