@@ -36,7 +36,7 @@ struct TourTests {
         let closing = output.split(separator: "\n").first { $0.hasPrefix("That is Folio:") } ?? ""
         #expect(!closing.isEmpty && closing.count <= 80, "\(closing)")
         // A paragraph written across source lines is filled as one, not broken where the source was.
-        #expect(output.contains("This tour runs the folio tool"), "\(output.prefix(600))")
+        #expect(output.contains("runs the folio tool"), "\(output.prefix(600))")
         // The clones' driver is the tour's own copy of the tool, never the build folder's binary.
         #expect(output.contains("/bin/folio\n"), "\(output)")
         // It ends with the line that puts the tool on PATH, or says it is there.
