@@ -215,7 +215,7 @@ func changes(in context: ModelContext, after token: DefaultHistoryToken?) throws
     return transactions.last?.token ?? token
 }
 
-// docs/live.md, line 132
+// docs/live.md, line 135
 
 @Model final class Chore {
     var title: String
