@@ -122,17 +122,18 @@ extension ModelContext {
                     changeIdentifier: index, transactionIdentifier: transaction,
                     changedPersistentIdentifier: identifier, updatedAttributes: keyPaths))
         case .delete:
-            var values: [(keyPath: AnyKeyPath, value: Any)] = []
+            var kept: [(attribute: Schema.Attribute, json: JSONValue)] = []
             for case .attribute(let attribute) in entity.properties {
-                guard let json = change.tombstone[attribute.name], let keyPath = attribute.keyPath.value,
-                    let coding = attribute.coding.value, let value = try? coding.decode(json)
+                // Kept only when it decodes: the tombstone holds no value it cannot give.
+                guard let json = change.tombstone[attribute.name], attribute.keyPath.value != nil,
+                    let coding = attribute.coding.value, (try? coding.decode(json)) != nil
                 else { continue }
-                values.append((keyPath, value))
+                kept.append((attribute, json))
             }
             return .delete(
                 DefaultHistoryDelete<Model>(
                     changeIdentifier: index, transactionIdentifier: transaction,
-                    changedPersistentIdentifier: identifier, tombstone: HistoryTombstone(values: values)))
+                    changedPersistentIdentifier: identifier, tombstone: HistoryTombstone(kept: kept)))
         }
     }
 }

@@ -76,26 +76,39 @@ public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
 
 /// The values a deleted model kept for the history: those of its attributes declared
 /// `.preserveValueOnDeletion`. Read one with its key path: `tombstone[\.name] as? String`.
-public struct HistoryTombstone<Model: PersistentModel>: Sequence, @unchecked Sendable {
-    // Sendable by construction: the values are decoded from JSON into value types
-    // (`ValueCoding`'s), never shared mutable objects.
-    let values: [(keyPath: AnyKeyPath, value: Any)]
+public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable {
+    /// Each preserved attribute with the value the history kept for it, as JSON: immutable,
+    /// and decoded again on every read, so each value a caller gets was made for that read
+    /// alone and is shared with no other thread.
+    let kept: [(attribute: Schema.Attribute, json: JSONValue)]
 
     /// The value kept for an attribute, or `nil` when it was not preserved.
     public subscript(keyPath: PartialKeyPath<Model>) -> (any Sendable)? {
-        guard let value = values.first(where: { $0.keyPath == keyPath })?.value else { return nil }
-        // `Any` and `any Sendable` have one layout (a marker protocol adds no witness table),
-        // and a dynamic cast to a marker protocol does not exist. `as Any` keeps the value
-        // boxed: passed bare, the existential would be opened and its payload's size compared.
-        return unsafeBitCast(value as Any, to: (any Sendable).self)
+        guard let kept = kept.first(where: { $0.attribute.keyPath.value == keyPath }) else { return nil }
+        return Self.decoded(kept)
     }
 
     /// The kept values, in the order of the model's properties.
-    public func makeIterator() -> Iterator { Iterator(base: values.makeIterator()) }
+    public func makeIterator() -> Iterator { Iterator(base: kept.makeIterator()) }
 
     /// Goes through the kept values.
     public struct Iterator: IteratorProtocol {
-        var base: IndexingIterator<[(keyPath: AnyKeyPath, value: Any)]>
-        public mutating func next() -> Any? { base.next()?.value }
+        var base: IndexingIterator<[(attribute: Schema.Attribute, json: JSONValue)]>
+        public mutating func next() -> Any? {
+            while let kept = base.next() {
+                if let value = HistoryTombstone.decoded(kept) { return value }
+            }
+            return nil
+        }
+    }
+
+    /// A kept value decoded for one read; `nil` when it no longer decodes as the attribute's type.
+    static func decoded(_ kept: (attribute: Schema.Attribute, json: JSONValue)) -> (any Sendable)? {
+        guard let coding = kept.attribute.coding.value, let value = try? coding.decode(kept.json) else { return nil }
+        // Made by this read and referred to from nowhere else, so handing it to another thread
+        // shares nothing. `Any` and `any Sendable` have one layout (a marker protocol adds no
+        // witness table), and a conditional cast to a marker protocol does not exist; `as Any`
+        // keeps the value boxed, so its payload is not opened.
+        return unsafeBitCast(value as Any, to: (any Sendable).self)
     }
 }
