@@ -139,23 +139,45 @@ enum DocumentCache {
         return Loaded(entries: entries, stamp: fileStamp, historyToken: historyToken, isIndexed: isIndexed)
     }
 
-    /// Writes the verified entries of one entity folder, atomically (temporary file, then
-    /// rename), and returns the new cache file's stamp; `nil` (nothing written) only when the
-    /// file system's clock went back while it was written (see `Writer.finish`).
-    static func write(
-        _ catalog: Catalog, folder entityFolder: String, historyToken: Int64?, indexing entity: QuerySchema.Entity?,
-        in root: OpenFolder
-    ) throws(FolioError) -> FileStamp? {
+    /// One entity folder's verified entries as they were under the store's mutex, taken so
+    /// that the cache file is written outside it: a body is a value, so the write reads no
+    /// `DocumentContent` a fetch may be decoding meanwhile.
+    struct Snapshot {
+        /// The entity folder.
+        var folder: String
+        /// The catalog's revision of the folder when taken, recorded with the file written.
+        var revision: UInt64
+        var historyToken: Int64?
+        /// The entity's query schema, for the file's index part.
+        var indexing: QuerySchema.Entity?
+        var entries: [(path: DocumentPath, stamp: FileStamp, contentHash: UInt64, body: StoredDocument.Body)]
+
+        /// The verified entries of `folder` in `catalog`.
+        init(_ catalog: Catalog, folder: String, historyToken: Int64?, indexing: QuerySchema.Entity?) {
+            self.folder = folder
+            revision = catalog.revision(of: folder)
+            self.historyToken = historyToken
+            self.indexing = indexing
+            entries = catalog.entries(inFolder: folder).filter(\.verified).map {
+                ($0.path, $0.stamp, $0.contentHash, $0.content.body)
+            }
+        }
+    }
+
+    /// Writes a snapshot of one entity folder, atomically (temporary file, then rename), and
+    /// returns the new cache file's stamp; `nil` (nothing written) only when the file
+    /// system's clock went back while it was written (see `Writer.finish`).
+    static func write(_ snapshot: Snapshot, in root: OpenFolder) throws(FolioError) -> FileStamp? {
         var writer = try Writer(
-            folder: entityFolder, historyToken: historyToken, index: CacheIndex.Builder(entity: entity), in: root)
+            folder: snapshot.folder, historyToken: snapshot.historyToken,
+            index: CacheIndex.Builder(entity: snapshot.indexing), in: root)
         do {
             // An entry changed within the file system's clock tick of the cache file's own
             // write (on a clock this process cannot see: another machine's, for a network
             // mount) is left out, so that `finish` takes the file.
-            for entry in catalog.entries(inFolder: entityFolder)
-            where entry.verified && entry.stamp.changed < writer.startedAt {
+            for entry in snapshot.entries where entry.stamp.changed < writer.startedAt {
                 try writer.append(
-                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compactBytes)
+                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.body.compactBytes)
             }
             return try writer.finish()
         } catch {

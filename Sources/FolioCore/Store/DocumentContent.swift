@@ -33,14 +33,5 @@ final class DocumentContent: @unchecked Sendable {
     func members(_ names: [String]) -> [JSONValue?]? { body.members(names) }
 
     /// The compact form, for the cache file: copied as it is when it came from one and was not decoded.
-    var compactBytes: [UInt8] {
-        switch body {
-        case .parsed(let object):
-            var encoded: [UInt8] = []
-            CompactJSON.encode(.object(object), into: &encoded)
-            return encoded
-        case .compact(let compact):
-            return Array(compact.bytes)
-        }
-    }
+    var compactBytes: [UInt8] { body.compactBytes }
 }

@@ -332,15 +332,21 @@ public final class DocumentStore: Sendable {
         if state.withLock({ $0.catalog.hasUnverifiedEntries }) {
             usleep(useconds_t(FileStamp.fineSettlingNanoseconds / 1000))
         }
-        try state.withLock { state throws(FolioError) in
+        let names = try state.withLock { state throws(FolioError) in
             try verifyRecentEntries(&state)
-            for name in try foldersToCache(state) {
-                guard
-                    let stamp = try DocumentCache.write(
-                        state.catalog, folder: name, historyToken: state.catalogToken,
-                        indexing: state.querySchema.entities[name], in: folder)
-                else { continue }
-                state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp)
+            return try foldersToCache(state)
+        }
+        // Each folder's entries are taken under the mutex and written outside it, so fetches
+        // and saves go on while a large file is written; a change meanwhile is the next write's.
+        for name in names {
+            let snapshot = state.withLock { state in
+                DocumentCache.Snapshot(
+                    state.catalog, folder: name, historyToken: state.catalogToken,
+                    indexing: state.querySchema.entities[name])
+            }
+            guard let stamp = try DocumentCache.write(snapshot, in: folder) else { continue }
+            state.withLock { state in
+                state.cacheOnDisk[name] = (snapshot.revision, stamp)
                 state.statistics.cacheWrites += 1
             }
         }

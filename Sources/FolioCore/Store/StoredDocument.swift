@@ -60,6 +60,18 @@ public struct StoredDocument: Sendable, Equatable {
 }
 
 extension StoredDocument.Body {
+    /// The compact form, for a cache file: copied as it is when the body is compact.
+    var compactBytes: [UInt8] {
+        switch self {
+        case .parsed(let object):
+            var encoded: [UInt8] = []
+            CompactJSON.encode(.object(object), into: &encoded)
+            return encoded
+        case .compact(let compact):
+            return Array(compact.bytes)
+        }
+    }
+
     /// The whole object, a compact one decoded now; `nil` when compact bytes do not decode.
     var object: JSONObject? {
         switch self {
