@@ -10,8 +10,9 @@ extension DocumentStore {
     /// print(paused.explanation)
     /// ```
     ///
-    /// - Throws: `.fileSystem`, `.unsafePath` or `.invalidStore` when a folder the query needs cannot
-    ///   be read, `.locked` when another process holds the lock too long.
+    /// - Throws: `.notFound` for an entity the schema lacks, `.invalidQuery` for an expression too
+    ///   deep to run; `.fileSystem`, `.unsafePath` or `.invalidStore` when a folder the query needs
+    ///   cannot be read, `.locked` when another process holds the lock too long.
     public func query(_ query: DocumentQuery) throws(FolioError) -> DocumentQueryResult {
         try run(query, overlay: [])
     }
