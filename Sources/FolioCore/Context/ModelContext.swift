@@ -202,8 +202,8 @@ public final class ModelContext {
 
     /// Runs a block and saves what it changed; if the block throws, its changes are rolled back.
     ///
-    /// - Throws: what `block` throws, or the `FolioError` `save()` throws; the changes are rolled
-    ///   back either way.
+    /// - Throws: what `block` throws, or the `FolioError` `save()` throws; the context's changes
+    ///   are rolled back when either throws.
     public func transaction(block: () throws -> Void) throws {
         do {
             try block()
