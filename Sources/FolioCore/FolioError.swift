@@ -21,8 +21,11 @@ import FolioJSON
 public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed, for callers to match on; new kinds may be added, as with an open enum.
     public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as the case's own name spells it (`"conflict"`); what `description` prints.
         public let rawValue: String
+        /// The kind named `rawValue`: equal to the declared kind of that name, if there is one.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The kind's name, `rawValue`.
         public var description: String { rawValue }
 
         /// Whether an error is a `FolioError` of this kind: `catch FolioError.Kind.conflict`.
@@ -178,6 +181,8 @@ public struct FolioError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message as `folio` prints it: the path (and line and column) in front, `error:` and the
+    /// reason, then a `hint:` line when there is one; a JSON or query error shows its excerpt too.
     public var description: String {
         if let json { return json.description }
         if kind == .invalidQuery, let query, let column = location?.column {

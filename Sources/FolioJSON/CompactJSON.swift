@@ -153,17 +153,20 @@ public enum CompactJSON {
         /// The next byte to read.
         public private(set) var offset = 0
 
+        /// A cursor at the start of `bytes`, which must stay valid while it is used.
         public init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
         /// The bytes not read yet.
         public var remaining: Int { bytes.count - offset }
 
+        /// The next byte, or `nil` at the end.
         public mutating func byte() -> UInt8? {
             guard offset < bytes.count else { return nil }
             defer { offset += 1 }
             return bytes[offset]
         }
 
+        /// The next unsigned LEB128 varint, or `nil` when the bytes end inside it or it runs past 64 bits.
         public mutating func varint() -> UInt64? {
             var result: UInt64 = 0
             var shift: UInt64 = 0
@@ -181,12 +184,15 @@ public enum CompactJSON {
             return Int(value)
         }
 
+        /// The next `count` bytes, without copying, or `nil` when fewer remain (nothing is read then).
         public mutating func rawBytes(_ count: Int) -> UnsafeRawBufferPointer? {
             guard count >= 0, count <= remaining else { return nil }
             defer { offset += count }
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
         }
 
+        /// The next string: a varint byte count then UTF-8 bytes; `nil` when the bytes are missing or
+        /// not valid UTF-8.
         public mutating func text() -> String? {
             guard let count = length(), let raw = rawBytes(count) else { return nil }
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -196,6 +202,7 @@ public enum CompactJSON {
             return String(validating: bytes, as: UTF8.self)
         }
 
+        /// The next eight bytes as a little-endian `UInt64`, or `nil` when fewer remain.
         public mutating func uint64() -> UInt64? {
             guard let raw = rawBytes(8) else { return nil }
             var value: UInt64 = 0

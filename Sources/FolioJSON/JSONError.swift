@@ -125,6 +125,8 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The diagnostic: `file:line:column: error: message`, the excerpt with its caret when the
+    /// location is known, and a `hint:` line saying what to do.
     public var description: String {
         var head = ""
         if let file { head += file + ":" }

@@ -8,9 +8,12 @@
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One key and its value.
     public struct Member: Sendable, Hashable {
+        /// The member's key, unique within its object.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
 
+        /// A member with this key and value.
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
@@ -37,8 +40,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         self.init(elements)
     }
 
+    /// The position of the first member: always 0.
     public var startIndex: Int { members.startIndex }
+    /// The position past the last member: the number of members.
     public var endIndex: Int { members.endIndex }
+    /// The member at a position, in the object's order; positions are `startIndex..<endIndex`.
     public subscript(position: Int) -> Member { members[position] }
 
     /// The keys, in order.

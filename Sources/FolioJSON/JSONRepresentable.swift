@@ -14,7 +14,9 @@ public protocol JSONRepresentable {
 }
 
 extension Bool: JSONRepresentable {
+    /// `true` or `false`.
     public var json: JSONValue { .bool(self) }
+    /// The boolean in `json`; throws `JSONError` when it is not `true` or `false`.
     public init(json: JSONValue) throws(JSONError) {
         guard case .bool(let value) = json else {
             throw JSONError(.typeMismatch(expected: "true or false", found: json.typeName))
@@ -24,7 +26,9 @@ extension Bool: JSONRepresentable {
 }
 
 extension String: JSONRepresentable {
+    /// The string itself, as a JSON string.
     public var json: JSONValue { .string(self) }
+    /// The string in `json`; throws `JSONError` when it is not a JSON string.
     public init(json: JSONValue) throws(JSONError) {
         guard case .string(let value) = json else {
             throw JSONError(.typeMismatch(expected: "a string", found: json.typeName))
@@ -36,11 +40,16 @@ extension String: JSONRepresentable {
 /// Integers of every width: exact, as JSON integers. `UInt64` values past
 /// `Int64.max` are stored as number text, which is exact too.
 extension FixedWidthInteger where Self: JSONRepresentable {
+    /// The integer as a JSON integer, or as exact number text when it is past `Int64.max`.
     public var json: JSONValue {
         if let exact = Int64(exactly: self) { return .integer(exact) }
         return .number(String(self))
     }
 
+    /// The integer in `json`: a JSON integer, number text, or a double with no fraction.
+    ///
+    /// Throws `JSONError` when `json` is not a number, or when its value has a fraction or does not
+    /// fit this integer type.
     public init(json: JSONValue) throws(JSONError) {
         let converted: Self? =
             switch json {
@@ -68,7 +77,12 @@ extension UInt32: JSONRepresentable {}
 extension UInt64: JSONRepresentable {}
 
 extension Double: JSONRepresentable {
+    /// The double as a JSON number, or `"NaN"`, `"Infinity"` or `"-Infinity"` when it is not finite.
     public var json: JSONValue { DoubleCoding.jsonValue(for: self) }
+    /// The double in `json`: any JSON number, or one of the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
+    ///
+    /// Throws `JSONError` for any other value. Number text beyond a double's range or precision
+    /// reads as the nearest double.
     public init(json: JSONValue) throws(JSONError) { self = try DoubleCoding.double(from: json) }
 }
 
@@ -78,6 +92,7 @@ extension Float: JSONRepresentable {
     public var json: JSONValue {
         isFinite ? .double(Double(description)!) : DoubleCoding.jsonValue(for: Double(self))
     }
+    /// The float in `json`, read as a double (as `Double(json:)` reads it) and rounded to `Float`.
     public init(json: JSONValue) throws(JSONError) { self = Float(try DoubleCoding.double(from: json)) }
 }
 
@@ -89,6 +104,9 @@ extension Decimal: JSONRepresentable {
             ?? .number(description)
     }
 
+    /// The decimal in `json`: a JSON number read from its text without a double, or `"NaN"`.
+    ///
+    /// Throws `JSONError` when `json` is neither, or its text is not a decimal number.
     public init(json: JSONValue) throws(JSONError) {
         let text: String? =
             switch json {
@@ -110,13 +128,18 @@ extension Decimal: JSONRepresentable {
 }
 
 extension Date: JSONRepresentable {
+    /// The date as ISO 8601 text in UTC (`2026-11-22T09:30:00Z`, with as many fraction digits as
+    /// read back exactly), or as seconds since 2001-01-01 when no such text is exact.
     public var json: JSONValue { ISO8601Timestamp.jsonValue(for: self) }
+    /// The date in `json`: ISO 8601 text (with `Z` or an offset like `+01:00`), or a number of
+    /// seconds since 2001-01-01; throws `JSONError` for anything else.
     public init(json: JSONValue) throws(JSONError) { self = try ISO8601Timestamp.date(from: json) }
 }
 
 extension UUID: JSONRepresentable {
     /// Its `uuidString` (upper case); lower case is accepted on reading.
     public var json: JSONValue { .string(UUIDText.text(of: self)) }
+    /// The UUID in `json`, a string in upper or lower case; throws `JSONError` when it is not one.
     public init(json: JSONValue) throws(JSONError) {
         guard case .string(let text) = json else {
             throw JSONError(.typeMismatch(expected: "a UUID string", found: json.typeName))
@@ -129,7 +152,9 @@ extension UUID: JSONRepresentable {
 }
 
 extension URL: JSONRepresentable {
+    /// The URL's `absoluteString`.
     public var json: JSONValue { .string(absoluteString) }
+    /// The URL in `json`, a string `URL(string:)` accepts; throws `JSONError` otherwise.
     public init(json: JSONValue) throws(JSONError) {
         guard case .string(let text) = json else {
             throw JSONError(.typeMismatch(expected: "a URL string", found: json.typeName))
@@ -142,6 +167,7 @@ extension URL: JSONRepresentable {
 extension Data: JSONRepresentable {
     /// Base64 text (standard alphabet, padded, no line breaks).
     public var json: JSONValue { .string(base64EncodedString()) }
+    /// The bytes in `json`, base64 text; throws `JSONError` when it is not a string or not valid base64.
     public init(json: JSONValue) throws(JSONError) {
         guard case .string(let text) = json else {
             throw JSONError(.typeMismatch(expected: "base64 text", found: json.typeName))
@@ -154,14 +180,19 @@ extension Data: JSONRepresentable {
 }
 
 extension Optional: JSONRepresentable where Wrapped: JSONRepresentable {
+    /// The wrapped value's stored form, or `null` for `nil`.
     public var json: JSONValue { map(\.json) ?? .null }
+    /// `nil` for `null`, otherwise the wrapped value read from `json` (which throws as it does).
     public init(json: JSONValue) throws(JSONError) {
         self = json == .null ? nil : try Wrapped(json: json)
     }
 }
 
 extension Array: JSONRepresentable where Element: JSONRepresentable {
+    /// A JSON array of the elements' stored forms, in order.
     public var json: JSONValue { .array(map(\.json)) }
+    /// The array in `json`, each element read as `Element`; throws `JSONError` when `json` is not an
+    /// array or an element does not read.
     public init(json: JSONValue) throws(JSONError) {
         guard case .array(let elements) = json else {
             throw JSONError(.typeMismatch(expected: "an array", found: json.typeName))
@@ -180,6 +211,8 @@ extension Dictionary: JSONRepresentable where Key == String, Value: JSONRepresen
             JSONObject(
                 uniqueMembers: sorted { $0.key < $1.key }.map { JSONObject.Member(key: $0.key, value: $0.value.json) }))
     }
+    /// The dictionary in `json`, an object whose member values each read as `Value`; throws
+    /// `JSONError` when `json` is not an object or a value does not read.
     public init(json: JSONValue) throws(JSONError) {
         guard case .object(let object) = json else {
             throw JSONError(.typeMismatch(expected: "an object", found: json.typeName))

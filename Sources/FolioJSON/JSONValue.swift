@@ -6,7 +6,9 @@
 /// `0.10000000000000000001`) is `.number` with its text kept verbatim, so a
 /// hand-written number is never silently changed by a read and a write.
 public enum JSONValue: Sendable {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// An integer within `Int64`'s range, exact.
     case integer(Int64)
@@ -14,8 +16,11 @@ public enum JSONValue: Sendable {
     case double(Double)
     /// A number neither `Int64` nor `Double` can hold exactly, kept as the text it was written as.
     case number(String)
+    /// A string, unescaped.
     case string(String)
+    /// An array: its elements in order.
     case array([JSONValue])
+    /// An object: its members in the order written.
     case object(JSONObject)
 }
 
@@ -38,6 +43,8 @@ extension JSONValue: Equatable {
 }
 
 extension JSONValue: Hashable {
+    /// Hashes the case and its payload, consistently with `==` (doubles by bit pattern, objects
+    /// member by member in order).
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -107,11 +114,17 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `nil` as JSON's `null`.
     public init(nilLiteral: ()) { self = .null }
+    /// A boolean literal as `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal as `.integer`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A float literal as `.double`.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string literal as `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal as `.array`, elements in the order written.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// Members in the order written; a repeated key keeps its last value in the first one's place.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {

@@ -6,6 +6,7 @@ import Foundation
 /// `JSONRepresentable`, so they accept exactly what Folio writes. A mismatch throws
 /// `JSONError` with the path to the offending value (`items[2].name`).
 public struct JSONValueDecoder: Sendable {
+    /// A decoder; it has no options, so every instance decodes the same way.
     public init() {}
 
     /// The value that `json` encodes.

@@ -9,6 +9,7 @@ import Foundation
 /// order of declaration; dictionaries and sets, which encode in an order that changes from
 /// run to run, are sorted (by key, by element), so the same value always gives the same bytes.
 public struct JSONValueEncoder: Sendable {
+    /// An encoder; it has no options, so every instance encodes the same way.
     public init() {}
 
     /// The value's JSON form; throws `JSONError` when the value refuses to encode.

@@ -12,6 +12,7 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
     /// The offending line (or a window of it, when long) and a caret under the column.
     public var excerpt: String
 
+    /// A location from its parts, as given; `excerpt` is shown as it is, under the message.
     public init(line: Int, column: Int, offset: Int, excerpt: String) {
         self.line = line
         self.column = column
@@ -19,6 +20,7 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
         self.excerpt = excerpt
     }
 
+    /// `line L, column C`, without the excerpt.
     public var description: String { "line \(line), column \(column)" }
 
     /// How many characters of a long line to show on each side of the column.

@@ -25,9 +25,13 @@ public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollec
         batches = Batches(context: context)
     }
 
+    /// The position of the first model: always 0.
     public var startIndex: Int { 0 }
+    /// The position past the last model: the number of models fetched.
     public var endIndex: Int { identifiers.count }
 
+    /// The model at a position, made with the rest of its batch the first time the batch is
+    /// reached; a position outside `startIndex..<endIndex` stops the program.
     public subscript(position: Int) -> Model {
         precondition(
             identifiers.indices.contains(position),
@@ -52,6 +56,11 @@ extension ModelContext {
     /// The models a descriptor selects, made `batchSize` at a time as the collection is
     /// read, as SwiftData's `fetch(_:batchSize:)`: for going through many models without
     /// making them all at once. See also `enumerate(_:batchSize:block:)`.
+    ///
+    /// - Throws: a `FolioError`, as `fetch(_:)` does: `.misuse` for a model the container does not
+    ///   know or a predicate that cannot run; a document's `.unreadableJSON`, `.invalidDocument` or
+    ///   `.invalidValue` when the configuration does not skip unreadable documents; `.fileSystem`,
+    ///   `.unsafePath`, `.invalidStore` or `.locked` when a folder cannot be read.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>, batchSize: Int) throws
         -> FetchResultsCollection<Model>
     {

@@ -8,6 +8,10 @@ extension ModelContainer {
     ///
     /// Models contexts hold keep their values; saving one of them then is a conflict
     /// (its document was deleted since it was read), so make new contexts afterwards.
+    ///
+    /// - Throws: what `DocumentStore.refresh()` and `commit` throw: `.fileSystem` (a read-only
+    ///   folder among them), `.unsafePath`, `.invalidStore`, `.locked`, `.conflict` (a file changed
+    ///   during the erase) or `.unfinishedCommit`.
     public func erase() throws(FolioError) {
         for store in stores {
             _ = try store.refresh()

@@ -31,6 +31,8 @@ public final class ModelContainer: Sendable {
     public var migrationPlan: (any SchemaMigrationPlan.Type)? { opened.plan.value }
 
     /// A container for these model types (and those their relationships reach).
+    ///
+    /// - Throws: what `init(for:migrationPlan:configurations:)` throws.
     public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...)
         throws(FolioError)
     {
@@ -38,11 +40,15 @@ public final class ModelContainer: Sendable {
     }
 
     /// A container for a schema.
+    ///
+    /// - Throws: what `init(for:migrationPlan:configurations:)` throws.
     public convenience init(for schema: Schema, configurations: ModelConfiguration...) throws(FolioError) {
         try self.init(for: schema, configurations: configurations)
     }
 
     /// A container for these model types that migrates an older store with a plan first.
+    ///
+    /// - Throws: what `init(for:migrationPlan:configurations:)` throws.
     public convenience init(
         for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?,
         configurations: ModelConfiguration...
@@ -51,6 +57,8 @@ public final class ModelContainer: Sendable {
     }
 
     /// A container for a schema that migrates an older store with a plan first.
+    ///
+    /// - Throws: what `init(for:migrationPlan:configurations:)` throws.
     public convenience init(
         for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: ModelConfiguration...
     ) throws(FolioError) {
@@ -58,12 +66,22 @@ public final class ModelContainer: Sendable {
     }
 
     /// A container for a schema, stored as the configuration says.
+    ///
+    /// - Throws: what `init(for:migrationPlan:configurations:)` throws.
     public convenience init(for schema: Schema, configurations: [ModelConfiguration]) throws(FolioError) {
         try self.init(for: schema, migrationPlan: nil, configurations: configurations)
     }
 
     /// A container for a schema; a store at an older version is migrated by the plan's
     /// stages first, in one transaction with the manifest.
+    ///
+    /// - Throws: `.misuse` for a model Folio cannot store (a type it cannot encode, a relationship
+    ///   to a non-model), a plan whose schemas do not match, or configurations that do not place
+    ///   every model; `.migration` when the store is at a newer schema version or a stage cannot
+    ///   run; `.invalidStore` for a folder that holds no store where the configuration may not
+    ///   create one, or a manifest Folio cannot use; `.unreadableJSON` for a malformed
+    ///   `folio.json`; `.fileSystem`, `.unsafePath` or `.locked` when the store cannot be read or
+    ///   written; `.conflict` or `.unfinishedCommit` when a migration's commit fails.
     public init(
         for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]
     ) throws(FolioError) {
@@ -102,6 +120,9 @@ public final class ModelContainer: Sendable {
     ///
     /// With the file watcher on (`ModelConfiguration.watchesFiles`, the default for stores on
     /// disk), the container does this by itself within about 100 ms of a change.
+    ///
+    /// - Throws: `.fileSystem`, `.unsafePath` or `.invalidStore` when a store's tree cannot be
+    ///   walked; `.locked` when another process holds a store's lock too long.
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges { try opened.refresh() }
 

@@ -10,6 +10,11 @@ extension ModelContext {
     /// ```
     /// The descriptor's predicate must translate to a query (`explain(_:)` tells); its
     /// sort, offset and limit are ignored.
+    ///
+    /// - Throws: a `FolioError`: `.misuse` for a model the container does not know, a predicate
+    ///   that does not run on documents, or a key path that is no stored property; otherwise what
+    ///   `DocumentStore.aggregate` throws (`.invalidQuery`, `.fileSystem`, `.unsafePath`,
+    ///   `.invalidStore`, `.locked`).
     public func aggregate<Model: PersistentModel>(
         _ aggregation: Aggregation<Model>, of descriptor: FetchDescriptor<Model> = FetchDescriptor<Model>(),
         groupedBy groupBy: PartialKeyPath<Model>...
@@ -57,6 +62,7 @@ public struct Aggregation<Model: PersistentModel> {
     public static func sum<Value: Numeric>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
         Aggregation(function: .sum, keyPath: keyPath)
     }
+    /// The sum of an optional numeric property, `nil`s skipped.
     public static func sum<Value: Numeric>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
         Aggregation(function: .sum, keyPath: keyPath)
     }
@@ -64,6 +70,7 @@ public struct Aggregation<Model: PersistentModel> {
     public static func average<Value: Numeric>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
         Aggregation(function: .average, keyPath: keyPath)
     }
+    /// The mean of an optional numeric property, `nil`s skipped, as a double.
     public static func average<Value: Numeric>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
         Aggregation(function: .average, keyPath: keyPath)
     }
@@ -71,6 +78,7 @@ public struct Aggregation<Model: PersistentModel> {
     public static func min<Value: Comparable>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
         Aggregation(function: .min, keyPath: keyPath)
     }
+    /// The least value of an optional property, `nil`s skipped.
     public static func min<Value: Comparable>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
         Aggregation(function: .min, keyPath: keyPath)
     }
@@ -78,6 +86,7 @@ public struct Aggregation<Model: PersistentModel> {
     public static func max<Value: Comparable>(_ keyPath: KeyPath<Model, Value>) -> Aggregation {
         Aggregation(function: .max, keyPath: keyPath)
     }
+    /// The greatest value of an optional property, `nil`s skipped.
     public static func max<Value: Comparable>(_ keyPath: KeyPath<Model, Value?>) -> Aggregation {
         Aggregation(function: .max, keyPath: keyPath)
     }

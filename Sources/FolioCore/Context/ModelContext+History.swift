@@ -11,6 +11,11 @@ extension ModelContext {
     /// after the token. If transactions after it were deleted (`deleteHistory`, or the
     /// history's cap), the fetch throws `SwiftDataError.historyTokenExpired`: the app should
     /// fetch its models again and keep the newest token.
+    ///
+    /// - Throws: `.historyTokenExpired` when transactions after the predicate's token were deleted;
+    ///   `.misuse` for a transaction type other than `DefaultHistoryTransaction` or a predicate that
+    ///   cannot be evaluated; `.damagedHistory`, `.fileSystem` or `.unsafePath` when the history
+    ///   cannot be read.
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws(FolioError) -> [T] {
         guard T.self == DefaultHistoryTransaction.self else {
             throw .misuse("Folio's stores keep DefaultHistoryTransaction histories; fetch those")
@@ -63,6 +68,10 @@ extension ModelContext {
     /// one) from the history of the container's stores, as SwiftData's `deleteHistory`;
     /// `$0.token < token` deletes what an app has already processed. Tokens of the
     /// transactions left stay as they were.
+    ///
+    /// - Throws: `.misuse` for a transaction type other than `DefaultHistoryTransaction` or a
+    ///   predicate that cannot be evaluated; `.damagedHistory`, `.fileSystem`, `.unsafePath` or
+    ///   `.locked` when the history cannot be read or rewritten.
     public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws(FolioError) {
         guard T.self == DefaultHistoryTransaction.self else {
             throw .misuse("Folio's stores keep DefaultHistoryTransaction histories; delete those")

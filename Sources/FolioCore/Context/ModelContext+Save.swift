@@ -15,6 +15,12 @@ extension ModelContext {
     /// If one fails, the stores before it keep what they saved (those models have no
     /// unsaved changes any more), and the models of the others keep theirs, so saving
     /// again writes the rest.
+    ///
+    /// - Throws: `.misuse` for a model of a read-only configuration, or a saved model whose `id`
+    ///   was changed; `.constraint` for a `.deny` delete rule or a relationship's model count;
+    ///   `.invalidValue` for a value that cannot be stored; `.conflict` when a model's file
+    ///   changed on disk since it was read; `.fileSystem`, `.unsafePath` or `.locked` when the
+    ///   store cannot be written; `.unfinishedCommit` after the commit point.
     public func save() throws(FolioError) {
         guard hasChanges else { return }
         for identifier in inserted + changed + deleted

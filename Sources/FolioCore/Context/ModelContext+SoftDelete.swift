@@ -34,6 +34,10 @@ extension ModelContext {
     /// The same transaction removes the references other documents keep to them, as
     /// `.nullify` would (`DocumentStore.purging(deletedBefore:)`); models of this context
     /// holding such references take the new documents, unsaved changes kept.
+    ///
+    /// - Throws: `.misuse` when a store with models to purge has a read-only configuration;
+    ///   otherwise what `DocumentStore.commit` throws (`.conflict`, `.fileSystem`, `.unsafePath`,
+    ///   `.locked`, `.unfinishedCommit`).
     @discardableResult
     public func purge(deletedBefore moment: Date) throws(FolioError) -> Int {
         var count = 0

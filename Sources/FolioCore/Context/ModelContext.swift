@@ -112,6 +112,8 @@ public final class ModelContext {
 
     /// Deletes every model of a type that matches a predicate (all of them without one):
     /// with `includeSubclasses`, also the models of classes that inherit from it.
+    ///
+    /// - Throws: a `FolioError`, what `fetch(_:)` throws; nothing is deleted then.
     public func delete<Model: PersistentModel>(
         model: Model.Type, where predicate: Predicate<Model>? = nil, includeSubclasses: Bool = true
     ) throws {
@@ -199,6 +201,9 @@ public final class ModelContext {
     }
 
     /// Runs a block and saves what it changed; if the block throws, its changes are rolled back.
+    ///
+    /// - Throws: what `block` throws, or the `FolioError` `save()` throws; the context's changes
+    ///   are rolled back when either throws.
     public func transaction(block: () throws -> Void) throws {
         do {
             try block()

@@ -34,6 +34,8 @@ public struct MergePolicy: Sendable, Equatable {
     }
 
     /// The policy a manifest's `"merge"` member describes; throws for values it does not know.
+    ///
+    /// - Throws: `.invalidStore` when the member is not an object or holds a value it does not know.
     public init(json: JSONValue, path: String) throws(FolioError) {
         self.init()
         guard let object = json.objectValue else {

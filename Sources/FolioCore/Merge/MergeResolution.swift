@@ -17,6 +17,9 @@ extension MergeConflict {
     ///
     /// Throws when the document records no conflicts, or a value names a property that is
     /// not in conflict (change that with `folio set`).
+    ///
+    /// - Throws: `.invalidInput` when the document records no conflicts or a value names a
+    ///   property that is not in conflict.
     public static func resolving(_ content: JSONObject, choice: MergeChoice?, values: JSONObject, path: String)
         throws(FolioError) -> JSONObject
     {

@@ -12,6 +12,12 @@ extension DocumentStore {
     /// nothing is written and the report lists every failure. Documents the steps leave
     /// as they were keep their bytes, so the diff shows only what changed. `progress`
     /// hears how many documents have gone through the steps, of how many.
+    ///
+    /// - Throws: `.migration` for no steps, a step that does not go to a later version, a store
+    ///   newer than the last step, or a step that would take over what the schema has;
+    ///   `.invalidDocument` when a document cannot be migrated (unless `dryRun`, which reports it);
+    ///   what `commit` throws (`.conflict`, `.fileSystem`, `.unsafePath`, `.locked`,
+    ///   `.unfinishedCommit`), and `.fileSystem`, `.unsafePath` or `.invalidStore` when reading.
     @discardableResult
     public func migrate(_ steps: [MigrationStep], dryRun: Bool = false, progress: ReadProgress? = nil)
         throws(FolioError) -> MigrationReport

@@ -19,6 +19,9 @@ extension MigrationStep {
     /// `value` and `where` are in the text query language; days in them are in `timeZone`
     /// (the store's). `Migrations/README.md` describes every operation, and
     /// `Migrations/stage.schema.json` is a JSON Schema of the file.
+    ///
+    /// - Throws: `.notFound` when `folder` is not a folder, `.fileSystem` when it cannot be listed,
+    ///   and what `init(contentsOf:timeZone:)` throws for a stage file.
     public static func plan(in folder: URL, timeZone: TimeZone) throws(FolioError) -> [MigrationStep] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -40,6 +43,9 @@ extension MigrationStep {
     }
 
     /// Reads one stage file.
+    ///
+    /// - Throws: `.unreadableJSON` when the file cannot be read or is not JSON, and
+    ///   `.invalidDocument` when it is not a valid stage.
     public init(contentsOf file: URL, timeZone: TimeZone) throws(FolioError) {
         let path = file.path
         let json: JSONValue
@@ -49,6 +55,9 @@ extension MigrationStep {
     }
 
     /// Reads a stage from its JSON; `path` names it in errors.
+    ///
+    /// - Throws: `.invalidDocument` for a missing or invalid version, operation, name, value or
+    ///   query, naming the operation's place in the file.
     public init(json: JSONValue, path: String, timeZone: TimeZone) throws(FolioError) {
         func version(_ key: String) throws(FolioError) -> Schema.Version {
             guard let text = json[key]?.stringValue, let version = Schema.Version(text) else {

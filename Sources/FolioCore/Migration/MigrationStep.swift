@@ -5,12 +5,16 @@ import Foundation
 /// version to the next. A file of `Migrations/<Store>/` holds one; a lightweight
 /// `MigrationStage` is inferred to one.
 public struct MigrationStep: Sendable, Hashable {
+    /// The schema version the documents must be at for the step to apply.
     public var fromVersion: Schema.Version
+    /// The schema version the documents are at after the step.
     public var toVersion: Schema.Version
+    /// What the step does to the schema and the documents, in the order applied.
     public var operations: [MigrationOperation]
     /// The stage file the step was read from, for messages; `nil` for one made in code.
     public var file: String?
 
+    /// A step from one schema version to the next; `file` names the stage file it came from, for messages.
     public init(
         from fromVersion: Schema.Version, to toVersion: Schema.Version, operations: [MigrationOperation],
         file: String? = nil

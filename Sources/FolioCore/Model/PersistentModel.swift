@@ -61,7 +61,9 @@ extension PersistentModel {
     /// deletion, and for a model fetched with `includeDeleted`. Folio's: SwiftData has no soft deletes.
     public var deletedAt: Date? { persistentBackingData.deletedAt }
 
+    /// Whether both are the same instance: models compare by identity, as SwiftData's do.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+    /// Hashes the instance's object identity, consistently with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

@@ -10,6 +10,8 @@ public struct RuntimeOnly<Value>: @unchecked Sendable, Hashable {
 
     init(_ value: Value) { self.value = value }
 
+    /// Always `true`: what a `RuntimeOnly` holds never makes two schemas differ.
     public static func == (lhs: Self, rhs: Self) -> Bool { true }
+    /// Adds nothing to the hash, as `==` ignores the value.
     public func hash(into hasher: inout Hasher) {}
 }

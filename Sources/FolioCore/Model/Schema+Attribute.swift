@@ -65,9 +65,11 @@ extension Schema {
         public var name: String
         /// The type without optionality, as Swift names it (`"Date"`, `"Array<String>"`).
         public var valueType: String
+        /// Whether the property's type is optional: a missing value is `null` rather than an error.
         public var isOptional: Bool
         /// Whether the declaration gives an initial value.
         public var hasDefaultValue: Bool
+        /// The options of `@Attribute(...)`, in the order written.
         public var options: [Option]
         /// How the value becomes JSON; `nil` for a type Folio cannot store, which the
         /// container reports when it opens.
@@ -97,6 +99,7 @@ extension Schema {
         /// model gets its identity or is inserted, and set by `init(backingData:)` on a fetch.
         var isConstant = false
 
+        /// An attribute described by hand: no coding or key path, so a container cannot store it for a model.
         public init(name: String, valueType: String, isOptional: Bool, hasDefaultValue: Bool, options: [Option]) {
             self.init(
                 name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: hasDefaultValue,
@@ -117,10 +120,13 @@ extension Schema {
             self.keyPath = RuntimeOnly(keyPath)
         }
 
+        /// Whether the attribute has `.unique`: only one model may have a given value.
         public var isUnique: Bool { options.contains(.unique) }
+        /// Whether the attribute has `.indexed`: queries on it use a sorted index.
         public var isIndexed: Bool { options.contains(.indexed) }
         /// Whether the value is written to the document at all.
         public var isStored: Bool { !options.contains(.ephemeral) }
+        /// Whether the attribute has `.externalStorage`: its value is a `.bin` file beside the document.
         public var isExternalStorage: Bool { options.contains(.externalStorage) }
 
         /// The transformer `.transformable(by:)` gave, if any.

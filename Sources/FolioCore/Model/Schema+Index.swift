@@ -4,6 +4,7 @@ extension Schema {
         /// The indexed properties, in order.
         public var properties: [String]
 
+        /// An index over these properties, sorted by the first, then the next.
         public init(properties: [String]) { self.properties = properties }
 
         /// An index as `#Index` declares it by kind. Folio keeps every kind as one sorted
@@ -21,8 +22,10 @@ extension Schema {
     /// A uniqueness constraint of an entity, as SwiftData's `Schema.Unique`: the properties
     /// whose values together identify a model.
     public struct Unique: Sendable, Hashable {
+        /// The properties whose values together must be unique, in order.
         public var properties: [String]
 
+        /// A constraint over these properties.
         public init(properties: [String]) { self.properties = properties }
     }
 }

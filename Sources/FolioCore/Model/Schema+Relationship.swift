@@ -13,16 +13,26 @@ extension Schema {
             case noAction
         }
 
+        /// The property's name in Swift, which is also its key in the document.
         public var name: String
         /// The related model's type name, as written.
         public var destination: String
+        /// Whether the property holds many models (`[Model]`) rather than at most one (`Model?`).
         public var isToMany: Bool
+        /// Whether the property may hold no model (a to-one declared `Model?`).
         public var isOptional: Bool
+        /// What deleting a model does to the models the property refers to.
         public var deleteRule: DeleteRule
         /// The property on the related model that points back, when `inverse:` names it.
         public var inverseName: String?
+        /// The fewest models a to-many may hold when saved (`nil` or 0: no limit); a save below it
+        /// throws `.constraint`.
         public var minimumModelCount: Int?
+        /// The most models a to-many may hold when saved (`nil` or 0: no limit); a save above it
+        /// throws `.constraint`.
         public var maximumModelCount: Int?
+        /// The property's name in an earlier schema version (`@Relationship(originalName:)`), which a
+        /// lightweight migration renames in the documents.
         public var originalName: String?
         /// Whether no two models may hold the same related model (`@Relationship(.unique)`).
         public var isUnique = false
@@ -40,6 +50,8 @@ extension Schema {
             return inverse.isToMany
         }
 
+        /// A relationship described by hand or by the `@Model` macro, deleting with `.nullify` and
+        /// with no inverse or count limits unless given.
         public init(
             name: String, destination: String, isToMany: Bool, isOptional: Bool, deleteRule: DeleteRule = .nullify,
             inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,

@@ -7,25 +7,33 @@
 public struct Schema: Sendable, Hashable {
     /// A schema's version, as `VersionedSchema.versionIdentifier` gives it.
     public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The major version: the first number.
         public var major: Int
+        /// The minor version: the second number.
         public var minor: Int
+        /// The patch version: the third number.
         public var patch: Int
 
+        /// The version `major.minor.patch`, as `Schema.Version(1, 2, 0)` is "1.2.0".
         public init(_ major: Int, _ minor: Int, _ patch: Int) {
             self.major = major
             self.minor = minor
             self.patch = patch
         }
 
+        /// Whether `lhs` is an earlier version: by major, then minor, then patch number.
         public static func < (lhs: Version, rhs: Version) -> Bool {
             (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
         }
 
+        /// The version as `folio.json`'s `"schemaVersion"` writes it: `major.minor.patch`.
         public var description: String { "\(major).\(minor).\(patch)" }
     }
 
     /// One model type: its name (the class's own name) and what it stores.
     public struct Entity: Sendable, Hashable {
+        /// The model's class name, which names its documents' `"$entity"` and (unless it inherits from
+        /// another model) its folder.
         public var name: String
         /// The stored properties in declaration order, which is their order in documents.
         public var properties: [Property]
@@ -46,6 +54,8 @@ public struct Schema: Sendable, Hashable {
         /// The superclass, when the entity was read from a class that inherits from a model.
         var superentityType: RuntimeOnly<(any PersistentModel.Type)?> = RuntimeOnly(nil)
 
+        /// An entity described by hand or by the `@Model` macro; the `.unique` and `.indexed` attribute
+        /// options, and unique to-one relationships, are added to the constraints and indexes given.
         public init(
             name: String, properties: [Property], uniquenessConstraints: [[String]] = [], indices: [[String]] = []
         ) {
@@ -86,10 +96,12 @@ public struct Schema: Sendable, Hashable {
             superentityType = RuntimeOnly(superclass)
         }
 
+        /// The properties that hold values, in declaration order.
         public var attributes: [Attribute] {
             properties.compactMap { if case .attribute(let attribute) = $0 { attribute } else { nil } }
         }
 
+        /// The properties that refer to other models, in declaration order.
         public var relationships: [Relationship] {
             properties.compactMap { if case .relationship(let relationship) = $0 { relationship } else { nil } }
         }
@@ -97,15 +109,20 @@ public struct Schema: Sendable, Hashable {
         /// The stored property a key path from the model's class reads.
         func property(readBy keyPath: AnyKeyPath) -> Property? { properties.first { $0.keyPath == keyPath } }
 
+        /// The attribute with this Swift name, or `nil` when the entity has none.
         public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+        /// The relationship with this Swift name, or `nil` when the entity has none.
         public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
     }
 
     /// A stored property as the `@Model` macro describes it.
     public enum Property: Sendable, Hashable {
+        /// A property that holds a value.
         case attribute(Attribute)
+        /// A property that refers to other models.
         case relationship(Relationship)
 
+        /// The property's name in Swift, which is also its key in the document.
         public var name: String {
             switch self {
             case .attribute(let attribute): attribute.name
@@ -134,7 +151,11 @@ public struct Schema: Sendable, Hashable {
         }
     }
 
+    /// The schema's version (1.0.0 unless given): recorded in `folio.json` and in each document a
+    /// save writes; a container refuses a store recorded at a newer version.
     public var version: Version
+    /// One entity per model type: the types given, in order, then those their relationships and
+    /// superclasses reach.
     public var entities: [Entity]
 
     /// The schema of these model types and of every model type their relationships reach,

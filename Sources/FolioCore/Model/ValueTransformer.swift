@@ -43,8 +43,11 @@ import Foundation
 
     /// The name a `ValueTransformer` is registered under.
     public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+        /// The name as written, as `setValueTransformer(_:forName:)` and `.transformable(by:)` use it.
         public let rawValue: String
+        /// The name `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name `rawValue`, as Darwin's `NSValueTransformerName("MyTransformer")` makes one.
         public init(_ rawValue: String) { self.rawValue = rawValue }
     }
 #endif

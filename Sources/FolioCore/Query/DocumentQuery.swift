@@ -3,16 +3,21 @@ import Foundation
 /// A query on one entity's documents: what `fetch`, `fetchCount` and the command line
 /// run, on stored JSON values alone.
 public struct DocumentQuery: Sendable {
+    /// The name of the entity whose documents are queried.
     public var entity: String
     /// Which documents; all of them when `nil`.
     public var filter: QueryExpression?
     /// The order, key by key; without keys, the order of the store (day, then identity).
     public var sort: [SortKey]
+    /// How many of the matching documents, in order, to skip before the page starts.
     public var offset: Int
+    /// The most documents to return; `nil` returns all after `offset`.
     public var limit: Int?
     /// Whether soft-deleted documents are included.
     public var includeDeleted: Bool
 
+    /// A query of an entity's documents: all of them, in the store's order, unless a filter,
+    /// sort keys, an offset or a limit say otherwise; soft-deleted ones only with `includeDeleted`.
     public init(
         entity: String, filter: QueryExpression? = nil, sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil,
         includeDeleted: Bool = false
@@ -28,11 +33,15 @@ public struct DocumentQuery: Sendable {
     /// One key of an order: a value of each document, ascending or not, and for text the
     /// comparator a `SortDescriptor` names (`.localizedStandard` by default there).
     public struct SortKey: Sendable {
+        /// The value compared: usually a property, `.property("startTime")`.
         public var expression: QueryExpression
+        /// Whether smaller values come first.
         public var ascending: Bool
         /// How text compares; `nil` compares as Swift's `<` does.
         public var comparator: String.StandardComparator?
 
+        /// A key ordering by `expression`, ascending unless told otherwise; `comparator` `nil`
+        /// compares text as Swift's `<` does.
         public init(_ expression: QueryExpression, ascending: Bool = true, comparator: String.StandardComparator? = nil)
         {
             self.expression = expression
@@ -61,12 +70,15 @@ public struct DocumentQueryResult: Sendable {
     public var matches: [Match]
     /// How many documents matched before offset and limit.
     public var total: Int
+    /// How the query reached its documents and how many it read, as `--explain` prints it.
     public var explanation: QueryExplanation
     /// The generation of the entity's table the matches' rows are positions in, when
     /// they were read from it.
     var tableGeneration: UInt64?
 
+    /// One document of the page: its identity and its stored version.
     public struct Match: Sendable {
+        /// The document's identity (its file name and the model's `id`).
         public var id: UUID
         /// The stored document; `nil` for one only a context's pending changes hold.
         public var stored: StoredDocument?

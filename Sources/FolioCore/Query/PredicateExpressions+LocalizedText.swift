@@ -12,15 +12,21 @@ import Foundation
         public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>:
             PredicateExpression
         where Root.Output: StringProtocol, Other.Output: StringProtocol {
+            /// The expression gives a `Bool`: whether `root` contains `other`.
             public typealias Output = Bool
+            /// The expression for the string searched in.
             public let root: Root
+            /// The expression for the string searched for.
             public let other: Other
 
+            /// The expression `root.localizedStandardContains(other)`.
             public init(root: Root, other: Other) {
                 self.root = root
                 self.other = other
             }
 
+            /// Whether `root`'s string contains `other`'s, ignoring case and diacritics as Foundation's
+            /// `localizedStandardContains(_:)` does; throws what evaluating either expression throws.
             public func evaluate(_ bindings: PredicateBindings) throws -> Bool {
                 try root.evaluate(bindings).localizedStandardContains(try other.evaluate(bindings))
             }
@@ -30,15 +36,21 @@ import Foundation
         public struct StringCaseInsensitiveCompare<Root: PredicateExpression, Compared: PredicateExpression>:
             PredicateExpression
         where Root.Output: StringProtocol, Compared.Output: StringProtocol {
+            /// The expression gives the order of `root` relative to `compared`.
             public typealias Output = ComparisonResult
+            /// The expression for the string on the left of the comparison.
             public let root: Root
+            /// The expression for the string on the right of the comparison.
             public let compared: Compared
 
+            /// The expression `root.caseInsensitiveCompare(compared)`.
             public init(root: Root, compared: Compared) {
                 self.root = root
                 self.compared = compared
             }
 
+            /// The order of `root`'s string relative to `compared`'s, ignoring case; throws what
+            /// evaluating either expression throws.
             public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
                 try root.evaluate(bindings).caseInsensitiveCompare(try compared.evaluate(bindings))
             }
@@ -48,15 +60,21 @@ import Foundation
         public struct StringLocalizedCompare<Root: PredicateExpression, Compared: PredicateExpression>:
             PredicateExpression
         where Root.Output: StringProtocol, Compared.Output: StringProtocol {
+            /// The expression gives the order of `root` relative to `compared`.
             public typealias Output = ComparisonResult
+            /// The expression for the string on the left of the comparison.
             public let root: Root
+            /// The expression for the string on the right of the comparison.
             public let compared: Compared
 
+            /// The expression `root.localizedCompare(compared)`.
             public init(root: Root, compared: Compared) {
                 self.root = root
                 self.compared = compared
             }
 
+            /// The order of `root`'s string relative to `compared`'s under the current locale's rules;
+            /// throws what evaluating either expression throws.
             public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
                 try root.evaluate(bindings).localizedCompare(try compared.evaluate(bindings))
             }

@@ -3,14 +3,18 @@ import Foundation
 /// A summary of many documents' values: how many, their sum, least, greatest or mean.
 /// Folio's: SwiftData has `fetchCount` only.
 public struct QueryAggregate: Sendable, Hashable {
+    /// What to compute over a group's documents: `count` of documents, and the `sum`, `min`,
+    /// `max` or `average` of the non-`nil` values.
     public enum Function: String, Sendable, Hashable, CaseIterable {
         case count, sum, min, max, average
     }
 
+    /// What the aggregate computes.
     public var function: Function
     /// The value summarized; `nil` for `count`, which counts documents.
     public var value: QueryExpression?
 
+    /// An aggregate of `function` over `value`; leave `value` `nil` for `count`.
     public init(_ function: Function, of value: QueryExpression? = nil) {
         self.function = function
         self.value = value
@@ -19,8 +23,11 @@ public struct QueryAggregate: Sendable, Hashable {
     /// One group's summary: the group's values (empty without grouping), how many
     /// documents it has, and the aggregate (`nil` when no document had a value).
     public struct Row: Sendable, Hashable {
+        /// The group's values of the `groupedBy` expressions, in their order; empty without grouping.
         public var group: [QueryValue]
+        /// How many documents the group has.
         public var count: Int
+        /// The function's result over the group's values; `.null` when no document had a value.
         public var value: QueryValue
     }
 
@@ -127,6 +134,10 @@ extension DocumentStore {
     /// let minutes = try store.aggregate(
     ///     DocumentQuery(entity: "FocusSession"), QueryAggregate(.sum, of: .property("duration")), groupedBy: [.property("state")])
     /// ```
+    ///
+    /// - Throws: what `query(_:)` throws: `.notFound` for an entity the schema lacks, `.invalidQuery`
+    ///   for an expression too deep to run, `.fileSystem`, `.unsafePath`, `.invalidStore` or
+    ///   `.locked` when a folder cannot be read.
     public func aggregate(
         _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression] = []
     ) throws(FolioError) -> [QueryAggregate.Row] {

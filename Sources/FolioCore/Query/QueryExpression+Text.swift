@@ -1,6 +1,7 @@
 /// Writing a query in the text language, so plans, errors and logs show queries as
 /// people type them: `state == "completed" && (endTime ?? startTime) >= @2026-11-01`.
 extension QueryExpression: CustomStringConvertible {
+    /// The expression in the text language, as `queryText` writes it.
     public var description: String { queryText }
 
     /// The expression in the text language (parsing it gives the same tree).

@@ -424,6 +424,8 @@ extension QueryExpression {
     /// Reads a query in the text language, without checking names:
     /// `QueryExpression(parsing: "state == \"paused\" && duration > 60")`. Dates written
     /// as days (`@2026-11-01`) start at midnight in `timeZone`.
+    ///
+    /// - Throws: `.invalidQuery`, with the column, when the text is not a query or is too deep.
     public init(parsing text: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws(FolioError) {
         self = try QueryParser.parse(text, entity: nil, schema: nil, timeZone: timeZone)
     }
@@ -433,6 +435,9 @@ extension DocumentStore {
     /// Reads a query in the text language for an entity of this store, checking every
     /// property name against the manifest's schema (an unknown one is an error that
     /// suggests the nearest), with days in the store's time zone.
+    ///
+    /// - Throws: `.notFound` for an entity the schema lacks; `.invalidQuery`, with the column, for
+    ///   text that is not a query or a property the entity lacks.
     public func parseQuery(_ text: String, entity: String) throws(FolioError) -> QueryExpression {
         let (schema, timeZone) = state.withLock { ($0.querySchema, $0.manifest.timeZone) }
         _ = try schema.entity(entity, in: root)

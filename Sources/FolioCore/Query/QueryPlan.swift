@@ -20,6 +20,8 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
     /// Every document of the entity.
     case scan
 
+    /// The access as `--explain` prints it: `identity lookup`, `index (...) == (...)`,
+    /// `relationship key`, `day partition` or `scan`.
     public var description: String {
         switch self {
         case .identity(let id): "identity lookup \(id)"
@@ -116,7 +118,9 @@ public enum QueryAccess: Sendable, Hashable, CustomStringConvertible {
 /// What running a query did: how it reached its documents and how many it read, for
 /// `ModelContext.explain(_:)` and the command line's `--explain`.
 public struct QueryExplanation: Sendable, CustomStringConvertible {
+    /// The name of the entity the query ran on.
     public var entity: String
+    /// How the query reached its candidate documents.
     public var access: QueryAccess
     /// Documents the entity holds in the store.
     public var documents: Int
@@ -137,6 +141,8 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
     /// value an equality names), when one did (see `QueryIndexes.orderedForEquality`).
     public var orderedBy: String?
 
+    /// The explanation as `--explain` prints it: the entity and access, the counts of documents
+    /// examined and matched, then the sort, the fallback and the cache file, when they apply.
     public var description: String {
         var lines = ["\(entity): \(access)"]
         if let daysRead { lines[0] += " (\(daysRead.read) of \(daysRead.of) day folders)" }

@@ -15,6 +15,8 @@ public struct Document: Sendable, Equatable {
     /// Blobs of `.externalStorage` properties to write (bytes) or remove (`nil`), by property name.
     public var blobs: [String: [UInt8]?]
 
+    /// A document to write; `partitionDate` `nil` keeps the current folder (or today's for a new
+    /// document), and `blobs` lists only the external-storage files to write or remove.
     public init(
         entity: String, id: UUID, partitionDate: Date? = nil, content: JSONObject, blobs: [String: [UInt8]?] = [:]
     ) {
@@ -31,7 +33,9 @@ public struct Document: Sendable, Equatable {
 /// Passed back with a change so the store can tell whether the file changed on disk
 /// since (a conflict) before it overwrites or deletes anything.
 public struct DocumentVersion: Sendable, Hashable {
+    /// Where the document was: its entity, day folder and identity.
     public var path: DocumentPath
+    /// The file's `stat` values when it was read, which a commit compares to tell a change on disk.
     public var stamp: FileStamp
     /// The hash of the file's bytes, which settles whether a recently stamped file changed.
     public var contentHash: UInt64

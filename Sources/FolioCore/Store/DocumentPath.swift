@@ -31,6 +31,8 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// A document's path; throws for an entity name that is not an identifier.
+    ///
+    /// - Throws: `.invalidInput` when `entity` is not an identifier.
     public init(entity: String, day: Day, id: UUID) throws(FolioError) {
         guard Self.isIdentifier(entity) else {
             throw .invalidInput(
@@ -42,6 +44,8 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// The path of the blob that holds one property of this document.
+    ///
+    /// - Throws: `.invalidInput` when `property` is not an identifier.
     public func blob(_ property: String) throws(FolioError) -> DocumentPath {
         guard Self.isIdentifier(property) else {
             throw .invalidInput("property name \"\(property)\" is not an identifier")
@@ -93,6 +97,7 @@ public struct DocumentPath: Sendable, Hashable, Comparable, CustomStringConverti
     /// The path relative to the store, with `/` separators.
     public var relativePath: String { folder + "/" + fileName }
 
+    /// The path relative to the store, as `relativePath` spells it.
     public var description: String { relativePath }
 
     /// The order of the relative paths, compared part by part without building them:
@@ -219,14 +224,17 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     private var storedMonth: Int16
     private var storedDay: Int16
 
+    /// The year, 0000 to 9999 for a day an initializer made; setting clamps to `Int32`'s range only.
     public var year: Int {
         get { Int(storedYear) }
         set { storedYear = Int32(clamping: newValue) }
     }
+    /// The month, 1 to 12 for a day an initializer made; setting clamps to `Int16`'s range only.
     public var month: Int {
         get { Int(storedMonth) }
         set { storedMonth = Int16(clamping: newValue) }
     }
+    /// The day of the month, from 1, for a day an initializer made; setting clamps to `Int16`'s range only.
     public var day: Int {
         get { Int(storedDay) }
         set { storedDay = Int16(clamping: newValue) }
@@ -296,8 +304,10 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// The day as `YYYY-MM-DD`.
     public var description: String { folder.replacingOccurrences(of: "/", with: "-") }
 
+    /// Whether `lhs` comes before `rhs` in the calendar: by year, then month, then day.
     public static func < (lhs: Day, rhs: Day) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

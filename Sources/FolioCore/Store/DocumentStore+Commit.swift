@@ -24,6 +24,11 @@ extension DocumentStore {
     /// The store's history records the transaction, as `author` made it, in the same
     /// transaction: a crash never leaves the documents without their record, or a record
     /// of documents that were never written.
+    ///
+    /// - Throws: `.conflict` (a file changed or an identity taken since it was read), `.misuse` (a
+    ///   document twice in the batch, a version of another document), `.invalidDocument`,
+    ///   `.unsafePath`, `.fileSystem`, `.locked` (another process kept the write lock too long),
+    ///   or `.unfinishedCommit` after the commit point.
     @discardableResult
     public func commit(
         _ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil, author: String? = nil

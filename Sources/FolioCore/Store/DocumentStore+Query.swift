@@ -9,6 +9,10 @@ extension DocumentStore {
     /// let paused = try store.query(DocumentQuery(entity: "FocusSession", filter: .compare(.property("state"), .equal, .value(.string("paused")))))
     /// print(paused.explanation)
     /// ```
+    ///
+    /// - Throws: `.notFound` for an entity the schema lacks, `.invalidQuery` for an expression too
+    ///   deep to run; `.fileSystem`, `.unsafePath` or `.invalidStore` when a folder the query needs
+    ///   cannot be read, `.locked` when another process holds the lock too long.
     public func query(_ query: DocumentQuery) throws(FolioError) -> DocumentQueryResult {
         try run(query, overlay: [])
     }

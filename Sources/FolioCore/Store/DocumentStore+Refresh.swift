@@ -4,8 +4,11 @@ import Synchronization
 
 /// What a refresh found changed on disk since the catalog last looked.
 public struct StoreChanges: Sendable, Equatable {
+    /// Documents whose files appeared since the last look.
     public var added: [DocumentPath] = []
+    /// Documents whose files changed since the last look.
     public var modified: [DocumentPath] = []
+    /// Documents whose files were removed since the last look.
     public var removed: [DocumentPath] = []
     /// Document files read and parsed by this refresh: exactly the new and changed ones.
     public var filesRead = 0
@@ -34,6 +37,9 @@ extension DocumentStore {
     /// entities read so far, then reads of exactly the files that are new or whose stamp
     /// changed (a `git pull`, a hand edit, another process). Entities not read yet are
     /// walked when first touched. Holds the shared lock, so it never sees half a transaction.
+    ///
+    /// - Throws: `.fileSystem`, `.unsafePath` or `.invalidStore` when the tree cannot be walked,
+    ///   `.locked` when another process holds the lock too long.
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges {
         let (folders, everything, cached) = state.withLock {

@@ -10,6 +10,9 @@ extension DocumentStore {
     /// history: `git log --find-object=<revision>`.
     ///
     /// Throws `.conflict` when the file no longer holds the version `document` was read at.
+    ///
+    /// - Throws: `.conflict`; `.fileSystem` or `.unsafePath` when the file cannot be read, and
+    ///   `.unreadableJSON` when it is larger than Folio reads.
     public func revision(of document: StoredDocument) throws(FolioError) -> String {
         let relative = document.path.relativePath
         let bytes = try folder.readFile(relative, limit: JSONReader.absoluteMaximumSize).bytes

@@ -97,6 +97,10 @@ public final class DocumentStore: Sendable {
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
     /// and a folder per entity the manifest's schema names.
+    ///
+    /// - Throws: `.invalidStore` when `root` is a file or already holds a store, `.invalidInput`
+    ///   for an entity name that is not an identifier, `.fileSystem` or `.unsafePath` when a file
+    ///   cannot be written, and whatever `open(at:)` throws.
     public static func create(
         at root: String, manifest: StoreManifest, durability: Durability = .full,
         historyLimit: Int = defaultHistoryLimit
@@ -135,6 +139,11 @@ public final class DocumentStore: Sendable {
     /// the store's lock before it fails with `FolioError.locked`; `progress` hears how
     /// many of the files the cache did not vouch for are read, for a progress bar;
     /// `historyLimit` is how many transactions the store's history keeps (0: no history).
+    ///
+    /// - Throws: `.invalidStore` when `root` is no folder, holds no `folio.json` or a manifest
+    ///   Folio cannot use; `.unreadableJSON` for a malformed `folio.json`; `.fileSystem` or
+    ///   `.unsafePath` when a file cannot be read; `.locked` when recovering a crashed writer's
+    ///   journal waits too long for the lock.
     public static func open(
         at root: String, durability: Durability = .full, lockTimeout: Double = 60, progress: ReadProgress? = nil,
         historyLimit: Int = defaultHistoryLimit
@@ -287,6 +296,10 @@ public final class DocumentStore: Sendable {
     }
 
     /// The bytes of a document's `.externalStorage` blob, or `nil` when it has none.
+    ///
+    /// - Throws: `.invalidInput` when `property` is not an identifier; `.fileSystem`, `.unsafePath`
+    ///   or `.invalidStore` when the folder or the blob cannot be read; `.unreadableJSON` when
+    ///   the blob is larger than Folio reads.
     public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
         let path = try document.blob(property)
         try load([document.entity])
@@ -325,6 +338,9 @@ public final class DocumentStore: Sendable {
     /// Writes the cache now, so the next open reads nothing that has not changed.
     /// Opening a store and closing it do this too; a cache that already holds the
     /// catalog as it is (and whose file nobody replaced) is left alone.
+    ///
+    /// - Throws: `.fileSystem` or `.unsafePath` when a cache file cannot be written or a file
+    ///   cannot be inspected.
     public func writeCache() throws(FolioError) {
         guard try !state.withLock({ state throws(FolioError) in try foldersToCache(state) }).isEmpty else { return }
         // Entries stamped within the file system's clock tick are confirmed after it has
@@ -378,11 +394,16 @@ public final class DocumentStore: Sendable {
 
     /// Removes the cache of the store at `root`, so the next open reads every file again;
     /// no cache is fine. Through the store's folder, like every file of it.
+    ///
+    /// - Throws: `.invalidStore` when `root` is no folder; `.fileSystem` or `.unsafePath` when
+    ///   the cache cannot be removed.
     public static func discardCache(at root: String) throws(FolioError) {
         try DocumentCache.discard(in: OpenFolder(root: normalized(root)))
     }
 
     /// Writes the cache; the store may still be used afterwards.
+    ///
+    /// - Throws: what `writeCache()` throws.
     public func close() throws(FolioError) { try writeCache() }
 
     /// Confirms the content of entries stamped within the file system's clock tick, once the
@@ -484,6 +505,8 @@ public struct StoreStatistics: Sendable, Equatable {
     public var transactionsCommitted = 0
     /// Crashed writers' transactions finished (had their commit record) or discarded (had not).
     public var transactionsRecovered = 0
+    /// Crashed writers' transactions thrown away because they had no commit record: none of
+    /// their files were moved into place.
     public var transactionsDiscarded = 0
     /// Queries answered from a folder's cache file without loading the folder (see
     /// `DocumentStore.servesOneCommand`).

@@ -15,12 +15,15 @@ import Glibc
 /// Times are nanoseconds since 1970, saturated at Int64's range (a time no clock gives,
 /// which only `touch -d` can put in a modification time).
 public struct FileStamp: Sendable, Hashable {
+    /// The file's size in bytes.
     public var size: Int64
     /// The modification time, in nanoseconds since 1970.
     public var modified: Int64
     /// The change time (the inode's ctime), in nanoseconds since 1970.
     public var changed: Int64
+    /// The file's inode number, which a rewrite through a temporary file and a rename changes.
     public var inode: UInt64
+    /// The device the file is on (`st_dev`); 0 in a stamp from before Folio recorded it.
     public var device: UInt64
 
     /// A stamp of these values.

@@ -23,6 +23,8 @@ public struct StoreManifest: Sendable, Equatable {
     /// Rules the app keeps that the schema cannot say, for `check`; written as `"rules"` when there are any.
     public var rules: StoreRules
 
+    /// A manifest of the current format version for a new store: schema version "1.0.0", the
+    /// process's time zone and an empty schema unless given, default merge policy and no rules.
     public init(
         schemaVersion: String = "1.0.0", timeZone: TimeZone = .current, schema: JSONValue = [:],
         merge: MergePolicy = MergePolicy(),
@@ -61,6 +63,9 @@ public struct StoreManifest: Sendable, Equatable {
 
     /// Reads a manifest, checking that this code understands its format. With the file's
     /// `text`, an error names the line and column of the member at fault.
+    ///
+    /// - Throws: `.invalidStore` for a manifest that is not Folio's, of another format version, or with a
+    ///   member missing or not valid (`merge` and `rules` included).
     public init(json: JSONValue, path: String, text: [UInt8]? = nil) throws(FolioError) {
         func location(_ key: String) -> SourceLocation? { text.flatMap { JSONPath([.key(key)]).location(in: $0) } }
         func field<T>(_ key: String, _ convert: (JSONValue) -> T?) throws(FolioError) -> T {

@@ -3,6 +3,8 @@ import Foundation
 
 /// A document as the store holds it.
 public struct StoredDocument: Sendable, Equatable {
+    /// Where the document's file was and its stamp when read: what a save or delete of it passes
+    /// back to detect a change on disk.
     public var version: DocumentVersion
     private var body: Body
 
@@ -16,6 +18,7 @@ public struct StoredDocument: Sendable, Equatable {
         case compact(CompactDocument)
     }
 
+    /// A document with parsed content, as read from `version`'s file.
     public init(version: DocumentVersion, content: JSONObject) {
         self.version = version
         body = .parsed(content)
@@ -51,9 +54,13 @@ public struct StoredDocument: Sendable, Equatable {
     /// Where the document is: its version's path, not kept twice (every result of a
     /// fetch and every model made from a document holds one of these).
     public var path: DocumentPath { version.path }
+    /// The document's entity (its model's name), from its path.
     public var entity: String { path.entity }
+    /// The document's identity, from its path (its file name).
     public var id: UUID { path.id }
 
+    /// Whether two documents have the same version and the same members in the same order,
+    /// however each holds its content.
     public static func == (lhs: StoredDocument, rhs: StoredDocument) -> Bool {
         lhs.version == rhs.version && lhs.content == rhs.content
     }

@@ -15,6 +15,9 @@ extension DocumentStore {
     /// Throws when a name is not a property of the entity (suggesting the nearest), or
     /// when the document would break the schema (a missing required property, a wrong type,
     /// a relationship pointing at nothing).
+    ///
+    /// - Throws: `.notFound` for an entity or property the schema lacks (suggesting the nearest),
+    ///   `.invalidValue` when the document would not fit the schema.
     public func newDocument(entity name: String, values: JSONObject) throws(FolioError) -> Document {
         let (schema, version) = state.withLock { ($0.querySchema, $0.manifest.schemaVersion) }
         let entity = try schema.entity(name, in: root)
@@ -52,6 +55,9 @@ extension DocumentStore {
     }
 
     /// A stored document with some properties set to new values, in place.
+    ///
+    /// - Throws: `.notFound` for an entity or property the schema lacks (suggesting the nearest),
+    ///   `.invalidValue` when the document would not fit the schema.
     public func document(_ stored: StoredDocument, setting values: JSONObject) throws(FolioError) -> Document {
         let entity = try state.withLock { $0.querySchema }.entity(stored.entity, in: root)
         try entity.checkNames(values.keys)
@@ -61,6 +67,9 @@ extension DocumentStore {
     }
 
     /// A stored document replaced by a whole new content, as a person edited it.
+    ///
+    /// - Throws: `.notFound` for an entity the schema lacks, `.invalidValue` when the content would
+    ///   not fit the schema.
     public func document(_ stored: StoredDocument, replacingWith content: JSONObject) throws(FolioError) -> Document {
         let schema = state.withLock { $0.querySchema }
         // A subclass's document is checked as its own entity, which may be another one of the hierarchy after the edit.

@@ -10,6 +10,9 @@ import Foundation
 extension DocumentStore {
     /// Marks documents deleted (`"$deleted"`: the moment), with every live document a
     /// `cascade` rule reaches; throws when a `deny` rule still has related documents.
+    ///
+    /// - Throws: `.constraint` when a `deny` rule still has related live documents; nothing is
+    ///   marked then.
     public func softDeletion(of documents: [StoredDocument], at moment: Date = Date()) throws(FolioError)
         -> [DocumentChange]
     {

@@ -10,6 +10,7 @@ public struct StoreFinding: Sendable, Hashable, CustomStringConvertible {
         /// Allowed, but maybe not meant: keys the schema does not know.
         case note
 
+        /// Whether `lhs` matters more: an error comes before a note, so findings sort errors first.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .note }
     }
 
@@ -33,6 +34,8 @@ public struct StoreFinding: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The finding as a diagnostic line: `path:line:column: severity: message`, without the line
+    /// and column when they are not known.
     public var description: String {
         var place = path
         if let line { place += ":\(line)" }

@@ -20,6 +20,8 @@ public struct StoreRules: Sendable, Equatable {
     public var isEmpty: Bool { unique.isEmpty }
 
     /// The rules a manifest's `"rules"` member describes.
+    ///
+    /// - Throws: `.invalidStore` when the member is not shaped as `{"unique": {"Entity": [["property"]]}}`.
     public init(json: JSONValue, path: String) throws(FolioError) {
         self.init()
         let shape = "the manifest's \"rules\" must look like {\"unique\": {\"DayEntry\": [[\"day\"]]}}"

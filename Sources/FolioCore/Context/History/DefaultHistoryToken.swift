@@ -4,6 +4,7 @@
 /// `tokenValue` maps each store's identifier to the number of its last transaction the
 /// token covers. A transaction's token names its own store only.
 public struct DefaultHistoryToken: HistoryToken, Codable {
+    /// A token's value: the number of the last transaction covered, by store identifier.
     public typealias TokenType = [String: Int64]
 
     /// The last transaction covered, by store identifier.

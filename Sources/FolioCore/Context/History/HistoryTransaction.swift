@@ -20,16 +20,25 @@ public protocol HistoryTransaction: Hashable, Identifiable, Sendable {
 
 /// One transaction of a Folio store's history, as `ModelContext.fetchHistory(_:)` returns it.
 public struct DefaultHistoryTransaction: HistoryTransaction {
+    /// A transaction's token: its store's identifier and the transaction's number.
     public typealias TokenType = DefaultHistoryToken
+    /// A transaction's number in its store.
     public typealias TransactionIdentifier = Int64
 
     /// The transaction's number in its store, as `transactionIdentifier`.
     public var id: Int64 { transactionIdentifier }
+    /// When the transaction was committed; for changes found on disk, when Folio found them.
     public let timestamp: Date
+    /// What the transaction inserted, updated and deleted, in the order saved, leaving out models of
+    /// entities this app's schema no longer has.
     public let changes: [HistoryChange]
+    /// The transaction's place in the history: keep the last one seen and fetch with
+    /// `$0.token > token` to read only later transactions.
     public let token: DefaultHistoryToken
     /// The transaction's number in its store: 1 for the first, one more for each next.
     public let transactionIdentifier: Int64
+    /// The identifier of the store the transaction is in, kept in `.folio/history/store`; each copy
+    /// of a store has its own.
     public let storeIdentifier: String
     /// The bundle identifier of the program that wrote the transaction, or its process's
     /// name where it has no bundle (a Linux program); empty for a change Folio did not make
@@ -38,12 +47,16 @@ public struct DefaultHistoryTransaction: HistoryTransaction {
     /// The identifier of the process that wrote the transaction, in decimal; empty where
     /// `bundleIdentifier` is.
     public let processIdentifier: String
+    /// The saving context's `author`; `"external"` for changes Folio found on disk (a hand edit,
+    /// `git pull`); `"folio"` for the `folio` tool's.
     public let author: String?
 
+    /// Whether both are the same transaction: the same store and transaction number.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.storeIdentifier == rhs.storeIdentifier && lhs.transactionIdentifier == rhs.transactionIdentifier
     }
 
+    /// Hashes the store and transaction number, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storeIdentifier)
         hasher.combine(transactionIdentifier)

@@ -4,7 +4,9 @@
 public struct ResultsChange: Sendable, Equatable {
     /// A row that moved: its offset before and after.
     public struct Move: Sendable, Equatable {
+        /// The row's offset in the results before the update.
         public var from: Int
+        /// The row's offset in the results after the update.
         public var to: Int
     }
 

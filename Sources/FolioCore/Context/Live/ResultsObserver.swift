@@ -52,6 +52,11 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     @ObservationIgnored private var listenerKey = 0
 
     /// Results for a descriptor, in a context, updated on the actor this runs on.
+    ///
+    /// - Throws: `.misuse` when made off an actor, for a model the container does not know or a
+    ///   predicate that cannot run; otherwise what the first fetch throws (`.fileSystem`,
+    ///   `.unsafePath`, `.invalidStore`, `.locked`, or a document's error when unreadable
+    ///   documents are not skipped).
     public init(
         fetchDescriptor: FetchDescriptor<Element>, modelContext: ModelContext,
         isolation: isolated (any Actor)? = #isolation
@@ -101,6 +106,8 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     }
 
     /// Results for models matching a predicate, in an order.
+    ///
+    /// - Throws: what `init(fetchDescriptor:modelContext:isolation:)` throws.
     public convenience init(
         filterBy predicate: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>] = [],
         modelContext: ModelContext, isolation: isolated (any Actor)? = #isolation
@@ -111,6 +118,8 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     }
 
     /// Results for a descriptor in a new context of the container.
+    ///
+    /// - Throws: what `init(fetchDescriptor:modelContext:isolation:)` throws.
     public convenience init(
         fetchDescriptor: FetchDescriptor<Element>, modelContainer: ModelContainer,
         isolation: isolated (any Actor)? = #isolation
