@@ -115,4 +115,20 @@ struct APIFormTests {
         reopened.deleteAllData()
         #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Trip>()) == 0)
     }
+
+    @Test func eraseOfAContainerOpenedWithoutSavesIsRefusedAndErasesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let writer = try ModelContainer(
+            for: Trip.self, configurations: ModelConfiguration(url: folder.url, durability: .none))
+        let context = ModelContext(writer)
+        context.insert(Trip(name: "Kept", start: Date()))
+        try context.save()
+
+        let readOnly = try ModelContainer(
+            for: Trip.self, configurations: ModelConfiguration(url: folder.url, allowsSave: false))
+        let refusal = #expect(throws: FolioError.self) { try readOnly.erase() }
+        #expect(refusal?.kind == .misuse, "\(String(describing: refusal))")
+        readOnly.deleteAllData()
+        #expect(try ModelContext(readOnly).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Kept"])
+    }
 }
