@@ -15,14 +15,16 @@ struct AppCacheAnswerTests {
     }
 
     /// A container on the store at `root` that watches no file (the tests say when to
-    /// refresh) and answers from cache files whatever a folder's size.
-    func openApp(at root: String) throws -> (ModelContainer, ModelContext, DocumentStore) {
+    /// refresh) and answers from cache files for a folder of `minimum` documents or more
+    /// (any size unless told).
+    func openApp(at root: String, cacheAnswerMinimum minimum: Int = 0) throws -> (
+        ModelContainer, ModelContext, DocumentStore
+    ) {
         var configuration = ModelConfiguration(url: URL(fileURLWithPath: root), durability: .none)
         configuration.watchesFiles = false
+        configuration.reads = StoreReads(cacheAnswerMinimum: minimum)
         let container = try ModelContainer(for: Errand.self, Household.self, configurations: configuration)
-        let store = container.store(of: "Errand")
-        store.cacheAnswerMinimum = 0
-        return (container, ModelContext(container), store)
+        return (container, ModelContext(container), container.store(of: "Errand"))
     }
 
     func isLoaded(_ folder: String, in store: DocumentStore) -> Bool {
@@ -77,8 +79,7 @@ struct AppCacheAnswerTests {
     @Test func aFolderSmallerThanTheMinimumIsLoadedByItsFirstFetch() throws {
         let folder = try TemporaryDirectory()
         let (root, _) = try makeErrands(in: folder)
-        let (_, context, store) = try openApp(at: root)
-        store.cacheAnswerMinimum = 61
+        let (_, context, store) = try openApp(at: root, cacheAnswerMinimum: 61)
         #expect(try errands(priority: 3, in: context).count == 12)
         #expect(store.statistics.answersFromCacheFiles == 0)
         #expect(isLoaded("Errand", in: store))

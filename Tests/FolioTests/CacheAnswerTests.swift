@@ -75,8 +75,7 @@ struct CacheAnswerTests {
     func compareAnswers(at root: String, households: [UUID], before: () throws -> Void = {}) throws -> [Bool] {
         try queries(households: households).map { query in
             try before()
-            let answering = try DocumentStore.open(at: root, durability: .none)
-            answering.servesOneCommand = true
+            let answering = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
             let answered = try answer(query, in: answering)
             #expect(try answer(query, in: DocumentStore.open(at: root, durability: .none)) == answered, "\(query)")
             return answering.statistics.answersFromCacheFiles == 1
@@ -111,8 +110,7 @@ struct CacheAnswerTests {
         try DocumentStore.open(at: root, durability: .none).close()
 
         #expect(try compareAnswers(at: root, households: households).allSatisfy { $0 })
-        let store = try DocumentStore.open(at: root, durability: .none)
-        store.servesOneCommand = true
+        let store = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
         let result = try store.query(queries(households: households)[0])
         #expect(result.explanation.fromCacheFile)
         #expect(result.explanation.documents == 60)
@@ -168,8 +166,7 @@ struct CacheAnswerTests {
         let broken = try errandFiles(in: root)[0].replacing(/[0-9A-F-]{36}/, with: UUID().uuidString)
         try "{".write(toFile: root + "/" + broken, atomically: false, encoding: .utf8)
         #expect(try compareAnswers(at: root, households: households).allSatisfy { !$0 })
-        let store = try DocumentStore.open(at: root, durability: .none)
-        store.servesOneCommand = true
+        let store = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
         _ = try store.query(queries(households: households)[0])
         #expect(store.unreadableDocuments(of: "Errand").map(\.path) == [broken])
     }
@@ -215,8 +212,7 @@ struct CacheAnswerTests {
         let folder = try TemporaryDirectory()
         let (root, _) = try makeErrands(in: folder)
         func summaries() throws -> (fromCache: StoreSummary, loaded: StoreSummary, answered: Bool) {
-            let answering = try DocumentStore.open(at: root, durability: .none)
-            answering.servesOneCommand = true
+            let answering = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
             let fromCache = answering.summary
             let answered = answering.statistics.cacheHits == 0 && answering.statistics.filesRead == 0
             return (fromCache, try DocumentStore.open(at: root, durability: .none).summary, answered)
@@ -264,8 +260,7 @@ struct CacheAnswerTests {
         /// folder, compared; whether each was answered from the cache file.
         func compare() throws -> [Bool] {
             try aggregates.map { query, aggregate, groupBy in
-                let answering = try DocumentStore.open(at: root, durability: .none)
-                answering.servesOneCommand = true
+                let answering = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
                 let answered = try answering.aggregate(query, aggregate, groupedBy: groupBy)
                 let loaded = try DocumentStore.open(at: root, durability: .none)
                 #expect(try loaded.aggregate(query, aggregate, groupedBy: groupBy) == answered, "\(aggregate)")
@@ -292,8 +287,7 @@ struct CacheAnswerTests {
         var bytes = [UInt8](try Data(contentsOf: cache))
         bytes[try #require(bytes.firstRange(of: Array("Errand 12".utf8))).lowerBound + 1] ^= 0x5A
         try Data(bytes).write(to: cache)
-        let answering = try DocumentStore.open(at: root, durability: .none)
-        answering.servesOneCommand = true
+        let answering = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
         let (query, aggregate, groupBy) = aggregates[1]
         let answered = try answering.aggregate(query, aggregate, groupedBy: groupBy)
         #expect(answering.statistics.answersFromCacheFiles == 0)

@@ -23,8 +23,7 @@ struct NewDocumentWalkTests {
 
     /// The store at `root` as a one-command process opens it (`folio insert`).
     func oneCommandStore(at root: String) throws -> DocumentStore {
-        let store = try DocumentStore.open(at: root, durability: .none)
-        store.servesOneCommand = true
+        let store = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
         return store
     }
 

@@ -75,8 +75,7 @@ struct OneFolderCheckTests {
         #expect(loaded.filter { $0.severity == .note }.count == 1, "\(loaded)")
         #expect(loaded.filter { $0.message.contains("is also held by") }.count == 2)
 
-        let oneCommand = try DocumentStore.open(at: path)
-        oneCommand.servesOneCommand = true
+        let oneCommand = try DocumentStore.open(at: path, reads: .oneCommand)
         let (findings, files) = oneCommand.checkReport()
         #expect(findings == loaded)
         #expect(files == documents)
@@ -95,8 +94,7 @@ struct OneFolderCheckTests {
         let parseError = try #require(loaded.first { $0.path == broken })
         #expect(parseError.line == 4)
 
-        let oneCommand = try DocumentStore.open(at: path)
-        oneCommand.servesOneCommand = true
+        let oneCommand = try DocumentStore.open(at: path, reads: .oneCommand)
         let (findings, files) = oneCommand.checkReport()
         #expect(findings == loaded)
         #expect(files == documents + 1)

@@ -92,6 +92,9 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// a file changes there: another process's save, a hand edit, `git pull` (Folio's). On by
     /// default; a store in memory is never watched.
     public var watchesFiles = true
+    /// How the store answers reads: an app's unless a test asks for another minimum of
+    /// documents for answering from a cache file (see `StoreReads`).
+    package var reads = StoreReads.app
 
     /// A configuration. Without a URL, the store is `<name>.folio` in the user's data folder
     /// (`$XDG_DATA_HOME`, else `~/.local/share`), in a folder named after the program.

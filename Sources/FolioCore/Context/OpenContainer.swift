@@ -105,6 +105,7 @@ final class OpenContainer: Sendable {
                 at: folder.path(percentEncoded: false), schema: schema, durability: durability,
                 writable: configuration.allowsSave || configuration.isStoredInMemoryOnly,
                 timeZone: configuration.timeZone ?? .current, historyLimit: configuration.historyLimit,
+                reads: configuration.reads,
                 migrationPlan: migrationPlan)
             return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: scratch)
         } catch {
@@ -205,7 +206,7 @@ final class OpenContainer: Sendable {
     /// schema in the manifest (unless the configuration does not allow writing).
     private static func openStore(
         at root: String, schema: Schema, durability: Durability, writable: Bool, timeZone: TimeZone,
-        historyLimit: Int, migrationPlan: (any SchemaMigrationPlan.Type)?
+        historyLimit: Int, reads: StoreReads, migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws(FolioError) -> DocumentStore {
         var holdsStore = false
         if try FileSystem.status(root) != nil {
@@ -221,9 +222,9 @@ final class OpenContainer: Sendable {
                 at: root,
                 manifest: StoreManifest(
                     schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),
-                durability: durability, historyLimit: historyLimit)
+                durability: durability, historyLimit: historyLimit, reads: reads)
         }
-        let store = try DocumentStore.open(at: root, durability: durability, historyLimit: historyLimit)
+        let store = try DocumentStore.open(at: root, durability: durability, historyLimit: historyLimit, reads: reads)
         var manifest = store.manifest
         if let recorded = Schema.Version(manifest.schemaVersion), recorded > schema.version {
             throw FolioError(

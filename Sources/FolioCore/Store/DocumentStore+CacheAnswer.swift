@@ -9,7 +9,7 @@ extension DocumentStore {
     /// cannot be read here (an issue, a staged file, an unreadable or duplicate document, or
     /// more changed files than a rewrite of the cache would wait for). An app's store (one
     /// that does not serve one command) answers so only for a folder of at least
-    /// `cacheAnswerMinimum` documents, and only until the answers have read as many
+    /// `StoreReads.cacheAnswerMinimum` documents, and only until the answers have read as many
     /// documents as the folder has (see `cachedFolder`).
     ///
     /// The walk (`stat` only, under the shared lock, as a load's) is matched against the
@@ -20,10 +20,11 @@ extension DocumentStore {
     /// whole filter, so the index only ever narrows what is read.
     func answerFromCache(_ query: DocumentQuery, countOnly: Bool) -> DocumentQueryResult? {
         // Every fetch of an app comes this way: a loaded folder answers at once.
-        let asksCache = state.withLock { state in
-            state.servesOneCommand
-                || !state.catalog.isLoaded(state.querySchema.entities[query.entity]?.storageName ?? query.entity)
-        }
+        let asksCache =
+            servesOneCommand
+            || state.withLock { state in
+                !state.catalog.isLoaded(state.querySchema.entities[query.entity]?.storageName ?? query.entity)
+            }
         guard asksCache else { return nil }
         let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
         guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
@@ -100,17 +101,16 @@ extension DocumentStore {
     /// (its next query may use any) and only those of the index on `properties` in a store
     /// serving one command (a million documents' pairs are 12 MB an index); `nil` when it
     /// cannot be told so (see `makeCachedFolder`), or, in an app's store, when the folder has
-    /// fewer documents than `cacheAnswerMinimum` (loading it costs little and answers every
+    /// fewer documents than `StoreReads.cacheAnswerMinimum` (loading it costs little and answers every
     /// later query) or the answers have read as many documents as it has (loading it once
     /// costs about that).
     private func cachedFolder(_ name: String, for properties: [String]) -> CachedFolder? {
-        let (kept, oneCommand, minimum) = state.withLock {
-            ($0.cachedFolders[name], $0.servesOneCommand, $0.cacheAnswerMinimum)
-        }
+        let kept = state.withLock { $0.cachedFolders[name] }
+        let (oneCommand, minimum) = (servesOneCommand, reads.cacheAnswerMinimum)
         if let kept { return oneCommand || kept.documentsRead < kept.documents ? kept : nil }
         let made = try? lock.withLock(.shared) { () throws(FolioError) -> CachedFolder? in
             let indexes: Set<String>? = oneCommand ? [CacheIndex.indexName(of: properties)] : nil
-            guard let made = try makeCachedFolder(name, keepingIndexes: indexes, smallest: oneCommand ? 0 : minimum)
+            guard let made = try makeCachedFolder(name, keepingIndexes: indexes, smallest: minimum)
             else { return nil }
             // Kept under the shared lock, so a commit into the folder comes after and lets it
             // go; a load meanwhile holds the folder itself.

@@ -17,7 +17,7 @@ extension DocumentStore {
     ) -> [StoreIssue] {
         if forEachFromCache(in: name, reading: members, includeDeleted: true, body) { return [] }
         startingOver()
-        let (wasLoaded, forgets) = state.withLock { ($0.catalog.isLoaded(name), $0.servesOneCommand) }
+        let (wasLoaded, forgets) = (state.withLock { $0.catalog.isLoaded(name) }, servesOneCommand)
         loadReporting([name])
         let paths = state.withLock { $0.catalog.entries(inFolder: name).map(\.path) }
         for path in paths {

@@ -36,6 +36,8 @@ public final class DocumentStore: Sendable {
     let state: Mutex<State>
     /// Hears how many files a folder's first use reads, for a progress bar.
     let progress: ReadProgress?
+    /// How reads are answered: for an app, or for one command.
+    let reads: StoreReads
 
     struct State {
         var manifest: StoreManifest {
@@ -69,16 +71,12 @@ public final class DocumentStore: Sendable {
         /// Where the history's next record goes, as of the last time this store held the write
         /// lock; `nil` until then.
         var historyTail: HistoryLog.Tail?
-        /// See `DocumentStore.servesOneCommand`.
-        var servesOneCommand = false
         /// The folders a query was answered from the cache file of without loading them: its
         /// walk found no issue and every file readable.
         var answeredFromCache: Set<String> = []
         /// The folders an answer from the cache file left unloaded, as their walk found them;
         /// see `CachedFolder` for when one is let go.
         var cachedFolders: [String: CachedFolder] = [:]
-        /// See `DocumentStore.cacheAnswerMinimum`.
-        var cacheAnswerMinimum = DocumentStore.defaultCacheAnswerMinimum
         /// The last history token whose transaction every loaded folder of the catalog reflects,
         /// or `nil` before a folder is loaded: changes a refresh finds that the history after it
         /// does not explain are recorded as external.
@@ -103,7 +101,7 @@ public final class DocumentStore: Sendable {
     ///   cannot be written, and whatever `open(at:)` throws.
     public static func create(
         at root: String, manifest: StoreManifest, durability: Durability = .full,
-        historyLimit: Int = defaultHistoryLimit
+        historyLimit: Int = defaultHistoryLimit, reads: StoreReads = .app
     ) throws(FolioError) -> DocumentStore {
         let root = Self.normalized(root)
         if let info = try FileSystem.status(root) {
@@ -128,7 +126,7 @@ public final class DocumentStore: Sendable {
             try folder.createFile(".gitignore", bytes: Array(Self.gitignore.utf8), sync: durability != .none)
         }
         try writeManifest(manifest, in: folder, durability: durability)
-        return try open(at: root, durability: durability, historyLimit: historyLimit)
+        return try open(at: root, durability: durability, historyLimit: historyLimit, reads: reads)
     }
 
     /// Opens a store: reads the manifest and finishes or discards a crashed writer's journal.
@@ -146,7 +144,7 @@ public final class DocumentStore: Sendable {
     ///   journal waits too long for the lock.
     public static func open(
         at root: String, durability: Durability = .full, lockTimeout: Double = 60, progress: ReadProgress? = nil,
-        historyLimit: Int = defaultHistoryLimit
+        historyLimit: Int = defaultHistoryLimit, reads: StoreReads = .app
     ) throws(FolioError) -> DocumentStore {
         let root = Self.normalized(root)
         let folder = try OpenFolder(root: root)
@@ -164,17 +162,18 @@ public final class DocumentStore: Sendable {
         let store = DocumentStore(
             root: root, durability: durability, historyLimit: max(0, historyLimit), folder: folder,
             lock: try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout),
-            manifest: try readManifest(in: folder), manifestStamp: manifestStamp, progress: progress)
+            manifest: try readManifest(in: folder), manifestStamp: manifestStamp, progress: progress, reads: reads)
         try store.recoverJournals()
         return store
     }
 
     private init(
         root: String, durability: Durability, historyLimit: Int, folder: OpenFolder, lock: StoreLock,
-        manifest: StoreManifest, manifestStamp: FileStamp?, progress: ReadProgress?
+        manifest: StoreManifest, manifestStamp: FileStamp?, progress: ReadProgress?, reads: StoreReads
     ) {
         self.root = root
         self.progress = progress
+        self.reads = reads
         self.durability = durability
         self.historyLimit = historyLimit
         self.folder = folder
@@ -307,33 +306,9 @@ public final class DocumentStore: Sendable {
         return try folder.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
     }
 
-    /// Whether this store serves one command of a process that then ends (`folio count`,
-    /// `folio insert`), and so leaves a folder unloaded wherever the command can do without
-    /// it: a query on one index key is answered from the folder's cache file and a walk
-    /// whatever its size (see `answerFromCache`), a commit of new documents checks their
-    /// identities against a walk of their folder (see `commit`), and a pass over every
-    /// document reads the cache file rather than loading (see `forEachDocument`). For such a
-    /// command, loading a folder of 200,000 documents cost three times the walk and 270 MB,
-    /// for an answer that reads a few hundred. An app's store answers from the cache file
-    /// only for a large folder, and loads it once its queries read more (see
-    /// `cacheAnswerMinimum`); so this is off unless asked for.
-    package var servesOneCommand: Bool {
-        get { state.withLock { $0.servesOneCommand } }
-        set { state.withLock { $0.servesOneCommand = newValue } }
-    }
-
-    /// The fewest documents a folder must have for an app's query on one index key to be
-    /// answered from its cache file and a walk, the folder left unloaded (see
-    /// `answerFromCache`); a store serving one command does so whatever the size. Below it,
-    /// loading the folder costs little and answers every later query from memory.
-    package var cacheAnswerMinimum: Int {
-        get { state.withLock { $0.cacheAnswerMinimum } }
-        set { state.withLock { $0.cacheAnswerMinimum = newValue } }
-    }
-
-    /// `cacheAnswerMinimum` unless changed: at 5,000 documents a load takes about 30 ms
-    /// and 6 MB.
-    package static let defaultCacheAnswerMinimum = 5_000
+    /// Whether this store serves one command of a process that then ends, and so leaves a
+    /// folder unloaded wherever the command can do without it (see `StoreReads`).
+    package var servesOneCommand: Bool { reads.servesOneCommand }
 
     /// Writes the cache now, so the next open reads nothing that has not changed.
     /// Opening a store and closing it do this too; a cache that already holds the

@@ -45,9 +45,8 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
                 // One question, then the process ends: answered from the cache file when it can be.
-                store.servesOneCommand = true
+                let store = try store.open(reads: .oneCommand)
                 if function != .count, of == nil {
                     throw FolioError.invalidInput("\(function) needs a value: add --of <property or expression>")
                 }

@@ -36,8 +36,7 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
-                store.servesOneCommand = true
+                let store = try store.open(reads: .oneCommand)
                 let bar = Progress("check", total: 0)
                 let (findings, files) = store.checkReport { checked, total in bar.advance(to: checked, of: total) }
                 bar.finish()

@@ -21,9 +21,8 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
                 // One question, then the process ends: answered from the cache file when it can be.
-                store.servesOneCommand = true
+                let store = try store.open(reads: .oneCommand)
                 let result = try store.query(try query.documentQuery(in: store, limit: 0))
                 Terminal.print("\(result.total)")
                 if explain {

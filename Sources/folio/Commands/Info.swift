@@ -20,9 +20,8 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
                 // One look at the store, then the process ends: from the cache files when they can tell.
-                store.servesOneCommand = true
+                let store = try store.open(reads: .oneCommand)
                 let manifest = store.manifest
                 let summary = store.summary
                 let entities = Set(summary.tallies.keys).union(manifest.storedSchema.entityNames).sorted()

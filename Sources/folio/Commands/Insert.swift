@@ -46,9 +46,8 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
                 // The entity's folder stays unloaded: the commit checks the new identity against a walk.
-                store.servesOneCommand = true
+                let store = try store.open(reads: .oneCommand)
                 _ = try store.parseQuery("true", entity: entity)
                 var values = try Assignment.values(assignments, entity: entity, in: store)
                 var document = try store.newDocument(entity: entity, values: values)

@@ -88,9 +88,8 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
                 // One question, then the process ends: answered from the cache file when it can be.
-                store.servesOneCommand = true
+                let store = try store.open(reads: .oneCommand)
                 let documentQuery = try query.documentQuery(in: store, sort: sort, offset: offset, limit: limit)
                 let result = try store.query(documentQuery)
                 let documents = result.matches.compactMap(\.stored)

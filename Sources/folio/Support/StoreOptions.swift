@@ -41,8 +41,9 @@ struct StoreOptions: ParsableArguments {
             reason: "no folio.json here or in any folder above; pass --store PATH, or create a store with `folio init`")
     }
 
-    /// The store, opened; `progress` hears the files read that the cache did not vouch for.
-    func open(progress: ReadProgress? = nil) throws(FolioError) -> DocumentStore {
+    /// The store, opened; `progress` hears the files read that the cache did not vouch for,
+    /// and `reads` says whether it serves this one command or more (see `StoreReads`).
+    func open(progress: ReadProgress? = nil, reads: StoreReads = .app) throws(FolioError) -> DocumentStore {
         let root = try root()
         guard FileManager.default.fileExists(atPath: root + "/" + StoreManifest.fileName) else {
             throw .invalidStore(
@@ -50,7 +51,7 @@ struct StoreOptions: ParsableArguments {
                 reason:
                     "this folder holds no folio.json, so it is not a Folio store; create one with `folio init \(root)`")
         }
-        let store = try DocumentStore.open(at: root, lockTimeout: lockTimeout, progress: progress)
+        let store = try DocumentStore.open(at: root, lockTimeout: lockTimeout, progress: progress, reads: reads)
         // What the store could open despite, said once before the command's own output.
         if let unfinished = store.unfinishedTransaction {
             Terminal.printError(
