@@ -56,10 +56,11 @@ struct TerminalSession: Decodable {
 
     /// Runs `tool` with `arguments` on a new terminal (`TERM=vt100`, 200 columns by 50 rows),
     /// playing `steps`, within `seconds`; `environment` adds to the tool's, a `nil` removing a
-    /// variable. The tool is killed if it has not ended by then.
+    /// variable. The tool is killed if it has not ended by then: a limit for a session that
+    /// hangs, far past what one takes on a loaded machine (a steady one waits no longer for it).
     init(
         _ tool: FolioTool, _ arguments: [String], steps: [Step], environment: [String: String?] = [:],
-        seconds: Double = 60
+        seconds: Double = 180
     ) throws {
         var variables = ProcessInfo.processInfo.environment
         variables["NO_COLOR"] = "1"
