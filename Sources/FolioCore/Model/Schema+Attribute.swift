@@ -7,7 +7,7 @@ extension Schema {
         public struct Option: Sendable, Hashable {
             enum Kind: Hashable {
                 case unique, externalStorage, ephemeral, preserveValueOnDeletion, spotlight, allowsCloudEncryption,
-                    indexed
+                    indexed, codable
                 case originalName(String)
                 case transformable(Transformer)
             }
@@ -41,6 +41,11 @@ extension Schema {
             public static let allowsCloudEncryption = Option(kind: .allowsCloudEncryption)
             /// Folio's own: indexed for queries, the same as naming the property in `#Index`.
             public static let indexed = Option(kind: .indexed)
+            /// Stored through the type's `Codable` conformance, as SwiftData does since iOS 27 for
+            /// types an app does not control. Folio stores every `Codable` value so already (a
+            /// nested JSON value in the document), so the option changes nothing on disk; Apple
+            /// says such a property cannot be used in a predicate or a sort.
+            public static let codable = Option(kind: .codable)
 
             /// The name this property had in an earlier version of the schema, for migrations.
             public static func originalName(_ name: String) -> Option { Option(kind: .originalName(name)) }
@@ -124,6 +129,8 @@ extension Schema {
         public var isUnique: Bool { options.contains(.unique) }
         /// Whether the attribute has `.indexed`: queries on it use a sorted index.
         public var isIndexed: Bool { options.contains(.indexed) }
+        /// Whether the attribute is declared `.codable`.
+        public var isCodable: Bool { options.contains(.codable) }
         /// Whether the value is written to the document at all.
         public var isStored: Bool { !options.contains(.ephemeral) }
         /// Whether the attribute has `.externalStorage`: its value is a `.bin` file beside the document.

@@ -37,7 +37,7 @@ extension Schema.Property {
                 case .ephemeral: "ephemeral"
                 case .preserveValueOnDeletion: "preserveValueOnDeletion"
                 case .indexed: "indexed"
-                case .spotlight, .allowsCloudEncryption, .originalName, .transformable: nil
+                case .spotlight, .allowsCloudEncryption, .codable, .originalName, .transformable: nil
                 }
             }
             if !flags.isEmpty { object["options"] = .array(flags) }
