@@ -75,7 +75,7 @@ extension ModelMacro {
                 }
                 return Diagnostic(node: type, message: ModelDiagnostic.unsupportedType, fixIts: fixIts)
             }
-            if property.isTransient && !property.hasInitialValue {
+            if property.isTransient && !property.hasInitialValue && !property.isImplicitlyNil {
                 return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.transientWithoutValue)
             }
             return nil

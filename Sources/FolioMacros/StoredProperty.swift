@@ -10,10 +10,10 @@ struct StoredProperty {
 
     var isLet: Bool { declaration.bindingSpecifier.tokenKind == .keyword(.let) }
     var hasInitialValue: Bool { binding.initializer != nil }
-    /// An optional without an initial value, which Swift starts at `nil` and an initializer
+    /// An optional `var` without an initial value, which Swift starts at `nil` and an
     /// need not set (the seeds' models rely on that).
     var isImplicitlyNil: Bool {
-        guard !hasInitialValue, let type else { return false }
+        guard !isLet, !hasInitialValue, let type else { return false }
         if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
         return type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
     }
