@@ -43,7 +43,9 @@ extension ModelMacro {
         context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass, fixIts: fixIts))
     }
 
-    /// What `@Model` cannot persist among the properties, as diagnostics.
+    /// What `@Model` cannot persist among the properties, as diagnostics. Callers pass the
+    /// properties outside any `#if` (`StoredProperty.unconditional`): a build that leaves
+    /// a clause out never compiles what is in it, so nothing there may stop it.
     static func problems(in properties: [StoredProperty]) -> [Diagnostic] {
         properties.compactMap { property in
             if property.isLet && !property.isTransient && property.hasInitialValue {
