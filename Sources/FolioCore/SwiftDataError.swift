@@ -39,6 +39,10 @@ extension FolioError {
     public static let unknownSchema = pattern("unknownSchema", matching: [.misuse])
     /// The history after a token was deleted, so fetching since it would miss changes (`.historyTokenExpired`).
     public static let historyTokenExpired = pattern("historyTokenExpired", matching: [.historyTokenExpired])
+    /// A batched fetch whose descriptor includes pending changes, which SwiftData refuses.
+    /// Folio's batched fetches lay the context's unsaved changes over the store as its other
+    /// fetches do, so it matches no error Folio throws: the name is here for apps' `catch`.
+    public static let includePendingChangesWithBatchSize = pattern("includePendingChangesWithBatchSize", matching: [])
     /// A history fetch Folio cannot run: another transaction type than `DefaultHistoryTransaction` (`.misuse`).
     public static let invalidTransactionFetchRequest = pattern("invalidTransactionFetchRequest", matching: [.misuse])
 }

@@ -43,7 +43,9 @@ extension ModelMacro {
         context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.notAClass, fixIts: fixIts))
     }
 
-    /// What `@Model` cannot persist among the properties, as diagnostics.
+    /// What `@Model` cannot persist among the properties, as diagnostics. Callers pass the
+    /// properties outside any `#if` (`StoredProperty.unconditional`): a build that leaves
+    /// a clause out never compiles what is in it, so nothing there may stop it.
     static func problems(in properties: [StoredProperty]) -> [Diagnostic] {
         properties.compactMap { property in
             if property.isLet && !property.isTransient && property.hasInitialValue {
@@ -75,7 +77,7 @@ extension ModelMacro {
                 }
                 return Diagnostic(node: type, message: ModelDiagnostic.unsupportedType, fixIts: fixIts)
             }
-            if property.isTransient && !property.hasInitialValue {
+            if property.isTransient && !property.hasInitialValue && !property.isImplicitlyNil {
                 return Diagnostic(node: property.binding.pattern, message: ModelDiagnostic.transientWithoutValue)
             }
             return nil

@@ -22,7 +22,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             return []
         }
         let properties = StoredProperty.all(in: model.memberBlock.members)
-        let problems = problems(in: properties)
+        let problems = problems(in: StoredProperty.unconditional(in: model.memberBlock.members))
         guard problems.isEmpty else {
             problems.forEach(context.diagnose)
             return []
@@ -203,7 +203,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     ) throws -> [AttributeSyntax] {
         // A class with problems gets no accessors either, so only `@Model`'s own errors show.
         guard let model = declaration.as(ClassDeclSyntax.self),
-            problems(in: StoredProperty.all(in: model.memberBlock.members)).isEmpty,
+            problems(in: StoredProperty.unconditional(in: model.memberBlock.members)).isEmpty,
             let variable = member.as(VariableDeclSyntax.self),
             let property = StoredProperty.all(in: [MemberBlockItemSyntax(decl: variable)]).first,
             !property.isLet, !property.isTransient, variable.attribute(named: "_PersistedProperty") == nil
@@ -218,7 +218,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         // A class with problems gets no conformance either, so only `@Model`'s own errors show.
         guard let model = declaration.as(ClassDeclSyntax.self), !protocols.isEmpty,
-            problems(in: StoredProperty.all(in: model.memberBlock.members)).isEmpty
+            problems(in: StoredProperty.unconditional(in: model.memberBlock.members)).isEmpty
         else { return [] }
         let conformances = protocols.map { protocolName in
             switch protocolName.trimmedDescription {

@@ -10,10 +10,10 @@ struct StoredProperty {
 
     var isLet: Bool { declaration.bindingSpecifier.tokenKind == .keyword(.let) }
     var hasInitialValue: Bool { binding.initializer != nil }
-    /// An optional without an initial value, which Swift starts at `nil` and an initializer
-    /// need not set (the seeds' models rely on that).
+    /// An optional `var` without an initial value, which Swift starts at `nil` and an
+    /// initializer need not set (the seeds' models rely on that).
     var isImplicitlyNil: Bool {
-        guard !hasInitialValue, let type else { return false }
+        guard !isLet, !hasInitialValue, let type else { return false }
         if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
         return type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
     }
@@ -44,6 +44,13 @@ struct StoredProperty {
 }
 
 extension StoredProperty {
+    /// The stored properties outside any `#if`: those every build compiles, and so the
+    /// only ones `@Model` may diagnose. A clause the build leaves out (`#if os(iOS)` on
+    /// Linux) is never type-checked, and a macro cannot tell which clause is active.
+    static func unconditional(in members: MemberBlockItemListSyntax) -> [StoredProperty] {
+        all(in: members.filter { !$0.decl.is(IfConfigDeclSyntax.self) })
+    }
+
     /// Whether any stored property of the class body sits inside an `#if`.
     static func anyConditional(in members: MemberBlockItemListSyntax) -> Bool {
         members.contains { $0.decl.is(IfConfigDeclSyntax.self) && !all(in: [$0]).isEmpty }

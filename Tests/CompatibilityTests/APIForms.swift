@@ -131,4 +131,33 @@ struct APIFormTests {
         readOnly.deleteAllData()
         #expect(try ModelContext(readOnly).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Kept"])
     }
+
+    @Test func modelForAnIdentityNotStoredGivesAPlaceholderForAModelWithLets() throws {
+        let container = try ModelContainer(
+            for: Badge.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let missing = PersistentIdentifier(entityName: "Badge", id: UUID())
+        let placeholder = ModelContext(container).model(for: missing)
+        #expect(placeholder is Badge && placeholder.persistentModelID == missing)
+    }
+
+    @Test func identifiersFetchedInBatchesStoreIdentifiersAndTheBatchSizeErrorName() throws {
+        let container = try ModelContainer(
+            for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        for name in ["Oslo", "Rome", "Lima"] { context.insert(Trip(name: name, start: Date())) }
+        try context.save()
+        var descriptor = FetchDescriptor<Trip>.byName
+        descriptor.includePendingChanges = false
+        let identifiers = try context.fetchIdentifiers(descriptor, batchSize: 2)
+        #expect(identifiers.count == 3)
+        #expect(identifiers.map { (context.model(for: $0) as? Trip)?.name } == ["Lima", "Oslo", "Rome"])
+        #expect(identifiers.allSatisfy { $0.storeIdentifier == nil })
+        var caught = false
+        do {
+            throw SwiftDataError.includePendingChangesWithBatchSize
+        } catch SwiftDataError.includePendingChangesWithBatchSize {
+            caught = true
+        }
+        #expect(caught)
+    }
 }

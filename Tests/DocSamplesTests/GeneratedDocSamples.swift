@@ -279,7 +279,7 @@ enum TravelMode: String, Codable {
     case train, bike, walk
 }
 
-// docs/models.md, line 101
+// docs/models.md, line 102
 func sample_docs_models_md_2() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
@@ -298,7 +298,7 @@ func sample_docs_models_md_2() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 191
+// docs/models.md, line 194
 @Model class Journey {
     var name: String
     init(name: String) { self.name = name }
@@ -312,7 +312,7 @@ func sample_docs_models_md_2() throws {
     }
 }
 
-// docs/models.md, line 206
+// docs/models.md, line 209
 func sample_docs_models_md_4() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Journeys-\(UUID().uuidString)")
@@ -329,7 +329,7 @@ func sample_docs_models_md_4() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 369
+// docs/models.md, line 378
 func sample_docs_models_md_5() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
@@ -350,7 +350,7 @@ func sample_docs_models_md_5() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 398
+// docs/models.md, line 407
 
 enum PantryV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
@@ -394,7 +394,7 @@ enum PantryPlan: SchemaMigrationPlan {
         })
 }
 
-// docs/models.md, line 445
+// docs/models.md, line 454
 func sample_docs_models_md_7() throws {
 
     let pantry = FileManager.default.temporaryDirectory.appending(path: "Pantry-\(UUID().uuidString)")

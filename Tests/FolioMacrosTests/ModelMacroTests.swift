@@ -411,6 +411,118 @@ struct ModelMacroTests {
             ])
     }
 
+    @Test func aTransientOptionalVarWithoutAValueGetsNoError() {
+        expectExpansion(
+            """
+            @Model
+            final class Note {
+                @Transient private var cache: [String]?
+            }
+            """,
+            expandsTo: """
+                final class Note {
+                    private var cache: [String]?
+
+                    private var _$backingData: Folio.ModelBackingData?
+
+                    public var persistentBackingData: Folio.ModelBackingData {
+                        Folio.ModelBackingData.ensured(&_$backingData, of: Self.self)
+                    }
+
+                    public static var schemaEntity: Folio.Schema.Entity {
+                        Folio.Schema.Entity(
+                            name: "Note",
+                            properties: [],
+                            uniquenessConstraints: [],
+                            indices: [])
+                    }
+
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = backingData
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<_Member>(keyPath: KeyPath<Note, _Member>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<_Member, _Result>(
+                        keyPath: KeyPath<Note, _Member>, _ mutation: () throws -> _Result
+                    ) rethrows -> _Result {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+
+                extension Note: Folio.PersistentModel, Observation.Observable {
+                }
+                """)
+    }
+
+    @Test func propertiesInsideAnIfGetNoDiagnosticsSinceABuildMayLeaveThemOut() {
+        expectExpansion(
+            """
+            @Model
+            final class Note {
+                #if os(iOS)
+                    let madeOn = "iPhone"
+                    var onTap: () -> Void = {}
+                #endif
+            }
+            """,
+            expandsTo: """
+                final class Note {
+                    #if os(iOS)
+                        let madeOn = "iPhone"
+                        var onTap: () -> Void = {}
+                    #endif
+
+                    private var _$backingData: Folio.ModelBackingData?
+
+                    public var persistentBackingData: Folio.ModelBackingData {
+                        Folio.ModelBackingData.ensured(&_$backingData, of: Self.self)
+                    }
+
+                    public static var schemaEntity: Folio.Schema.Entity {
+                        var properties: [Folio.Schema.Property] = []
+                        #if os(iOS)
+                        properties.append(.describe("madeOn", \\Note.madeOn, defaultValue: {
+                                    "iPhone"
+                                }, options: [], initial: .constant))
+                        properties.append(.describe("onTap", \\Note.onTap, defaultValue: {
+                                    {
+                                    }
+                                }, options: []))
+                        #endif
+                        return Folio.Schema.Entity(name: "Note", properties: properties, uniquenessConstraints: [], indices: [])
+                    }
+
+                    public required init(backingData: Folio.ModelBackingData) {
+                        _$backingData = backingData
+                        #if os(iOS)
+                        self.madeOn = backingData.value(forKey: "madeOn")
+                        _onTap = Folio.PersistedValueSlot()
+                        #endif
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<_Member>(keyPath: KeyPath<Note, _Member>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<_Member, _Result>(
+                        keyPath: KeyPath<Note, _Member>, _ mutation: () throws -> _Result
+                    ) rethrows -> _Result {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+
+                extension Note: Folio.PersistentModel, Observation.Observable {
+                }
+                """)
+    }
+
     @Test func anUnstorableTypeGetsAnErrorAndAFixItWhenItHasAValue() {
         expectExpansion(
             """

@@ -66,4 +66,16 @@ extension ModelContext {
     {
         FetchResultsCollection(identifiers: try fetchIdentifiers(descriptor), batchSize: batchSize, context: self)
     }
+
+    /// The identities of the models a descriptor selects, as SwiftData's
+    /// `fetchIdentifiers(_:batchSize:)`: what `fetchIdentifiers(_:)` gives, all at once.
+    ///
+    /// So that apps' batched identity fetches compile: identities cost no model to make, so
+    /// there is nothing to make a batch at a time, and `batchSize` changes nothing. An array
+    /// rather than SwiftData's collection of them, read the same way (count, index, loop).
+    public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>, batchSize: Int) throws
+        -> [PersistentIdentifier]
+    {
+        try fetchIdentifiers(descriptor)
+    }
 }

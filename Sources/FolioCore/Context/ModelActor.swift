@@ -1,22 +1,3 @@
-/// What runs a model actor's work: the actor's own context, as SwiftData's `ModelExecutor`.
-public protocol ModelExecutor: AnyObject, Sendable {
-    /// The context the actor's work uses.
-    var modelContext: ModelContext { get }
-}
-
-/// The executor `@ModelActor` gives an actor: it holds the actor's context.
-///
-/// `@unchecked Sendable` because a `ModelContext` is not: the actor keeps the executor
-/// and reads the context only from its own isolation (`ModelActor.modelContext`), so
-/// the context is never used from two places at once.
-public final class DefaultSerialModelExecutor: ModelExecutor, @unchecked Sendable {
-    public let modelContext: ModelContext
-
-    public init(modelContext: ModelContext) {
-        self.modelContext = modelContext
-    }
-}
-
 /// An actor with a model context of its own, for work off the main actor: what
 /// `@ModelActor` makes of an actor, as in SwiftData.
 ///
@@ -32,12 +13,31 @@ public final class DefaultSerialModelExecutor: ModelExecutor, @unchecked Sendabl
 public protocol ModelActor: Actor {
     /// The container the actor's context reads and writes.
     nonisolated var modelContainer: ModelContainer { get }
-    /// The executor holding the actor's context.
+    /// The executor that runs the actor's work and holds its context.
+    ///
+    /// Actors returning the same executor run one at a time on it, sharing its context.
     nonisolated var modelExecutor: any ModelExecutor { get }
 }
 
 extension ModelActor {
-    /// The actor's own context.
+    /// The actor's executor, made from its `modelExecutor`, as in SwiftData.
+    ///
+    /// So the actor's jobs run on its model executor, and actors sharing one take turns.
+    /// The executor must be a serial one (a `SerialModelExecutor`, as
+    /// `DefaultSerialModelExecutor` is): an actor's jobs run one at a time.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        if let standard = modelExecutor as? DefaultSerialModelExecutor {
+            return standard.asUnownedSerialExecutor()
+        }
+        guard let serial = modelExecutor as? any SerialExecutor else {
+            preconditionFailure(
+                "a model actor's modelExecutor must be a SerialModelExecutor, as DefaultSerialModelExecutor is")
+        }
+        return serial.asUnownedSerialExecutor()
+    }
+
+    /// The context of the actor's executor: the actor's own, or the one its executor's
+    /// actors share.
     public var modelContext: ModelContext { modelExecutor.modelContext }
 
     /// The model with this identity, from the actor's context or its store, if it is

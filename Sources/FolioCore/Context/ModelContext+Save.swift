@@ -149,6 +149,7 @@ extension ModelContext {
                 }
             }
         }
+        try checkNoRequiredToOneIsEmptied(doomed, doomedSet)
         for identifier in doomed {
             guard let owner = registered[identifier] else { continue }
             for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .nullify {
@@ -165,6 +166,32 @@ extension ModelContext {
         }
         deleted = doomed
         return doomed
+    }
+
+    /// Throws when a model being deleted is still the one a required to-one of a model that
+    /// stays holds (`var owner: Owner`, reached through its inverse): nullifying it would
+    /// leave that model without one, which SwiftData's validation refuses too. Checked before
+    /// any relationship is nullified, so a refused save changes none.
+    private func checkNoRequiredToOneIsEmptied(
+        _ doomed: [PersistentIdentifier], _ doomedSet: Set<PersistentIdentifier>
+    ) throws(FolioError) {
+        for identifier in doomed {
+            guard let owner = registered[identifier] else { continue }
+            for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .nullify {
+                guard let inverseName = relationship.inverseName,
+                    let inverse = opened.schema.entity(named: relationship.destination)?.relationship(
+                        named: inverseName),
+                    !inverse.isToMany, !inverse.isOptional, let access = inverse.access.value
+                else { continue }
+                for model in related where !doomedSet.contains(model.persistentModelID) {
+                    let current = model.persistentBackingData.currentValue(forKey: inverseName).map(access.models) ?? []
+                    guard current.contains(where: { $0 === owner }) else { continue }
+                    throw .invalidValue(
+                        "\(identifier) is deleted, but \(model.persistentModelID) requires it as its \(inverseName); give it another, or delete it too (deleteRule: .cascade)"
+                    )
+                }
+            }
+        }
     }
 
     /// Throws when an inserted or changed model holds fewer models in a to-many relationship

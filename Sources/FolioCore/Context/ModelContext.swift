@@ -156,13 +156,18 @@ public final class ModelContext {
     /// A model of `type` with this identity and no stored values: what stands for a model
     /// that is not in the store (any more) as one of `type`.
     func placeholder<Model: PersistentModel>(of type: Model.Type, for identifier: PersistentIdentifier) -> Model {
-        // A `let` takes its stored value in `init(backingData:)`, and a placeholder has none to give.
-        precondition(
-            ModelEntities.info(of: type).constants.isEmpty,
-            "\(identifier) is not in the store, and \(identifier.entityName) has let properties, so no placeholder can be made; look it up with registeredModel(for:) or a fetch when it may be gone"
-        )
         let data = ModelBackingData(of: type)
         data.persistentIdentifier = identifier
+        // A `let` takes its stored value in `init(backingData:)`, and a placeholder has none:
+        // it takes one with nothing in it (`""`, `0`, `nil`, an empty collection).
+        for constant in ModelEntities.info(of: type).constants {
+            guard let value = constant.placeholderValue else {
+                preconditionFailure(
+                    "\(identifier) is not in the store, and \(identifier.entityName).\(constant.name) is a let of a type with no empty value, so no placeholder can be made; look it up with registeredModel(for:) or a fetch when it may be gone"
+                )
+            }
+            data.setInitialValue(value, forKey: constant.name)
+        }
         return ModelLoading.loading(type) { type.init(backingData: data) }
     }
 

@@ -142,12 +142,41 @@ enum ModelDocument {
                     default: []
                     }
                 let destination = opened.schema.storageName(of: relationship.destination)
+                let required = !relationship.isToMany && !relationship.isOptional
+                if required, identities.isEmpty {
+                    throw .invalidDocument(
+                        path: stored.path.relativePath,
+                        reason:
+                            "\"\(relationship.name)\" names no \(relationship.destination) (it is null, missing or not an id), but \(stored.entity) requires one; set it to the id of one"
+                    )
+                }
+                if required,
+                    !opened.store(of: relationship.destination).holdsDocument(
+                        entity: relationship.destination, id: identities[0])
+                {
+                    throw .invalidDocument(
+                        path: stored.path.relativePath,
+                        reason:
+                            "\"\(relationship.name)\" names \(relationship.destination) \(identities[0].uuidString), which is not in the store, but \(stored.entity) requires one"
+                    )
+                }
+                let path = required ? stored.path.relativePath : ""
                 faults[relationship.name] = { [weak context] in
                     let resolver = context ?? ModelContext(opened.handle())
-                    return access.value(
-                        identities.compactMap {
-                            resolver.existingModel(for: PersistentIdentifier(entityName: destination, id: $0))
-                        })
+                    let models = identities.compactMap {
+                        resolver.existingModel(for: PersistentIdentifier(entityName: destination, id: $0))
+                    }
+                    // A required to-one naming no model has no value to give: the getter traps
+                    // with this, the last of the context's issues.
+                    if required, models.isEmpty {
+                        resolver.issues.append(
+                            .invalidDocument(
+                                path: path,
+                                reason:
+                                    "\"\(relationship.name)\" names \(relationship.destination) \(identities[0].uuidString), which is not in the store, but \(stored.entity) requires one"
+                            ))
+                    }
+                    return access.value(models)
                 }
             }
         }

@@ -12,6 +12,15 @@ public struct PersistentIdentifier: Sendable, Hashable, Comparable, Codable, Cus
     /// The document's identity: the model's own `id: UUID`, or one Folio assigned.
     public var id: UUID
 
+    /// The identifier of the store holding the model, as SwiftData's `storeIdentifier`:
+    /// always `nil` here.
+    ///
+    /// A Folio identity names its document by UUID, which no other store of the container
+    /// shares, so it needs no store to tell it apart; apps reading this get SwiftData's
+    /// answer for an identity not yet tied to a store.
+    public var storeIdentifier: String? { nil }
+
+    /// The identity of the document `id` in the folder of `entityName`.
     public init(entityName: String, id: UUID) {
         self.entityName = entityName
         self.id = id

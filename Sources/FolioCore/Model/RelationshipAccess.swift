@@ -21,6 +21,22 @@ struct RelationshipAccess {
             assign: { owner, value in (owner as! Owner)[keyPath: keyPath] = value as? Related })
     }
 
+    /// A required to-one (`var owner: Owner`): it always holds one model. A value of no model
+    /// (what losing its inverse, or a reference to nothing, asks for) has no form of the
+    /// property's type: it is `nil`, and assigning it changes nothing, so the model keeps the
+    /// one it had (a save refuses to leave it pointing at a deleted one).
+    static func requiredToOne<Owner: PersistentModel, Related: PersistentModel>(
+        _ keyPath: ReferenceWritableKeyPath<Owner, Related>
+    ) -> RelationshipAccess {
+        RelationshipAccess(
+            destination: Related.self,
+            models: { value in (value as? Related).map { [$0] } ?? [] },
+            value: { models in models.first.map { $0 as! Related as Any } ?? (Related?.none as Any) },
+            assign: { owner, value in
+                if let related = value as? Related { (owner as! Owner)[keyPath: keyPath] = related }
+            })
+    }
+
     static func toMany<Owner: PersistentModel, Related: PersistentModel>(
         _ keyPath: ReferenceWritableKeyPath<Owner, [Related]>
     ) -> RelationshipAccess {

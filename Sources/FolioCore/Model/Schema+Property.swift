@@ -42,6 +42,16 @@ extension Schema.Property {
         relationship(name, keyPath, deleteRule: .nullify)
     }
 
+    /// A required to-one relationship inferred from the type (`var owner: Owner`, set in `init`).
+    ///
+    /// As SwiftData infers it: the model always has one, so a document without it does not read.
+    public static func describe<Model: PersistentModel, Related: PersistentModel>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related>, defaultValue: (() -> Related)?,
+        options: [Schema.Attribute.Option] = [], initial: Schema.Attribute.InitialValue = .none
+    ) -> Self {
+        relationship(name, keyPath, deleteRule: .nullify)
+    }
+
     /// A to-many relationship inferred from the type.
     public static func describe<Model: PersistentModel, Related: PersistentModel>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>, defaultValue: (() -> [Related])?,
@@ -73,6 +83,26 @@ extension Schema.Property {
                 inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
                 originalName: originalName),
             access: .toOne(keyPath), keyPath: keyPath, options: options)
+    }
+
+    /// A required to-one relationship declared with `@Relationship` (`var owner: Owner`).
+    ///
+    /// So that apps' non-optional to-ones compile and store as SwiftData's do: a document
+    /// whose reference is `null` or names no model is an error when read.
+    public static func relationship<Model: PersistentModel, Related: PersistentModel>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related>,
+        deleteRule: Schema.Relationship.DeleteRule,
+        inverseName: String? = nil, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+        originalName: String? = nil,
+        options: [Schema.Relationship.Option] = []
+    ) -> Self {
+        relationship(
+            Schema.Relationship(
+                name: name, destination: String(describing: Related.self), isToMany: false, isOptional: false,
+                deleteRule: deleteRule,
+                inverseName: inverseName, minimumModelCount: minimumModelCount, maximumModelCount: maximumModelCount,
+                originalName: originalName),
+            access: .requiredToOne(keyPath), keyPath: keyPath, options: options)
     }
 
     /// A to-many relationship declared with `@Relationship`.

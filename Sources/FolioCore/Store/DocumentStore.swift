@@ -248,6 +248,16 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// Whether the entity's folder holds a document with this identity, as of the last
+    /// refresh or commit, without reading it: how a required to-one's reference is checked
+    /// when its model is read, so that one naming nothing is an error then, not on first use.
+    package func holdsDocument(entity: String, id: UUID) -> Bool {
+        loadReporting([documentFolder(of: entity)])
+        return state.withLock { state in
+            state.catalog.path(of: .init(entity: state.querySchema.folder(of: entity).folder, id: id)) != nil
+        }
+    }
+
     /// Every document of an entity, in path order (day, then identity); see `document(entity:id:)`.
     public func documents(entity: String) -> [StoredDocument] {
         loadReporting([documentFolder(of: entity)])
