@@ -180,6 +180,10 @@ struct RecordLogTests {
             try repository.log(id, "--since", "2026-11-03T00:00:00Z", "--until", "2026-11-03T23:00:00Z").map {
                 $0["subject"]?.stringValue
             } == ["notes"])
+        // A day without a time, in the store's time zone, is the whole day, at either end.
+        #expect(
+            try repository.log(id, "--since", "2026-11-03", "--until", "2026-11-03").map { $0["subject"]?.stringValue }
+                == ["notes"])
 
         let json = try repository.succeeded("log", id, "--format", "json", "-n", "1")
         let array = try #require(try JSONReader().read(json.output).arrayValue)

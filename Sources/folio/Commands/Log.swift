@@ -48,7 +48,9 @@ extension FolioCommand {
 
         @Option(
             parsing: .unconditional,
-            help: ArgumentHelp("Only commits authored at or before this time (as --since).", valueName: "date"),
+            help: ArgumentHelp(
+                "Only commits authored at or before this time (as --since); a day (2026-11-22, today) takes in all of it.",
+                valueName: "date"),
             transform: Self.dateText)
         var until: String?
 
@@ -77,10 +79,12 @@ extension FolioCommand {
                 RecordHistoryWarnings.print(for: history)
                 let timeZone = store.manifest.timeZone
                 let earliest = try since.map { text throws(FolioError) in try Self.date(text, "--since", timeZone) }
-                let latest = try until.map { text throws(FolioError) in try Self.date(text, "--until", timeZone) }
+                let end = try until.map { text throws(FolioError) in try Self.end(of: text, timeZone) }
                 var changes = property.map(history.changes(touching:)) ?? history.changes
                 changes = changes.filter { change in
-                    earliest.map { change.date >= $0 } ?? true && latest.map { change.date <= $0 } ?? true
+                    guard earliest.map({ change.date >= $0 }) ?? true else { return false }
+                    guard let end else { return true }
+                    return end.inclusive ? change.date <= end.date : change.date < end.date
                 }
                 if let maxCount { changes = Array(changes.prefix(maxCount)) }
                 try output.print(
@@ -129,6 +133,18 @@ extension FolioCommand {
                         "it is not a date; give a date such as 2026-11-22, 2026-11-22 09:30 or 2026-11-22T09:30:00Z")
             }
             return text
+        }
+
+        /// Where `--until` ends: at the time it names, or, for a day without a time
+        /// (`2026-11-22`, `today`), at the next day's start, so the whole day is in.
+        static func end(of text: String, _ timeZone: TimeZone) throws(FolioError) -> (date: Date, inclusive: Bool) {
+            let start = try date(text, "--until", timeZone)
+            guard text == "today" || text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil else {
+                return (start, true)
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            return (calendar.date(byAdding: .day, value: 1, to: start) ?? start, false)
         }
 
         /// The time an option's text names.
