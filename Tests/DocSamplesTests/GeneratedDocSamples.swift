@@ -410,7 +410,7 @@ func sample_docs_models_md_7() throws {
     try FileManager.default.removeItem(at: pantry)
 }
 
-// docs/past.md, line 71
+// docs/past.md, line 72
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
