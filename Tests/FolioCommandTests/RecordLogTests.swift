@@ -126,6 +126,14 @@ struct RecordLogTests {
                 $0["property"]?.stringValue == "name" && $0["old"] == .null && $0["new"]?.stringValue == "Workout"
             })
 
+        // Blame has no current values to name; the start of an id finds only a record the store holds.
+        let blame = try repository.folio("blame", id)
+        #expect(blame.status != 0)
+        #expect(blame.errors.contains("was purged in commit"), "\(blame.errors)")
+        let short = try repository.folio("log", String(id.prefix(8)))
+        #expect(short.status != 0)
+        #expect(short.errors.contains("by its whole UUID or its path"), "\(short.errors)")
+
         // By its path too, and the table names the same commits.
         #expect(try repository.log(moved).count == rows.count)
         let table = try repository.succeeded("log", id)
