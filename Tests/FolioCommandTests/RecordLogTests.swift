@@ -147,13 +147,23 @@ struct RecordLogTests {
         let workout = try repository.store.id(of: "Timer", where: "name == \"Workout\"")
         let coffee = try repository.store.id(of: "Timer", where: "name == \"Coffee Break\"")
         try repository.succeeded("set", todo, "timer=\(coffee)")
-        try repository.commit("Todos: stretch on the coffee break", author: "Grace", at: "2026-11-02T10:00:00Z")
+        try repository.commit("Todos: stretch at the café break", author: "Grace", at: "2026-11-02T10:00:00Z")
 
         let rows = try repository.log(String(todo.prefix(8)))
         let moved = try #require(rows.first)
         #expect(moved["property"]?.stringValue == "timer")
         #expect(moved["old"] == .string(workout))
         #expect(moved["new"] == .string(coffee))
+
+        // Settings of the user's that would change what git prints change nothing.
+        var configured = repository.folio
+        configured.environment["GIT_LITERAL_PATHSPECS"] = "1"
+        try repository.git().git("config", "i18n.logOutputEncoding", "ISO-8859-1")
+        try repository.git().git("config", "log.showSignature", "true")
+        try repository.git().git("config", "diff.relative", "true")
+        let same = try configured.run(["log", String(todo.prefix(8)), "--format", "ndjson"])
+        #expect(same.status == 0, "\(same.errors)")
+        #expect(same.output.split(separator: "\n").count == rows.count, "\(same.output)")
 
         let run = try repository.succeeded("blame", todo, "--format", "ndjson")
         let blamed = try run.output.split(separator: "\n").map {
@@ -162,7 +172,7 @@ struct RecordLogTests {
         let timer = try #require(blamed.first { $0["property"]?.stringValue == "timer" })
         #expect(timer["value"] == .string(coffee))
         #expect(timer["author"]?.stringValue == "Grace")
-        #expect(timer["subject"]?.stringValue == "Todos: stretch on the coffee break")
+        #expect(timer["subject"]?.stringValue == "Todos: stretch at the café break")
         let text = try #require(blamed.first { $0["property"]?.stringValue == "text" })
         #expect(text["value"]?.stringValue == "Stretch")
         #expect(text["author"]?.stringValue == "Ada")

@@ -29,9 +29,14 @@ struct GitProcess {
     /// What git reads on its standard input.
     var input: [UInt8] = []
 
-    /// The environment git runs with: this process's, with the two settings above.
+    /// The environment git runs with: this process's, with the two settings above, and
+    /// without the variables that change how git reads a pathspec (`GIT_LITERAL_PATHSPECS=1`
+    /// would read `:(glob)**/<UUID>.json` as a file of that name, and find nothing).
     static func environment() -> [String] {
-        let own = ["GIT_OPTIONAL_LOCKS", "GIT_TERMINAL_PROMPT"]
+        let own = [
+            "GIT_OPTIONAL_LOCKS", "GIT_TERMINAL_PROMPT", "GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS",
+            "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS",
+        ]
         var entries = ProcessInfo.processInfo.environment.filter { !own.contains($0.key) }.map {
             $0.key + "=" + $0.value
         }

@@ -28,7 +28,7 @@ struct StoreRepository {
     /// Settings of a user's configuration that change the output read here, or run a program.
     static let settings = [
         "log.follow=false", "log.showSignature=false", "diff.renames=false", "diff.relative=false",
-        "core.quotePath=true", "color.ui=false", "log.decorate=false",
+        "core.quotePath=true", "color.ui=false", "log.decorate=false", "i18n.logOutputEncoding=UTF-8",
     ]
 
     /// Runs a reading git command in the store's folder.
