@@ -210,7 +210,7 @@ struct RecordLogTests {
         #expect(row["commit"]?.stringValue?.count == 40)
         #expect(row["new"] == .integer(1200))
         let csv = try repository.succeeded("log", id, "--format", "csv", "-n", "1")
-        #expect(csv.output.hasPrefix("commit,date,author,change,property,old,new,subject,path\n"), "\(csv.output)")
+        #expect(csv.output.hasPrefix("commit,change,property,old,new,author,date,subject,path\n"), "\(csv.output)")
     }
 
     @Test func aMergeWhereBothSidesChangedTheRecordIsListedWithBothSides() throws {

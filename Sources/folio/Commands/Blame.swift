@@ -58,13 +58,14 @@ extension FolioCommand {
                     return [
                         .string(blame.name), blame.value,
                         change.map { .string(table ? String($0.commit.prefix(7)) : $0.commit) } ?? .null,
-                        change.map { $0.date.json } ?? .null, change.map { .string($0.authorName) } ?? .null,
+                        change.map { .string($0.authorName) } ?? .null, change.map { $0.date.json } ?? .null,
                         change.map { .string($0.subject) } ?? .null,
                     ]
                 }
                 try output.print(
-                    columns: ["property", "value", "commit", "date", "author", "subject"], rows: rows,
-                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["value"], in: store))
+                    columns: ["property", "value", "commit", "author", "date", "subject"], rows: rows,
+                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["value"], in: store),
+                    choosable: false)
             }
         }
     }

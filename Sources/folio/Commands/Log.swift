@@ -89,12 +89,14 @@ extension FolioCommand {
                 if let maxCount { changes = Array(changes.prefix(maxCount)) }
                 try output.print(
                     columns: Self.columns, rows: Self.rows(changes, only: property, table: output.format == .table),
-                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["old", "new"], in: store))
+                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["old", "new"], in: store),
+                    choosable: false)
             }
         }
 
-        /// What each row holds.
-        static let columns = ["commit", "date", "author", "change", "property", "old", "new", "subject", "path"]
+        /// What each row holds: what changed first, so that a table on a narrow terminal,
+        /// which leaves out the columns at the right, keeps it.
+        static let columns = ["commit", "change", "property", "old", "new", "author", "date", "subject", "path"]
 
         /// A row per changed property of each change (one with no property where none
         /// changed); a table shows a commit's own cells on its first row only, and its hash short.
@@ -104,21 +106,22 @@ extension FolioCommand {
                 let properties = change.properties.filter { property == nil || $0.name == property }
                 let path = JSONValue.string(change.pathAfter ?? change.pathBefore ?? "")
                 let commit: [JSONValue] = [
-                    .string(table ? String(change.commit.prefix(7)) : change.commit), change.date.json,
-                    .string(change.authorName), .string(change.kind.rawValue + (change.isMerge ? " (merge)" : "")),
+                    .string(table ? String(change.commit.prefix(7)) : change.commit),
+                    .string(change.kind.rawValue + (change.isMerge ? " (merge)" : "")),
                 ]
-                let blank = [JSONValue](repeating: .string(""), count: commit.count)
+                let after: [JSONValue] = [
+                    .string(change.authorName), change.date.json, .string(change.subject), path,
+                ]
                 guard !properties.isEmpty else {
-                    rows.append(commit + [.null, .null, .null, .string(change.subject), path])
+                    rows.append(commit + [.null, .null, .null] + after)
                     continue
                 }
                 for (index, changed) in properties.enumerated() {
                     let shown = index == 0 || !table
                     rows.append(
-                        (shown ? commit : blank) + [
-                            .string(changed.name), changed.old ?? .null, changed.new ?? .null,
-                            shown ? .string(change.subject) : .string(""), shown ? path : .string(""),
-                        ])
+                        (shown ? commit : [.string(""), .string("")])
+                            + [.string(changed.name), changed.old ?? .null, changed.new ?? .null]
+                            + (shown ? after : [JSONValue](repeating: .string(""), count: after.count)))
                 }
             }
             return rows
