@@ -16,12 +16,18 @@ struct CommitListing {
 
     /// One commit.
     struct Commit {
+        /// The whole hash.
         var hash: String
+        /// The parents' whole hashes, as the commit records them.
         var parents: [String]
+        /// The author's name and email address, as the commit records them (no mailmap).
         var authorName: String
         var authorEmail: String
+        /// The author date.
         var date: Date
+        /// The message's first line.
         var subject: String
+        /// The files of the pathspec the commit changed (from its first parent in a merge).
         var files: [FileChange] = []
     }
 

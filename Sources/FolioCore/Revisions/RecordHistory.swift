@@ -16,7 +16,8 @@ import Foundation
 /// ```
 ///
 /// Git runs as a reader only: with an argument vector, `GIT_OPTIONAL_LOCKS=0`, and no
-/// command that writes to the repository.
+/// command that writes to the repository. Reading waits for git (three or four runs), so an
+/// app reads a history off its main actor.
 public struct RecordHistory: Sendable {
     /// The record's identity.
     public var id: UUID
