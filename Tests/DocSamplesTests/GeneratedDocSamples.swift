@@ -70,7 +70,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 354
+// README.md, line 355
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -83,7 +83,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 377
+// README.md, line 378
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -97,7 +97,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 393
+// README.md, line 394
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -110,7 +110,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 449
+// README.md, line 450
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -121,7 +121,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 466
+// README.md, line 467
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -408,6 +408,20 @@ func sample_docs_models_md_7() throws {
     let jars = try ModelContext(migrated).fetch(FetchDescriptor<PantryV2.Jar>())
     assert(jars.map(\.kilograms) == [1.5])
     try FileManager.default.removeItem(at: pantry)
+}
+
+// docs/past.md, line 72
+
+/// Prints who changed what of a record, newest first.
+func printPast(of id: UUID, inStoreAt folder: String) throws {
+    let history = try RecordHistory(of: id, inStoreAt: folder)
+    for change in history.changes {
+        let names = change.properties.map(\.name).joined(separator: ", ")
+        print(change.commit.prefix(7), change.authorName, change.kind.rawValue, names)
+    }
+    for property in history.blame() {
+        print(property.name, property.change?.commit.prefix(7) ?? "?")
+    }
 }
 
 // docs/queries.md, line 13

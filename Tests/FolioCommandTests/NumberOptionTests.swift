@@ -19,7 +19,9 @@ struct NumberOptionTests {
         "lock-timeout": { Double($0).map { $0 >= 0 && $0 <= 86_400 } ?? false },
         "limit": { Int64($0).map { $0 >= 0 } ?? false },
         "offset": { Int64($0).map { $0 >= 0 } ?? false },
+        // history's token; log's `--since` takes a date, and refuses these before it runs too.
         "since": { Int64($0).map { $0 >= 0 } ?? false },
+        "max-count": { Int64($0).map { $0 >= 0 } ?? false },
     ]
 
     /// The options that take text (names, paths, formats, queries, days): a new option goes
@@ -27,6 +29,7 @@ struct NumberOptionTests {
     static let textOptions: Set = [
         "store", "format", "author", "entity", "fields", "sort", "time-zone", "schema", "plan", "path-prefix",
         "if-unchanged", "before", "from", "to", "of", "where", "group-by", "default", "data", "migrations",
+        "property", "until", "revision",
     ]
 
     /// The exit codes the tool documents. Foundation reports a process a signal ended (a

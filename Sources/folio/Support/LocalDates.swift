@@ -12,10 +12,16 @@ struct LocalDates {
 
     /// The entity's `Date` and `Date?` properties in a store.
     init(entity: String, in store: DocumentStore) {
-        columns = Set(
-            store.describedProperties(of: entity).compactMap { property in
-                ["Date", "Optional<Date>"].contains(property.typeName ?? "") ? property.name : nil
-            })
+        self.init(
+            columns: Set(
+                store.describedProperties(of: entity).compactMap { property in
+                    ["Date", "Optional<Date>"].contains(property.typeName ?? "") ? property.name : nil
+                }), in: store)
+    }
+
+    /// The columns named `columns`, which hold dates, in a store.
+    init(columns: Set<String>, in store: DocumentStore) {
+        self.columns = columns
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = store.manifest.timeZone
         self.calendar = calendar

@@ -37,12 +37,14 @@ struct OutputOptions: ParsableArguments {
     )
     var rawCSV = false
 
-    /// Prints records: `columns` name what each row holds, in order.
-    func print(columns: [String], rows: [[JSONValue]], localDates: LocalDates? = nil, ids: IDColumns? = nil)
-        throws(FolioError)
-    {
-        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates, ids: ids).print(
-            columns: columns, rows: rows)
+    /// Prints records: `columns` name what each row holds, in order. `choosable`: the
+    /// command takes `--fields`, which a table too wide for the terminal points to.
+    func print(
+        columns: [String], rows: [[JSONValue]], localDates: LocalDates? = nil, ids: IDColumns? = nil,
+        choosable: Bool = true
+    ) throws(FolioError) {
+        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates, ids: ids, choosable: choosable)
+            .print(columns: columns, rows: rows)
     }
 
     /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
@@ -63,6 +65,8 @@ struct RecordPrinter {
     var localDates: LocalDates?
     /// The columns of ids a table shows short.
     var ids: IDColumns?
+    /// Whether the command takes `--fields`, which a table too wide for the terminal points to.
+    var choosable = true
 
     /// Prints records: `columns` name what each row holds, in order.
     func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
@@ -84,7 +88,7 @@ struct RecordPrinter {
             for line in table.lines { Terminal.print(line) }
             if table.hiddenColumns > 0 {
                 Terminal.printError(
-                    "(\(counted(table.hiddenColumns, "more column")) did not fit in \(width ?? 0) columns; choose them with --fields, or see all with --format json)"
+                    "(\(counted(table.hiddenColumns, "more column")) did not fit in \(width ?? 0) columns; \(choosable ? "choose them with --fields, or " : "")see all with --format json)"
                 )
             }
         case .csv:

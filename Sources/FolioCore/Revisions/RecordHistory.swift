@@ -1,0 +1,127 @@
+import FolioJSON
+import Foundation
+
+/// A record's past as git holds it: every commit that changed the record's file, newest
+/// first, with the old and new value of each member it changed.
+///
+/// A record is followed by its identity, the UUID its file is named for, wherever its file
+/// is: a move to another day folder is one record moving, and a record whose file is gone
+/// from the work tree (purged) still has its past.
+///
+/// ```swift
+/// let history = try RecordHistory(of: id, inStoreAt: "/home/me/Timers")
+/// for change in history.changes {
+///     print(change.commit.prefix(7), change.authorName, change.kind, change.properties.map(\.name))
+/// }
+/// ```
+///
+/// Git runs as a reader only: with an argument vector, `GIT_OPTIONAL_LOCKS=0`, and no
+/// command that writes to the repository. Reading waits for git (three or four runs), so an
+/// app reads a history off its main actor.
+public struct RecordHistory: Sendable {
+    /// The record's identity.
+    public var id: UUID
+    /// The commit the history was read back from.
+    public var head: String
+    /// The commits that changed the record, newest first. In a merge only one that changed
+    /// it from every parent (both sides changed it) is listed, compared with its first parent.
+    public var changes: [RecordChange]
+    /// The commit a shallow clone's history ends at, when the record's oldest change listed
+    /// is there: the record may be older than its `created` change says
+    /// (`git fetch --unshallow` fetches the rest).
+    public var endsAtShallowBoundary: String?
+
+    /// The past of the record with identity `id` in the store at `folder` (which may be a
+    /// folder inside a work tree), read back from `revision` (a branch, tag or commit;
+    /// `HEAD` when nil).
+    ///
+    /// Throws `.invalidStore` when the folder is in no git repository, `.notFound` for a
+    /// revision that names no commit (or a repository with none yet), `.invalidInput` for
+    /// text that is no revision (one starting with `-` is refused before git runs).
+    public init(of id: UUID, inStoreAt folder: String, from revision: String? = nil) throws(FolioError) {
+        let repository = try StoreRepository(storeFolder: folder)
+        self.id = id
+        head = try repository.commit(named: revision ?? "HEAD")
+        let output = try repository.checked([
+            "log", "-z", "--raw", "--no-abbrev", "--no-renames", "--root", "--diff-merges=first-parent",
+            "--no-color", CommitListing.format, head, "--", ":(glob)**/\(id.uuidString).json",
+        ])
+        let commits = try CommitListing(output).commits
+        let prefix = repository.prefix
+        // Only the store's documents: a file of that name in a blob folder or outside the store is not the record.
+        let files = commits.map { commit in
+            commit.files.compactMap { file -> CommitListing.FileChange? in
+                guard file.path.hasPrefix(prefix) else { return nil }
+                let relative = String(file.path.dropFirst(prefix.count))
+                guard let path = DocumentPath(relativePath: relative), path.id == id, path.blobProperty == nil
+                else { return nil }
+                return CommitListing.FileChange(before: file.before, after: file.after, path: relative)
+            }
+        }
+        let blobs = try repository.blobs(
+            Array(Set(files.joined().flatMap { [$0.before, $0.after].compactMap { $0 } })))
+        changes = zip(commits, files).compactMap { commit, files in
+            Self.change(commit, files: files, blobs: blobs)
+        }
+        if let oldest = changes.last, oldest.parents.isEmpty, oldest.kind == .created,
+            try repository.isShallowBoundary(oldest.commit)
+        {
+            endsAtShallowBoundary = oldest.commit
+        }
+    }
+
+    /// What one commit did to the record, from the files of it that the commit changed;
+    /// nil when it changed none of them after all.
+    static func change(_ commit: CommitListing.Commit, files: [CommitListing.FileChange], blobs: [String: [UInt8]])
+        -> RecordChange?
+    {
+        let before = files.filter { $0.before != nil }.sorted { $0.path < $1.path }.first
+        let after = files.filter { $0.after != nil }.sorted { $0.path < $1.path }.first
+        guard before != nil || after != nil else { return nil }
+        var unreadable: [String] = []
+        func read(_ blob: String?, _ path: String, _ when: String) -> JSONObject? {
+            guard let blob else { return nil }
+            guard let bytes = blobs[blob] else {
+                unreadable.append("\(path) \(when) commit \(commit.hash.prefix(7)) is missing from the repository")
+                return nil
+            }
+            do {
+                guard let object = try JSONReader().read(bytes, file: path).objectValue else {
+                    unreadable.append("\(path) \(when) commit \(commit.hash.prefix(7)) is not a JSON object")
+                    return nil
+                }
+                return object
+            } catch {
+                unreadable.append("\(path) \(when) commit \(commit.hash.prefix(7)) does not parse: \(error.message)")
+                return nil
+            }
+        }
+        let old = before.flatMap { read($0.before, $0.path, "before") }
+        let new = after.flatMap { read($0.after, $0.path, "in") }
+        let kind: RecordChange.Kind =
+            switch (before, after) {
+            case (nil, _): .created
+            case (_, nil): .purged
+            default:
+                if let old, let new, (old["$deleted"] == nil) != (new["$deleted"] == nil) {
+                    new["$deleted"] == nil ? .restored : .deleted
+                } else if before?.path != after?.path {
+                    .moved
+                } else {
+                    .changed
+                }
+            }
+        let comparable = unreadable.isEmpty
+        return RecordChange(
+            commit: commit.hash, parents: commit.parents, authorName: commit.authorName,
+            authorEmail: commit.authorEmail, date: commit.date, subject: commit.subject, kind: kind,
+            pathBefore: before?.path, pathAfter: after?.path,
+            properties: comparable ? PropertyChange.differences(from: old, to: new) : [], content: new,
+            unreadable: comparable ? nil : unreadable.joined(separator: "; "))
+    }
+
+    /// The changes that changed the member `name`.
+    public func changes(touching name: String) -> [RecordChange] {
+        changes.filter { change in change.properties.contains { $0.name == name } }
+    }
+}

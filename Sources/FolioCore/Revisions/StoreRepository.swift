@@ -1,0 +1,102 @@
+import Foundation
+
+/// The git repository a store's folder is in, read and never written: every command is
+/// one of git's reading commands, run with an argument vector, with the settings of a
+/// user's configuration that would change what the tool reads (or run a program) turned off
+/// for the run alone (`-c`, which writes no configuration).
+struct StoreRepository {
+    /// The store's folder, where git runs.
+    let folder: String
+    /// The store's folder relative to the top of the work tree, ending in `/`, or empty
+    /// when the store is the whole work tree.
+    let prefix: String
+
+    /// The repository the store at `folder` is in; throws when it is in none.
+    init(storeFolder folder: String) throws(FolioError) {
+        self.folder = folder
+        let run = try GitProcess(arguments: ["rev-parse", "--show-prefix"], folder: folder).run()
+        guard run.succeeded else {
+            throw FolioError(
+                .invalidStore,
+                "is not in a git repository, so it has no past to read (git said: \(Self.firstLine(of: run.errors)))",
+                path: folder,
+                hint: "commit the store with git (`git init`, `git add`, `git commit`) to keep its past")
+        }
+        self.prefix = String(decoding: run.output, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    /// Settings of a user's configuration that change the output read here, or run a program.
+    static let settings = [
+        "log.follow=false", "log.showSignature=false", "diff.renames=false", "diff.relative=false",
+        "core.quotePath=true", "color.ui=false", "log.decorate=false", "i18n.logOutputEncoding=UTF-8",
+    ]
+
+    /// Runs a reading git command in the store's folder.
+    func run(_ arguments: [String], input: [UInt8] = []) throws(FolioError) -> GitProcess.Ending {
+        try GitProcess(arguments: Self.settings.flatMap { ["-c", $0] } + arguments, folder: folder, input: input).run()
+    }
+
+    /// Runs a reading git command; throws with git's message when it fails.
+    func checked(_ arguments: [String], input: [UInt8] = []) throws(FolioError) -> [UInt8] {
+        let ending = try run(arguments, input: input)
+        guard ending.succeeded else {
+            throw FolioError(
+                .externalProgram,
+                "git \(arguments.first ?? "") failed (exit \(ending.status)): \(Self.firstLine(of: ending.errors))",
+                path: folder)
+        }
+        return ending.output
+    }
+
+    /// The commit a revision names (a branch, a tag, a commit's hash or its start,
+    /// `HEAD~2`), as its whole hash. Text that git could read as an option (starting with
+    /// `-`) or that holds a control character is refused before git runs.
+    func commit(named revision: String) throws(FolioError) -> String {
+        guard !revision.isEmpty, !revision.hasPrefix("-"),
+            !revision.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else {
+            throw FolioError(
+                .invalidInput, "\"\(revision)\" is not a revision",
+                hint: "give a branch, a tag or a commit's hash, such as main, HEAD~2 or 1a2b3c4")
+        }
+        let ending = try run(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"])
+        guard ending.succeeded else {
+            throw FolioError(
+                .notFound, "the repository holding \(folder) has no commit \(revision)",
+                hint: "see its commits with `git log --oneline`; a new repository has none until the first commit")
+        }
+        return String(decoding: ending.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether a commit git lists without parents has parents in its object: the end of a
+    /// shallow clone's history, past which git holds nothing.
+    func isShallowBoundary(_ commit: String) throws(FolioError) -> Bool {
+        let object = String(decoding: try checked(["cat-file", "commit", commit]), as: UTF8.self)
+        let header = object.components(separatedBy: "\n\n").first ?? ""
+        return header.split(separator: "\n").contains { $0.hasPrefix("parent ") }
+    }
+
+    /// The contents of blobs by their ids, read with one `git cat-file --batch`; an id the
+    /// repository does not hold is left out.
+    func blobs(_ ids: [String]) throws(FolioError) -> [String: [UInt8]] {
+        guard !ids.isEmpty else { return [:] }
+        let output = try checked(["cat-file", "--batch"], input: Array(ids.map { $0 + "\n" }.joined().utf8))
+        var found: [String: [UInt8]] = [:]
+        var index = 0
+        while index < output.count {
+            guard let end = output[index...].firstIndex(of: 0x0A) else { break }
+            let header = String(decoding: output[index..<end], as: UTF8.self).split(separator: " ")
+            index = end + 1
+            guard header.count == 3, let size = Int(header[2]), index + size <= output.count
+            else { continue }
+            if header[1] == "blob" { found[String(header[0])] = Array(output[index..<index + size]) }
+            index += size + 1
+        }
+        return found
+    }
+
+    /// A message's first line, for an error.
+    static func firstLine(of text: String) -> String {
+        text.split(separator: "\n").first.map(String.init) ?? "no message"
+    }
+}
