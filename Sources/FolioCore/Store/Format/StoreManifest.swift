@@ -106,14 +106,6 @@ public struct StoreManifest: Sendable, Equatable {
             ?? StoreRules()
     }
 
-    /// The manifest in a folder, read as a store reads it: a link in its place is refused,
-    /// never followed. `nil` when the folder holds no `folio.json`.
-    package static func read(inFolder path: String) throws(FolioError) -> StoreManifest? {
-        let folder = try OpenFolder(root: path)
-        guard try folder.status(of: fileName) != nil else { return nil }
-        return try DocumentStore.readManifest(in: folder)
-    }
-
     /// The time zone an identifier names, or `nil`. Foundation traps on some malformed
     /// offset names (`GMT+05:s0`: Swift 6.3.1's `TimeZone.tryParseGMTName` reads the
     /// character after `:` as a digit), so a name that starts as an offset does (`GMT+`,
@@ -133,4 +125,13 @@ public struct StoreManifest: Sendable, Equatable {
         calendar.timeZone = timeZone
         return calendar
     }
+}
+
+extension StoreManifest {
+    /// The entities the schema names (`schema.entities`' keys).
+    var entityNames: [String] { storedSchema.entityNames }
+
+    /// The entities whose documents have folders of their own, made at creation: all but
+    /// those whose class inherits from another model, whose documents are in its root's folder.
+    var folderNames: [String] { storedSchema.entities.filter { !$0.hasSuperentity }.map(\.name) }
 }

@@ -32,8 +32,8 @@ final class CacheIndex: Sendable {
     /// The entity folder the cache file describes.
     let folder: String
     /// The cache file, held open to read records and contents from.
-    private let descriptor: Int32
-    private let footer: DocumentCache.Footer
+    let descriptor: Int32
+    let footer: DocumentCache.Footer
     /// Where the index part ends in the file.
     private let end: Int
     /// How many documents the part has records of.
@@ -90,7 +90,7 @@ final class CacheIndex: Sendable {
 
     /// `count` bytes of the file from `offset`, or `nil` when they cannot be read (the part
     /// is then not used, and nothing is reported: the folder is loaded instead).
-    private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
+    static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
         try? FileSystem.read(descriptor, at: Int64(offset), count: count, path: "")
     }
 
@@ -289,178 +289,5 @@ final class CacheIndex: Sendable {
             guard holds else { return false }
         }
         return true
-    }
-
-    /// One document as the index part describes it.
-    struct Record {
-        var key: DocumentPath.OrderKey
-        var stamp: FileStamp
-        var contentHash: UInt64
-        var contentStart: Int
-        var contentLength: Int
-        var isDeleted: Bool
-        var contentChecksum: UInt64
-
-        /// A record from its `recordSize` bytes.
-        init(_ raw: UnsafeRawBufferPointer) {
-            func word(_ offset: Int) -> UInt64 {
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            }
-            func half(_ offset: Int) -> UInt32 {
-                UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            }
-            key = DocumentPath.OrderKey(
-                day: half(16), high: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
-                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-            contentLength = Int(half(20))
-            stamp = FileStamp(encoded: UnsafeRawBufferPointer(rebasing: raw[Self.stampOffset...]))
-            (contentHash, contentStart) = (word(64), Int(clamping: word(72)))
-            (isDeleted, contentChecksum) = (half(80) & 1 != 0, word(88))
-        }
-
-        /// Where a record's stamp lies (`FileStamp.encodedSize` bytes).
-        static let stampOffset = 24
-
-        /// The document's path in `folder`; `nil` for a day no calendar has.
-        func path(in folder: String) -> DocumentPath? {
-            key.parts.map { DocumentPath(validEntity: folder, day: $0.day, id: $0.id, blobProperty: nil) }
-        }
-    }
-
-    /// The record at `position`, read again from the file `match` checked; `nil` when it
-    /// cannot be read.
-    func record(at position: Int) -> Record? {
-        guard position < count,
-            let bytes = Self.read(
-                descriptor, at: footer.indexStart + 16 + position * Self.recordSize, count: Self.recordSize)
-        else { return nil }
-        return bytes.withUnsafeBytes(Record.init)
-    }
-
-    /// The position of the record whose key is `key`, found by halving (a read of a record
-    /// each time); `nil` when no record has it or one cannot be read.
-    func position(of key: DocumentPath.OrderKey) -> Int? {
-        var (low, high) = (0, count)
-        while low < high {
-            let middle = (low + high) / 2
-            guard let record = record(at: middle) else { return nil }
-            if record.key == key { return middle }
-            if record.key < key { low = middle + 1 } else { high = middle }
-        }
-        return nil
-    }
-
-    /// A record's content, read from the cache file and checked against its hash; `nil`
-    /// when it cannot be read or does not hold.
-    func content(of record: Record) -> JSONObject? {
-        guard record.contentLength <= JSONReader.absoluteMaximumSize,
-            let bytes = Self.read(descriptor, at: record.contentStart, count: record.contentLength),
-            ContentHash.of(bytes) == record.contentChecksum
-        else { return nil }
-        return bytes.withUnsafeBytes { CompactJSON.decode($0) }?.objectValue
-    }
-
-    /// The index part written after a folder's entries: records and keys gathered as the
-    /// entries are appended, sorted when the part is made.
-    struct Builder {
-        /// The records in the order added, one after the other.
-        private var records: [UInt8] = []
-        private var orderKeys: [DocumentPath.OrderKey] = []
-        /// How each document's keys in the indexes written are read.
-        private let reading: QueryIndexes.KeyReading
-        private var keys: [[(hash: UInt64, entry: UInt32)]]
-        /// Whether a document's members could not be read, so its keys are unknown, or more
-        /// documents came than `limit`: the part is then not written at all, rather than leave
-        /// a document out of an index.
-        private(set) var failed = false
-        /// The most documents gathered before giving up, so the memory they take stays bounded.
-        private let limit: Int
-
-        /// A builder of the indexes `entity` declares (none for an entity the schema does not
-        /// know), giving up past `limit` documents.
-        init(entity: QuerySchema.Entity?, limit: Int = Int(UInt32.max)) {
-            self.limit = min(limit, Int(UInt32.max))
-            reading = QueryIndexes.KeyReading(entity)
-            keys = Array(repeating: [], count: reading.declared.count)
-        }
-
-        /// A builder that gave up, holding nothing.
-        private init(failed builder: Builder) {
-            (reading, limit) = (builder.reading, builder.limit)
-            keys = []
-            failed = true
-        }
-
-        /// Adds a document whose compact content starts at `contentStart` in the cache file.
-        mutating func add(
-            _ path: DocumentPath, stamp: FileStamp, contentHash: UInt64, contentStart: Int, compact: [UInt8]
-        ) {
-            guard !failed, orderKeys.count < limit,
-                let members = compact.withUnsafeBytes({ CompactJSON.members(reading.needed, of: $0) })
-            else {
-                if !failed { self = Builder(failed: self) }
-                return
-            }
-            let entry = UInt32(orderKeys.count)
-            let orderKey = path.orderKey
-            func append<T: FixedWidthInteger>(_ value: T) {
-                withUnsafeBytes(of: value.littleEndian) { records.append(contentsOf: $0) }
-            }
-            withUnsafeBytes(of: path.id.uuid) { records.append(contentsOf: $0) }
-            append(orderKey.day)
-            append(UInt32(compact.count))
-            let start = records.count
-            records.append(contentsOf: repeatElement(0, count: FileStamp.encodedSize))
-            records.withUnsafeMutableBytes { stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
-            append(contentHash)
-            append(UInt64(contentStart))
-            append(UInt32(QueryIndexes.KeyReading.isDeleted(members) ? 1 : 0))
-            append(UInt32(0))
-            append(ContentHash.of(compact))
-            orderKeys.append(orderKey)
-            for index in reading.declared.indices {
-                keys[index].append((QueryValue.stableHash(of: reading.key(index, of: members)), entry))
-            }
-        }
-
-        /// Gives the `entry`th document added the stamp its file has now (see
-        /// `DocumentCache.Writer.restamp`).
-        mutating func restamp(_ entry: Int, _ stamp: FileStamp) {
-            guard !failed, entry < orderKeys.count else { return }
-            let start = entry * CacheIndex.recordSize + Record.stampOffset
-            records.withUnsafeMutableBytes { stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
-        }
-
-        /// The index part's bytes.
-        func bytes() -> [UInt8] {
-            let order = orderKeys.indices.sorted { orderKeys[$0] < orderKeys[$1] }
-            var position = [UInt32](repeating: 0, count: order.count)
-            for (sorted, entry) in order.enumerated() { position[entry] = UInt32(sorted) }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(16 + records.count + keys.count * order.count * CacheIndex.pairSize)
-            func append<T: FixedWidthInteger>(_ value: T) {
-                withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-            }
-            append(UInt64(order.count))
-            append(UInt64(reading.declared.count))
-            for entry in order {
-                let start = entry * CacheIndex.recordSize
-                bytes.append(contentsOf: records[start..<(start + CacheIndex.recordSize)])
-            }
-            for (index, properties) in reading.declared.enumerated() {
-                let name = CacheIndex.indexName(of: properties)
-                append(UInt64(name.utf8.count))
-                bytes.append(contentsOf: name.utf8)
-                let pairs = keys[index].map { ($0.hash, position[Int($0.entry)]) }.sorted {
-                    ($0.0, $0.1) < ($1.0, $1.1)
-                }
-                append(UInt64(pairs.count))
-                for (hash, entry) in pairs {
-                    append(hash)
-                    append(entry)
-                }
-            }
-            return bytes
-        }
     }
 }
