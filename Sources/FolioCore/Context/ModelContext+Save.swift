@@ -150,19 +150,9 @@ extension ModelContext {
             }
         }
         try checkNoRequiredToOneIsEmptied(doomed, doomedSet)
-        for identifier in doomed {
-            guard let owner = registered[identifier] else { continue }
-            for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .nullify {
-                guard let inverseName = relationship.inverseName,
-                    let inverse = opened.schema.entity(named: relationship.destination)?.relationship(
-                        named: inverseName),
-                    let access = inverse.access.value
-                else { continue }
-                for model in related where !doomedSet.contains(model.persistentModelID) {
-                    let current = model.persistentBackingData.currentValue(forKey: inverseName).map(access.models) ?? []
-                    access.assign(model, access.value(current.filter { $0 !== owner }))
-                }
-            }
+        // Read again for each: a holder of two deleted models loses both.
+        for hold in nullifiedHolds(doomed, doomedSet) {
+            hold.access.assign(hold.holder, hold.access.value(hold.current.filter { $0 !== hold.owner }))
         }
         deleted = doomed
         return doomed
@@ -175,23 +165,50 @@ extension ModelContext {
     private func checkNoRequiredToOneIsEmptied(
         _ doomed: [PersistentIdentifier], _ doomedSet: Set<PersistentIdentifier>
     ) throws(FolioError) {
+        for hold in nullifiedHolds(doomed, doomedSet)
+        where !hold.inverse.isToMany && !hold.inverse.isOptional && hold.current.contains(where: { $0 === hold.owner })
+        {
+            throw .invalidValue(
+                "\(hold.owner.persistentModelID) is deleted, but \(hold.holder.persistentModelID) requires it as its \(hold.inverse.name); give it another, or delete it too (deleteRule: .cascade)"
+            )
+        }
+    }
+
+    /// A model that stays, related to a model being deleted through a `.nullify` relationship:
+    /// the holder's side of it (the relationship's inverse) is what the save empties of the deleted model.
+    private struct NullifiedHold {
+        /// The model being deleted.
+        let owner: any PersistentModel
+        /// The model that stays.
+        let holder: any PersistentModel
+        let inverse: Schema.Relationship
+        let access: RelationshipAccess
+
+        /// The models the holder's side holds now.
+        var current: [any PersistentModel] {
+            holder.persistentBackingData.currentValue(forKey: inverse.name).map(access.models) ?? []
+        }
+    }
+
+    /// Each model that stays and is related to a model being deleted through a `.nullify` relationship.
+    private func nullifiedHolds(_ doomed: [PersistentIdentifier], _ doomedSet: Set<PersistentIdentifier>)
+        -> [NullifiedHold]
+    {
+        var holds: [NullifiedHold] = []
         for identifier in doomed {
             guard let owner = registered[identifier] else { continue }
             for (relationship, related) in relatedModels(of: identifier) where relationship.deleteRule == .nullify {
                 guard let inverseName = relationship.inverseName,
                     let inverse = opened.schema.entity(named: relationship.destination)?.relationship(
                         named: inverseName),
-                    !inverse.isToMany, !inverse.isOptional, let access = inverse.access.value
+                    let access = inverse.access.value
                 else { continue }
                 for model in related where !doomedSet.contains(model.persistentModelID) {
-                    let current = model.persistentBackingData.currentValue(forKey: inverseName).map(access.models) ?? []
-                    guard current.contains(where: { $0 === owner }) else { continue }
-                    throw .invalidValue(
-                        "\(identifier) is deleted, but \(model.persistentModelID) requires it as its \(inverseName); give it another, or delete it too (deleteRule: .cascade)"
-                    )
+                    holds.append(NullifiedHold(owner: owner, holder: model, inverse: inverse, access: access))
                 }
             }
         }
+        return holds
     }
 
     /// Throws when an inserted or changed model holds fewer models in a to-many relationship

@@ -9,7 +9,7 @@ import Glibc
 /// makes when it may (an index refresh), and `GIT_TERMINAL_PROMPT=0`, so it never waits for
 /// an answer on a terminal. Its streams go to files in a folder only this user can read,
 /// removed at once: neither can fill and stall git, as a pipe could.
-struct GitProcess {
+package struct GitProcess {
     /// How the run ended, and what git printed.
     struct Ending {
         /// The exit status; a death by a signal counts as 128 and the signal, as a shell counts it.
@@ -87,8 +87,8 @@ struct GitProcess {
         }
         let signal = status & 0x7F
         return Ending(
-            status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, output: try bytes(of: streams[1]),
-            errors: String(decoding: try bytes(of: streams[2]), as: UTF8.self))
+            status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal, output: try Self.bytes(writtenTo: streams[1]),
+            errors: String(decoding: try Self.bytes(writtenTo: streams[2]), as: UTF8.self))
     }
 
     /// Writes all of `bytes` at the start of a file and goes back to its start for git.
@@ -106,8 +106,9 @@ struct GitProcess {
         }
     }
 
-    /// What git wrote to a file it shares with this process, from its start.
-    private func bytes(of descriptor: Int32) throws(FolioError) -> [UInt8] {
+    /// What git wrote to a file it shares with this process, from its start (the `folio`
+    /// tool's runs of git read theirs so too).
+    package static func bytes(writtenTo descriptor: Int32) throws(FolioError) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         var offset: off_t = 0

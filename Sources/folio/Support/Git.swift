@@ -75,22 +75,9 @@ struct Git {
             errors: showingMeters ? GitProgress.withoutMeters(errors) : errors)
     }
 
-    /// What git wrote to a file it shares with the tool, from its start.
+    /// What git wrote to a file it shares with the tool, from its start, as text.
     private static func text(of descriptor: Int32) throws(FolioError) -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var offset: off_t = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if count == 0 { break }
-            guard count > 0 else {
-                if errno == EINTR { continue }
-                throw .fileSystem(path: "git's output", operation: "read", reason: FileBytes.systemError())
-            }
-            bytes += buffer[..<count]
-            offset += off_t(count)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: try GitProcess.bytes(writtenTo: descriptor), as: UTF8.self)
     }
 
     /// Runs git and returns its output, trimmed; throws with git's message when it fails.
