@@ -5,6 +5,7 @@ import SwiftSyntaxMacros
 /// `@ModelActor` on an actor: a context of its own over a container, made in
 /// `init(modelContainer:)`, and the `ModelActor` conformance that exposes it.
 public struct ModelActorMacro: MemberMacro, ExtensionMacro {
+    /// The members: `modelExecutor`, `modelContainer`, and `init(modelContainer:)` making both.
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax],
@@ -26,6 +27,7 @@ public struct ModelActorMacro: MemberMacro, ExtensionMacro {
         ]
     }
 
+    /// The `ModelActor` conformance, as an extension.
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingExtensionsOf type: some TypeSyntaxProtocol,

@@ -12,6 +12,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     /// `@Model` adds, which a macro's declaration can only spell out.
     static let backingData = "_$backingData"
 
+    /// The members `@Model` adds: the backing data, `init(backingData:)`, the schema metadata.
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax],
@@ -196,6 +197,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         ]
     }
 
+    /// `@_PersistedProperty` on each stored `var` that is neither `@Transient` nor already marked.
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingAttributesFor member: some DeclSyntaxProtocol,
@@ -211,6 +213,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         return ["@_PersistedProperty"]
     }
 
+    /// The conformances the class does not have yet (`PersistentModel`, `Observable`), as an extension.
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingExtensionsOf type: some TypeSyntaxProtocol,

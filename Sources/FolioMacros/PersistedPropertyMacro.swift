@@ -9,6 +9,7 @@ import SwiftSyntaxMacros
 /// accessor (a first value, not a change), and `init(backingData:)`, which `@Model`
 /// writes, initializes the peers directly.
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
+    /// The peer slot that holds the property's first value until the model has backing data.
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
@@ -21,6 +22,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         return ["@Transient private var _\(raw: property.name): Folio.PersistedValueSlot"]
     }
 
+    /// The accessors: `init`, `get` and `set` through the model's backing data.
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext

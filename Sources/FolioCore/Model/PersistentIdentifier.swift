@@ -33,9 +33,11 @@ public struct PersistentIdentifier: Sendable, Hashable, Comparable, Codable, Cus
         hasher.combine(id)
     }
 
+    /// Orders identities by entity name, then by UUID text: the order of `folio` listings.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.entityName, lhs.id.uuidString) < (rhs.entityName, rhs.id.uuidString)
     }
 
+    /// The entity and the UUID, as messages name a model: `Timer 6F1C…`.
     public var description: String { "\(entityName) \(id.uuidString)" }
 }

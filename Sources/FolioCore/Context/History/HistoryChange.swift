@@ -52,25 +52,37 @@ public protocol HistoryDelete<Model>: Sendable {
 
 /// An insert in a Folio store's history.
 public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
+    /// The change's number in the store's history, increasing with each change recorded.
     public let changeIdentifier: Int64
+    /// The number of the transaction (one save, one tool command, or changes found on disk) that made it.
     public let transactionIdentifier: Int64
+    /// The model inserted.
     public let changedPersistentIdentifier: PersistentIdentifier
 }
 
 /// An update in a Folio store's history.
 public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
+    /// How an updated property is named: the model's key path to it.
     public typealias PropertyUpdate = PartialKeyPath<Model> & Sendable
+    /// The change's number in the store's history, increasing with each change recorded.
     public let changeIdentifier: Int64
+    /// The number of the transaction (one save, one tool command, or changes found on disk) that made it.
     public let transactionIdentifier: Int64
+    /// The model updated.
     public let changedPersistentIdentifier: PersistentIdentifier
+    /// The key paths of the attributes whose stored values changed; relationships are not listed.
     public let updatedAttributes: [any PartialKeyPath<Model> & Sendable]
 }
 
 /// A delete in a Folio store's history.
 public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
+    /// The change's number in the store's history, increasing with each change recorded.
     public let changeIdentifier: Int64
+    /// The number of the transaction (one save, one tool command, or changes found on disk) that made it.
     public let transactionIdentifier: Int64
+    /// The model deleted (or soft-deleted).
     public let changedPersistentIdentifier: PersistentIdentifier
+    /// The values of its `.preserveValueOnDeletion` attributes as they were when it was deleted.
     public let tombstone: HistoryTombstone<Model>
 }
 
@@ -94,6 +106,7 @@ public struct HistoryTombstone<Model: PersistentModel>: Sequence, Sendable {
     /// Goes through the kept values.
     public struct Iterator: IteratorProtocol {
         var base: IndexingIterator<[(attribute: Schema.Attribute, json: JSONValue)]>
+        /// The next kept value, decoded for this read; `nil` at the end.
         public mutating func next() -> Any? {
             while let kept = base.next() {
                 if let value = HistoryTombstone.decoded(kept) { return value }
