@@ -96,12 +96,16 @@ extension ModelMacro {
             .filter { $0.macroName.text == macro }
             .flatMap { expansion in
                 expansion.arguments.compactMap { argument -> String? in
-                    // `[\.a, \.b]`, or by kind: `.binary(\.a, \.b)`, `.rtree(\.x)`.
+                    // `[\.a, \.b]`, or by kind: `.binary([\.a, \.b])` as SwiftData declares the
+                    // kinds (a case holding an array), or `.binary(\.a, \.b)`.
                     let keyPaths: [ExprSyntax]
                     if let array = argument.expression.as(ArrayExprSyntax.self) {
                         keyPaths = array.elements.map(\.expression)
                     } else if let call = argument.expression.as(FunctionCallExprSyntax.self) {
-                        keyPaths = call.arguments.map(\.expression)
+                        keyPaths = call.arguments.flatMap { argument in
+                            argument.expression.as(ArrayExprSyntax.self)?.elements.map(\.expression)
+                                ?? [argument.expression]
+                        }
                     } else {
                         return nil
                     }

@@ -28,8 +28,36 @@ final class Place {
     }
 }
 
+/// An index by kind as SwiftData declares the kinds: each an array of key paths.
+@Model
+final class Pin {
+    #Index<Pin>(.binary([\.label]), .rtree([\.latitude, \.longitude]))
+
+    var label: String
+    var latitude: Double
+    var longitude: Double
+
+    init(label: String, latitude: Double, longitude: Double) {
+        self.label = label
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
 /// The schema macros in the forms SwiftData 2024 added.
 struct SchemaMacroTests {
+    @Test func indexesByKindWrittenWithArraysAsSwiftDataDeclaresThemAreRecorded() throws {
+        #expect(Schema([Pin.self]).entity(named: "Pin")?.indices == [["label"], ["latitude", "longitude"]])
+        let context = ModelContext(
+            try ModelContainer(for: Pin.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(Pin(label: "Home", latitude: 52.52, longitude: 13.40))
+        context.insert(Pin(label: "Work", latitude: 52.50, longitude: 13.45))
+        try context.save()
+        let near = try context.fetch(
+            FetchDescriptor<Pin>(predicate: #Predicate { $0.latitude > 52.51 && $0.longitude < 13.42 }))
+        #expect(near.map(\.label) == ["Home"])
+    }
+
     @Test func indexesByKindUniqueConstraintsAndUniqueRelationshipsAreRecorded() throws {
         let entity = Schema([Place.self]).entity(named: "Place")
         #expect(entity?.indices == [["name"], ["latitude", "longitude"]])

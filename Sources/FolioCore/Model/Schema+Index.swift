@@ -12,9 +12,15 @@ extension Schema {
         /// same range queries, without the spatial layout.
         /// The `@Model` macro reads the key paths from the declaration, so the value holds nothing.
         public struct Types<Model>: Sendable {
-            /// A sorted index, for equality and ranges.
+            /// A sorted index, for equality and ranges, over the properties in the array, as
+            /// SwiftData writes it: `.binary([\.name, \.date])`.
+            public static func binary(_ keyPaths: [PartialKeyPath<Model>]) -> Types { Types() }
+            /// SwiftData's spatial index, `.rtree([\.latitude, \.longitude])`; Folio's is the same
+            /// sorted index as `.binary`.
+            public static func rtree(_ keyPaths: [PartialKeyPath<Model>]) -> Types { Types() }
+            /// `.binary` with the key paths listed without an array.
             public static func binary(_ keyPaths: PartialKeyPath<Model>...) -> Types { Types() }
-            /// SwiftData's spatial index; Folio's is the same sorted index as `.binary`.
+            /// `.rtree` with the key paths listed without an array.
             public static func rtree(_ keyPaths: PartialKeyPath<Model>...) -> Types { Types() }
         }
     }
