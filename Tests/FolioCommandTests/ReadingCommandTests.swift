@@ -162,6 +162,19 @@ struct ReadingCommandTests {
         #expect(csv.output == "createdAt\n2026-11-01T10:00:00Z\n")
     }
 
+    @Test func aTooWideTableOfACommandWithoutFieldsPointsOnlyToJSON() throws {
+        let store = try TimerStore()
+        let inserted = try store.folio(
+            "insert", "Timer", "name=Nap", "durationInSeconds=60", "createdAt=2026-11-20T10:00:00Z")
+        #expect(inserted.status == 0, "\(inserted.errors)")
+        var narrow = store.folio
+        narrow.environment = ["COLUMNS": "30"]
+        let run = try narrow("history")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors.contains("did not fit in 30 columns; see all with --format json)"), "\(run.errors)")
+        #expect(!run.errors.contains("--fields"), "\(run.errors)")
+    }
+
     @Test func aTableKeepsTheColumnsThatFitTheWidthAndSaysHowToSeeTheRest() throws {
         let store = try TimerStore()
         var narrow = store.folio

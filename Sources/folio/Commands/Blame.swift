@@ -64,8 +64,7 @@ extension FolioCommand {
                 }
                 try output.print(
                     columns: ["property", "value", "commit", "author", "date", "subject"], rows: rows,
-                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["value"], in: store),
-                    choosable: false)
+                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["value"], in: store))
             }
         }
     }

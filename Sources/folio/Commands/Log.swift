@@ -89,8 +89,7 @@ extension FolioCommand {
                 if let maxCount { changes = Array(changes.prefix(maxCount)) }
                 try output.print(
                     columns: Self.columns, rows: Self.rows(changes, only: property, table: output.format == .table),
-                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["old", "new"], in: store),
-                    choosable: false)
+                    localDates: LocalDates(columns: ["date"], in: store), ids: IDColumns(["old", "new"], in: store))
             }
         }
 

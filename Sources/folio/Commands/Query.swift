@@ -100,12 +100,12 @@ extension FolioCommand {
                         columns: columns,
                         rows: documents.map { document in columns.map { Field.value(of: $0, in: document) } },
                         localDates: LocalDates(entity: query.entity, in: store),
-                        ids: IDColumns(entity: query.entity, in: store))
+                        ids: IDColumns(entity: query.entity, in: store), choosable: true)
                 } else {
                     try output.print(
                         documents: documents, columns: Field.defaults(for: query.entity, in: store),
                         localDates: LocalDates(entity: query.entity, in: store),
-                        ids: IDColumns(entity: query.entity, in: store))
+                        ids: IDColumns(entity: query.entity, in: store), choosable: true)
                 }
                 if explain {
                     Terminal.printError(

@@ -38,21 +38,23 @@ struct OutputOptions: ParsableArguments {
     var rawCSV = false
 
     /// Prints records: `columns` name what each row holds, in order. `choosable`: the
-    /// command takes `--fields`, which a table too wide for the terminal points to.
+    /// command takes `--fields`, which a table too wide for the terminal then points to.
     func print(
         columns: [String], rows: [[JSONValue]], localDates: LocalDates? = nil, ids: IDColumns? = nil,
-        choosable: Bool = true
+        choosable: Bool = false
     ) throws(FolioError) {
         try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates, ids: ids, choosable: choosable)
             .print(columns: columns, rows: rows)
     }
 
-    /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise.
-    func print(documents: [StoredDocument], columns: [String], localDates: LocalDates? = nil, ids: IDColumns? = nil)
-        throws(FolioError)
-    {
-        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates, ids: ids).print(
-            documents: documents, columns: columns)
+    /// Prints whole documents: as they are in json and ndjson, as rows of `columns` otherwise
+    /// (`choosable` as for records).
+    func print(
+        documents: [StoredDocument], columns: [String], localDates: LocalDates? = nil, ids: IDColumns? = nil,
+        choosable: Bool = false
+    ) throws(FolioError) {
+        try RecordPrinter(format: format, rawCSV: rawCSV, localDates: localDates, ids: ids, choosable: choosable)
+            .print(documents: documents, columns: columns)
     }
 }
 
@@ -65,8 +67,8 @@ struct RecordPrinter {
     var localDates: LocalDates?
     /// The columns of ids a table shows short.
     var ids: IDColumns?
-    /// Whether the command takes `--fields`, which a table too wide for the terminal points to.
-    var choosable = true
+    /// Whether the command takes `--fields`, which a table too wide for the terminal then points to.
+    var choosable = false
 
     /// Prints records: `columns` name what each row holds, in order.
     func print(columns: [String], rows: [[JSONValue]]) throws(FolioError) {
