@@ -12,10 +12,14 @@ public struct DefaultHistoryToken: HistoryToken, Codable {
 
     init(store: String, transaction: Int64) { tokenValue = [store: transaction] }
 
-    /// A number for the token: its transaction's for a token of one store.
+    /// A number for the token: its transaction's for a token of one store; for one of several,
+    /// a hash of each store's name and transaction, the same in every run (a `hashValue`
+    /// would change with the process's random seed, and an id kept between launches with it).
     public var id: Int {
         guard let values = tokenValue else { return 0 }
-        return values.count == 1 ? Int(truncatingIfNeeded: values.first!.value) : values.hashValue
+        if values.count == 1 { return Int(truncatingIfNeeded: values.first!.value) }
+        let text = values.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
+        return Int(truncatingIfNeeded: ContentHash.of(Array(text.utf8)))
     }
 
     /// Whether `rhs` is later than `lhs` in some store `rhs` names: a transaction's token is
