@@ -78,8 +78,11 @@ struct TerminalSessionTests {
         let before = try text(of: path, in: store)
         // Named with an argument, the editor runs under `sh -c`, which gets the ^C as well: it
         // must wait for the editor and exit as the editor does, not die of the interrupt.
+        // `noflsh`: the kernel flushes a terminal's output just after it sends a ^C's signal,
+        // which could discard the trap's reply when the editor is quicker than the flush.
         var folio = try store.folio(
             editor: """
+                stty noflsh < /dev/tty
                 for file; do :; done
                 trap 'printf "(^C taken) New name? " > /dev/tty' INT
                 printf 'New name? ' > /dev/tty
