@@ -15,7 +15,7 @@ struct AggregateTests {
                 "Timer \(index)", date: november22().addingTimeInterval(Double(index % 7) * 86_400), minutes: index % 50
             )
             document.content["kind"] = index % 3 == 0 ? "tea" : index % 3 == 1 ? "work" : .null
-            if index % 10 == 0 { document.content[ModelDocument.deletedKey] = "2026-11-22T09:00:00.000Z" }
+            if index % 10 == 0 { document.content[ReservedKey.deleted] = "2026-11-22T09:00:00.000Z" }
             documents.append(.put(document, basedOn: nil))
         }
         try store.commit(documents)

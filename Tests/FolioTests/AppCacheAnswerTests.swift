@@ -28,7 +28,7 @@ struct AppCacheAnswerTests {
     }
 
     func isLoaded(_ folder: String, in store: DocumentStore) -> Bool {
-        store.state.withLock { $0.catalog.isLoaded(folder) }
+        store.memory.isLoaded(folder)
     }
 
     func errands(priority: Int, in context: ModelContext) throws -> [Errand] {
@@ -71,7 +71,7 @@ struct AppCacheAnswerTests {
         let found = try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.title == "Errand 7" }))
         #expect(found.map(\.code) == ["E7"])
         #expect(isLoaded("Errand", in: store))
-        #expect(store.state.withLock { $0.cachedFolders.isEmpty }, "what the walk found is let go")
+        #expect(store.memory.refreshScope.cached.isEmpty, "what the walk found is let go")
         #expect(try errands(priority: 3, in: context).map(\.code) == third.map(\.code))
         #expect(store.statistics.answersFromCacheFiles == 3)
     }
@@ -148,7 +148,7 @@ struct AppCacheAnswerTests {
         let changes = try store.refresh()
         #expect(changes.modified.map(\.relativePath) == [file])
         #expect(isLoaded("Errand", in: store))
-        #expect(store.state.withLock { $0.cachedFolders.isEmpty })
+        #expect(store.memory.refreshScope.cached.isEmpty)
     }
 
     @Test func aModelFetchedFromTheCacheFileSavesAndConflictsAsAnyOther() throws {

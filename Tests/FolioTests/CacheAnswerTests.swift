@@ -193,7 +193,7 @@ struct CacheAnswerTests {
         // A writer that gave up on the index part (past its limit, as an import of a large
         // folder does) writes the entries without it; the next load writes the file again.
         _ = store.documents(entity: "Errand")  // the import unloaded the folder
-        let catalog = store.state.withLock { $0.catalog }
+        let catalog = store.memory.locked { $0.catalog }
         var writer = try DocumentCache.Writer(
             folder: "Errand", historyToken: nil, index: CacheIndex.Builder(entity: nil, limit: 10), in: store.folder)
         for entry in catalog.entries(inFolder: "Errand") {

@@ -106,7 +106,7 @@ final class EntityLayout {
         referenceMembers = otherSlots.compactMap { position -> String? in
             if case .reference(let relationship, _) = slots[position] { relationship.name } else { nil }
         }
-        documentMembers = memberReaders.map(\.name) + referenceMembers + [ModelDocument.deletedKey]
+        documentMembers = memberReaders.map(\.name) + referenceMembers + [ReservedKey.deleted]
         positions = Dictionary(slots.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         storedNames = Set(
             slots.compactMap { slot in

@@ -322,7 +322,7 @@ extension ModelContext {
         var models: [Model] = []
         var seen = Set<ObjectIdentifier>()
         for stored in opened.store(of: entity.name).documents(entity: entity.storageName) {
-            guard descriptor.includeDeleted || stored.member(ModelDocument.deletedKey) == nil,
+            guard descriptor.includeDeleted || stored.member(ReservedKey.deleted) == nil,
                 let model = try unlessSkipped(in: entity.name, { () throws(FolioError) in try materialize(stored) })
                     as? Model,
                 !(descriptor.includePendingChanges && isPendingDeletion(model.persistentBackingData)),

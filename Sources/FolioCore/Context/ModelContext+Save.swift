@@ -281,7 +281,7 @@ extension ModelContext {
             guard !key.contains(where: { $0 == nil || $0 == .null }) else { continue }
             guard
                 let match = store.documents(entity: entity.storageName).first(where: { stored in
-                    stored.content[ModelDocument.deletedKey] == nil && constraint.map({ stored.content[$0] }) == key
+                    stored.content[ReservedKey.deleted] == nil && constraint.map({ stored.content[$0] }) == key
                 })
             else { continue }
             if !layout.hasOwnIdentity {

@@ -253,7 +253,7 @@ public final class ModelContext {
             throw .invalidDocument(
                 path: stored.path.relativePath,
                 reason:
-                    "no model of this container is named \(stored.content[ModelDocument.entityKey]?.stringValue ?? stored.entity)"
+                    "no model of this container is named \(stored.content[ReservedKey.entity]?.stringValue ?? stored.entity)"
             )
         }
         let contents = try ModelDocument.contents(

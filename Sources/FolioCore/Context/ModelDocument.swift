@@ -8,11 +8,6 @@ import Foundation
 /// properties in declaration order. Writing over a document that was read sets each
 /// property in place, so keys the schema does not know stay where they were.
 enum ModelDocument {
-    static let entityKey = "$entity"
-    static let versionKey = "$version"
-    static let identityKey = "$id"
-    static let deletedKey = "$deleted"
-
     /// The document for a model's current values.
     static func document(
         for model: any PersistentModel, layout: EntityLayout, version: Schema.Version, deletedAt: Date?
@@ -27,11 +22,11 @@ enum ModelDocument {
             content.insert(value, forKey: key, at: position)
             position += 1
         }
-        lead(entityKey, .string(layout.entity.name))
-        lead(versionKey, .string(version.description))
+        lead(ReservedKey.entity, .string(layout.entity.name))
+        lead(ReservedKey.version, .string(version.description))
         // Spelled out: a bare `nil` here would become JSON's null (JSONValue is nil-literal expressible).
-        lead(identityKey, layout.hasOwnIdentity ? Optional<JSONValue>.none : identifier.id.json)
-        lead(deletedKey, deletedAt?.json)
+        lead(ReservedKey.identity, layout.hasOwnIdentity ? Optional<JSONValue>.none : identifier.id.json)
+        lead(ReservedKey.deleted, deletedAt?.json)
 
         var blobs: [String: [UInt8]?] = [:]
         var partitionDate: Date?
@@ -185,7 +180,8 @@ enum ModelDocument {
         if decodingMembers, let stamp = found.last ?? nil {
             do { deletedAt = try Date(json: stamp) } catch {
                 throw .invalidDocument(
-                    path: stored.path.relativePath, reason: "\"\(deletedKey)\" is not a time: \(error.message)")
+                    path: stored.path.relativePath, reason: "\"\(ReservedKey.deleted)\" is not a time: \(error.message)"
+                )
             }
         }
         return (values, faults, deletedAt)

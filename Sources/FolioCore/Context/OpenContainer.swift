@@ -182,8 +182,8 @@ final class OpenContainer: Sendable {
     /// it is that entity's, sparing a lookup per document.
     func layout(of stored: StoredDocument, given: EntityLayout? = nil) -> EntityLayout? {
         // The common case, every document of a fetch of one class, told without reading the name.
-        if let given, stored.member(ModelDocument.entityKey, isText: given.entity.name) { return given }
-        guard case .string(let name)? = stored.member(ModelDocument.entityKey) else {
+        if let given, stored.member(ReservedKey.entity, isText: given.entity.name) { return given }
+        guard case .string(let name)? = stored.member(ReservedKey.entity) else {
             return given ?? layout(of: stored.entity)
         }
         if let given, given.entity.name == name { return given }

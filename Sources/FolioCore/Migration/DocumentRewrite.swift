@@ -33,7 +33,7 @@ struct DocumentRewrite {
                     content.renameMember(from, to: to)
                 case .renameEntity(_, let to):
                     entity = to
-                    content[ModelDocument.entityKey] = .string(to)
+                    content[ReservedKey.entity] = .string(to)
                 case .addEntity:
                     continue
                 case .removeEntity:
@@ -55,7 +55,7 @@ struct DocumentRewrite {
         // A document the steps leave as it was keeps its bytes and its "$version", so a
         // migration's diff shows only what it changed.
         guard let last = steps.last, content != original.content || entity != original.entity else { return .unchanged }
-        content[ModelDocument.versionKey] = .string(last.toVersion.description)
+        content[ReservedKey.version] = .string(last.toVersion.description)
         return .changed(entity: entity, content: content)
     }
 

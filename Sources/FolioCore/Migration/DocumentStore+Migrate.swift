@@ -28,7 +28,8 @@ extension DocumentStore {
             throw .migration(
                 "a migration step goes from \(step.fromVersion) to \(step.toVersion); each must go to a later version")
         }
-        let (manifest, calendar) = state.withLock { ($0.manifest, $0.manifest.calendar) }
+        let manifest = memory.manifest
+        let calendar = manifest.calendar
         let storeVersion = Schema.Version(manifest.schemaVersion) ?? Schema.Version(0, 0, 0)
         guard storeVersion <= target else {
             throw .migration(
@@ -62,7 +63,7 @@ extension DocumentStore {
                 // by its own name: its documents are in its hierarchy's root folder.
                 let own = evaluation.documents.schema.entity(of: content, inFolder: path.entity)?.name ?? path.entity
                 let written =
-                    content[ModelDocument.versionKey]?.stringValue.flatMap(Schema.Version.init) ?? storeVersion
+                    content[ReservedKey.version]?.stringValue.flatMap(Schema.Version.init) ?? storeVersion
                 if written > target {
                     report.failures.append(
                         .init(
@@ -120,9 +121,9 @@ extension DocumentStore {
                 continue
             }
             // The metadata leads, as the model layer writes it.
-            let version = content.removeValue(forKey: ModelDocument.versionKey) ?? .string(target.description)
-            content.insert(.string(rewrite.entity), forKey: ModelDocument.entityKey, at: 0)
-            content.insert(version, forKey: ModelDocument.versionKey, at: 1)
+            let version = content.removeValue(forKey: ReservedKey.version) ?? .string(target.description)
+            content.insert(.string(rewrite.entity), forKey: ReservedKey.entity, at: 0)
+            content.insert(version, forKey: ReservedKey.version, at: 1)
             let folder = newSchema.entities[rewrite.entity]?.storageName ?? rewrite.entity
             let newBytes: [UInt8]
             do { newBytes = try JSONWriter().write(.object(content)) } catch {

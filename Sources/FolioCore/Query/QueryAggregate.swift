@@ -176,7 +176,7 @@ extension DocumentStore {
         // The flag first: every aggregate of an app comes this way.
         guard query.filter == nil, servesOneCommand else { return nil }
         let expressions = groupBy + (aggregate.value.map { [$0] } ?? [])
-        let schema = state.withLock { $0.querySchema }
+        let schema = memory.schema
         guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
         let inFolder = schema.inFolder(query)
         guard inFolder.filter == nil, schema.relatedFolders(readBy: expressions, of: inFolder.entity).isEmpty else {

@@ -38,7 +38,7 @@ struct QueryDocuments {
         } else {
             content = nil
         }
-        guard let content, includeDeleted || content[ModelDocument.deletedKey] == nil else { return nil }
+        guard let content, includeDeleted || content[ReservedKey.deleted] == nil else { return nil }
         return content
     }
 
@@ -61,7 +61,7 @@ struct QueryDocuments {
         }
         for (identity, content) in overlay where identity.entity == entity {
             guard let content, content[property] == .string(UUIDText.text(of: id)),
-                includeDeleted || content[ModelDocument.deletedKey] == nil
+                includeDeleted || content[ReservedKey.deleted] == nil
             else { continue }
             found.append(identity.id)
         }

@@ -51,7 +51,7 @@ public indirect enum QueryExpression: Sendable, Hashable {
     /// Whether a document's `"$entity"` is one of these: the test that a model is of a
     /// class or of one inheriting from it, whose documents share a folder.
     static func entity(of document: QueryExpression, isOneOf names: [String]) -> QueryExpression {
-        .contains(.value(.array(names.map(QueryValue.string))), .member(document, ModelDocument.entityKey))
+        .contains(.value(.array(names.map(QueryValue.string))), .member(document, ReservedKey.entity))
     }
 
     /// A property of the document under test: `.property("state")`, or a path through

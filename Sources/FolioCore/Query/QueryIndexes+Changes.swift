@@ -22,7 +22,7 @@ extension QueryIndexes.EntityIndexes {
             if let (source, version) = catalog.storedContent(at: path), let content = source.object {
                 added.append(
                     QueryIndexes.Row(
-                        version: version, source: source, isDeleted: content[ModelDocument.deletedKey] != nil))
+                        version: version, source: source, isDeleted: content[ReservedKey.deleted] != nil))
             }
         }
         let firstAdded = added.first.map { row in rows.partitioningIndex { $0.path >= row.path } } ?? rows.count

@@ -170,7 +170,7 @@ struct QueryIndexes {
         init(_ entity: QuerySchema.Entity?) {
             declared = entity.map(QueryIndexes.declaredIndexes) ?? []
             kinds = declared.map { $0.map { entity?.property(named: $0) } }
-            needed = [ModelDocument.deletedKey] + Array(Set(declared.joined())).sorted()
+            needed = [ReservedKey.deleted] + Array(Set(declared.joined())).sorted()
             slot = Dictionary(uniqueKeysWithValues: needed.enumerated().map { ($1, $0) })
         }
 

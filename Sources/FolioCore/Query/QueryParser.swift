@@ -439,7 +439,8 @@ extension DocumentStore {
     /// - Throws: `.notFound` for an entity the schema lacks; `.invalidQuery`, with the column, for
     ///   text that is not a query or a property the entity lacks.
     public func parseQuery(_ text: String, entity: String) throws(FolioError) -> QueryExpression {
-        let (schema, timeZone) = state.withLock { ($0.querySchema, $0.manifest.timeZone) }
+        let (schema, manifest) = memory.schemaAndManifest
+        let timeZone = manifest.timeZone
         _ = try schema.entity(entity, in: root)
         return try QueryParser.parse(text, entity: entity, schema: schema, timeZone: timeZone)
     }

@@ -20,7 +20,7 @@ extension QueryRun {
             let identity = Catalog.Identity(entity: entity, id: id)
             if !overlaid.contains(id), let path = evaluation.documents.catalog.path(of: identity),
                 let (content, version) = evaluation.documents.catalog.document(at: path),
-                query.includeDeleted || content[ModelDocument.deletedKey] == nil
+                query.includeDeleted || content[ReservedKey.deleted] == nil
             {
                 explanation.examined += 1
                 if query.filter.map({ evaluation.test($0, on: identity, content: content) }) ?? true {

@@ -33,65 +33,16 @@ public final class DocumentStore: Sendable {
     /// beneath it and without following links.
     let folder: OpenFolder
     let lock: StoreLock
-    let state: Mutex<State>
+    /// What the store holds in memory, behind its one mutex.
+    let memory: StoreMemory
     /// Hears how many files a folder's first use reads, for a progress bar.
     let progress: ReadProgress?
     /// How reads are answered: for an app, or for one command.
     let reads: StoreReads
-
-    struct State {
-        var manifest: StoreManifest {
-            didSet {
-                querySchema = QuerySchema(manifest.storedSchema)
-                calendar = manifest.calendar
-            }
-        }
-        /// The stamp of `folio.json` when `manifest` was read, so a refresh rereads it only when it
-        /// changed; `nil` (always reread) when the stamp fell within the file's clock tick.
-        var manifestStamp: FileStamp?
-        var catalog = Catalog()
-        /// The manifest's schema as queries read it.
-        var querySchema: QuerySchema
-        /// The manifest's calendar, made once: queries plan day ranges with it.
-        var calendar: Calendar
-        /// The query indexes over `catalog`, replaced with it.
-        var indexes = QueryIndexes()
-        var statistics = StoreStatistics()
-        /// What each folder's file in `.folio/cache/` holds: the folder's revision it was
-        /// loaded or written at, and the file's stamp then. A close with neither changed
-        /// writes nothing.
-        var cacheOnDisk: [String: (revision: UInt64, stamp: FileStamp)] = [:]
-        /// Folders whose first use failed, with why, for readers that cannot throw (see
-        /// `loadReporting`); cleared when the folder loads.
-        var loadFailures: [String: StoreIssue] = [:]
-        /// A committed transaction the last open or commit could not finish.
-        var unfinishedTransaction: FolioError?
-        /// Staged files the last walk found; the next commit removes those still there.
-        var stagedFiles: [String] = []
-        /// Where the history's next record goes, as of the last time this store held the write
-        /// lock; `nil` until then.
-        var historyTail: HistoryLog.Tail?
-        /// The folders a query was answered from the cache file of without loading them: its
-        /// walk found no issue and every file readable.
-        var answeredFromCache: Set<String> = []
-        /// The folders an answer from the cache file left unloaded, as their walk found them;
-        /// see `CachedFolder` for when one is let go.
-        var cachedFolders: [String: CachedFolder] = [:]
-        /// The last history token whose transaction every loaded folder of the catalog reflects,
-        /// or `nil` before a folder is loaded: changes a refresh finds that the history after it
-        /// does not explain are recorded as external.
-        var catalogToken: Int64?
-
-        /// Lets go of what answers from the cache files knew of `folders` (`nil`: all), once
-        /// the folders are loaded or written: answers must come from the folders as they are.
-        mutating func forgetCachedFolders(_ folders: Set<String>?) {
-            guard let folders else {
-                cachedFolders = [:]
-                return
-            }
-            for name in folders { cachedFolders[name] = nil }
-        }
-    }
+    /// What the writer keeps between commits: a transaction left unfinished, staged files to sweep.
+    let writer = StoreWriter()
+    /// Where the history ends, as this store last wrote or read it.
+    let historyEnd = HistoryEnd()
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
     /// and a folder per entity the manifest's schema names.
@@ -178,10 +129,7 @@ public final class DocumentStore: Sendable {
         self.historyLimit = historyLimit
         self.folder = folder
         self.lock = lock
-        self.state = Mutex(
-            State(
-                manifest: manifest, manifestStamp: manifestStamp, querySchema: QuerySchema(manifest.storedSchema),
-                calendar: manifest.calendar))
+        self.memory = StoreMemory(manifest: manifest, stamp: manifestStamp)
     }
 
     static func normalized(_ root: String) -> String {
@@ -191,16 +139,16 @@ public final class DocumentStore: Sendable {
     }
 
     /// The manifest as of the last open, refresh or commit.
-    public var manifest: StoreManifest { state.withLock { $0.manifest } }
+    public var manifest: StoreManifest { memory.manifest }
 
     /// Counters of the work the store has done, for tests and benchmarks.
-    public var statistics: StoreStatistics { state.withLock { $0.statistics } }
+    public var statistics: StoreStatistics { memory.statistics }
 
     /// Files the store could not use, as of the last walk: each with its path and why.
     /// Every entity is read for this.
     public var issues: [StoreIssue] {
         loadReporting(nil)
-        return state.withLock { ($0.catalog.issues + $0.loadFailures.values).sorted { $0.path < $1.path } }
+        return memory.issues
     }
 
     /// The issues that are an entity's documents: files in its folders named as documents
@@ -208,26 +156,17 @@ public final class DocumentStore: Sendable {
     /// folder itself when it could not be read. Any answer about the entity would have to
     /// leave them out.
     public func unreadableDocuments(of entity: String) -> [StoreIssue] {
-        let folder = documentFolder(of: entity)
-        // An answer from the cache file found the folder clean; loading it to say so again
-        // would cost what that answer saved.
-        if state.withLock({ $0.answeredFromCache.contains(folder) && !$0.catalog.isLoaded(folder) }) { return [] }
-        loadReporting([folder])
-        return state.withLock { state in
-            // Every fetch asks: a store without issues answers without gathering them.
-            if !state.catalog.hasIssues, state.loadFailures.isEmpty { return [] }
-            let unreadable = state.catalog.issues.filter {
-                $0.path.hasPrefix(folder + "/") && $0.path.hasSuffix(".json")
-            }
-            return (state.loadFailures[folder] ?? state.loadFailures[""]).map { [$0] + unreadable } ?? unreadable
-        }
+        let known = memory.unreadableDocuments(of: entity)
+        if let issues = known.issues { return issues }
+        loadReporting([known.folder])
+        return memory.unreadableDocuments(of: entity, evenUnloaded: true).issues ?? []
     }
 
     /// A transaction that was committed but could not be finished (an immutable or
     /// unwritable file, a full disk), or `nil`. Reads see the part of it already in place;
     /// the next commit, or the next open, finishes it once the cause is fixed, and a commit
     /// fails until then.
-    public var unfinishedTransaction: FolioError? { state.withLock { $0.unfinishedTransaction } }
+    public var unfinishedTransaction: FolioError? { writer.unfinishedTransaction }
 
     /// Why reads of this store take no lock, or `nil` when they do: a read-only store (a
     /// read-only mount or checkout) can be read but gives no lock file to take.
@@ -237,71 +176,51 @@ public final class DocumentStore: Sendable {
     /// whose class inherits from another model finds its documents, and those of the
     /// entities inheriting from it, in its hierarchy's folder.
     public func document(entity: String, id: UUID) -> StoredDocument? {
-        loadReporting([documentFolder(of: entity)])
-        return state.withLock { state in
-            let (folder, kinds) = state.querySchema.folder(of: entity)
-            guard let path = state.catalog.path(of: .init(entity: folder, id: id)),
-                let stored = Self.stored(at: path, in: &state.catalog)
-            else { return nil }
-            return kinds.map { $0.contains(stored.content[ModelDocument.entityKey]?.stringValue ?? "") } == false
-                ? nil : stored
-        }
+        let known = memory.document(entity: entity, id: id)
+        if known.isLoaded { return known.document }
+        loadReporting([known.folder])
+        return memory.document(entity: entity, id: id).document
     }
 
     /// Whether the entity's folder holds a document with this identity, as of the last
     /// refresh or commit, without reading it: how a required to-one's reference is checked
     /// when its model is read, so that one naming nothing is an error then, not on first use.
     package func holdsDocument(entity: String, id: UUID) -> Bool {
-        loadReporting([documentFolder(of: entity)])
-        return state.withLock { state in
-            state.catalog.path(of: .init(entity: state.querySchema.folder(of: entity).folder, id: id)) != nil
-        }
+        let known = memory.holdsDocument(entity: entity, id: id)
+        if let holds = known.holds { return holds }
+        loadReporting([known.folder])
+        return memory.holdsDocument(entity: entity, id: id).holds ?? false
     }
 
     /// Every document of an entity, in path order (day, then identity); see `document(entity:id:)`.
     public func documents(entity: String) -> [StoredDocument] {
         loadReporting([documentFolder(of: entity)])
-        return state.withLock { state in
-            let (folder, kinds) = state.querySchema.folder(of: entity)
-            let documents = state.catalog.paths.filter { $0.entity == folder }.sorted().compactMap {
-                Self.stored(at: $0, in: &state.catalog)
-            }
-            guard let kinds else { return documents }
-            return documents.filter { kinds.contains($0.content[ModelDocument.entityKey]?.stringValue ?? "") }
-        }
+        return memory.documents(entity: entity)
     }
 
     /// How many documents of each entity the store holds. Every entity is read for this.
     public var documentCounts: [String: Int] {
         loadReporting(nil)
-        return state.withLock { $0.catalog.counts.filter { $0.value > 0 } }
+        return memory.documentCounts
     }
 
     /// The bytes of the documents' files and their external-storage files, as the last
     /// walk stamped them: no file is read or listed again. Every entity is read for this.
     public var documentBytes: Int64 {
         loadReporting(nil)
-        return state.withLock { state in
-            state.catalog.entries.values.reduce(0) { $0 + $1.stamp.size }
-                + state.catalog.blobs.values.reduce(0) { $0 + $1.size }
-        }
-    }
-
-    private static func stored(at path: DocumentPath, in catalog: inout Catalog) -> StoredDocument? {
-        guard let entry = catalog.entry(at: path), let content = catalog.content(at: path) else { return nil }
-        return StoredDocument(version: entry.version, content: content)
+        return memory.documentBytes
     }
 
     /// Every `.externalStorage` blob file, with the stamp it had when last read or written.
     var blobStamps: [DocumentPath: FileStamp] {
         loadReporting(nil)
-        return state.withLock { $0.catalog.blobs }
+        return memory.blobStamps
     }
 
     /// The properties whose `.externalStorage` blobs sit beside a document.
     func blobProperties(of document: DocumentPath) -> [String] {
         loadReporting([document.entity])
-        return state.withLock { $0.catalog.blobs(of: document).keys.compactMap(\.blobProperty) }
+        return memory.blobs(of: document).keys.compactMap(\.blobProperty)
     }
 
     /// The bytes of a document's `.externalStorage` blob, or `nil` when it has none.
@@ -312,7 +231,7 @@ public final class DocumentStore: Sendable {
     public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
         let path = try document.blob(property)
         try load([document.entity])
-        guard state.withLock({ $0.catalog.blobs[path] }) != nil else { return nil }
+        guard memory.holdsBlob(path) else { return nil }
         return try folder.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
     }
 

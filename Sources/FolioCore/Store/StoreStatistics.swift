@@ -20,4 +20,8 @@ public struct StoreStatistics: Sendable, Equatable {
     public var cacheWriteFailure: FolioError?
     /// Why the last changes found on disk could not be recorded in the history, if they could not.
     public var historyWriteFailure: FolioError?
+    /// Times the mutex over the store's memory (its catalog, indexes and manifest) was taken:
+    /// each is a moment other threads' reads and saves wait, so a save or a fetch takes it
+    /// only a few times, however many documents it touches.
+    public var memoryLocks = 0
 }

@@ -46,12 +46,12 @@ extension DocumentStore {
         }
         // A progress bar's total, from the catalog or the cache files: not a walk more.
         let total = names.reduce(0) { total, name in
-            let loaded = state.withLock { $0.catalog.isLoaded(name) ? $0.catalog.counts[name] ?? 0 : nil }
+            let loaded = memory.loadedCount(of: name)
             return total + (loaded ?? CacheIndex.open(folder: name, from: folder)?.count ?? 0)
         }
         for (name, members) in check.relatedFolders.sorted(by: { $0.key < $1.key }) where names.contains(name) {
             _ = forEachDocument(
-                inFolder: name, members: (members.union([ModelDocument.deletedKey])).sorted(),
+                inFolder: name, members: (members.union([ReservedKey.deleted])).sorted(),
                 startingOver: { check.forgetRelated(inFolder: name) }
             ) { path, content in check.remember(content, at: path) }
         }

@@ -19,7 +19,8 @@ extension DocumentStore {
     /// - Throws: `.notFound` for an entity or property the schema lacks (suggesting the nearest),
     ///   `.invalidValue` when the document would not fit the schema.
     public func newDocument(entity name: String, values: JSONObject) throws(FolioError) -> Document {
-        let (schema, version) = state.withLock { ($0.querySchema, $0.manifest.schemaVersion) }
+        let (schema, manifest) = memory.schemaAndManifest
+        let version = manifest.schemaVersion
         let entity = try schema.entity(name, in: root)
         try entity.checkNames(values.keys.filter { !$0.hasPrefix("$") })
         // The identity given: `id` for a model that declares one, else `"$id"` (as an export writes it).
@@ -59,7 +60,7 @@ extension DocumentStore {
     /// - Throws: `.notFound` for an entity or property the schema lacks (suggesting the nearest),
     ///   `.invalidValue` when the document would not fit the schema.
     public func document(_ stored: StoredDocument, setting values: JSONObject) throws(FolioError) -> Document {
-        let entity = try state.withLock { $0.querySchema }.entity(stored.entity, in: root)
+        let entity = try memory.schema.entity(stored.entity, in: root)
         try entity.checkNames(values.keys)
         var content = stored.content
         for member in values { content[member.key] = member.value }
@@ -71,7 +72,7 @@ extension DocumentStore {
     /// - Throws: `.notFound` for an entity the schema lacks, `.invalidValue` when the content would
     ///   not fit the schema.
     public func document(_ stored: StoredDocument, replacingWith content: JSONObject) throws(FolioError) -> Document {
-        let schema = state.withLock { $0.querySchema }
+        let schema = memory.schema
         // A subclass's document is checked as its own entity, which may be another one of the hierarchy after the edit.
         if let own = schema.entity(of: content, inFolder: stored.entity) {
             return try checked(content, id: stored.id, entity: own, basedOn: stored.path)

@@ -13,7 +13,7 @@ struct RelationshipTargets {
     /// Takes in one document of `folder`, keeping the members `names` of its content.
     mutating func add(_ content: JSONObject, at path: DocumentPath, keeping names: Set<String>) {
         identities[path.entity, default: []].insert(path.id)
-        if content[ModelDocument.deletedKey] != nil { deleted[path.entity, default: []].insert(path.id) }
+        if content[ReservedKey.deleted] != nil { deleted[path.entity, default: []].insert(path.id) }
         let members = content.lazy.filter { names.contains($0.key) }.map { ($0.key, $0.value) }
         if !members.isEmpty { kept[path.entity, default: [:]][path.id] = JSONObject(members) }
     }

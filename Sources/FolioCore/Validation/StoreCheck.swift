@@ -115,7 +115,7 @@ struct StoreCheck {
                     line: lines.line(of: conflict.property, in: file) ?? lines.line(of: MergeConflict.key, in: file),
                     column: 3, message: StoreAudit.message(for: conflict, path: file)))
         }
-        guard content[ModelDocument.deletedKey] == nil else { return }
+        guard content[ReservedKey.deleted] == nil else { return }
         unique.add(content, at: path)
         modelCounts(of: content, at: path, entity: entity, lines: &lines)
     }
@@ -126,7 +126,7 @@ struct StoreCheck {
 
     /// Takes in a document of the folder's second pass.
     mutating func addUniqueCandidate(_ content: JSONObject, at path: DocumentPath) {
-        guard content[ModelDocument.deletedKey] == nil else { return }
+        guard content[ReservedKey.deleted] == nil else { return }
         unique.addCandidate(content, at: path)
     }
 

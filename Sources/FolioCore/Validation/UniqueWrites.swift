@@ -106,8 +106,8 @@ package struct UniqueWrites {
         // A folder without constraints keeps nothing of its documents, however many an import writes.
         guard let constraints = folders[folder]?.constraints, !constraints.isEmpty else { return }
         replaced[folder, default: []].insert(document.id)
-        guard document.content[ModelDocument.deletedKey] == nil else { return }
-        let wasLive = old.map { $0[ModelDocument.deletedKey] == nil } ?? false
+        guard document.content[ReservedKey.deleted] == nil else { return }
+        let wasLive = old.map { $0[ReservedKey.deleted] == nil } ?? false
         for (index, constraint) in constraints.enumerated() {
             guard let key = StoreAudit.uniqueKey(constraint, of: document.content) else { continue }
             let isNew = !wasLive || old.flatMap { StoreAudit.uniqueKey(constraint, of: $0) } != key
@@ -134,13 +134,13 @@ package struct UniqueWrites {
         for (folder, entry) in folders.sorted(by: { $0.key < $1.key })
         where entry.written.contains(where: { !$0.isEmpty }) {
             let ours = replaced[folder] ?? []
-            let members = Set(entry.constraints.joined()).union([ModelDocument.deletedKey]).sorted()
+            let members = Set(entry.constraints.joined()).union([ReservedKey.deleted]).sorted()
             let first = found.count
             _ = store.forEachDocument(
                 inFolder: folder, members: members, startingOver: { found.removeSubrange(first...) }
             ) {
                 path, content in
-                guard !ours.contains(path.id), content[ModelDocument.deletedKey] == nil else { return }
+                guard !ours.contains(path.id), content[ReservedKey.deleted] == nil else { return }
                 for (index, constraint) in entry.constraints.enumerated() {
                     guard let key = StoreAudit.uniqueKey(constraint, of: content),
                         let writer = entry.written[index][key], writer.isNew

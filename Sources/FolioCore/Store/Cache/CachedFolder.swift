@@ -32,7 +32,7 @@ struct CachedFolder: Sendable {
 
     /// Whether a soft-deleted document is left out of an answer that does not include them.
     private static func isWanted(_ content: JSONObject, includeDeleted: Bool) -> Bool {
-        includeDeleted || content[ModelDocument.deletedKey] == nil
+        includeDeleted || content[ReservedKey.deleted] == nil
     }
 
     /// How many documents the folder has, soft-deleted ones only when asked.

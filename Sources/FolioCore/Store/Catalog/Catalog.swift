@@ -86,33 +86,12 @@ struct Catalog {
     /// hold changes: an entry added, replaced, removed or verified. The store skips
     /// rewriting a folder's file that already holds its revision.
     private(set) var revisions: [String: UInt64] = [:]
-    /// The folders whose documents the catalog holds: walked, and their cached entries
-    /// confirmed. A folder is read the first time something needs it (see
-    /// `DocumentStore.load`), so work follows the entities touched, not the store's size.
-    private(set) var loadedFolders: Set<String> = []
-    /// Whether every folder of the tree is loaded, those a later walk may find included.
-    private(set) var loadsEverything = false
-
-    /// Whether a folder's documents are in the catalog.
-    func isLoaded(_ folder: String) -> Bool { loadsEverything || loadedFolders.contains(folder) }
-
-    /// Records that a walk of these folders (`nil`: the whole tree) brought them in.
-    mutating func markLoaded(_ folders: Set<String>?) {
-        if let folders { loadedFolders.formUnion(folders) } else { loadsEverything = true }
-    }
 
     /// Forgets one folder's documents, blobs and issues, to be loaded again on next use:
     /// after an import, which wrote the folder's cache file rather than holding every
     /// document it wrote in memory. The folder's generation moves on, with no log of its
     /// changes, so its query table is built anew.
     mutating func unload(_ folder: String) {
-        if loadsEverything {
-            loadsEverything = false
-            // The folders a walk of the whole tree brought in, as far as they hold documents;
-            // any other is walked again when next asked for, which costs little.
-            loadedFolders = Set(counts.keys)
-        }
-        loadedFolders.remove(folder)
         entries.removeAll { $0.path.entity == folder }
         counts[folder] = nil
         for path in blobs.keys where path.entity == folder { removeBlob(path) }

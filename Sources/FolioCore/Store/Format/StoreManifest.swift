@@ -10,7 +10,7 @@ public struct StoreManifest: Sendable, Equatable {
 
     /// The storage format the store's files follow.
     public var formatVersion: Int
-    /// The schema version the documents were last migrated to, as `Schema.Version` prints it ("1.0.0").
+    /// The schema version the documents were last migrated to, as three numbers ("1.0.0").
     public var schemaVersion: String
     /// The time zone whose days name the partition folders; fixed when the store is created.
     public var timeZone: TimeZone

@@ -6,8 +6,8 @@ import FolioJSON
 ///
 /// Reading is lenient, as every reader of the manifest has always been: a member that is
 /// missing or of the wrong JSON type is simply absent (`nil`, `false`, empty), and nothing
-/// throws. `SchemaCheck` is the strict reader, of the raw JSON, that says what is wrong
-/// and where.
+/// throws. The validation layer has a strict reader, of the raw JSON, that says what is
+/// wrong and where.
 package struct StoredSchema: Sendable, Equatable {
     /// The entities, in the order the schema lists them.
     package let entities: [Entity]

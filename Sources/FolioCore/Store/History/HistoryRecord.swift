@@ -10,7 +10,7 @@ package struct HistoryRecord: Sendable, Equatable {
     /// The transaction's place in the store's history: 1 for the first, one more for each next.
     package var token: Int64
     package var timestamp: Date
-    /// The `ModelContext.author` that saved it, `"folio"` for the tool, `"external"` for a
+    /// The author the saving context named, `"folio"` for the tool, `"external"` for a
     /// change Folio did not make (a hand edit, `git pull`), or `nil`.
     package var author: String?
     /// The program that wrote the transaction; `nil` for a change Folio did not make, and in
@@ -150,7 +150,7 @@ extension HistoryRecord.Change {
     ) -> Self? {
         let visibleBefore = before.map(Self.isVisible) ?? false
         let visibleAfter = after.map(Self.isVisible) ?? false
-        let entity = (after ?? before)?[ModelDocument.entityKey]?.stringValue ?? ""
+        let entity = (after ?? before)?[ReservedKey.entity]?.stringValue ?? ""
         switch (visibleBefore, visibleAfter) {
         case (false, false):
             return nil
@@ -158,7 +158,7 @@ extension HistoryRecord.Change {
             return Self(kind: .insert, entity: entity, id: id, path: path, contentHash: contentHash)
         case (true, false):
             let before = before!
-            let entity = before[ModelDocument.entityKey]?.stringValue ?? entity
+            let entity = before[ReservedKey.entity]?.stringValue ?? entity
             let kept = preserved(entity)
             // A soft delete leaves its file, with this hash: how another process, or the next
             // open, tells the file it finds from a change nobody recorded.
@@ -180,7 +180,7 @@ extension HistoryRecord.Change {
 
     /// Whether a document reads as a model: one soft-deleted does not.
     private static func isVisible(_ content: JSONObject) -> Bool {
-        switch content[ModelDocument.deletedKey] {
+        switch content[ReservedKey.deleted] {
         case nil, .null?: true
         default: false
         }

@@ -18,15 +18,11 @@ extension DocumentStore {
     /// is unchanged are read from the cache file (each checked against its hash), and every
     /// new or changed file was read from disk. Every candidate is then tested against the
     /// whole filter, so the index only ever narrows what is read.
-    func answerFromCache(_ query: DocumentQuery, countOnly: Bool) -> DocumentQueryResult? {
+    func answerFromCache(_ query: DocumentQuery, countOnly: Bool, basis: QueryBasis) -> DocumentQueryResult? {
+        let (schema, calendar) = (basis.schema, basis.calendar)
         // Every fetch of an app comes this way: a loaded folder answers at once.
-        let asksCache =
-            servesOneCommand
-            || state.withLock { state in
-                !state.catalog.isLoaded(state.querySchema.entities[query.entity]?.storageName ?? query.entity)
-            }
-        guard asksCache else { return nil }
-        let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
+        guard servesOneCommand || !basis.isLoaded(schema.entities[query.entity]?.storageName ?? query.entity)
+        else { return nil }
         guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
         let query = schema.inFolder(query)
         let name = query.entity
@@ -43,7 +39,7 @@ extension DocumentStore {
         // new and changed files read.
         if query.filter == nil, countOnly || query.limit == 0 {
             guard let folder = cachedFolder(name, for: []) else { return nil }
-            noteAnswerFromCache(in: name)
+            memory.answeredFromCache(name, reading: 0)
             let total = folder.count(includeDeleted: query.includeDeleted)
             var explanation = QueryExplanation(
                 entity: name, access: access, documents: folder.documents, examined: 0, matched: total)
@@ -61,7 +57,7 @@ extension DocumentStore {
         guard (try? load(related)) != nil, let folder = cachedFolder(name, for: properties),
             let candidates = folder.candidates(on: properties, key: key, includeDeleted: query.includeDeleted)
         else { return nil }
-        noteAnswerFromCache(in: name, reading: candidates.count)
+        memory.answeredFromCache(name, reading: candidates.count)
         return withEvaluation { evaluation in
             evaluation.documents.includeDeleted = query.includeDeleted
             var run = QueryRun(
@@ -86,16 +82,6 @@ extension DocumentStore {
         }
     }
 
-    /// Records that folder `name` answered from its cache file, its walk clean, reading
-    /// `documents` documents of it.
-    private func noteAnswerFromCache(in name: String, reading documents: Int = 0) {
-        state.withLock { state in
-            state.answeredFromCache.insert(name)
-            state.statistics.answersFromCacheFiles += 1
-            state.cachedFolders[name]?.documentsRead += documents
-        }
-    }
-
     /// Folder `name` as its cache file and a walk have it, to answer from: the one an
     /// earlier answer kept, or a new one, kept, with every index's pairs in an app's store
     /// (its next query may use any) and only those of the index on `properties` in a store
@@ -105,7 +91,7 @@ extension DocumentStore {
     /// later query) or the answers have read as many documents as it has (loading it once
     /// costs about that).
     private func cachedFolder(_ name: String, for properties: [String]) -> CachedFolder? {
-        let kept = state.withLock { $0.cachedFolders[name] }
+        let kept = memory.cachedFolder(name)
         let (oneCommand, minimum) = (servesOneCommand, reads.cacheAnswerMinimum)
         if let kept { return oneCommand || kept.documentsRead < kept.documents ? kept : nil }
         let made = try? lock.withLock(.shared) { () throws(FolioError) -> CachedFolder? in
@@ -114,9 +100,7 @@ extension DocumentStore {
             else { return nil }
             // Kept under the shared lock, so a commit into the folder comes after and lets it
             // go; a load meanwhile holds the folder itself.
-            state.withLock { state in
-                if !state.catalog.isLoaded(name) { state.cachedFolders[name] = made }
-            }
+            memory.keepCachedFolder(made, as: name)
             return made
         }
         return made ?? nil
@@ -136,7 +120,7 @@ extension DocumentStore {
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
             let match = cache.match(listing.keyedDocuments, keepingIndexes: keepingIndexes)
         else { return nil }
-        let schema = state.withLock { $0.querySchema }
+        let schema = memory.schema
         var changed: [DocumentPath: (version: DocumentVersion, content: JSONObject)] = [:]
         for found in match.changed {
             guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
@@ -157,7 +141,7 @@ extension DocumentStore {
         in name: String, reading names: [String]?, includeDeleted: Bool,
         _ body: (DocumentPath, JSONObject) -> Void
     ) -> Bool {
-        guard servesOneCommand, !state.withLock({ $0.catalog.isLoaded(name) }) else { return false }
+        guard servesOneCommand, !memory.isLoaded(name) else { return false }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
             guard let cached = try makeCachedFolder(name, keepingIndexes: []) else { return false }
             let match = cached.match
@@ -173,13 +157,13 @@ extension DocumentStore {
             }
             guard readable, decoded else { return false }
             for (path, (_, content)) in cached.changed
-            where includeDeleted || content[ModelDocument.deletedKey] == nil {
+            where includeDeleted || content[ReservedKey.deleted] == nil {
                 body(path, content)
             }
             return true
         }
         guard read == true else { return false }
-        noteAnswerFromCache(in: name)
+        memory.answeredFromCache(name, reading: 0)
         return true
     }
 

@@ -13,29 +13,23 @@ extension DocumentStore {
     /// - Throws: `.fileSystem` or `.unsafePath` when a cache file cannot be written or a file
     ///   cannot be inspected.
     public func writeCache() throws(FolioError) {
-        guard try !state.withLock({ state throws(FolioError) in try foldersToCache(state) }).isEmpty else { return }
+        let (worth, unverified) = try memory.inspectingCache { state throws(FolioError) in
+            (try foldersToCache(state), state.catalog.hasUnverifiedEntries)
+        }
+        guard !worth.isEmpty else { return }
         // Entries stamped within the file system's clock tick are confirmed after it has
         // passed; the wait is outside the state's mutex, so other threads go on meanwhile.
-        if state.withLock({ $0.catalog.hasUnverifiedEntries }) {
-            usleep(useconds_t(FileStamp.fineSettlingNanoseconds / 1000))
-        }
-        let names = try state.withLock { state throws(FolioError) in
+        if unverified { usleep(useconds_t(FileStamp.fineSettlingNanoseconds / 1000)) }
+        let names = try memory.inspectingCache { state throws(FolioError) in
             try verifyRecentEntries(&state)
             return try foldersToCache(state)
         }
         // Each folder's entries are taken under the mutex and written outside it, so fetches
         // and saves go on while a large file is written; a change meanwhile is the next write's.
         for name in names {
-            let snapshot = state.withLock { state in
-                DocumentCache.Snapshot(
-                    state.catalog, folder: name, historyToken: state.catalogToken,
-                    indexing: state.querySchema.entities[name])
-            }
+            let snapshot = memory.cacheSnapshot(of: name)
             guard let stamp = try DocumentCache.write(snapshot, in: folder) else { continue }
-            state.withLock { state in
-                state.cacheOnDisk[name] = (snapshot.revision, stamp)
-                state.statistics.cacheWrites += 1
-            }
+            memory.cacheWritten(name, revision: snapshot.revision, stamp: stamp)
         }
     }
 
@@ -44,13 +38,13 @@ extension DocumentStore {
     /// was written. A few changes are left to the next first use, which reads their files
     /// again (the cache's entries for them no longer match), where rewriting the file cost a
     /// pass over the whole folder: one `insert` into 200,000 strokes wrote 100 MB.
-    private func foldersToCache(_ state: State) throws(FolioError) -> [String] {
+    private func foldersToCache(_ state: StoreMemory.State) throws(FolioError) -> [String] {
         // Under `loadsEverything` the folders are those the catalog counts documents of (or did).
-        var folders = state.catalog.loadedFolders.union(state.cacheOnDisk.keys)
-        if state.catalog.loadsEverything { folders.formUnion(state.catalog.counts.keys) }
+        var folders = state.folders.loadedFolders.union(state.folders.cacheFiles.keys)
+        if state.folders.loadsEverything { folders.formUnion(state.catalog.counts.keys) }
         var worth: [String] = []
         for name in folders.sorted() {
-            guard let written = state.cacheOnDisk[name],
+            guard let written = state.folders.cacheFiles[name],
                 let info = try folder.status(of: DocumentCache.fileName(of: name)),
                 FileStamp(info) == written.stamp
             else {
@@ -79,7 +73,7 @@ extension DocumentStore {
 
     /// Confirms the content of entries stamped within the file system's clock tick, once the
     /// tick has passed, by comparing their bytes, so the cache can trust them.
-    func verifyRecentEntries(_ state: inout State) throws(FolioError) {
+    func verifyRecentEntries(_ state: inout StoreMemory.State) throws(FolioError) {
         let recent = state.catalog.entries.values.filter { !$0.verified }
         guard !recent.isEmpty else { return }
         for entry in recent {

@@ -42,19 +42,16 @@ extension DocumentStore {
         let summary = try lock.withLock(.exclusive) { () throws(FolioError) -> CommitSummary? in
             try prepareToWrite()
             guard try newIdentitiesAreFree(changes, in: walked) else { return nil }
-            var transaction = try state.withLock { state throws(FolioError) in
+            var transaction = try memory.planning { state throws(FolioError) in
                 try plan(changes, manifest: newManifest, author: author, state: &state)
             }
             guard transaction.writes.hasWork else { return transaction.summary }
-            if var history = transaction.history, let tail = state.withLock({ $0.historyTail }) {
-                history.token = tail.lastToken + 1
-                transaction.history = history
-            } else {
-                transaction.history = nil
-            }
-            let stamps = try write(transaction.writes, history: transaction.history)
-            return state.withLock { state in
-                state.forgetCachedFolders(touched)
+            transaction.history = historyEnd.stamped(transaction.history)
+            let (stamps, landed) = try write(transaction.writes, history: transaction.history)
+            return memory.recording { state in
+                // The catalog reflects the transaction's record if it reflected every one before.
+                if let landed, state.catalogToken == landed - 1 { state.catalogToken = landed }
+                state.folders.forgetCachedFolders(touched)
                 return record(transaction, stamps: stamps, manifest: newManifest, leaving: walked, in: &state)
             }
         }
@@ -70,35 +67,26 @@ extension DocumentStore {
         do throws(FolioError) {
             recovered = try recoverCrashedWriters()
         } catch let error where error.kind == .unfinishedCommit {
-            state.withLock { $0.unfinishedTransaction = error }
+            writer.couldNotFinish(error)
             throw error
         }
-        sweepStagedFiles()
-        state.withLock { state in
-            state.statistics.transactionsRecovered += recovered.finished
-            state.statistics.transactionsDiscarded += recovered.discarded.count
-            state.unfinishedTransaction = nil
-        }
-    }
-
-    /// Removes the staged files the last walk found. Called holding the write lock after
-    /// recovery, when no transaction of any process is under way, so each one still there
-    /// was left by a writer that crashed between staging and renaming a file it wrote
-    /// alone (one without a journal, which recovery knows nothing of). One that cannot be
-    /// removed now is tried again at the next commit; it is hidden and ignored by git.
-    private func sweepStagedFiles() {
-        let staged = state.withLock { $0.stagedFiles }
-        guard !staged.isEmpty else { return }
-        var left: [String] = []
-        for path in staged {
+        writer.finishedEverything()
+        // Recovery is done and no transaction of any process is under way, so a staged file
+        // still there was left by a writer that crashed between staging and renaming a file it
+        // wrote alone (without a journal, which recovery knows nothing of). One that cannot be
+        // removed now is tried again at the next commit; it is hidden and ignored by git.
+        writer.sweepStagedFiles { path in
             do {
-                guard let info = try folder.status(of: path), FileSystem.isRegularFile(info) else { continue }
+                guard let info = try folder.status(of: path), FileSystem.isRegularFile(info) else { return true }
                 try folder.removeFile(path)
+                return true
             } catch {
-                left.append(path)
+                return false
             }
         }
-        state.withLock { $0.stagedFiles = left }
+        if recovered.finished > 0 || !recovered.discarded.isEmpty {
+            memory.recovered(finished: recovered.finished, discarded: recovered.discarded.count)
+        }
     }
 
     /// Writes a planned transaction's files, and its history record, and returns the files'
@@ -108,10 +96,13 @@ extension DocumentStore {
     /// made durable by the journal's sync (see `HistoryLog` for a file written alone); a
     /// failure before the commit point takes it out again
     /// (or leaves it for the next writer to drop, see `settleHistory`).
-    private func write(_ writes: WriteSet, history: HistoryRecord?) throws(FolioError) -> [FileStamp] {
+    private func write(_ writes: WriteSet, history: HistoryRecord?) throws(FolioError) -> (
+        stamps: [FileStamp], landed: Int64?
+    ) {
         var appended: HistoryLog.Tail?
+        var landedToken: Int64?
         func appendHistory(journal: String?) throws(FolioError) {
-            guard var record = history, let tail = state.withLock({ $0.historyTail }) else { return }
+            guard var record = history, let tail = historyEnd.known else { return }
             record.journal = journal
             appended = try HistoryLog.append(record, to: tail, in: folder)
         }
@@ -119,11 +110,11 @@ extension DocumentStore {
             guard let tail = appended else { return }
             // What cannot be dropped now stays unsettled: the next writer drops it.
             let after = (try? HistoryLog.dropLast(of: tail, in: folder)) ?? tail
-            state.withLock { $0.historyTail = after }
+            historyEnd.move(to: after)
             appended = nil
         }
         func landed() {
-            if let appended { historyLanded(appended) }
+            if let appended { landedToken = historyLanded(appended) }
         }
 
         if writes.targets.count == 1, writes.removals.isEmpty {
@@ -138,7 +129,7 @@ extension DocumentStore {
             }
             if let stamp {
                 landed()
-                return [stamp]
+                return ([stamp], landedToken)
             }
         }
         var journal = try Journal.begin(in: folder, writing: writes.targets, deleting: writes.removals)
@@ -157,32 +148,29 @@ extension DocumentStore {
             throw error
         }
         landed()
-        do { return try journal.apply(durability: durability) } catch {
-            state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
+        do { return (try journal.apply(durability: durability), landedToken) } catch {
+            // The transaction happened: the catalog reflects its record as when it is finished.
+            if let landedToken { memory.transactionLanded(token: landedToken) }
+            writer.couldNotFinish(.unfinishedCommit(error))
             throw .unfinishedCommit(error)
         }
     }
 
     /// Records that the transaction whose record ends the history at `tail` passed its
-    /// commit point: the record is settled, and the catalog reflects it if it reflected
-    /// everything before.
-    func historyLanded(_ tail: HistoryLog.Tail) {
-        var tail = tail
-        let rotated = tail.segment != state.withLock { $0.historyTail?.segment }
-        tail.unsettled = nil
-        state.withLock { state in
-            state.historyTail = tail
-            if state.catalogToken == tail.lastToken - 1 { state.catalogToken = tail.lastToken }
-        }
+    /// commit point: the record is settled. Returns the record's token, which the caller
+    /// has the catalog reflect (`StoreMemory.transactionLanded`) with what else it records.
+    func historyLanded(_ tail: HistoryLog.Tail) -> Int64 {
+        let (tail, beganSegment) = historyEnd.landed(tail)
         // The cap is kept a segment at a time; a segment that cannot go now goes at the next.
-        if rotated { try? HistoryLog.trim(keeping: historyLimit, tail: tail, in: folder) }
+        if beganSegment { try? HistoryLog.trim(keeping: historyLimit, tail: tail, in: folder) }
+        return tail.lastToken
     }
 
     /// Brings the catalog up to date with a written transaction and returns its summary. The
     /// folders `unloaded` stay out of it: their documents are read from disk when next used.
     private func record(
         _ transaction: PlannedTransaction, stamps: [FileStamp], manifest newManifest: StoreManifest?,
-        leaving unloaded: Set<String>, in state: inout State
+        leaving unloaded: Set<String>, in state: inout StoreMemory.State
     ) -> CommitSummary {
         let (puts, deletes, writes) = (transaction.puts, transaction.deletes, transaction.writes)
         var summary = transaction.summary

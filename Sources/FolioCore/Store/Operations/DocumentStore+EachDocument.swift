@@ -17,19 +17,12 @@ extension DocumentStore {
     ) -> [StoreIssue] {
         if forEachFromCache(in: name, reading: members, includeDeleted: true, body) { return [] }
         startingOver()
-        let (wasLoaded, forgets) = (state.withLock { $0.catalog.isLoaded(name) }, servesOneCommand)
+        let wasLoaded = memory.isLoaded(name)
         loadReporting([name])
-        let paths = state.withLock { $0.catalog.entries(inFolder: name).map(\.path) }
-        for path in paths {
-            guard let content = state.withLock({ $0.catalog.content(at: path) }) else { continue }
+        for path in memory.paths(inFolder: name) {
+            guard let content = memory.content(at: path) else { continue }
             body(path, content)
         }
-        return state.withLock { state in
-            let issues =
-                state.catalog.issues.filter { $0.path == name || $0.path.hasPrefix(name + "/") }
-                + [state.loadFailures[name] ?? state.loadFailures[""]].compactMap { $0 }
-            if forgets, !wasLoaded { state.catalog.unload(name) }
-            return issues
-        }
+        return memory.issuesAfterPass(overFolder: name, forgetting: servesOneCommand && !wasLoaded)
     }
 }

@@ -53,9 +53,8 @@ extension DocumentStore {
         guard historyLimit > 0 else { return }
         try lock.withLock(.exclusive) { () throws(FolioError) in
             try recoverCrashedWriters()
-            guard let tail = state.withLock({ $0.historyTail }) else { return }
-            let after = try HistoryLog.delete(where: remove, tail: tail, in: folder)
-            state.withLock { $0.historyTail = after }
+            guard let tail = historyEnd.known else { return }
+            historyEnd.move(to: try HistoryLog.delete(where: remove, tail: tail, in: folder))
         }
     }
 
@@ -85,11 +84,9 @@ extension DocumentStore {
     /// wrote alone is still staged). Call holding the write lock.
     private func settleHistory(discarded: [String]) throws(FolioError) {
         guard historyLimit > 0 else { return }
-        var tail = state.withLock { $0.historyTail }
         // Another process may have appended since this one last did: then the tail is read again.
-        if let known = tail, try !HistoryLog.isCurrent(known, in: folder) { tail = nil }
         var settled: HistoryLog.Tail
-        if let tail {
+        if let tail = try historyEnd.current(in: folder) {
             settled = tail
         } else {
             settled = try settingAsideDamage { () throws(FolioError) in try HistoryLog.tail(in: folder) }
@@ -101,7 +98,7 @@ extension DocumentStore {
                 settled = try HistoryLog.dropLast(of: settled, in: folder)
             }
         }
-        state.withLock { $0.historyTail = settled }
+        historyEnd.move(to: settled)
     }
 
     /// What `read` reads of the history; when the history is damaged, it is set aside and a
@@ -124,11 +121,8 @@ extension DocumentStore {
     private func setAsideHistory(because error: FolioError) throws(FolioError) {
         _ = try HistoryLog.setAside(in: folder, because: error)
         try DocumentCache.discard(in: folder)
-        state.withLock { state in
-            state.historyTail = nil
-            state.catalogToken = 0
-            state.cacheOnDisk = [:]
-        }
+        historyEnd.move(to: nil)
+        memory.historyBegunAgain()
     }
 
     /// The folders damaged histories were set aside in (see `HistoryLog.setAside`), for a
@@ -219,7 +213,7 @@ extension DocumentStore {
                 try recoverCrashedWriters()
                 (landed, reachesBack) = ([], false)
             }
-            guard var tail = state.withLock({ $0.historyTail }) else { return walked }
+            guard var tail = historyEnd.known else { return walked }
             // Records after `since` are gone (`deleteHistory`, the cap, a history set aside):
             // what they would have explained cannot be told from a change nobody recorded, and
             // a transaction that happened is not a new change: nothing is recorded for it.
@@ -235,8 +229,7 @@ extension DocumentStore {
                 if tail.lastToken == walked { reflected = record.token }
                 tail = unsettling(try HistoryLog.append(record, to: tail, in: folder))
             }
-            let settled = tail
-            state.withLock { $0.historyTail = settled }
+            historyEnd.move(to: tail)
             return reflected
         }
     }
@@ -246,9 +239,7 @@ extension DocumentStore {
     /// edit right after the one it recorded read the newest segment to find nothing after its
     /// own record, and that segment can hold an import's record of megabytes.
     private func records(after since: Int64) throws(FolioError) -> (records: [HistoryRecord], reachesBack: Bool) {
-        if let tail = state.withLock({ $0.historyTail }), tail.lastToken <= since,
-            try HistoryLog.isCurrent(tail, in: folder)
-        {
+        if let tail = try historyEnd.current(in: folder), tail.lastToken <= since {
             return ([], true)
         }
         return try HistoryLog.records(after: since, in: folder)
@@ -273,31 +264,29 @@ extension DocumentStore {
         var removed: [Catalog.Identity: DocumentPath] = [:]
         for path in found.removed { removed[.init(entity: path.entity, id: path.id)] = path }
         var changes: [HistoryRecord.Change] = []
-        state.withLock { state in
-            for path in found.added + found.modified {
-                let identity = Catalog.Identity(entity: path.entity, id: path.id)
-                let old = removed.removeValue(forKey: identity)
-                guard let entry = state.catalog.entry(at: path) else { continue }
-                if let change = known[identity], change.contentHash == entry.contentHash { continue }
-                let content = state.catalog.content(at: path)
-                if let change = HistoryRecord.Change.between(
-                    before[path] ?? old.flatMap { before[$0] }, content, id: path.id, path: path.relativePath,
-                    contentHash: entry.contentHash, preserved: { state.querySchema.preserved(of: $0) })
-                {
-                    changes.append(change)
-                }
+        let (current, schema) = memory.current(found.added + found.modified)
+        let preserved = { (entity: String) in schema.preserved(of: entity) }
+        for path in found.added + found.modified {
+            let identity = Catalog.Identity(entity: path.entity, id: path.id)
+            let old = removed.removeValue(forKey: identity)
+            guard let (contentHash, content) = current[path] else { continue }
+            if let change = known[identity], change.contentHash == contentHash { continue }
+            if let change = HistoryRecord.Change.between(
+                before[path] ?? old.flatMap { before[$0] }, content, id: path.id, path: path.relativePath,
+                contentHash: contentHash, preserved: preserved)
+            {
+                changes.append(change)
             }
-            for (identity, path) in removed.sorted(by: { $0.value < $1.value }) {
-                // Deleted (a purge of a soft delete is no change), or moved to another file.
-                if let change = known[identity], change.kind == .delete || change.path != path.relativePath {
-                    continue
-                }
-                if let change = HistoryRecord.Change.between(
-                    before[path], nil, id: path.id, path: path.relativePath, contentHash: nil,
-                    preserved: { state.querySchema.preserved(of: $0) })
-                {
-                    changes.append(change)
-                }
+        }
+        for (identity, path) in removed.sorted(by: { $0.value < $1.value }) {
+            // Deleted (a purge of a soft delete is no change), or moved to another file.
+            if let change = known[identity], change.kind == .delete || change.path != path.relativePath {
+                continue
+            }
+            if let change = HistoryRecord.Change.between(
+                before[path], nil, id: path.id, path: path.relativePath, contentHash: nil, preserved: preserved)
+            {
+                changes.append(change)
             }
         }
         return changes
@@ -314,14 +303,19 @@ extension Catalog {
     ///
     /// A document a later record changes again counts as that record has it; a loaded
     /// folder's document must be at the record's file with its content, or gone for a
-    /// delete. A folder not loaded is confirmed by its own walk when first used.
-    func lastHeld(of records: [HistoryRecord], since: Int64) -> Int64 {
+    /// delete. A folder not loaded (`isLoaded` says which are) is confirmed by its own walk
+    /// when first used.
+    func lastHeld(of records: [HistoryRecord], since: Int64, isLoaded: (String) -> Bool) -> Int64 {
         var reflected = since
         var missing = Set<Identity>()
         for record in records {
             for change in record.changes {
                 let identity = Identity(entity: DocumentStore.folderName(of: change.path), id: change.id)
-                if holds(change, of: identity) { missing.remove(identity) } else { missing.insert(identity) }
+                if holds(change, of: identity, isLoaded: isLoaded) {
+                    missing.remove(identity)
+                } else {
+                    missing.insert(identity)
+                }
             }
             if missing.isEmpty { reflected = record.token }
         }
@@ -330,7 +324,7 @@ extension Catalog {
 
     /// A delete without a hash removed the file; any other change (a soft delete too) left
     /// one with the hash it records.
-    private func holds(_ change: HistoryRecord.Change, of identity: Identity) -> Bool {
+    private func holds(_ change: HistoryRecord.Change, of identity: Identity, isLoaded: (String) -> Bool) -> Bool {
         guard isLoaded(identity.entity) else { return true }
         guard let path = path(of: identity) else { return change.kind == .delete && change.contentHash == nil }
         return change.contentHash != nil && path.relativePath == change.path
@@ -354,6 +348,6 @@ extension DocumentStore {
 
     /// The folder that holds an entity's documents: its hierarchy's root entity.
     package func documentFolder(of entity: String) -> String {
-        state.withLock { $0.querySchema.folder(of: entity).folder }
+        memory.schema.folder(of: entity).folder
     }
 }

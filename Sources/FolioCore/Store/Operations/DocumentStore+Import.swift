@@ -42,9 +42,8 @@ extension DocumentStore {
         committing: (_ placed: Int, _ total: Int) -> Void = { _, _ in },
         _ next: () throws(FolioError) -> ImportedDocument?
     ) throws(FolioError) -> CommitSummary {
-        let (folderName, checked) = state.withLock {
-            ($0.querySchema.folder(of: entity).folder, $0.querySchema.folders(checkedWith: entity))
-        }
+        let schema = memory.schema
+        let (folderName, checked) = (schema.folder(of: entity).folder, schema.folders(checkedWith: entity))
         // Before the write lock: loading under it would wait for itself. The documents'
         // checks (`newDocument`, in `next`) read the folders their references point into.
         try load(checked)

@@ -72,7 +72,7 @@ extension DocumentStore {
     /// relationship's destination): then a change to those can change its answer for a
     /// document that did not change itself.
     func readsOtherDocuments(_ query: DocumentQuery) -> Bool {
-        let schema = state.withLock { $0.querySchema }
+        let schema = memory.schema
         guard let entity = schema.entities[query.entity] else { return true }
         var pending = (query.filter.map { [$0] } ?? []) + query.sort.map(\.expression)
         while let expression = pending.popLast() {

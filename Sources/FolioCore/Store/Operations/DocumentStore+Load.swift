@@ -14,31 +14,25 @@ extension DocumentStore {
     package func load(_ folders: Set<String>?) throws(FolioError) {
         let (walked, newly): (Set<String>?, Set<String>)
         if let folders {
-            // Every fetch comes this way: the common answer, all loaded, makes no set. (A closure,
-            // not `state.catalog.isLoaded` as a function: that copies the catalog, retaining
-            // each of its buffers.)
-            let missing = state.withLock { state in
-                folders.allSatisfy { state.catalog.isLoaded($0) } ? nil : folders.filter { !state.catalog.isLoaded($0) }
-            }
-            guard let missing else { return }
+            // Every fetch comes this way: the common answer, all loaded, makes no set.
+            guard let missing = memory.unloaded(among: folders) else { return }
             (walked, newly) = (missing, missing)
         } else {
-            guard !state.withLock({ $0.catalog.loadsEverything }) else { return }
+            let loaded = memory.loadedFolders
+            guard !loaded.everything else { return }
             let present = try folder.list().filter(DocumentPath.isIdentifier)
-            let loaded = state.withLock { $0.catalog.loadedFolders }
-            (walked, newly) = (nil, Set(present).subtracting(loaded))
+            (walked, newly) = (nil, Set(present).subtracting(loaded.names))
         }
         let changes = try walk(walked, loading: newly, progress: progress)
         // A cache file without its index part (an import's into a large folder) is written
         // whole again once.
-        let unindexed = state.withLock { state in
-            newly.contains { state.cacheOnDisk[$0] == nil && state.catalog.counts[$0, default: 0] > 0 }
+        guard changes.filesRead > 0 || !changes.removed.isEmpty || memory.lacksIndexedCache(among: newly) else {
+            return
         }
-        guard changes.filesRead > 0 || !changes.removed.isEmpty || unindexed else { return }
         do {
             try writeCache()
         } catch {
-            state.withLock { $0.statistics.cacheWriteFailure = error }
+            memory.count { $0.cacheWriteFailure = error }
         }
     }
 
@@ -51,9 +45,7 @@ extension DocumentStore {
             try load(folders)
         } catch {
             let names = folders.map { Array($0) } ?? [""]
-            state.withLock { state in
-                for name in names { state.loadFailures[name] = StoreIssue(path: name, error: error) }
-            }
+            memory.loadFailed(names, because: error)
         }
     }
 
@@ -77,7 +69,7 @@ extension DocumentStore {
                     }
                 }
             }
-            let expected = state.withLock { $0.catalog.count }
+            let expected = memory.documentCount
             var listing: TreeListing?
             do {
                 defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
@@ -89,9 +81,9 @@ extension DocumentStore {
             // No transaction lands while the shared lock is held: the walk sees every one up to this token.
             let walked = keepsHistory ? try currentHistoryToken() : nil
             let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
-            let known = state.withLock { $0.manifestStamp }
+            let known = memory.manifestStamp
             let manifest = manifestStamp != nil && known == manifestStamp ? nil : try Self.readManifest(in: folder)
-            return state.withLock { state in
+            return memory.bringingIn { state in
                 if let manifest {
                     state.manifest = manifest
                     state.manifestStamp = manifestStamp
@@ -103,11 +95,12 @@ extension DocumentStore {
                 for (name, cache) in loaded {
                     for entry in cache.entries { state.catalog.insert(entry) }
                     if let stamp = cache.stamp, cache.isIndexed {
-                        state.cacheOnDisk[name] = (state.catalog.revision(of: name), stamp)
+                        state.folders.cacheFile(
+                            of: name, is: .init(revision: state.catalog.revision(of: name), stamp: stamp))
                     }
                     cacheTokens[name] = cache.historyToken
                 }
-                let (everything, loadedBefore) = (state.catalog.loadsEverything, state.catalog.loadedFolders)
+                let (everything, loadedBefore) = (state.folders.loadsEverything, state.folders.loadedFolders)
                 let catalogToken = state.catalogToken
                 func since(_ name: String) -> Int64? {
                     guard keepsHistory else { return nil }
@@ -118,11 +111,7 @@ extension DocumentStore {
                 let (changes, before) = apply(
                     listing, walking: folders, confirming: newly, keepingContent: keepsHistory, progress: progress,
                     to: &state)
-                state.catalog.markLoaded(folders)
-                state.forgetCachedFolders(newly)
-                for name in state.loadFailures.keys where folders?.contains(name) != false {
-                    state.loadFailures[name] = nil
-                }
+                state.folders.loaded(folders)
                 // Changes in a folder whose history was not known (no cache yet) are not recorded:
                 // they are the folder as first seen. The rest are, from the oldest token known.
                 var recorded = changes
@@ -143,7 +132,7 @@ extension DocumentStore {
     /// content the catalog had for each document modified or removed, for the history.
     private func apply(
         _ listing: TreeListing, walking folders: Set<String>?, confirming newly: Set<String>, keepingContent: Bool,
-        progress: ReadProgress?, to state: inout State
+        progress: ReadProgress?, to state: inout StoreMemory.State
     ) -> (StoreChanges, [DocumentPath: JSONObject]) {
         func walked(_ path: String) -> Bool {
             guard let folders else { return true }
@@ -183,7 +172,7 @@ extension DocumentStore {
             broken: &stillBroken, progress: progress)
         state.catalog.brokenFiles = state.catalog.brokenFiles.filter { !walked($0.key) }.merging(stillBroken) { $1 }
         state.catalog.layoutIssues = state.catalog.layoutIssues.filter { !walked($0.path) } + listing.issues
-        state.stagedFiles = state.stagedFiles.filter { !walked($0) } + listing.stagedFiles
+        writer.noteStagedFiles(listing.stagedFiles, replacingThose: walked)
         state.catalog.replaceBlobs(
             Dictionary(listing.blobs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first }),
             in: folders)

@@ -18,7 +18,7 @@ extension DocumentStore {
                 replacing.insert(change.entity)
             }
         }
-        return state.withLock { state in adding.subtracting(replacing).filter { !state.catalog.isLoaded($0) } }
+        return memory.unloaded(among: adding.subtracting(replacing)) ?? []
     }
 
     /// Whether no file of `folders` holds the identity of a new document `changes` put

@@ -60,13 +60,10 @@ extension DocumentStore {
         guard crashed || (historyLimit > 0 && lock.unlockedReason == nil) else { return }
         do {
             let recovered = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
-            state.withLock {
-                $0.statistics.transactionsRecovered += recovered.finished
-                $0.statistics.transactionsDiscarded += recovered.discarded.count
-                $0.unfinishedTransaction = nil
-            }
+            writer.finishedEverything()
+            memory.recovered(finished: recovered.finished, discarded: recovered.discarded.count)
         } catch let error where error.kind == .unfinishedCommit {
-            state.withLock { $0.unfinishedTransaction = error }
+            writer.couldNotFinish(error)
         } catch let error where error.kind == .fileSystem && lock.unlockedReason != nil {
             // Read-only: an uncommitted journal only left hidden staged files, which reads pass over.
             let committed =
@@ -74,7 +71,7 @@ extension DocumentStore {
                     Journal.isJournalName($0) && (try? journals?.status(of: $0 + "/" + Journal.recordName)) != nil
                 } ?? false
             if committed {
-                state.withLock { $0.unfinishedTransaction = .unfinishedCommit(error) }
+                writer.couldNotFinish(.unfinishedCommit(error))
             }
         }
     }

@@ -30,7 +30,8 @@ extension DocumentStore {
 
     /// Resolves every change to the files it writes and removes, checking each against the disk.
     func plan(
-        _ changes: [DocumentChange], manifest newManifest: StoreManifest?, author: String?, state: inout State
+        _ changes: [DocumentChange], manifest newManifest: StoreManifest?, author: String?,
+        state: inout StoreMemory.State
     ) throws(FolioError) -> PlannedTransaction {
         let calendar = state.manifest.calendar
         let schema = newManifest.map { QuerySchema($0.storedSchema) } ?? state.querySchema
@@ -103,8 +104,8 @@ extension DocumentStore {
         folders: inout FolderPresence
     ) throws(FolioError) -> PlannedPut {
         var content = document.content
-        switch content["$entity"] {
-        case nil: content.insert(.string(document.entity), forKey: "$entity", at: 0)
+        switch content[ReservedKey.entity] {
+        case nil: content.insert(.string(document.entity), forKey: ReservedKey.entity, at: 0)
         case .string(document.entity)?: break
         // A subclass's document, in its hierarchy's root folder.
         case _? where schema.entity(of: content, inFolder: document.entity) != nil: break

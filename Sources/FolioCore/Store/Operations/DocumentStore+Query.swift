@@ -23,39 +23,33 @@ extension DocumentStore {
     func run(_ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], countOnly: Bool = false)
         throws(FolioError) -> DocumentQueryResult
     {
-        if overlay.isEmpty, let answer = answerFromCache(query, countOnly: countOnly) { return answer }
-        return try run(query, overlay: overlay) { $0.perform(overlay: overlay.map(\.0), countOnly: countOnly) }
+        let basis = memory.queryBasis
+        if overlay.isEmpty, let answer = answerFromCache(query, countOnly: countOnly, basis: basis) { return answer }
+        return try run(query, overlay: overlay, basis: basis) {
+            $0.perform(overlay: overlay.map(\.0), countOnly: countOnly)
+        }
     }
 
     /// Records that models were made from these rows of a query's result, every member
     /// decoded, so that models made from them again can decode their values when first read.
     func rememberReadable(rows: [Int], of entity: String, generation: UInt64) {
-        state.withLock { $0.indexes.rememberReadable(rows: rows, of: entity, generation: generation) }
+        memory.rememberReadable(rows: rows, of: entity, generation: generation)
     }
 
-    /// Hands an evaluation over the store's documents to `body`, under the store's lock.
+    /// Hands an evaluation over the store's documents to `body`, under the store's mutex.
     func withEvaluation<Result>(_ body: (inout QueryEvaluation) -> Result) -> Result {
-        state.withLock { state in
-            var evaluation = QueryEvaluation(
-                documents: QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: state.querySchema))
-            // The catalog is moved out and back so decoding on first use stays one copy.
-            state.catalog = Catalog()
-            state.indexes = QueryIndexes()
-            defer {
-                state.catalog = evaluation.documents.catalog
-                state.indexes = evaluation.documents.indexes
-            }
-            return body(&evaluation)
-        }
+        memory.withEvaluation(body)
     }
 
-    /// Plans a query and hands its run to `body` under the store's lock. The folders the
-    /// query (and `reading`, further expressions `body` evaluates) may read are loaded first.
+    /// Plans a query and hands its run to `body` under the store's mutex. The folders the
+    /// query (and `reading`, further expressions `body` evaluates) may read are loaded first;
+    /// `basis` is what the plan reads, when the caller has read it already.
     func run<Result>(
         _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], reading: [QueryExpression] = [],
-        _ body: (inout QueryRun) -> Result
+        basis: QueryBasis? = nil, _ body: (inout QueryRun) -> Result
     ) throws(FolioError) -> Result {
-        let (schema, calendar) = state.withLock { ($0.querySchema, $0.calendar) }
+        let basis = basis ?? memory.queryBasis
+        let (schema, calendar) = (basis.schema, basis.calendar)
         let asked = try schema.entity(query.entity, in: root)
         let query = schema.inFolder(query)
         guard let entity = schema.entities[query.entity] else {
@@ -65,7 +59,8 @@ extension DocumentStore {
         try query.filter?.checkDepth()
         for key in query.sort { try key.expression.checkDepth() }
         let expressions = (query.filter.map { [$0] } ?? []) + query.sort.map(\.expression) + reading
-        try load(schema.folders(readBy: expressions, of: query.entity))
+        let folders = schema.folders(readBy: expressions, of: query.entity)
+        if !folders.allSatisfy(basis.isLoaded) { try load(folders) }
         let access = QueryAccess.plan(query.filter, for: entity, in: schema, calendar: calendar)
         return withEvaluation { evaluation in
             evaluation.documents.includeDeleted = query.includeDeleted

@@ -9,7 +9,7 @@ extension DocumentStore {
     /// removed, when a document the catalog held can no longer be used) and each file that
     /// cannot be used in `broken`; `keepingContent` keeps the content a document had before.
     func read(
-        _ toRead: [TreeListing.Entry], into state: inout State, changes: inout StoreChanges,
+        _ toRead: [TreeListing.Entry], into state: inout StoreMemory.State, changes: inout StoreChanges,
         before: inout [DocumentPath: JSONObject], keepingContent: Bool,
         broken: inout [String: (stamp: FileStamp, issue: StoreIssue)], progress: ReadProgress?
     ) {
@@ -107,11 +107,11 @@ extension DocumentStore {
             return failure(
                 .invalidDocument(path: relative, reason: "is a JSON \(value.typeName), not an object"), stamp: stamp)
         }
-        // A subclass's documents lie in its hierarchy's root folder (see `Schema.Entity.storageName`).
-        guard let entity = object["$entity"]?.stringValue,
+        // A subclass's documents lie in its hierarchy's root folder (its storage name).
+        guard let entity = object[ReservedKey.entity]?.stringValue,
             entity == found.path.entity || schema.entity(of: object, inFolder: found.path.entity) != nil
         else {
-            let found = object["$entity"].map { "says \"$entity\": \($0)" } ?? "has no \"$entity\""
+            let found = object[ReservedKey.entity].map { "says \"$entity\": \($0)" } ?? "has no \"$entity\""
             return failure(
                 .invalidDocument(path: relative, reason: "\(found) but lies in the \(entity(of: relative)) folder"),
                 stamp: stamp)

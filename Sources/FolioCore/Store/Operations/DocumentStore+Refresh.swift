@@ -42,12 +42,10 @@ extension DocumentStore {
     ///   `.locked` when another process holds the lock too long.
     @discardableResult
     public func refresh() throws(FolioError) -> StoreChanges {
-        let (folders, everything, cached) = state.withLock {
-            ($0.catalog.loadedFolders, $0.catalog.loadsEverything, Set($0.cachedFolders.keys))
-        }
         // A folder an answer from its cache file left unloaded is loaded now, its changes
         // told against that file: a whole refresh cannot say what changed since its walk.
-        return try walk(everything ? nil : folders.union(cached), loading: cached)
+        let (walked, cached) = memory.refreshScope
+        return try walk(walked, loading: cached)
     }
 
     /// Brings the catalog up to date with these files only (paths relative to the store),
@@ -65,12 +63,10 @@ extension DocumentStore {
         }
         // A folder not loaded yet is walked when first used, which sees these files then; one an
         // answer from its cache file left unloaded is told what changed since its walk.
-        let cached = state.withLock { state in
-            documents.filter { !state.catalog.isLoaded($0.entity) && state.cachedFolders[$0.entity] != nil }
-        }
+        let (cached, loaded) = memory.sortNamed(documents)
         let seenByCache = try changesInCachedFolders(cached)
-        documents = state.withLock { state in documents.filter { state.catalog.isLoaded($0.entity) } }
-        guard !documents.isEmpty else { return seenByCache }
+        guard !loaded.isEmpty else { return seenByCache }
+        documents = loaded
         let keepsHistory = historyLimit > 0 && lock.unlockedReason == nil
         let looked = try lock.withLock(.shared) {
             () throws(FolioError) -> (StoreChanges, [DocumentPath: JSONObject], Int64?, Int64?, Int64?)? in
@@ -87,12 +83,12 @@ extension DocumentStore {
             let walked = keepsHistory ? try currentHistoryToken() : nil
             // The transactions since the catalog's token: a file they wrote that the watcher
             // has not named yet keeps the token before them (see `Catalog.lastHeld`).
-            let known = state.withLock { $0.catalogToken }
+            let known = memory.catalogToken
             var landed: [HistoryRecord] = []
             if let walked, let known, known < walked {
                 landed = try HistoryLog.records(after: known, in: folder).records.filter { $0.token <= walked }
             }
-            return state.withLock { state in
+            return memory.bringingIn { state in
                 let since = keepsHistory ? state.catalogToken : nil
                 var changes = StoreChanges()
                 var before: [DocumentPath: JSONObject] = [:]
@@ -115,7 +111,9 @@ extension DocumentStore {
                 let held = since.map { since -> Int64 in
                     // A token that went back meanwhile has records before the ones read: none is counted held.
                     guard since >= known ?? since else { return since }
-                    return state.catalog.lastHeld(of: landed.filter { $0.token > since }, since: since)
+                    let folders = state.folders
+                    return state.catalog.lastHeld(
+                        of: landed.filter { $0.token > since }, since: since, isLoaded: { folders.isLoaded($0) })
                 }
                 return (changes, before, since, walked, held)
             }
@@ -131,11 +129,12 @@ extension DocumentStore {
     /// unloaded, since that answer's walk: told by their stamps, nothing read. A folder with
     /// a change is let go, so its next query walks it again (or loads it); its history is
     /// recorded when it is loaded, against its cache file, as for any folder loaded late.
-    private func changesInCachedFolders(_ documents: [DocumentPath]) throws(FolioError) -> StoreChanges {
+    private func changesInCachedFolders(_ documents: [(DocumentPath, CachedFolder)]) throws(FolioError)
+        -> StoreChanges
+    {
         var changes = StoreChanges()
         var changedFolders = Set<String>()
-        for document in documents {
-            guard let cached = state.withLock({ $0.cachedFolders[document.entity] }) else { continue }
+        for (document, cached) in documents {
             let info = try folder.status(of: document.relativePath)
             // Anything but a regular file (a link, a folder) is no document: its folder's
             // next walk reports it.
@@ -151,7 +150,7 @@ extension DocumentStore {
             }
             changedFolders.insert(document.entity)
         }
-        state.withLock { $0.forgetCachedFolders(changedFolders) }
+        if !changedFolders.isEmpty { memory.forgetCachedFolders(changedFolders) }
         return changes
     }
 
@@ -172,25 +171,16 @@ extension DocumentStore {
                 reflected = try recordExternalChanges(changes, before: before, since: since, walked: walked)
             } catch {
                 // The documents are read; only their history is missing. Reported, never fatal to a read.
-                state.withLock { $0.statistics.historyWriteFailure = error }
+                memory.count { $0.historyWriteFailure = error }
             }
         }
         if let held, held < walked { reflected = held }
-        state.withLock { state in
-            let others = folders.map { state.catalog.loadedFolders.subtracting($0) } ?? []
-            if let current = state.catalogToken, !others.isEmpty {
-                state.catalogToken = min(current, reflected)
-            } else {
-                state.catalogToken = reflected
-            }
-        }
+        memory.refreshed(reflecting: reflected, covering: folders)
     }
 
     /// The history's last token as the files have it now; call holding a lock.
     func currentHistoryToken() throws(FolioError) -> Int64 {
-        if let known = state.withLock({ $0.historyTail }), try HistoryLog.isCurrent(known, in: folder) {
-            return known.lastToken
-        }
+        if let known = try historyEnd.current(in: folder) { return known.lastToken }
         return try HistoryLog.tail(in: folder).lastToken
     }
 }

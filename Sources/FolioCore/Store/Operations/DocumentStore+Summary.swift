@@ -36,10 +36,10 @@ extension DocumentStore {
     /// usable index part or does not match its walk (see `CacheIndex.match`). New and
     /// changed files are read, and those that cannot be used are issues, as a load has them.
     func summaryFromCacheFiles() -> StoreSummary? {
-        let (schema, anyLoaded) = state.withLock {
-            ($0.querySchema, $0.catalog.loadsEverything || !$0.catalog.loadedFolders.isEmpty)
+        let schema = memory.schema
+        guard !memory.holdsAnyFolder, schema.entities.keys.allSatisfy({ schema.folder(of: $0).kinds == nil }) else {
+            return nil
         }
-        guard !anyLoaded, schema.entities.keys.allSatisfy({ schema.folder(of: $0).kinds == nil }) else { return nil }
         return try? lock.withLock(.shared) { () throws(FolioError) -> StoreSummary? in
             var summary = StoreSummary()
             for name in schema.entities.keys { summary.tallies[name] = EntityTally() }
@@ -68,7 +68,7 @@ extension DocumentStore {
                 for found in match.changed {
                     switch readDocument(found, schema: schema) {
                     case .success(let entry):
-                        count(found.path.day, isDeleted: entry.content.object?[ModelDocument.deletedKey] != nil)
+                        count(found.path.day, isDeleted: entry.content.object?[ReservedKey.deleted] != nil)
                     case .failure(let failure):
                         summary.issues.append(failure.issue)
                         summary.bytes -= found.stamp.size

@@ -18,19 +18,6 @@ extension DocumentStore {
     public func tally(of entity: String) -> EntityTally {
         let folder = documentFolder(of: entity)
         loadReporting([folder])
-        return state.withLock { state in
-            let kinds = state.querySchema.folder(of: entity).kinds
-            var tally = EntityTally()
-            for entry in state.catalog.entries(inFolder: folder) {
-                guard let members = entry.content.members([ModelDocument.entityKey, ModelDocument.deletedKey]) else {
-                    continue
-                }
-                if let kinds, !kinds.contains(members[0]?.stringValue ?? "") { continue }
-                if members[1] == nil { tally.live += 1 } else { tally.deleted += 1 }
-                let day = entry.path.day
-                tally.days = tally.days.map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
-            }
-            return tally
-        }
+        return memory.tally(of: entity)
     }
 }

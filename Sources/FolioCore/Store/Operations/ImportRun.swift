@@ -47,17 +47,17 @@ struct ImportRun {
     init(store: DocumentStore, folder folderName: String, author: String?) throws(FolioError) {
         self.store = store
         self.folderName = folderName
-        let (tail, catalogToken, calendar, schema) = store.state.withLock {
-            ($0.historyTail, $0.catalogToken, $0.manifest.calendar, $0.querySchema)
-        }
+        let (catalogToken, calendar, schema) = store.memory.importBasis
         (self.calendar, self.schema) = (calendar, schema)
         journal = try Journal.beginStaging(in: store.folder)
         do {
             var token = catalogToken
-            if store.historyLimit > 0, let tail {
-                let record = HistoryRecord(
-                    token: tail.lastToken + 1, timestamp: Date(), author: author, writer: .current, changes: [],
-                    journal: journal.id)
+            if store.historyLimit > 0, let tail = store.historyEnd.known,
+                let record = store.historyEnd.stamped(
+                    HistoryRecord(
+                        token: 0, timestamp: Date(), author: author, writer: .current, changes: [], journal: journal.id)
+                )
+            {
                 history = try HistoryLog.RecordWriter(record, after: tail, in: store.folder)
                 // The catalog reflects this transaction too once it lands, if it reflected every one before.
                 if catalogToken == tail.lastToken { token = record.token }
@@ -85,7 +85,7 @@ struct ImportRun {
         }
         var writes = DocumentStore.WriteSet()
         let (calendar, schema) = (calendar, schema)
-        let (put, before) = try store.state.withLock { state throws(FolioError) in
+        let (put, before) = try store.memory.planning { state throws(FolioError) in
             let put = try store.plan(
                 document, basedOn: basedOn, calendar: calendar, schema: schema, catalog: state.catalog,
                 folders: &folders)
@@ -160,21 +160,19 @@ struct ImportRun {
             // Past the commit point: the journal stays, to be finished, and its record with it.
             isCommitted = true
             giveUpCache()
-            store.state.withLock {
-                $0.catalog.unload(folderName)
-                $0.unfinishedTransaction = error
-            }
+            store.writer.couldNotFinish(error)
+            store.memory.unload(folderName)
             throw error
         } catch {
             if let tail {
                 let after = (try? HistoryLog.dropLast(of: tail, in: store.folder)) ?? tail
-                store.state.withLock { $0.historyTail = after }
+                store.historyEnd.move(to: after)
             }
             abandon()
             throw error
         }
         isCommitted = true
-        if let tail { store.historyLanded(tail) }
+        if let tail { store.memory.transactionLanded(token: store.historyLanded(tail)) }
         do {
             for position in staged.indices {
                 if position % 256 == 0 { committing(position, staged.count) }
@@ -190,20 +188,13 @@ struct ImportRun {
             try journal.apply(durability: store.durability)
         } catch {
             giveUpCache()
-            store.state.withLock {
-                $0.catalog.unload(folderName)
-                $0.unfinishedTransaction = .unfinishedCommit(error)
-            }
+            store.writer.couldNotFinish(.unfinishedCommit(error))
+            store.memory.unload(folderName)
             throw .unfinishedCommit(error)
         }
         openFolder = nil
         finishCache(staged)
-        store.state.withLock { state in
-            state.catalog.unload(folderName)
-            state.forgetCachedFolders([folderName])
-            state.cacheOnDisk[folderName] = nil
-            state.statistics.transactionsCommitted += 1
-        }
+        store.memory.imported(into: folderName)
         return summary
     }
 
@@ -221,7 +212,7 @@ struct ImportRun {
         // On a file system that keeps whole seconds that is up to two: an import is worth
         // the wait, where the next load would read every file again.
         let wait = recent.map { $0.stamp.settlingNanoseconds }.max() ?? 0
-        if wait > 0 || store.state.withLock({ $0.catalog.hasUnverifiedEntries }) {
+        if wait > 0 || store.memory.hasUnverifiedEntries {
             usleep(useconds_t(max(wait, FileStamp.fineSettlingNanoseconds) / 1000))
         }
         for file in recent {
@@ -230,7 +221,7 @@ struct ImportRun {
             else { return giveUpCache() }
         }
         let (imported, unchanged) = (identities, Set(unchanged))
-        let kept = store.state.withLock { state in
+        let kept = store.memory.inspectingCache { state in
             try? store.verifyRecentEntries(&state)
             return state.catalog.entries(inFolder: folderName).filter {
                 $0.verified && (!imported.contains($0.path.id) || unchanged.contains($0.path.id))

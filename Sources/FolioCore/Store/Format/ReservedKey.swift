@@ -1,0 +1,16 @@
+/// The members the format reserves in every document, each named with a `$` so that no
+/// property of a model can take it.
+///
+/// A document leads with them: its entity, the schema version it was written at, its
+/// identity when its model has no `id: UUID` of its own, and when it was soft-deleted.
+enum ReservedKey {
+    /// The document's entity: its model's name, which may differ from its folder's (a
+    /// subclass's documents lie in its hierarchy's root folder).
+    static let entity = "$entity"
+    /// The schema version the document was last written at.
+    static let version = "$version"
+    /// The document's identity, for a model without an `id: UUID` property.
+    static let identity = "$id"
+    /// When the document was soft-deleted; absent while it is live.
+    static let deleted = "$deleted"
+}
