@@ -151,6 +151,13 @@ struct StoreDiffCommandTests {
         let outside = try plain.folio("diff")
         #expect(outside.status != 0)
         #expect(outside.errors.contains("is not in a git repository"), "\(outside.errors)")
+        // A repository without a commit yet has no HEAD to compare with.
+        try GitClone(path: plain.folder.path, environment: GitClone.environment(home: plain.folder("home"))).git(
+            "init", "-q", ".")
+        let empty = try plain.folio("diff")
+        #expect(empty.status != 0)
+        #expect(empty.errors.contains("has no commit HEAD"), "\(empty.errors)")
+        #expect(!empty.errors.contains("no entity"), "no entity was named: \(empty.errors)")
 
         let repository = try Repository()
         let workout = try repository.store.id(of: "Timer", where: "name == \"Workout\"")
@@ -165,6 +172,8 @@ struct StoreDiffCommandTests {
         let missing = try repository.folio("diff", "no-such-branch")
         #expect(missing.status != 0)
         #expect(missing.errors.contains("has no commit no-such-branch"), "\(missing.errors)")
+        let typo = try repository.folio("diff", "Timr")
+        #expect(typo.errors.contains("no entity of that name either"), "\(typo.errors)")
         let many = try repository.folio("diff", "HEAD", "HEAD", "HEAD")
         #expect(many.status != 0)
         #expect(many.errors.contains("one argument too many"), "\(many.errors)")

@@ -54,7 +54,7 @@ extension FolioCommand {
                     diff = try StoreDiff(
                         of: store, from: revisions.first, to: revisions.count > 1 ? revisions[1] : nil, entity: entity,
                         matching: filter)
-                } catch let error as FolioError where error.kind == .notFound && entity == nil {
+                } catch let error as FolioError where error.kind == .notFound && entity == nil && !revisions.isEmpty {
                     throw FolioError(
                         .notFound, "\(error.reason), and the store has no entity of that name either", path: store.root,
                         hint: "name a branch, tag or commit (see `git log --oneline`), or an entity (see `folio info`)")
