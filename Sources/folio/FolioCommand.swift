@@ -27,7 +27,7 @@ struct FolioCommand: ParsableCommand {
             Init.self, Info.self, List.self, Get.self, Query.self, Count.self, Aggregate.self,
             Insert.self, SetValues.self, Delete.self, Restore.self, Purge.self, Edit.self,
             Check.self, SchemaCommand.self, Migrate.self, Export.self, Import.self, Reindex.self, Tour.self,
-            History.self, Log.self, Blame.self, Watch.self, GitSetup.self, MergeDriver.self, TextConv.self,
+            History.self, Log.self, Diff.self, Blame.self, Watch.self, GitSetup.self, MergeDriver.self, TextConv.self,
             Resolve.self, Sync.self,
         ]
     )

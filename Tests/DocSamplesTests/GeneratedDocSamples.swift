@@ -70,7 +70,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 355
+// README.md, line 356
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -83,7 +83,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 378
+// README.md, line 379
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -97,7 +97,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 394
+// README.md, line 395
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -110,7 +110,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 450
+// README.md, line 451
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -121,7 +121,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 467
+// README.md, line 468
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -410,7 +410,7 @@ func sample_docs_models_md_7() throws {
     try FileManager.default.removeItem(at: pantry)
 }
 
-// docs/past.md, line 72
+// docs/past.md, line 131
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
@@ -421,6 +421,17 @@ func printPast(of id: UUID, inStoreAt folder: String) throws {
     }
     for property in history.blame() {
         print(property.name, property.change?.commit.prefix(7) ?? "?")
+    }
+}
+
+// docs/past.md, line 153
+
+/// Prints what the last commit changed in a store, record by record.
+func printLastCommit(ofStoreAt folder: String) throws {
+    let diff = try StoreDiff(inStoreAt: folder, from: "HEAD~1", to: "HEAD")
+    for record in diff.records {
+        let names = record.properties.map(\.name).joined(separator: ", ")
+        print(record.kind.rawValue, record.entity, record.id, names)
     }
 }
 

@@ -8,9 +8,16 @@ extension FolioCommand {
     struct TextConv: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "textconv",
-            abstract: "Print a document in canonical form, for git diff (installed by `folio git install`).",
+            abstract:
+                "Print a record as entity, UUID and one property a line, for git diff (installed by `folio git install`).",
             discussion: """
-                A file that does not parse is printed as it is, so a diff still shows it.
+                Git's diff, `git log -p` and `git show` of a store then read as property \
+                changes: the first line names the record's entity and UUID, then each member \
+                is one `property: value` line in the document's order, a date in the store's \
+                time zone (from the folio.json of the file's folder or the nearest above it; \
+                UTC without one), a relationship as the related record's UUID. Other JSON is \
+                printed in canonical form; a file that does not parse is printed as it is, so \
+                a diff still shows it.
 
                 Example:
                   folio textconv Timer/2026/11/01/0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B.json
@@ -27,8 +34,20 @@ extension FolioCommand {
                 do { bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) } catch {
                     throw FolioError.fileSystem(path: file, operation: "read", reason: error.localizedDescription)
                 }
-                let canonical = (try? JSONReader().read(bytes)).flatMap { try? JSONWriter().write($0) } ?? bytes
-                FileHandle.standardOutput.write(Data(canonical))
+                guard let value = try? JSONReader().read(bytes) else {
+                    FileHandle.standardOutput.write(Data(bytes))
+                    return
+                }
+                if let object = value.objectValue {
+                    let manifest = ManifestSearch.manifest(for: file)
+                    let view = RecordView(
+                        timeZone: manifest?.timeZone ?? TimeZone(identifier: "UTC")!, schema: manifest?.storedSchema)
+                    if let text = view.text(of: object, fileName: file) {
+                        FileHandle.standardOutput.write(Data(text.utf8))
+                        return
+                    }
+                }
+                FileHandle.standardOutput.write(Data((try? JSONWriter().write(value)) ?? bytes))
             }
         }
     }

@@ -21,9 +21,14 @@ struct LocalDates {
 
     /// The columns named `columns`, which hold dates, in a store.
     init(columns: Set<String>, in store: DocumentStore) {
+        self.init(columns: columns, timeZone: store.manifest.timeZone)
+    }
+
+    /// The columns named `columns`, which hold dates, shown in `timeZone`.
+    init(columns: Set<String>, timeZone: TimeZone) {
         self.columns = columns
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = store.manifest.timeZone
+        calendar.timeZone = timeZone
         self.calendar = calendar
     }
 
