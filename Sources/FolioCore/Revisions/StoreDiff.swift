@@ -50,7 +50,7 @@ public struct StoreDiff: Sendable {
         of store: DocumentStore, from old: String? = nil, to new: String? = nil, entity: String? = nil,
         matching filter: QueryExpression? = nil
     ) throws(FolioError) {
-        let schema = store.state.withLock { $0.querySchema }
+        let schema = store.memory.schema
         var selection: RecordSelection?
         if let entity {
             _ = try schema.entity(entity, in: store.root)
