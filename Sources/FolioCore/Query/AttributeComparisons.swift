@@ -36,7 +36,7 @@ struct AttributeComparisons {
     /// Whether a document's content satisfies every comparison.
     func test(_ content: JSONObject) -> Bool {
         comparisons.allSatisfy { comparison in
-            let value = QueryEvaluation.storedValue(content[comparison.name] ?? .null, as: comparison.property)
+            let value = QueryValue(stored: content[comparison.name] ?? .null, as: comparison.property)
             return QueryEvaluation.compare(value, comparison.op, comparison.constant)
         }
     }

@@ -41,24 +41,6 @@ struct QueryEvaluation {
         return evaluate(expression)
     }
 
-    /// A stored member read as its property says: a date's text as a date, a relationship's
-    /// UUIDs as documents. (A to-many the documents do not keep is not read here.)
-    static func storedValue(_ json: JSONValue, as property: QuerySchema.Property?) -> QueryValue {
-        switch property {
-        case .attribute(let kind, _, _): return QueryValue(json, type: kind)
-        case .relationship(let destination, _, _):
-            func document(_ json: JSONValue) -> QueryValue {
-                guard case .string(let text) = json, let id = UUIDText.parse(text) else {
-                    return QueryValue(json, type: .other)
-                }
-                return .document(entity: destination, id: id)
-            }
-            if case .array(let elements) = json { return .array(elements.map(document)) }
-            return json == .null ? .null : document(json)
-        case nil: return QueryValue(json, type: .other)
-        }
-    }
-
     private mutating func evaluate(_ expression: QueryExpression) -> QueryValue {
         switch expression {
         case .value(let value): return value
@@ -144,7 +126,7 @@ struct QueryEvaluation {
                         .document(entity: relationshipDestination(property), id: $0)
                     })
             }
-            let value = Self.storedValue(json, as: property)
+            let value = QueryValue(stored: json, as: property)
             guard case .relationship = property else { return value }
             // A related document that is gone (deleted, or soft-deleted) is no related document.
             switch value {

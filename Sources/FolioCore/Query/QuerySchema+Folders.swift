@@ -1,4 +1,16 @@
 extension QuerySchema {
+    /// A query of an entity whose class inherits from another model, as the query of its
+    /// hierarchy's folder that keeps the documents of it and of the entities inheriting from it.
+    func inFolder(_ query: DocumentQuery) -> DocumentQuery {
+        let (folder, kinds) = folder(of: query.entity)
+        guard let kinds else { return query }
+        let isOneOf = QueryExpression.entity(of: .root, isOneOf: kinds)
+        var inFolder = query
+        inFolder.entity = folder
+        inFolder.filter = query.filter.map { .and(isOneOf, $0) } ?? isOneOf
+        return inFolder
+    }
+
     /// The folders whose documents a query of `entity` may read: the entity's own and those
     /// of every relationship the expressions could follow, through any number of hops, so a
     /// store loads these before the query runs and no other. A relationship is followed

@@ -1,7 +1,6 @@
 import FolioJSON
 import Foundation
 import Glibc
-import Synchronization
 
 /// Hears how many files of how many are read, from any thread.
 public typealias ReadProgress = @Sendable (_ read: Int, _ total: Int) -> Void

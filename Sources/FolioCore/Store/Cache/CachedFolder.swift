@@ -47,11 +47,13 @@ struct CachedFolder: Sendable {
     /// for a few whose key shares its hash): the new and changed files, and the unchanged
     /// records the index names, their content read from the cache file; `nil` when the index
     /// was not kept or a record or content cannot be read or does not hold.
-    func candidates(on properties: [String], key: [QueryValue], includeDeleted: Bool) -> [QueryRun.Found]? {
+    func candidates(on properties: [String], key: [QueryValue], includeDeleted: Bool) -> [(
+        version: DocumentVersion, content: JSONObject
+    )]? {
         guard let positions = match.positions(of: key, on: properties) else { return nil }
-        var found: [QueryRun.Found] = []
+        var found: [(version: DocumentVersion, content: JSONObject)] = []
         for (version, content) in changed.values where Self.isWanted(content, includeDeleted: includeDeleted) {
-            found.append(QueryRun.Found(id: version.path.id, decoded: content, version: version))
+            found.append((version, content))
         }
         for position in positions where match.unchanged[position] && (includeDeleted || !match.deleted[position]) {
             guard let record = cache.record(at: position), let path = record.path(in: cache.folder),
@@ -59,7 +61,7 @@ struct CachedFolder: Sendable {
             else { return nil }
             let version = DocumentVersion(
                 path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true)
-            found.append(QueryRun.Found(id: path.id, decoded: content, version: version))
+            found.append((version, content))
         }
         return found
     }

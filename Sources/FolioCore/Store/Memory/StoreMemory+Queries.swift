@@ -1,4 +1,4 @@
-// StoreMemory: queries evaluated over the catalog and its indexes.
+// StoreMemory: what queries are planned with, and the catalog and indexes lent to them.
 
 import Foundation
 
@@ -25,21 +25,10 @@ extension StoreMemory {
         }
     }
 
-    /// Hands an evaluation over the catalog, its indexes and the schema to `body`, in one
-    /// take of the mutex; what the evaluation decodes and indexes meanwhile is kept.
-    func withEvaluation<Result>(_ body: (inout QueryEvaluation) -> Result) -> Result {
-        locked { state in
-            var evaluation = QueryEvaluation(
-                documents: QueryDocuments(catalog: state.catalog, indexes: state.indexes, schema: state.querySchema))
-            // The catalog is moved out and back so decoding on first use stays one copy.
-            state.catalog = Catalog()
-            state.indexes = QueryIndexes()
-            defer {
-                state.catalog = evaluation.documents.catalog
-                state.indexes = evaluation.documents.indexes
-            }
-            return body(&evaluation)
-        }
+    /// Lends the catalog, its indexes and the schema to `body`, in one take of the mutex:
+    /// what a query decodes and indexes meanwhile is kept.
+    func lendingCatalog<Result>(_ body: (inout Catalog, inout QueryIndexes, QuerySchema) -> Result) -> Result {
+        locked { state in body(&state.catalog, &state.indexes, state.querySchema) }
     }
 
     /// Records that models were made from these rows of a query's result, every member

@@ -3,7 +3,6 @@
 import FolioJSON
 import Foundation
 import Glibc
-import Synchronization
 
 extension DocumentStore {
     /// Writes the cache now, so the next open reads nothing that has not changed.

@@ -3,7 +3,6 @@
 import FolioJSON
 import Foundation
 import Glibc
-import Synchronization
 
 extension DocumentStore {
     /// A file's stamp if it can vouch for the content (taken after the file's clock tick), else `nil`.

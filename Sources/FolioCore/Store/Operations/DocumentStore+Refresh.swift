@@ -1,6 +1,5 @@
 import Dispatch
 import FolioJSON
-import Synchronization
 
 /// What a refresh found changed on disk since the catalog last looked.
 public struct StoreChanges: Sendable, Equatable {

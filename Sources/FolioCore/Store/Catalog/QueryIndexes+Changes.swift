@@ -103,7 +103,7 @@ extension QueryIndexes.EntityIndexes {
             entries.removeSubrange(kept...)
             let described = entity.property(named: property)
             for (row, position) in zip(added, addedPositions) {
-                let value = QueryEvaluation.storedValue(row.content[property] ?? .null, as: described)
+                let value = QueryValue(stored: row.content[property] ?? .null, as: described)
                 let at = entries.partitioningIndex { entry in
                     switch entry.value.sortOrder(value) {
                     case .orderedAscending: false

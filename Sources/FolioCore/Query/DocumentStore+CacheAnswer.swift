@@ -55,7 +55,9 @@ extension DocumentStore {
         default: return nil
         }
         guard (try? load(related)) != nil, let folder = cachedFolder(name, for: properties),
-            let candidates = folder.candidates(on: properties, key: key, includeDeleted: query.includeDeleted)
+            let candidates = folder.candidates(on: properties, key: key, includeDeleted: query.includeDeleted)?.map({
+                QueryRun.Found(id: $0.version.path.id, decoded: $0.content, version: $0.version)
+            })
         else { return nil }
         memory.answeredFromCache(name, reading: candidates.count)
         return withEvaluation { evaluation in

@@ -1,5 +1,5 @@
 /// Models whose classes inherit from other models, as entities: which entities a fetch
-/// of one stands for. The schema (`Schema`) and the manifest's schema (`QuerySchema`)
+/// of one stands for. The model layer's schema and the manifest's (`QuerySchema`)
 /// both ask it, each with its own record of who inherits from whom.
 enum EntityHierarchy {
     /// An entity and every entity inheriting from it, directly or not, breadth first and

@@ -61,11 +61,8 @@ struct QuerySchema: Sendable {
             properties.first { $0.name == name }?.property ?? subentityProperties.first { $0.name == name }?.property
         }
 
-        /// The type an attribute's stored values must have, its enum's cases included.
-        func storedType(of name: String, typeName: String) -> StoredType { StoredType(typeName, cases: cases[name]) }
-
         /// The first required `Date` attribute the documents hold: the one whose day names a
-        /// document's folder, as the model layer picks it (`ModelDocument.document(for:)`).
+        /// document's folder, as the model layer picks it.
         var partitionProperty: String? {
             properties.first {
                 guard !unstored.contains($0.name), case .attribute(.date, let typeName, false) = $0.property else {
@@ -90,7 +87,7 @@ struct QuerySchema: Sendable {
 
     var entities: [String: Entity]
 
-    /// The schema the manifest keeps (`Schema.json`).
+    /// The schema the manifest keeps.
     init(_ schema: StoredSchema) {
         var entities: [String: Entity] = [:]
         for described in schema.entities {
@@ -208,22 +205,11 @@ struct QuerySchema: Sendable {
         )
     }
 
-    /// A query of an entity whose class inherits from another model, as the query of its
-    /// hierarchy's folder that keeps the documents of it and of the entities inheriting from it.
-    func inFolder(_ query: DocumentQuery) -> DocumentQuery {
-        let (folder, kinds) = folder(of: query.entity)
-        guard let kinds else { return query }
-        let isOneOf = QueryExpression.entity(of: .root, isOneOf: kinds)
-        var inFolder = query
-        inFolder.entity = folder
-        inFolder.filter = query.filter.map { .and(isOneOf, $0) } ?? isOneOf
-        return inFolder
-    }
-
     /// The entity a document of a folder is, by its `"$entity"`: the folder's own, or one
     /// inheriting from it; `nil` for any other.
     func entity(of content: JSONObject, inFolder folder: String) -> Entity? {
-        guard case .string(let name)? = content["$entity"], let entity = entities[name], entity.storageName == folder
+        guard case .string(let name)? = content[ReservedKey.entity], let entity = entities[name],
+            entity.storageName == folder
         else { return nil }
         return entity
     }

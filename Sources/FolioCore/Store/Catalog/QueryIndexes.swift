@@ -25,7 +25,7 @@ struct QueryIndexes {
         var isDeleted: Bool
         /// Whether a model was made from this content, every member decoded, and it is not
         /// soft-deleted: a model made from it again can then decode its values when first
-        /// read (see `ModelDocument.fill`).
+        /// read (the model layer fills it so).
         var isKnownReadable = false
 
         var path: DocumentPath { version.path }
@@ -186,7 +186,7 @@ struct QueryIndexes {
         /// order, each as `member` gives it (from parsed content) and read as its schema says.
         func key(_ index: Int, member: (String) -> JSONValue?) -> [QueryValue] {
             zip(declared[index], kinds[index]).map { name, property in
-                QueryEvaluation.storedValue(member(name) ?? .null, as: property)
+                QueryValue(stored: member(name) ?? .null, as: property)
             }
         }
     }
@@ -240,7 +240,7 @@ struct QueryIndexes {
         let described = schema.entities[entity]?.property(named: property)
         // The one member of each document, read without decoding the rest of a cached one.
         let values = indexes.rows.map {
-            QueryEvaluation.storedValue($0.source.members([property])?[0] ?? .null, as: described)
+            QueryValue(stored: $0.source.members([property])?[0] ?? .null, as: described)
         }
         // Positions are store order, so breaking ties by position keeps ties so.
         let ordered = values.indices.sorted { a, b in

@@ -38,7 +38,18 @@ extension DocumentStore {
 
     /// Hands an evaluation over the store's documents to `body`, under the store's mutex.
     func withEvaluation<Result>(_ body: (inout QueryEvaluation) -> Result) -> Result {
-        memory.withEvaluation(body)
+        memory.lendingCatalog { catalog, indexes, schema in
+            var evaluation = QueryEvaluation(
+                documents: QueryDocuments(catalog: catalog, indexes: indexes, schema: schema))
+            // The catalog is moved out and back so decoding on first use stays one copy.
+            catalog = Catalog()
+            indexes = QueryIndexes()
+            defer {
+                catalog = evaluation.documents.catalog
+                indexes = evaluation.documents.indexes
+            }
+            return body(&evaluation)
+        }
     }
 
     /// Plans a query and hands its run to `body` under the store's mutex. The folders the
