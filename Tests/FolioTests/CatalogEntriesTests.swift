@@ -19,18 +19,18 @@ struct CatalogEntriesTests {
     func randomChangesLeaveTheTableAsADictionaryWouldBe(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var table = CatalogEntries()
-        var expected: [Catalog.Identity: UInt64] = [:]
+        var expected: [PersistentIdentifier: UInt64] = [:]
         // Few identities, so that puts replace and removals find what they remove; two
         // entities that share UUIDs, which must stay apart.
         let ids = (0..<300).map { _ in UUID() }
         let entities = ["Trip", "Stop"]
         for step in 0..<3_000 {
-            let identity = Catalog.Identity(
-                entity: entities[Int(random.next() % 2)], id: ids[Int(random.next() % UInt64(ids.count))])
+            let identity = PersistentIdentifier(
+                entityName: entities[Int(random.next() % 2)], id: ids[Int(random.next() % UInt64(ids.count))])
             switch random.next() % 10 {
             case 0..<6:
                 let hash = random.next()
-                let added = table.put(entry(identity.entity, identity.id, hash: hash))
+                let added = table.put(entry(identity.entityName, identity.id, hash: hash))
                 #expect(added == (expected.updateValue(hash, forKey: identity) == nil), "step \(step)")
             case 6..<9:
                 if let position = table.position(of: identity) {
@@ -41,8 +41,8 @@ struct CatalogEntriesTests {
                 }
             default:
                 if random.next() % 20 == 0 {
-                    table.removeAll { $0.path.entity == identity.entity }
-                    expected = expected.filter { $0.key.entity != identity.entity }
+                    table.removeAll { $0.path.entity == identity.entityName }
+                    expected = expected.filter { $0.key.entityName != identity.entityName }
                 } else if random.next() % 20 == 0 {
                     table.reserveCapacity(table.count + 500)
                 }
@@ -51,11 +51,11 @@ struct CatalogEntriesTests {
         }
         for entity in entities {
             for id in ids {
-                let identity = Catalog.Identity(entity: entity, id: id)
+                let identity = PersistentIdentifier(entityName: entity, id: id)
                 #expect(table.entry(for: identity)?.contentHash == expected[identity])
             }
         }
         #expect(table.values.count == expected.count)
-        #expect(Set(table.values.map { Catalog.Identity($0.path) }) == Set(expected.keys))
+        #expect(Set(table.values.map { PersistentIdentifier($0.path) }) == Set(expected.keys))
     }
 }

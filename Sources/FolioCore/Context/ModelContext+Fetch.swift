@@ -165,7 +165,7 @@ extension ModelContext {
     struct FetchPlan {
         var entity: Schema.Entity
         var query: DocumentQuery?
-        var overlay: [(Catalog.Identity, JSONObject?)] = []
+        var overlay: [(PersistentIdentifier, JSONObject?)] = []
         var fallback: String?
     }
 
@@ -259,18 +259,18 @@ extension ModelContext {
 
     /// Unsaved content: inserted and changed models as the documents a save would
     /// write, models marked for deletion as gone.
-    private func pendingContent() throws(FolioError) -> [(Catalog.Identity, JSONObject?)] {
-        var overlay: [(Catalog.Identity, JSONObject?)] = []
+    private func pendingContent() throws(FolioError) -> [(PersistentIdentifier, JSONObject?)] {
+        var overlay: [(PersistentIdentifier, JSONObject?)] = []
         let edited = changed.subtracting(inserted).sorted { $0.id.uuidString < $1.id.uuidString }
         for identifier in inserted + edited where !deleted.contains(identifier) {
             guard let model = registered[identifier], let layout = opened.layout(of: model) else { continue }
             let document = try ModelDocument.document(
                 for: model, layout: layout, version: opened.schema.version,
                 deletedAt: model.persistentBackingData.deletedAt)
-            overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), document.content))
+            overlay.append((identifier, document.content))
         }
         for identifier in deleted {
-            overlay.append((Catalog.Identity(entity: identifier.entityName, id: identifier.id), nil))
+            overlay.append((identifier, nil))
         }
         return overlay
     }

@@ -3,19 +3,19 @@ import Synchronization
 /// The documents changed since a context last looked, gathered from any thread: the
 /// container's listeners fill it, the context empties it on its own thread.
 final class ChangeInbox: Sendable {
-    private let pending = Mutex<Set<Catalog.Identity>>([])
+    private let pending = Mutex<Set<PersistentIdentifier>>([])
 
     /// Adds documents; returns whether the inbox held none before, when whoever takes it
     /// whole must be told (a `ResultsObserver` sends one update, not one per change).
     @discardableResult
-    func add(_ documents: Set<Catalog.Identity>) -> Bool {
+    func add(_ documents: Set<PersistentIdentifier>) -> Bool {
         pending.withLock { pending in
             defer { pending.formUnion(documents) }
             return pending.isEmpty
         }
     }
 
-    func take() -> Set<Catalog.Identity> {
+    func take() -> Set<PersistentIdentifier> {
         pending.withLock { pending in
             defer { pending = [] }
             return pending
@@ -31,13 +31,14 @@ extension ModelContext {
     func mergeChanges() {
         let documents = inbox.take()
         guard !documents.isEmpty, !registered.isEmpty else { return }
-        for identity in documents {
-            let identifier = PersistentIdentifier(entityName: identity.entity, id: identity.id)
+        for identifier in documents {
             guard let model = registered[identifier], !changed.contains(identifier),
                 !inserted.contains(identifier), !deleted.contains(identifier)
             else { continue }
             let data = model.persistentBackingData
-            guard let stored = opened.store(of: identity.entity).document(entity: identity.entity, id: identity.id)
+            guard
+                let stored = opened.store(of: identifier.entityName).document(
+                    entity: identifier.entityName, id: identifier.id)
             else {
                 data.context = nil
                 data.document = nil

@@ -94,7 +94,7 @@ extension ModelContext {
             opened.publish(own)
             var versions: [PersistentIdentifier: DocumentVersion] = [:]
             for (path, version) in summary.versions {
-                versions[PersistentIdentifier(entityName: path.entity, id: path.id)] = version
+                versions[PersistentIdentifier(path)] = version
             }
             for (model, document, deletedAt) in written where holds(document.entity) {
                 let data = model.persistentBackingData

@@ -60,13 +60,13 @@ extension ModelContext {
         let purged = Set(
             changes.compactMap { change -> PersistentIdentifier? in
                 guard case .delete(let version) = change else { return nil }
-                return PersistentIdentifier(entityName: version.path.entity, id: version.path.id)
+                return PersistentIdentifier(version.path)
             })
         for change in changes {
             switch change {
             case .delete(let version):
                 if let model = registered.removeValue(
-                    forKey: PersistentIdentifier(entityName: version.path.entity, id: version.path.id))
+                    forKey: PersistentIdentifier(version.path))
                 {
                     model.persistentBackingData.context = nil
                     model.persistentBackingData.document = nil

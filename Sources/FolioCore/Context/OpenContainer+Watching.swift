@@ -15,9 +15,9 @@ extension OpenContainer {
     {
         let found: StoreChanges
         if let paths { found = try store.refresh(paths: paths) } else { found = try store.refresh() }
-        var documents = Set<Catalog.Identity>()
+        var documents = Set<PersistentIdentifier>()
         for path in found.added + found.modified + found.removed {
-            documents.insert(Catalog.Identity(entity: path.entity, id: path.id))
+            documents.insert(PersistentIdentifier(path))
         }
         listeners.publish(ContainerChange(documents: documents))
         return found
@@ -26,7 +26,7 @@ extension OpenContainer {
     /// Tells the listeners the documents a transaction of this container changed.
     func publish(_ changes: [DocumentChange]) {
         listeners.publish(
-            ContainerChange(documents: Set(changes.map { Catalog.Identity(entity: $0.entity, id: $0.id) })))
+            ContainerChange(documents: Set(changes.map { PersistentIdentifier(entityName: $0.entity, id: $0.id) })))
     }
 
     /// Starts a file watcher on each store on disk whose configuration watches files: a

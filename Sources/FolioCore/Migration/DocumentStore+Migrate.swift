@@ -77,7 +77,8 @@ extension DocumentStore {
                 let pending = steps.filter { $0.toVersion > written }
                 let outcome = DocumentRewrite.apply(pending, to: content, entity: own) { expression, entity, content in
                     evaluation.value(
-                        of: expression, on: Catalog.Identity(entity: entity == own ? path.entity : entity, id: path.id),
+                        of: expression,
+                        on: PersistentIdentifier(entityName: entity == own ? path.entity : entity, id: path.id),
                         content: content)
                 }
                 switch outcome {

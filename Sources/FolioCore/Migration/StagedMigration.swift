@@ -93,12 +93,12 @@ struct StagedMigration {
     {
         let calendar = copy.manifest.calendar
         var changes: [DocumentChange] = []
-        var kept = Set<Catalog.Identity>()
+        var kept = Set<PersistentIdentifier>()
         // Blobs whose copies are still the files made from them: unchanged without reading either.
         let untouched = Set(copy.blobStamps.filter { copiedBlobs[$0.key] == $0.value }.keys)
         for entity in copy.documentCounts.keys.sorted() {
             for migrated in copy.documents(entity: entity) {
-                let identity = Catalog.Identity(entity: entity, id: migrated.id)
+                let identity = PersistentIdentifier(entityName: entity, id: migrated.id)
                 kept.insert(identity)
                 let original = store.document(entity: entity, id: migrated.id)
                 let blobs = try changedBlobs(from: original, to: migrated, in: copy, untouched: untouched)
@@ -113,7 +113,7 @@ struct StagedMigration {
         }
         for entity in store.documentCounts.keys.sorted() {
             for original in store.documents(entity: entity)
-            where !kept.contains(Catalog.Identity(entity: entity, id: original.id)) {
+            where !kept.contains(PersistentIdentifier(entityName: entity, id: original.id)) {
                 changes.append(.delete(original.version))
             }
         }

@@ -47,7 +47,7 @@ extension QueryRun {
     /// A document's row, if it exists, is not soft-deleted (unless the query includes those)
     /// and, when `filtering`, passes the filter.
     fileprivate mutating func liveRow(_ id: UUID, filtering: Bool) -> LiveRow? {
-        let identity = Catalog.Identity(entity: query.entity, id: id)
+        let identity = PersistentIdentifier(entityName: query.entity, id: id)
         guard let content = evaluation.documents.content(of: identity),
             let path = evaluation.documents.catalog.path(of: identity)
         else { return nil }

@@ -20,7 +20,7 @@ extension DocumentStore {
     /// Runs a query with unsaved content laid over the stored documents: each entry
     /// replaces the stored document of its identity (`nil` hides it), and new identities
     /// are candidates after the stored ones, in the order given.
-    func run(_ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], countOnly: Bool = false)
+    func run(_ query: DocumentQuery, overlay: [(PersistentIdentifier, JSONObject?)], countOnly: Bool = false)
         throws(FolioError) -> DocumentQueryResult
     {
         let basis = memory.queryBasis
@@ -56,7 +56,7 @@ extension DocumentStore {
     /// query (and `reading`, further expressions `body` evaluates) may read are loaded first;
     /// `basis` is what the plan reads, when the caller has read it already.
     func run<Result>(
-        _ query: DocumentQuery, overlay: [(Catalog.Identity, JSONObject?)], reading: [QueryExpression] = [],
+        _ query: DocumentQuery, overlay: [(PersistentIdentifier, JSONObject?)], reading: [QueryExpression] = [],
         basis: QueryBasis? = nil, _ body: (inout QueryRun) -> Result
     ) throws(FolioError) -> Result {
         let basis = basis ?? memory.queryBasis

@@ -107,11 +107,11 @@ extension QueryRun {
     /// `count` of a whole entity grouped by one indexed property, with no pending
     /// changes to it: the sizes of the index's entries, reading no document.
     mutating func countGroupsFromIndex(
-        _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [Catalog.Identity]
+        _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression], overlay: [PersistentIdentifier]
     ) -> [QueryAggregate.Row]? {
         let entity = query.entity
         guard aggregate.function == .count, aggregate.value == nil, query.filter == nil, groupBy.count == 1,
-            case .member(.variable(0), let name) = groupBy[0], !overlay.contains(where: { $0.entity == entity })
+            case .member(.variable(0), let name) = groupBy[0], !overlay.contains(where: { $0.entityName == entity })
         else { return nil }
         let table = evaluation.documents.indexes.table(
             of: entity, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
@@ -146,7 +146,7 @@ extension DocumentStore {
 
     func aggregate(
         _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression],
-        overlay: [(Catalog.Identity, JSONObject?)]
+        overlay: [(PersistentIdentifier, JSONObject?)]
     ) throws(FolioError) -> [QueryAggregate.Row] {
         try aggregate.value?.checkDepth()
         for expression in groupBy { try expression.checkDepth() }
@@ -207,7 +207,7 @@ extension QueryAggregate {
 
         /// Adds a document: its group's key and the aggregated value, as `evaluation` has them.
         mutating func add(_ id: UUID, _ content: JSONObject, _ evaluation: inout QueryEvaluation) {
-            let identity = Catalog.Identity(entity: entity, id: id)
+            let identity = PersistentIdentifier(entityName: entity, id: id)
             let key = groupBy.map { evaluation.value(of: $0, on: identity, content: content) }
             let value = aggregate.value.map { evaluation.value(of: $0, on: identity, content: content) }
             if groups[key] == nil { order.append(key) }

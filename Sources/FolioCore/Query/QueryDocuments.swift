@@ -11,7 +11,7 @@ struct QueryDocuments {
     var indexes: QueryIndexes
     let schema: QuerySchema
     /// Unsaved content by identity; `nil` for a pending delete.
-    var overlay: [Catalog.Identity: JSONObject?] = [:]
+    var overlay: [PersistentIdentifier: JSONObject?] = [:]
     /// Whether soft-deleted documents count, as related documents and as results.
     var includeDeleted = false
     /// Documents whose content was read to answer the query.
@@ -29,7 +29,7 @@ struct QueryDocuments {
     }
 
     /// The content of a live document (or a deleted one when asked), overlay first.
-    mutating func content(of identity: Catalog.Identity) -> JSONObject? {
+    mutating func content(of identity: PersistentIdentifier) -> JSONObject? {
         let content: JSONObject?
         if let pending = overlay[identity] {
             content = pending
@@ -55,11 +55,11 @@ struct QueryDocuments {
         )
         for position in positions {
             let referrer = table.rows[position].path.id
-            if overlay.isEmpty || overlay[Catalog.Identity(entity: entity, id: referrer)] == nil {
+            if overlay.isEmpty || overlay[PersistentIdentifier(entityName: entity, id: referrer)] == nil {
                 found.append(referrer)
             }
         }
-        for (identity, content) in overlay where identity.entity == entity {
+        for (identity, content) in overlay where identity.entityName == entity {
             guard let content, content[property] == .string(UUIDText.text(of: id)),
                 includeDeleted || content[ReservedKey.deleted] == nil
             else { continue }

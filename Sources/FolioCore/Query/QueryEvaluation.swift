@@ -13,7 +13,7 @@ struct QueryEvaluation {
     private var variables: [QueryValue] = []
     /// The document under test and its content, read once. Two fields rather than an
     /// optional pair: reading a member of the root then copies neither.
-    private var rootIdentity: Catalog.Identity?
+    private var rootIdentity: PersistentIdentifier?
     private var rootContent = JSONObject()
     /// The property last looked up, by entity and name: a filter asks for the same few
     /// for every document, and finding one scanned the entity's properties each time.
@@ -25,19 +25,19 @@ struct QueryEvaluation {
     init(documents: QueryDocuments) { self.documents = documents }
 
     /// Whether a document satisfies a predicate.
-    mutating func test(_ predicate: QueryExpression, on identity: Catalog.Identity, content: JSONObject) -> Bool {
+    mutating func test(_ predicate: QueryExpression, on identity: PersistentIdentifier, content: JSONObject) -> Bool {
         value(of: predicate, on: identity, content: content).boolValue ?? false
     }
 
     /// An expression's value for a document.
-    mutating func value(of expression: QueryExpression, on identity: Catalog.Identity, content: JSONObject)
+    mutating func value(of expression: QueryExpression, on identity: PersistentIdentifier, content: JSONObject)
         -> QueryValue
     {
         rootIdentity = identity
         rootContent = content
         // Reused, not reallocated: this runs once per document examined.
         variables.removeAll(keepingCapacity: true)
-        variables.append(.document(entity: identity.entity, id: identity.id))
+        variables.append(.document(entity: identity.entityName, id: identity.id))
         return evaluate(expression)
     }
 
@@ -110,7 +110,7 @@ struct QueryEvaluation {
     private mutating func member(_ name: String, of base: QueryValue) -> QueryValue {
         switch base {
         case .document(let entity, let id):
-            let identity = Catalog.Identity(entity: entity, id: id)
+            let identity = PersistentIdentifier(entityName: entity, id: id)
             let json: JSONValue
             if rootIdentity == identity {
                 json = rootContent[name] ?? .null
@@ -131,12 +131,12 @@ struct QueryEvaluation {
             // A related document that is gone (deleted, or soft-deleted) is no related document.
             switch value {
             case .document(let entity, let id):
-                return documents.content(of: Catalog.Identity(entity: entity, id: id)) == nil ? .null : value
+                return documents.content(of: PersistentIdentifier(entityName: entity, id: id)) == nil ? .null : value
             case .array(let related):
                 return .array(
                     related.filter {
                         guard case .document(let entity, let id) = $0 else { return false }
-                        return documents.content(of: Catalog.Identity(entity: entity, id: id)) != nil
+                        return documents.content(of: PersistentIdentifier(entityName: entity, id: id)) != nil
                     })
             default: return value
             }

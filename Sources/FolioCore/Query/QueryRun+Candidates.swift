@@ -5,19 +5,19 @@ extension QueryRun {
     /// The documents that satisfy the filter, reached as the plan says, in no particular
     /// order. With `countOnly`, an index that answers the whole filter is counted
     /// without reading any document.
-    mutating func collect(overlay: [Catalog.Identity], countOnly: Bool = false) -> ([Found], QueryExplanation) {
+    mutating func collect(overlay: [PersistentIdentifier], countOnly: Bool = false) -> ([Found], QueryExplanation) {
         let entity = query.entity
         let schema = evaluation.documents.schema
         var explanation = QueryExplanation(
             entity: entity, access: access, documents: evaluation.documents.catalog.counts[entity] ?? 0, examined: 0,
             matched: 0)
-        let pending = overlay.filter { $0.entity == entity }
+        let pending = overlay.filter { $0.entityName == entity }
         var found: [Found] = []
         let overlaid = Set(pending.map(\.id))
         // One document by identity needs no table: the catalog has it, and building the
         // entity's table after every save would cost a pass over all its documents.
         if case .identity(let id) = access {
-            let identity = Catalog.Identity(entity: entity, id: id)
+            let identity = PersistentIdentifier(entityName: entity, id: id)
             if !overlaid.contains(id), let path = evaluation.documents.catalog.path(of: identity),
                 let (content, version) = evaluation.documents.catalog.document(at: path),
                 query.includeDeleted || content[ReservedKey.deleted] == nil
@@ -173,7 +173,7 @@ extension QueryRun {
         _ filter: QueryExpression, _ comparisons: AttributeComparisons?, id: UUID, content: JSONObject
     ) -> Bool {
         if let comparisons { return comparisons.test(content) }
-        return evaluation.test(filter, on: Catalog.Identity(entity: query.entity, id: id), content: content)
+        return evaluation.test(filter, on: PersistentIdentifier(entityName: query.entity, id: id), content: content)
     }
 
     /// Whether a filter is exactly equality on each of an index's properties, so the
@@ -195,10 +195,10 @@ extension QueryRun {
     /// rather than decoding and keeping every one, took half the memory of an aggregate
     /// over 200,000 strokes.
     mutating func forEachUnfiltered(
-        reading names: [String], overlay: [Catalog.Identity],
+        reading names: [String], overlay: [PersistentIdentifier],
         _ body: (UUID, JSONObject, inout QueryEvaluation) -> Void
     ) -> Bool {
-        guard query.filter == nil, !overlay.contains(where: { $0.entity == query.entity }) else { return false }
+        guard query.filter == nil, !overlay.contains(where: { $0.entityName == query.entity }) else { return false }
         let table = evaluation.documents.indexes.table(
             of: query.entity, in: &evaluation.documents.catalog, schema: evaluation.documents.schema)
         for position in table.rows.indices where query.includeDeleted || !table.rows[position].isDeleted {

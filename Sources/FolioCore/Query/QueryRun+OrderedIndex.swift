@@ -8,7 +8,7 @@ extension QueryRun {
     /// 20 latest" reads about 20 documents. A query an identity, an index or a relationship
     /// key narrows is collected that way and sorted instead: its candidates are few, where
     /// the walk may pass over most of the entity before it finds them.
-    mutating func walkOrderedIndex(overlay: [Catalog.Identity]) -> DocumentQueryResult? {
+    mutating func walkOrderedIndex(overlay: [PersistentIdentifier]) -> DocumentQueryResult? {
         let entity = query.entity
         switch access {
         case .scan, .days: break
@@ -17,7 +17,7 @@ extension QueryRun {
         guard let limit = query.limit, query.sort.count == 1, let key = query.sort.first,
             case .member(.variable(0), let name) = key.expression,
             case .attribute(_, let typeName, _)? = evaluation.documents.schema.entities[entity]?.property(named: name),
-            Self.isOrderedAsValues(typeName), !overlay.contains(where: { $0.entity == entity })
+            Self.isOrderedAsValues(typeName), !overlay.contains(where: { $0.entityName == entity })
         else { return nil }
         let offset = max(query.offset, 0)
         let (sum, overflow) = offset.addingReportingOverflow(max(limit, 0))

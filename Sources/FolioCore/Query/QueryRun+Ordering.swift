@@ -40,7 +40,7 @@ extension QueryRun {
             let keys = query.sort
             let values = found.map { document in
                 guard document.keys.count != keys.count else { return document.keys }
-                let identity = Catalog.Identity(entity: query.entity, id: document.id)
+                let identity = PersistentIdentifier(entityName: query.entity, id: document.id)
                 return keys.map { evaluation.value(of: $0.expression, on: identity, content: document.content) }
             }
             func before(_ a: Int, _ b: Int) -> Bool {

@@ -42,7 +42,7 @@ struct QueryRun {
         var body: StoredDocument.Body { decoded.map { .parsed($0) } ?? source?.body ?? .parsed([:]) }
     }
 
-    mutating func perform(overlay: [Catalog.Identity], countOnly: Bool) -> DocumentQueryResult {
+    mutating func perform(overlay: [PersistentIdentifier], countOnly: Bool) -> DocumentQueryResult {
         // After the stages, whose copies of the table are gone by then, so the table is not copied.
         defer { keepDecodedRows() }
         if !countOnly, let walked = walkOrderedIndex(overlay: overlay) { return walked }
@@ -81,7 +81,7 @@ struct QueryRun {
         // Without pending changes (every fetch in a fresh context) there is no overlay to
         // look the identity up in: this runs once per match.
         if evaluation.documents.overlay.isEmpty
-            || evaluation.documents.overlay[Catalog.Identity(entity: query.entity, id: found.id)] == nil
+            || evaluation.documents.overlay[PersistentIdentifier(entityName: query.entity, id: found.id)] == nil
         {
             return .init(
                 id: found.id, stored: StoredDocument(version: version, body: found.body), row: found.row,

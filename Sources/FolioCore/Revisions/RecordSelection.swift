@@ -26,7 +26,7 @@ struct RecordSelection {
         if let kinds, !kinds.contains(record.entity) { return false }
         guard let filter else { return true }
         var evaluation = QueryEvaluation(documents: QueryDocuments(empty: schema))
-        let identity = Catalog.Identity(entity: folder, id: record.id)
+        let identity = PersistentIdentifier(entityName: folder, id: record.id)
         return [record.before, record.after].contains { content in
             content.map { evaluation.test(filter, on: identity, content: $0) } ?? false
         }

@@ -18,7 +18,7 @@ extension DocumentStore {
         var written = documents.map { (document: $0.document, basedOn: $0.old?.version) }
         var position = Dictionary(
             written.enumerated().map {
-                (Catalog.Identity(entity: $0.element.document.entity, id: $0.element.document.id), $0.offset)
+                (PersistentIdentifier(entityName: $0.element.document.entity, id: $0.element.document.id), $0.offset)
             }, uniquingKeysWith: { first, _ in first })
         for (document, old) in documents {
             guard
@@ -34,7 +34,7 @@ extension DocumentStore {
                 let before = Self.identities(old?.content[name])
                 let after = Self.identities(document.content[name])
                 for id in before.symmetricDifference(after) {
-                    let key = Catalog.Identity(entity: destination, id: id)
+                    let key = PersistentIdentifier(entityName: destination, id: id)
                     if position[key] == nil {
                         guard let stored = self.document(entity: destination, id: id) else { continue }
                         position[key] = written.count

@@ -4,7 +4,7 @@ import Synchronization
 /// contexts, or found changed on disk by a refresh (the file watcher's, or `refresh()`).
 struct ContainerChange: Sendable {
     /// The documents, by the entity whose folder holds them and identity.
-    var documents: Set<Catalog.Identity>
+    var documents: Set<PersistentIdentifier>
 }
 
 /// Who hears of a container's changes: its contexts (which bring registered models up to

@@ -137,7 +137,7 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     /// an update took the inbox sends the next.
     private func update(on actor: isolated any Actor) {
         let documents = inbox.take()
-        let touched = Set(documents.filter { $0.entity == folder }.map(\.id))
+        let touched = Set(documents.filter { $0.entityName == folder }.map(\.id))
         // A fetch run again may change for a related document too; a row kept by itself only for its own.
         guard query == nil ? !documents.isEmpty : !touched.isEmpty else { return }
         modelContext.mergeChanges()

@@ -20,22 +20,6 @@ struct Catalog {
         }
     }
 
-    /// An entity and an identity: what names a document regardless of its day folder.
-    struct Identity: Hashable {
-        var entity: String
-        var id: UUID
-
-        init(entity: String, id: UUID) {
-            self.entity = entity
-            self.id = id
-        }
-
-        init(_ path: DocumentPath) { self.init(entity: path.entity, id: path.id) }
-
-        /// The UUID alone tells identities apart; hashing the entity's name too would cost more.
-        func hash(into hasher: inout Hasher) { hasher.combine(id) }
-    }
-
     /// The documents by identity: one table, since a document's identity names it in one
     /// folder only (a second file with the same identity is reported, not kept).
     private(set) var entries = CatalogEntries()
@@ -116,7 +100,9 @@ struct Catalog {
 
     /// Where the entry at exactly this path sits in `entries` (its identity could sit elsewhere).
     private func index(of path: DocumentPath) -> Int? {
-        guard let index = entries.position(of: Identity(path)), entries.values[index].path == path else { return nil }
+        guard let index = entries.position(of: PersistentIdentifier(path)), entries.values[index].path == path else {
+            return nil
+        }
         return index
     }
 
@@ -124,15 +110,15 @@ struct Catalog {
 
     mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
-    func path(of identity: Identity) -> DocumentPath? { entries.entry(for: identity)?.path }
+    func path(of identity: PersistentIdentifier) -> DocumentPath? { entries.entry(for: identity)?.path }
 
     /// Adds or replaces the entry at its path. A second file with the same identity in
     /// another day folder is refused, and the path already there returned (the caller reports it).
     @discardableResult
     mutating func insert(_ entry: Entry) -> DocumentPath? {
-        let identity = Identity(entry.path)
+        let identity = PersistentIdentifier(entry.path)
         if let existing = path(of: identity), existing != entry.path { return existing }
-        if entries.put(entry) { counts[identity.entity, default: 0] += 1 }
+        if entries.put(entry) { counts[identity.entityName, default: 0] += 1 }
         changed(entry.path)
         return nil
     }

@@ -15,14 +15,14 @@ struct CatalogEntries {
     var count: Int { values.count }
 
     /// The position of the entry with this identity.
-    func position(of identity: Catalog.Identity) -> Int? {
+    func position(of identity: PersistentIdentifier) -> Int? {
         guard !slots.isEmpty else { return nil }
         let position = slots[slot(of: identity)]
         return position == Self.empty ? nil : Int(position)
     }
 
     /// The entry with this identity.
-    func entry(for identity: Catalog.Identity) -> Catalog.Entry? {
+    func entry(for identity: PersistentIdentifier) -> Catalog.Entry? {
         position(of: identity).map { values[$0] }
     }
 
@@ -35,7 +35,7 @@ struct CatalogEntries {
     /// Puts the entry in place of the one with its identity, or adds it; `true` when added.
     @discardableResult
     mutating func put(_ entry: Catalog.Entry) -> Bool {
-        let identity = Catalog.Identity(entry.path)
+        let identity = PersistentIdentifier(entry.path)
         if let position = position(of: identity) {
             values[position] = entry
             return false
@@ -60,10 +60,10 @@ struct CatalogEntries {
 
     /// Removes the entry at `position`; the last entry takes its place.
     mutating func remove(at position: Int) {
-        removeSlot(slot(of: Catalog.Identity(values[position].path)))
+        removeSlot(slot(of: PersistentIdentifier(values[position].path)))
         let last = values.count - 1
         if position != last {
-            slots[slot(of: Catalog.Identity(values[last].path))] = Int32(position)
+            slots[slot(of: PersistentIdentifier(values[last].path))] = Int32(position)
             values.swapAt(position, last)
         }
         values.removeLast()
@@ -76,12 +76,12 @@ struct CatalogEntries {
     }
 
     /// The slot that holds the identity's position, or the empty slot where it would go.
-    private func slot(of identity: Catalog.Identity) -> Int {
+    private func slot(of identity: PersistentIdentifier) -> Int {
         let mask = slots.count - 1
         var slot = identity.hashValue & mask
         while slots[slot] != Self.empty {
             let entry = values[Int(slots[slot])]
-            if entry.path.id == identity.id, entry.path.entity == identity.entity { return slot }
+            if entry.path.id == identity.id, entry.path.entity == identity.entityName { return slot }
             slot = (slot + 1) & mask
         }
         return slot
@@ -94,7 +94,7 @@ struct CatalogEntries {
         var hole = removed
         var next = (removed + 1) & mask
         while slots[next] != Self.empty {
-            let home = Catalog.Identity(values[Int(slots[next])].path).hashValue & mask
+            let home = PersistentIdentifier(values[Int(slots[next])].path).hashValue & mask
             // The entry at `next` may fill the hole unless its home lies in (hole, next].
             let homeIsBetween = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
             if !homeIsBetween {
@@ -113,7 +113,7 @@ struct CatalogEntries {
         while size < capacity * 2 { size *= 2 }
         slots = [Int32](repeating: Self.empty, count: size)
         for position in values.indices {
-            slots[slot(of: Catalog.Identity(values[position].path))] = Int32(position)
+            slots[slot(of: PersistentIdentifier(values[position].path))] = Int32(position)
         }
     }
 }

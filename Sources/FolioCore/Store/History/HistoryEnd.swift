@@ -3,10 +3,11 @@ import Synchronization
 /// Where a store's history ends, as this store last wrote or read it: the segment and size
 /// the next record is appended at, and the token it takes.
 ///
-/// The one owner of the history's tail. A commit stamps its record with the next token here,
-/// and moves the end on once the record is appended; a refresh and a walk ask it whether the
-/// files still end there, so that they need not read them. Another process may append at any
-/// time, so what it knows is checked against the files (`current(in:)`) before it is trusted.
+/// The one owner of the history's tail. Every record takes its token here (`stamped`: a
+/// commit's, an import's, and one of changes found on disk), and the end moves on once the
+/// record is appended; a refresh and a walk ask it whether the files still end there, so
+/// that they need not read them. Another process may append at any time, so what it knows
+/// is checked against the files (`current(in:)`) before it is trusted.
 final class HistoryEnd: Sendable {
     private let tail = Mutex<HistoryLog.Tail?>(nil)
 
@@ -26,7 +27,7 @@ final class HistoryEnd: Sendable {
         self.tail.withLock { $0 = tail }
     }
 
-    /// `record` with the token after the end's, the one place a commit's record is stamped;
+    /// `record` with the token after the end's, the one place a record is stamped;
     /// `nil` when no end is known, as in a store without history.
     func stamped(_ record: HistoryRecord?) -> HistoryRecord? {
         guard var record, let known else { return nil }

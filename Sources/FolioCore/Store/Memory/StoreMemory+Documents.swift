@@ -54,7 +54,7 @@ extension StoreMemory {
         locked { state in
             let (folder, kinds) = state.querySchema.folder(of: entity)
             guard state.folders.isLoaded(folder) else { return (folder, false, nil) }
-            guard let path = state.catalog.path(of: .init(entity: folder, id: id)),
+            guard let path = state.catalog.path(of: .init(entityName: folder, id: id)),
                 let stored = Self.stored(at: path, in: &state.catalog)
             else { return (folder, true, nil) }
             let wrongKind = kinds.map { !$0.contains(stored.content[ReservedKey.entity]?.stringValue ?? "") }
@@ -68,7 +68,7 @@ extension StoreMemory {
         locked { state in
             let folder = state.querySchema.folder(of: entity).folder
             guard state.folders.isLoaded(folder) else { return (folder, nil) }
-            return (folder, state.catalog.path(of: .init(entity: folder, id: id)) != nil)
+            return (folder, state.catalog.path(of: .init(entityName: folder, id: id)) != nil)
         }
     }
 

@@ -213,7 +213,7 @@ extension DocumentStore {
                 try recoverCrashedWriters()
                 (landed, reachesBack) = ([], false)
             }
-            guard var tail = historyEnd.known else { return walked }
+            guard let tail = historyEnd.known else { return walked }
             // Records after `since` are gone (`deleteHistory`, the cap, a history set aside):
             // what they would have explained cannot be told from a change nobody recorded, and
             // a transaction that happened is not a new change: nothing is recorded for it.
@@ -221,16 +221,12 @@ extension DocumentStore {
             let changes = unrecorded(found, before: before, landed: landed)
             // Transactions that landed since the walk are not in the catalog yet: the next
             // refresh finds their files, and the history explains them.
-            var reflected = walked
-            if !changes.isEmpty {
-                let record = HistoryRecord(
-                    token: tail.lastToken + 1, timestamp: Date(), author: HistoryRecord.externalAuthor, changes: changes
-                )
-                if tail.lastToken == walked { reflected = record.token }
-                tail = unsettling(try HistoryLog.append(record, to: tail, in: folder))
-            }
-            historyEnd.move(to: tail)
-            return reflected
+            guard !changes.isEmpty,
+                let record = historyEnd.stamped(
+                    HistoryRecord(token: 0, timestamp: Date(), author: HistoryRecord.externalAuthor, changes: changes))
+            else { return walked }
+            historyEnd.move(to: unsettling(try HistoryLog.append(record, to: tail, in: folder)))
+            return tail.lastToken == walked ? record.token : walked
         }
     }
 
@@ -254,20 +250,20 @@ extension DocumentStore {
         _ found: StoreChanges, before: [DocumentPath: JSONObject], landed: [HistoryRecord]
     ) -> [HistoryRecord.Change] {
         // The newest recorded change of each document, by folder and identity.
-        var known: [Catalog.Identity: HistoryRecord.Change] = [:]
+        var known: [PersistentIdentifier: HistoryRecord.Change] = [:]
         for record in landed {
             for change in record.changes {
-                known[.init(entity: Self.folderName(of: change.path), id: change.id)] = change
+                known[.init(entityName: Self.folderName(of: change.path), id: change.id)] = change
             }
         }
         // A document moved to another day's folder is one change, not a removal and an addition.
-        var removed: [Catalog.Identity: DocumentPath] = [:]
-        for path in found.removed { removed[.init(entity: path.entity, id: path.id)] = path }
+        var removed: [PersistentIdentifier: DocumentPath] = [:]
+        for path in found.removed { removed[.init(path)] = path }
         var changes: [HistoryRecord.Change] = []
         let (current, schema) = memory.current(found.added + found.modified)
         let preserved = { (entity: String) in schema.preserved(of: entity) }
         for path in found.added + found.modified {
-            let identity = Catalog.Identity(entity: path.entity, id: path.id)
+            let identity = PersistentIdentifier(path)
             let old = removed.removeValue(forKey: identity)
             guard let (contentHash, content) = current[path] else { continue }
             if let change = known[identity], change.contentHash == contentHash { continue }
@@ -307,10 +303,11 @@ extension Catalog {
     /// when first used.
     func lastHeld(of records: [HistoryRecord], since: Int64, isLoaded: (String) -> Bool) -> Int64 {
         var reflected = since
-        var missing = Set<Identity>()
+        var missing = Set<PersistentIdentifier>()
         for record in records {
             for change in record.changes {
-                let identity = Identity(entity: DocumentStore.folderName(of: change.path), id: change.id)
+                let identity = PersistentIdentifier(
+                    entityName: DocumentStore.folderName(of: change.path), id: change.id)
                 if holds(change, of: identity, isLoaded: isLoaded) {
                     missing.remove(identity)
                 } else {
@@ -324,8 +321,10 @@ extension Catalog {
 
     /// A delete without a hash removed the file; any other change (a soft delete too) left
     /// one with the hash it records.
-    private func holds(_ change: HistoryRecord.Change, of identity: Identity, isLoaded: (String) -> Bool) -> Bool {
-        guard isLoaded(identity.entity) else { return true }
+    private func holds(_ change: HistoryRecord.Change, of identity: PersistentIdentifier, isLoaded: (String) -> Bool)
+        -> Bool
+    {
+        guard isLoaded(identity.entityName) else { return true }
         guard let path = path(of: identity) else { return change.kind == .delete && change.contentHash == nil }
         return change.contentHash != nil && path.relativePath == change.path
             && entry(at: path)?.contentHash == change.contentHash

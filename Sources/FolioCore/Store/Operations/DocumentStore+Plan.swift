@@ -37,7 +37,7 @@ extension DocumentStore {
         let schema = newManifest.map { QuerySchema($0.storedSchema) } ?? state.querySchema
         var puts: [PlannedPut] = []
         var deletes: [DocumentVersion] = []
-        var identities = Set<Catalog.Identity>(minimumCapacity: changes.count)
+        var identities = Set<PersistentIdentifier>(minimumCapacity: changes.count)
         var summary = CommitSummary(
             versions: .init(minimumCapacity: changes.count), written: 0, unchanged: 0, deleted: 0)
         var folders = FolderPresence()
@@ -46,7 +46,7 @@ extension DocumentStore {
         for change in changes {
             switch change {
             case .put(let document, let basedOn):
-                guard identities.insert(.init(entity: document.entity, id: document.id)).inserted else {
+                guard identities.insert(.init(entityName: document.entity, id: document.id)).inserted else {
                     throw .misuse("\(document.entity) \(document.id) appears twice in one transaction")
                 }
                 let plan = try plan(
@@ -62,7 +62,7 @@ extension DocumentStore {
                     puts.append(plan)
                 }
             case .delete(let version):
-                guard identities.insert(.init(entity: version.path.entity, id: version.path.id)).inserted else {
+                guard identities.insert(.init(version.path)).inserted else {
                     throw .misuse("\(version.path.entity) \(version.path.id) appears twice in one transaction")
                 }
                 try verifyUnchanged(version)
@@ -119,7 +119,7 @@ extension DocumentStore {
         let target = try DocumentPath(entity: document.entity, day: day, id: document.id)
         if let basedOn {
             try verifyUnchanged(basedOn)
-        } else if let existing = catalog.path(of: .init(entity: document.entity, id: document.id)) {
+        } else if let existing = catalog.path(of: .init(entityName: document.entity, id: document.id)) {
             throw .conflict(path: existing.relativePath, reason: Self.identityTaken)
         }
         let file = Journal.Target(target)

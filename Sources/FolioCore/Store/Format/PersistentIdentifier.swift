@@ -38,6 +38,10 @@ public struct PersistentIdentifier: Sendable, Hashable, Comparable, Codable, Cus
         (lhs.entityName, lhs.id.uuidString) < (rhs.entityName, rhs.id.uuidString)
     }
 
+    /// The identity of the document at `path`: its folder's entity and its UUID, whatever
+    /// its day folder.
+    init(_ path: DocumentPath) { self.init(entityName: path.entity, id: path.id) }
+
     /// The entity and the UUID, as messages name a model: `Timer 6F1C…`.
     public var description: String { "\(entityName) \(id.uuidString)" }
 }
