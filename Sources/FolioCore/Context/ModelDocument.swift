@@ -214,7 +214,7 @@ enum ModelDocument {
     private static func absentValue(of attribute: Schema.Attribute, coding: ValueCoding, _ stored: StoredDocument)
         throws(FolioError) -> Any
     {
-        if let makeDefault = attribute.defaultValue.value { return makeDefault() }
+        if let makeDefault = attribute.makeDefaultValue.value { return makeDefault() }
         if attribute.isOptional { return try decode(.null, with: coding, attribute: attribute, stored) }
         throw .invalidDocument(
             path: stored.path.relativePath,

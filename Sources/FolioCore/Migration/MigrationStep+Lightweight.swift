@@ -80,7 +80,7 @@ extension MigrationStep {
         switch property {
         case .relationship(let relationship): return relationship.isToMany ? [] : .null
         case .attribute(let attribute):
-            if let makeDefault = attribute.defaultValue.value, let coding = attribute.coding.value {
+            if let makeDefault = attribute.makeDefaultValue.value, let coding = attribute.coding.value {
                 do { return try coding.encode(makeDefault()) } catch {
                     // A default there is, which Folio cannot store: saying it has none would send
                     // the developer looking for what they wrote.

@@ -199,7 +199,8 @@ public final class ModelBackingData {
         context?.issues.append(error)
         OnceLog.documents.notice(
             error.path ?? key, "A model's \(key) could not be decoded when first read: \(error.description)")
-        guard case .member(let attribute, _) = layout.slots[position], let makeDefault = attribute.defaultValue.value
+        guard case .member(let attribute, _) = layout.slots[position],
+            let makeDefault = attribute.makeDefaultValue.value
         else { return nil }
         let value = makeDefault()
         slotValues[position] = value

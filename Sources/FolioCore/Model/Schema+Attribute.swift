@@ -81,8 +81,8 @@ extension Schema {
         var coding: RuntimeOnly<ValueCoding?>
         /// The model's key path to the property, which queries and sorts name it by.
         var keyPath: RuntimeOnly<AnyKeyPath?>
-        /// The declaration's initial value, for a document written before the property existed.
-        var defaultValue: RuntimeOnly<(() -> Any)?> = RuntimeOnly(nil)
+        /// Makes the declaration's initial value, for a document written before the property existed.
+        var makeDefaultValue: RuntimeOnly<(() -> Any)?> = RuntimeOnly(nil)
         /// The stored forms of the cases the value (or each element of it) may take, for a
         /// `CaseIterable` enum; `nil` when any value of the type is allowed.
         var cases: [JSONValue]?

@@ -46,7 +46,7 @@ extension Schema.Property {
             if let transformer = attribute.transformer { object["transformer"] = .string(transformer.name) }
             switch attribute.initialValue {
             case .constant:
-                if let make = attribute.defaultValue.value, let coding = attribute.coding.value,
+                if let make = attribute.makeDefaultValue.value, let coding = attribute.coding.value,
                     let json = try? coding.encode(make())
                 {
                     object["default"] = json

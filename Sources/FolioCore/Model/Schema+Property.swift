@@ -11,7 +11,7 @@ extension Schema.Property {
             name: name, valueType: valueType, isOptional: isOptional, hasDefaultValue: defaultValue != nil,
             options: options,
             coding: ValueCoding.of(Value.self, options: options), keyPath: keyPath)
-        attribute.defaultValue = RuntimeOnly(defaultValue.map { make in { make() as Any } })
+        attribute.makeDefaultValue = RuntimeOnly(defaultValue.map { make in { make() as Any } })
         attribute.cases = Schema.Attribute.cases(of: Value.self)
         attribute.initialValue = initial
         return .attribute(attribute)

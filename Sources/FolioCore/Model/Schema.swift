@@ -53,6 +53,9 @@ public struct Schema: Sendable, Hashable {
         var modelType: RuntimeOnly<(any PersistentModel.Type)?> = RuntimeOnly(nil)
         /// The superclass, when the entity was read from a class that inherits from a model.
         var superentityType: RuntimeOnly<(any PersistentModel.Type)?> = RuntimeOnly(nil)
+        /// The entities of the schema whose classes inherit directly from this one's, as the
+        /// schema that holds the entity found them (see `subentities`).
+        var directSubentities: RuntimeOnly<[Entity]> = RuntimeOnly([])
 
         /// An entity described by hand or by the `@Model` macro; the `.unique` and `.indexed` attribute
         /// options, and unique to-one relationships, are added to the constraints and indexes given.
@@ -173,7 +176,7 @@ public struct Schema: Sendable, Hashable {
             pending.append(contentsOf: entity.relationships.compactMap { $0.access.value?.destination })
             if let superclass = entity.superentityType.value { pending.append(superclass) }
         }
-        self.entities = Self.linkingInverses(entities)
+        self.entities = Self.linkingSubentities(Self.linkingInverses(entities))
     }
 
     /// The schema of these model types.
