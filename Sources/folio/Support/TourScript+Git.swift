@@ -51,6 +51,7 @@ extension TourScript {
         try show(["git", "install"], in: "alice/Timers", environment: environment)
         try show(["add", "--all"], program: "git", in: "alice", environment: environment)
         try show(["commit", "-q", "-m", "The Timer store"], program: "git", in: "alice", environment: environment)
+        try show(["tag", "first"], program: "git", in: "alice", environment: environment)
         try show(["push", "-q", "origin", "main"], program: "git", in: "alice", environment: environment)
         try show(["clone", "-q", "shared.git", "bob"], program: "git", environment: bob)
         try show(["git", "install"], in: "bob/Timers", environment: bob)
@@ -86,5 +87,11 @@ extension TourScript {
             ["query", "Timer", "durationInSeconds == 1800", "--fields", "name,notes,durationInSeconds"],
             in: "alice/Timers", environment: environment)
         try show(["log", "--oneline"], program: "git", in: "alice", environment: environment)
+
+        section(
+            "Git keeps every version of every record, and Folio reads them back by property: the timer's history, newest first, and what changed since the first commit:"
+        )
+        try show(["log", path], in: "alice/Timers", environment: environment)
+        try show(["diff", "first", "Timer"], in: "alice/Timers", environment: environment)
     }
 }
