@@ -92,6 +92,12 @@ struct RecordRestoreTests {
         try context.save()
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"litres\": 1"))
         #expect(try context.restore(kettle, from: "HEAD~1", properties: ["litres"]).isEmpty)
+        // An unsaved change gives way to the revision's value, which the file already holds.
+        kettle.litres = 7
+        #expect(try context.restore(kettle, from: "HEAD~1", properties: ["litres"]).isEmpty)
+        #expect(kettle.litres == 1)
+        try context.save()
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"litres\": 1"))
 
         // Bad input is an error, and the model stays as it was.
         for revision in ["--output=x", "no-such-branch", "HEAD~5"] {

@@ -16,8 +16,9 @@ extension ModelContext {
     /// no longer holds cleared. The save is based on the version of the file the model was
     /// read from, so a file changed since is a `.conflict` and nothing is written. Unsaved
     /// changes of the model are replaced by the restored values. Returns the members that
-    /// change (the value now as `old`); empty, with nothing pending, when the model already
-    /// holds the revision's values. Folio's: SwiftData keeps no past.
+    /// change in the store (the value stored now as `old`); empty when its file already holds
+    /// the revision's values, and then nothing is pending unless the model had unsaved
+    /// changes, which give way to those values. Folio's: SwiftData keeps no past.
     ///
     /// - Throws: what `RecordRestore` throws for the revision and the record; `.notFound`
     ///   for a model the store holds no file of (unsaved, or purged: `RecordRestore`'s
@@ -36,21 +37,24 @@ extension ModelContext {
         let data = model.persistentBackingData
         let store = opened.store(of: identifier.entityName)
         let restore = try RecordRestore(of: identifier.id, in: store, from: revision, properties: names)
-        guard let read = data.document?.version, restore.current != nil else {
+        guard let read = data.document?.version, let current = restore.current else {
             throw FolioError(
                 .notFound, "the store holds no file of \(identifier) now, so it has no model to restore",
                 path: store.root,
                 hint: "save a new model first; bring a purged record back with RecordRestore(of:in:from:).commit()")
         }
-        guard !restore.isUnchanged else { return [] }
-        guard restore.changes.count == 1, case .put(let document, _) = restore.changes[0] else {
+        // A model with unsaved changes takes the revision's values even where its file holds them already.
+        guard !restore.isUnchanged || changed.contains(identifier) else { return [] }
+        guard restore.changes.count <= 1 else {
             throw FolioError(
                 .invalidInput,
                 "restoring \(identifier) from \(revision) changes related records too (a relationship both sides store)",
                 path: store.root, hint: "write it with RecordRestore(of:in:from:).commit(), one transaction for all")
         }
+        var content = current.content
+        if case .put(let document, _)? = restore.changes.first { content = document.content }
         try ModelDocument.fill(
-            data, from: StoredDocument(version: read, content: document.content), layout: layout, context: self)
+            data, from: StoredDocument(version: read, content: content), layout: layout, context: self)
         data.context = self
         registered[identifier] = model
         changed.insert(identifier)
