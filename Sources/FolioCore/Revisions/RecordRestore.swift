@@ -123,7 +123,10 @@ public struct RecordRestore: Sendable {
             cleared.append(ClearedRelationship(name: name, destination: destination, missing: missing))
             restored[name] =
                 isToMany
-                ? .array(value.arrayValue?.filter { !missing.map(\.uuidString).contains($0.stringValue ?? "") } ?? [])
+                ? .array(
+                    value.arrayValue?.filter { member in
+                        member.stringValue.flatMap(UUID.init(uuidString:)).map { !missing.contains($0) } ?? true
+                    } ?? [])
                 : .null
         }
         let next: Document
