@@ -146,7 +146,8 @@ struct RecordRestoreCommandTests {
             (["restore", id, "--from", "HEAD~4"], "does not parse"),
             (["restore", id, "--from", "HEAD~3"], "colour"),
             (["restore", id, "--from", "HEAD~5", "--property", "nmae"], "did you mean name"),
-            (["restore", id, "--property", "name"], "no --from"),
+            (["restore", id, "--property", "name"], "go with --from"),
+            (["restore", id, "--format", "json"], "go with --from"),
             (["restore", "Timer", "--all", "--from", "HEAD~1"], "one record"),
         ]
         for (arguments, message) in refusals {

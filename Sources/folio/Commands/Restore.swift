@@ -55,9 +55,10 @@ extension FolioCommand {
                     try restore(in: store, from: from)
                     return
                 }
-                guard properties.isEmpty else {
+                guard properties.isEmpty, output.format == .table, !output.rawCSV else {
                     throw FolioError(
-                        .invalidInput, "--property names what to take from a revision, and no --from gives one",
+                        .invalidInput,
+                        "--property, --format and --raw-csv go with --from, which names a revision, and none was given",
                         hint: "add --from REV (folio restore <id> --from HEAD~1 --property name)")
                 }
                 let documents = try target.documents(in: store, includeDeleted: true).filter {
