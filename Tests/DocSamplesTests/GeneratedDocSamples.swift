@@ -70,7 +70,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 356
+// README.md, line 357
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -83,7 +83,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 379
+// README.md, line 380
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -97,7 +97,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 395
+// README.md, line 396
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -110,7 +110,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 451
+// README.md, line 452
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -121,7 +121,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 468
+// README.md, line 469
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -410,7 +410,7 @@ func sample_docs_models_md_7() throws {
     try FileManager.default.removeItem(at: pantry)
 }
 
-// docs/past.md, line 131
+// docs/past.md, line 166
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
@@ -424,7 +424,7 @@ func printPast(of id: UUID, inStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 153
+// docs/past.md, line 188
 
 /// Prints what the last commit changed in a store, record by record.
 func printLastCommit(ofStoreAt folder: String) throws {
@@ -433,6 +433,24 @@ func printLastCommit(ofStoreAt folder: String) throws {
         let names = record.properties.map(\.name).joined(separator: ", ")
         print(record.kind.rawValue, record.entity, record.id, names)
     }
+}
+
+// docs/past.md, line 208
+
+/// Takes the name of a record back to what it was one commit ago, and writes it.
+func undoRename(of id: UUID, inStoreAt folder: String) throws {
+    let store = try DocumentStore.open(at: folder)
+    let restore = try RecordRestore(of: id, in: store, from: "HEAD~1", properties: ["name"])
+    for change in restore.properties {
+        print(change.name, change.old ?? "none", "→", change.new ?? "none")
+    }
+    try restore.commit(author: "undo")
+}
+
+/// The same on a model: a pending change, written by the next save.
+func undoRename<Model: PersistentModel>(of model: Model, in context: ModelContext) throws {
+    try context.restore(model, from: "HEAD~1", properties: ["name"])
+    try context.save()
 }
 
 // docs/queries.md, line 13

@@ -37,38 +37,6 @@ extension FolioCommand {
         }
     }
 
-    /// `folio restore`: undoes soft deletes.
-    struct Restore: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Bring back soft-deleted documents, with what their deletion cascaded to.",
-            discussion: """
-                Example:
-                  folio restore Timer 'name == "Coffee Break"'
-
-                \(Failure.commandHelpText)
-                """)
-
-        @OptionGroup var store: StoreOptions
-        @OptionGroup var target: DocumentTarget
-
-        func run() throws {
-            try Failure.reporting {
-                let store = try store.open()
-                let documents = try target.documents(in: store, includeDeleted: true).filter {
-                    $0.content["$deleted"] != nil
-                }
-                let changes = store.restoration(of: documents)
-                try UniqueRefusal.check(
-                    changes, in: store,
-                    hint:
-                        "another document took the value while this one was deleted: change or delete that one first, then restore"
-                )
-                try store.commit(changes, author: FolioCommand.author)
-                Terminal.print("\(counted(changes.count, "document")) restored")
-            }
-        }
-    }
-
     /// `folio purge`: removes soft-deleted documents for good.
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
