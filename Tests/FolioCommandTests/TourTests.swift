@@ -32,6 +32,11 @@ struct TourTests {
         #expect(output.contains("bob/Timers $ folio resolve"))
         #expect(output.contains("conflicts settled"))
         #expect(output.contains("Morning workout  Stretch first  1800"))
+        // The past, read back: the record's history, a diff since the first commit, a value restored.
+        #expect(output.contains("changed (merge)"), "\(output.suffix(3000))")
+        let restored = output.split(separator: "\n").first { $0.hasPrefix("name ") && $0.hasSuffix(" Workout") }
+        #expect(restored?.contains("Morning workout") == true, "\(output.suffix(3000))")
+        #expect(output.contains("restored as first"), "\(output.suffix(3000))")
         // The narration is filled to 80 columns off a terminal.
         let closing = output.split(separator: "\n").first { $0.hasPrefix("That is Folio:") } ?? ""
         #expect(!closing.isEmpty && closing.count <= 80, "\(closing)")

@@ -93,5 +93,9 @@ extension TourScript {
         )
         try show(["log", path], in: "alice/Timers", environment: environment)
         try show(["diff", "first", "Timer"], in: "alice/Timers", environment: environment)
+        section("And a value comes back as a new change, checked like any edit: Alice restores the first name.")
+        try show(
+            ["restore", path, "--from", "first", "--property", "name"], in: "alice/Timers", environment: environment)
+        try show(["diff", "Timer"], in: "alice/Timers", environment: environment)
     }
 }
