@@ -52,3 +52,19 @@ public struct RecordChange: Sendable, Hashable {
     /// so both sides changed it.
     public var isMerge: Bool { parents.count > 1 }
 }
+
+extension RecordChange.Kind {
+    /// What became of a record between a version at `pathBefore` and one at `pathAfter` (nil
+    /// where there was no file), with their contents where they read: a soft delete or a
+    /// restore before a move, a move before a change.
+    static func between(
+        pathBefore: String?, pathAfter: String?, old: JSONObject?, new: JSONObject?
+    ) -> Self {
+        guard pathBefore != nil else { return .created }
+        guard pathAfter != nil else { return .purged }
+        if let old, let new, (old[ReservedKey.deleted] == nil) != (new[ReservedKey.deleted] == nil) {
+            return new[ReservedKey.deleted] == nil ? .restored : .deleted
+        }
+        return pathBefore != pathAfter ? .moved : .changed
+    }
+}

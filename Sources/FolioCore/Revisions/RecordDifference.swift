@@ -53,19 +53,7 @@ public struct RecordDifference: Sendable, Hashable {
         let old = before?.content
         let new = after?.content
         if unreadable.isEmpty, before?.path == after?.path, old == new { return nil }
-        let kind: RecordChange.Kind =
-            switch (before, after) {
-            case (nil, _): .created
-            case (_, nil): .purged
-            default:
-                if let old, let new, (old["$deleted"] == nil) != (new["$deleted"] == nil) {
-                    new["$deleted"] == nil ? .restored : .deleted
-                } else if before?.path != after?.path {
-                    .moved
-                } else {
-                    .changed
-                }
-            }
+        let kind = RecordChange.Kind.between(pathBefore: before?.path, pathAfter: after?.path, old: old, new: new)
         let comparable = unreadable.isEmpty
         return RecordDifference(
             id: id, entity: (new ?? old)?["$entity"]?.stringValue ?? folder, kind: kind, pathBefore: before?.path,

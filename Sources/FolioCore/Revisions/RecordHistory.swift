@@ -98,19 +98,7 @@ public struct RecordHistory: Sendable {
         }
         let old = before.flatMap { read($0.before, $0.path, "before") }
         let new = after.flatMap { read($0.after, $0.path, "in") }
-        let kind: RecordChange.Kind =
-            switch (before, after) {
-            case (nil, _): .created
-            case (_, nil): .purged
-            default:
-                if let old, let new, (old["$deleted"] == nil) != (new["$deleted"] == nil) {
-                    new["$deleted"] == nil ? .restored : .deleted
-                } else if before?.path != after?.path {
-                    .moved
-                } else {
-                    .changed
-                }
-            }
+        let kind = RecordChange.Kind.between(pathBefore: before?.path, pathAfter: after?.path, old: old, new: new)
         let comparable = unreadable.isEmpty
         return RecordChange(
             commit: commit.hash, parents: commit.parents, authorName: commit.authorName,
