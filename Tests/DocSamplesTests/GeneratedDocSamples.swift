@@ -70,7 +70,7 @@ func sample_README_md_3() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// README.md, line 357
+// README.md, line 358
 
 func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     habit.name = name
@@ -83,7 +83,7 @@ func rename(_ habit: Habit, to name: String, in context: ModelContext) throws {
     }
 }
 
-// README.md, line 380
+// README.md, line 381
 func sample_README_md_5() throws {
 
     let text = #"{"name": "Tea", "minutes": 4, "strength": 0.75}"#
@@ -97,7 +97,7 @@ func sample_README_md_5() throws {
     // }
 }
 
-// README.md, line 396
+// README.md, line 397
 func sample_README_md_6() throws {
     do {
         _ = try JSONReader().read("{\n  \"name\": \"Tea\",\n}", file: "Timer/2026/11/22/E621E1F8-C36C-495A-93FC-0C247A3E6E5F.json")
@@ -110,7 +110,7 @@ func sample_README_md_6() throws {
     }
 }
 
-// README.md, line 452
+// README.md, line 453
 func sample_README_md_7() throws {
 
     let started = Date(timeIntervalSinceReferenceDate: 817_032_600.25)
@@ -121,7 +121,7 @@ func sample_README_md_7() throws {
     print(try JSONWriter().string(for: tags.json))  // keys sorted: "a" first
 }
 
-// README.md, line 469
+// README.md, line 470
 func sample_README_md_8() throws {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Notes-\(UUID().uuidString)").path
@@ -410,7 +410,26 @@ func sample_docs_models_md_7() throws {
     try FileManager.default.removeItem(at: pantry)
 }
 
-// docs/past.md, line 166
+// docs/past.md, line 60
+
+@Model
+final class Reading {
+    var meter: String
+    var value: Double
+    init(meter: String, value: Double) {
+        self.meter = meter
+        self.value = value
+    }
+}
+
+/// The readings the store held at a tag, without touching the store or the repository.
+func readings(inStoreAt folder: URL, asOf tag: String) throws -> [Reading] {
+    let configuration = ModelConfiguration(url: folder, revision: tag)
+    let container = try ModelContainer(for: Reading.self, configurations: configuration)
+    return try ModelContext(container).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.meter)]))
+}
+
+// docs/past.md, line 237
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
@@ -424,7 +443,7 @@ func printPast(of id: UUID, inStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 188
+// docs/past.md, line 259
 
 /// Prints what the last commit changed in a store, record by record.
 func printLastCommit(ofStoreAt folder: String) throws {
@@ -435,7 +454,7 @@ func printLastCommit(ofStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 208
+// docs/past.md, line 279
 
 /// Takes the name of a record back to what it was one commit ago, and writes it.
 func undoRename(of id: UUID, inStoreAt folder: String) throws {

@@ -92,6 +92,16 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// a file changes there: another process's save, a hand edit, `git pull` (Folio's). On by
     /// default; a store in memory is never watched.
     public var watchesFiles = true
+    /// The git revision the store is read as of, or `nil` for the store as it is (Folio's).
+    ///
+    /// A commit's hash, a branch, a tag, `HEAD~3` or `main@{2026-11-01}`: the container reads
+    /// the store as that commit held it, from git's objects, without a checkout and without
+    /// changing the repository. Fetches, predicates, sorts, counts, relationships and
+    /// `aggregate` work as on the store itself; the container is read-only, so a save throws
+    /// `.misuse` and writes nothing, and it is not watched. A store committed with an older
+    /// schema is migrated to the container's in a private copy, through the migration plan
+    /// when there is one (see `docs/past.md`).
+    public var revision: String?
     /// How the store answers reads: an app's unless a test asks for another minimum of
     /// documents for answering from a cache file (see `StoreReads`).
     package var reads = StoreReads.app
@@ -132,16 +142,25 @@ public struct ModelConfiguration: Sendable, Hashable {
             cloudKitDatabase: cloudKitDatabase)
     }
 
-    /// A configuration for a store in this folder, as SwiftData's `ModelConfiguration(url:)`.
+    /// A configuration for a store in this folder, as SwiftData's `ModelConfiguration(url:)`;
+    /// with a `revision`, the store as that git revision held it, read-only (see `revision`).
     public init(
         url: URL, allowsSave: Bool = true, durability: Durability = .full, deletion: Deletion? = nil,
         conflicts: ConflictPolicy = .fail,
-        timeZone: TimeZone? = nil
+        timeZone: TimeZone? = nil, revision: String? = nil
     ) {
         self.init(
             nil, schema: nil, url: url, isStoredInMemoryOnly: false, allowsSave: allowsSave, durability: durability,
             deletion: deletion,
             conflicts: conflicts, timeZone: timeZone)
+        self.revision = revision
+    }
+
+    /// Why nothing may be written through this configuration, as a sentence's end after
+    /// "the configuration of <folder>", or `nil` when saving is allowed.
+    package var whyReadOnly: String? {
+        if let revision { return "reads the store as of git revision \(revision), a past that cannot change" }
+        return allowsSave ? nil : "has allowsSave: false"
     }
 
     private static var defaultFolder: URL {

@@ -9,16 +9,17 @@ extension ModelContainer {
     /// Models contexts hold keep their values; saving one of them then is a conflict
     /// (its document was deleted since it was read), so make new contexts afterwards.
     ///
-    /// - Throws: `.misuse` when a configuration has `allowsSave: false` (nothing is erased);
+    /// - Throws: `.misuse` when a configuration has `allowsSave: false` or a `revision` (nothing is erased);
     ///   what `DocumentStore.refresh()` and `commit` throw: `.fileSystem` (a read-only
     ///   folder among them), `.unsafePath`, `.invalidStore`, `.locked`, `.conflict` (a file changed
     ///   during the erase) or `.unfinishedCommit`.
     public func erase() throws(FolioError) {
         // Every configuration is looked at first: an erase one of them refuses erases none.
-        for (configuration, store) in zip(configurations, stores) where !configuration.allowsSave {
-            throw .misuse(
-                "the configuration of \(store.root) has allowsSave: false, so the container cannot erase it; nothing was erased"
-            )
+        for (configuration, store) in zip(configurations, stores) {
+            if let why = configuration.whyReadOnly {
+                throw .misuse(
+                    "the configuration of \(store.root) \(why), so the container cannot erase it; nothing was erased")
+            }
         }
         for store in stores {
             _ = try store.refresh()

@@ -23,11 +23,12 @@ extension ModelContext {
     ///   store cannot be written; `.unfinishedCommit` after the commit point.
     public func save() throws(FolioError) {
         guard hasChanges else { return }
-        for identifier in inserted + changed + deleted
-        where !opened.configuration(of: identifier.entityName).allowsSave {
-            throw .misuse(
-                "\(identifier.entityName)'s configuration has allowsSave: false, so it cannot save; make another configuration to write"
-            )
+        for identifier in inserted + changed + deleted {
+            if let why = opened.configuration(of: identifier.entityName).whyReadOnly {
+                throw .misuse(
+                    "\(identifier.entityName)'s configuration \(why), so it cannot save; nothing was written. Make another configuration to write"
+                )
+            }
         }
         NotificationCenter.default.post(name: Self.willSave, object: self)
         let schema = opened.schema

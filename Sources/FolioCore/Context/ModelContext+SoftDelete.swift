@@ -44,8 +44,8 @@ extension ModelContext {
         for (store, configuration) in zip(opened.stores, opened.configurations) {
             let changes = store.purging(deletedBefore: moment)
             guard !changes.isEmpty else { continue }
-            guard configuration.allowsSave else {
-                throw .misuse("the configuration of \(store.root) has allowsSave: false, so it cannot purge")
+            if let why = configuration.whyReadOnly {
+                throw .misuse("the configuration of \(store.root) \(why), so it cannot purge")
             }
             try store.commit(changes, author: author)
             opened.publish(changes)

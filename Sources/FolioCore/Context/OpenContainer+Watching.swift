@@ -36,7 +36,7 @@ extension OpenContainer {
     func startWatching() {
         var started: [StoreWatcher] = []
         for (configuration, store) in zip(configurations, stores)
-        where configuration.watchesFiles && !configuration.isStoredInMemoryOnly {
+        where configuration.watchesFiles && !configuration.isStoredInMemoryOnly && configuration.revision == nil {
             do throws(FolioError) {
                 // The watcher holds the store and the listeners, never the container: the last
                 // release of the container, and the cache write of its `deinit`, happen on the

@@ -91,6 +91,9 @@ final class OpenContainer: Sendable {
     private static func open(
         _ configuration: ModelConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws(FolioError) -> ConfiguredStore {
+        if let revision = configuration.revision {
+            return try openPast(configuration, at: revision, schema: schema, migrationPlan: migrationPlan)
+        }
         var folder = configuration.url
         var scratch: ScratchFolder?
         if configuration.isStoredInMemoryOnly {
@@ -110,6 +113,34 @@ final class OpenContainer: Sendable {
             return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: scratch)
         } catch {
             scratch?.remove()
+            throw error
+        }
+    }
+
+    /// Opens the store as a git revision held it, read-only: the kept copy of that revision
+    /// when its schema is the container's, else a private copy migrated to the container's
+    /// schema (through the plan when there is one) and removed with the container.
+    private static func openPast(
+        _ configuration: ModelConfiguration, at revision: String, schema: Schema,
+        migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws(FolioError) -> ConfiguredStore {
+        let folder = configuration.url.path(percentEncoded: false)
+        var copy = try RevisionCopy.make(of: folder, at: revision, keep: true)
+        if copy.scratch == nil {
+            let recorded = try DocumentStore.open(at: copy.root, durability: .none).manifest.schemaVersion
+            if let version = Schema.Version(recorded), version < schema.version {
+                copy = try RevisionCopy.make(of: folder, at: revision, keep: false)
+            }
+        }
+        do {
+            let store = try openStore(
+                // A private copy is the container's own, so it may be migrated; a kept one is shared.
+                at: copy.root, schema: schema, durability: .none, writable: copy.scratch != nil,
+                timeZone: configuration.timeZone ?? .current, historyLimit: 0, reads: configuration.reads,
+                migrationPlan: migrationPlan)
+            return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: copy.scratch)
+        } catch {
+            copy.scratch?.remove()
             throw error
         }
     }

@@ -14,7 +14,9 @@ struct StoreRepository {
     /// The repository the store at `folder` is in; throws when it is in none.
     init(storeFolder folder: String) throws(FolioError) {
         self.folder = folder
-        let run = try GitProcess(arguments: ["rev-parse", "--show-prefix"], folder: folder).run()
+        let run = try GitProcess(
+            arguments: ["rev-parse", "--is-bare-repository", "--is-inside-git-dir", "--show-prefix"], folder: folder
+        ).run()
         guard run.succeeded else {
             throw FolioError(
                 .invalidStore,
@@ -22,7 +24,15 @@ struct StoreRepository {
                 path: folder,
                 hint: "commit the store with git (`git init`, `git add`, `git commit`) to keep its past")
         }
-        self.prefix = String(decoding: run.output, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 3, lines[0] == "false", lines[1] == "false" else {
+            throw FolioError(
+                .invalidStore,
+                "is \(lines.first == "true" ? "a bare repository" : "inside a repository's .git folder"), which holds git's objects but no store folder",
+                path: folder,
+                hint: "clone it (`git clone`) and pass --store the store's folder in the clone")
+        }
+        self.prefix = String(lines[2])
     }
 
     /// Settings of a user's configuration that change the output read here, or run a program.
@@ -61,11 +71,52 @@ struct StoreRepository {
         }
         let ending = try run(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"])
         guard ending.succeeded else {
+            let shallow = try run(["rev-parse", "--is-shallow-repository"])
+            let isShallow = String(decoding: shallow.output, as: UTF8.self).hasPrefix("true")
             throw FolioError(
                 .notFound, "the repository holding \(folder) has no commit \(revision)",
-                hint: "see its commits with `git log --oneline`; a new repository has none until the first commit")
+                hint: isShallow
+                    ? "this clone is shallow, so its history ends early: `git fetch --unshallow` fetches the rest"
+                    : "see its commits with `git log --oneline`; a new repository has none until the first commit")
         }
         return String(decoding: ending.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The id of the tree the store's folder was at `commit` (a whole hash), or nil when the
+    /// commit holds no such folder.
+    func storeTree(at commit: String) throws(FolioError) -> String? {
+        // `<commit>:<path>` takes the rest of the text as the path, so its type is asked apart.
+        let name = prefix.isEmpty ? commit + "^{tree}" : commit + ":" + prefix.dropLast()
+        let ending = try run(["rev-parse", "--verify", "--quiet", "--end-of-options", name])
+        guard ending.succeeded else { return nil }
+        let id = String(decoding: ending.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let type = try run(["cat-file", "-t", id])
+        return String(decoding: type.output, as: UTF8.self).hasPrefix("tree") ? id : nil
+    }
+
+    /// One file of a tree, as `git ls-tree -r` lists it.
+    struct TreeFile {
+        /// Its mode: `100644` or `100755` for a file, `120000` for a link, `160000` for a submodule.
+        var mode: String
+        /// Its blob's id.
+        var blob: String
+        /// Its path within the tree.
+        var path: String
+    }
+
+    /// Every file of the tree `tree`, in its subfolders too.
+    func files(inTree tree: String) throws(FolioError) -> [TreeFile] {
+        // `--full-tree`: in a subfolder, git would list only the part of the tree under it.
+        let output = try checked(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", tree])
+        return output.split(separator: 0).compactMap { entry in
+            // "<mode> <type> <id>\t<path>"
+            guard let tab = entry.firstIndex(of: 0x09) else { return nil }
+            let fields = String(decoding: entry[..<tab], as: UTF8.self).split(separator: " ")
+            guard fields.count == 3 else { return nil }
+            return TreeFile(
+                mode: String(fields[0]), blob: String(fields[2]),
+                path: String(decoding: entry[(tab + 1)...], as: UTF8.self))
+        }
     }
 
     /// Whether a commit git lists without parents has parents in its object: the end of a

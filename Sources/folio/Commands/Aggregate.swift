@@ -19,6 +19,7 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
         @OptionGroup var output: OutputOptions
 
         @Argument(help: "The entity.")
@@ -46,7 +47,7 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 // One question, then the process ends: answered from the cache file when it can be.
-                let store = try store.open(reads: .oneCommand)
+                let store = try past.open(store, reads: .oneCommand)
                 if function != .count, of == nil {
                     throw FolioError.invalidInput("\(function) needs a value: add --of <property or expression>")
                 }

@@ -27,6 +27,7 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
 
         @Option(help: "table (diagnostic lines), json, ndjson or csv.")
         var format: OutputFormat = .table
@@ -36,7 +37,7 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open(reads: .oneCommand)
+                let store = try past.open(store, reads: .oneCommand)
                 let bar = Progress("check", total: 0)
                 let (findings, files) = store.checkReport { checked, total in bar.advance(to: checked, of: total) }
                 bar.finish()

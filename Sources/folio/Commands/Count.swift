@@ -14,6 +14,7 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
         @OptionGroup var query: QueryOptions
 
         @Flag(help: "Say how the count ran on standard error.")
@@ -22,7 +23,7 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 // One question, then the process ends: answered from the cache file when it can be.
-                let store = try store.open(reads: .oneCommand)
+                let store = try past.open(store, reads: .oneCommand)
                 let result = try store.query(try query.documentQuery(in: store, limit: 0))
                 Terminal.print("\(result.total)")
                 if explain {

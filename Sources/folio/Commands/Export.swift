@@ -38,6 +38,7 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
         @OptionGroup var query: QueryOptions
 
         @Option(help: "ndjson or csv.")
@@ -59,7 +60,7 @@ extension FolioCommand {
             try Failure.reporting {
                 // The reading of the files is the long part of a large store's export.
                 let bar = Progress("export", total: 0)
-                let store = try store.open { read, total in bar.advance(to: read, of: total) }
+                let store = try past.open(store) { read, total in bar.advance(to: read, of: total) }
                 let documents = try store.query(try query.documentQuery(in: store)).matches.compactMap(\.stored)
                 bar.finish()
                 switch format {

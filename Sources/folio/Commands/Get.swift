@@ -18,6 +18,7 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
 
         @Argument(
             help: ArgumentHelp(
@@ -34,7 +35,7 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
+                let store = try past.open(store)
                 guard let found = try DocumentTarget.document(document, in: store) else {
                     throw FolioError.invalidInput(
                         "\(document) is neither a document's id (a UUID, or its first 4 or more digits) nor a document path like Timer/2026/11/22/<UUID>.json"

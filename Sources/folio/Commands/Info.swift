@@ -16,13 +16,17 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             try Failure.reporting {
                 // One look at the store, then the process ends: from the cache files when they can tell.
-                let store = try store.open(reads: .oneCommand)
+                let store = try past.open(store, reads: .oneCommand)
                 let manifest = store.manifest
+                // The folder the user named, not the copy a revision is read from.
+                let root = past.revision == nil ? store.root : try self.store.root()
+                let commit = try past.commit(self.store)
                 let summary = store.summary
                 let entities = Set(summary.tallies.keys).union(manifest.storedSchema.entityNames).sorted()
                 // Counted from the cache and the walk: no document is read for this.
@@ -37,7 +41,9 @@ extension FolioCommand {
                 let (bytes, total) = (summary.bytes, summary.documents)
                 switch output.format {
                 case .table:
-                    Terminal.print("Store        \(store.root)")
+                    Terminal.print(
+                        "Store        \(root)"
+                            + (commit.map { " at \(past.revision ?? "") (commit \($0.prefix(12)))" } ?? ""))
                     Terminal.print("Schema       \(manifest.schemaVersion) (format \(manifest.formatVersion))")
                     Terminal.print("Time zone    \(manifest.timeZone.identifier)")
                     Terminal.print(
@@ -50,16 +56,21 @@ extension FolioCommand {
                     try output.print(columns: columns, rows: rows)
                 case .json, .ndjson:
                     // The store's own facts beside its entities, as the table shows them.
-                    let info: JSONValue = .object([
-                        "store": .string(store.root), "schemaVersion": .string(manifest.schemaVersion),
+                    var info: JSONObject = [
+                        "store": .string(root), "schemaVersion": .string(manifest.schemaVersion),
                         "formatVersion": .integer(Int64(manifest.formatVersion)),
                         "timeZone": .string(manifest.timeZone.identifier),
                         "documents": .integer(Int64(total)), "bytes": .integer(bytes),
                         "unreadableFiles": .integer(Int64(summary.issues.count)),
                         "entities": .array(rows.map { .object(JSONObject(zip(columns, $0).map { ($0, $1) })) }),
-                    ])
+                    ]
+                    if let revision = past.revision, let commit {
+                        info["revision"] = .string(revision)
+                        info["commit"] = .string(commit)
+                    }
                     Terminal.printExact(
-                        output.format == .json ? try RecordPrinter.text(info) : try RecordPrinter.line(info))
+                        output.format == .json
+                            ? try RecordPrinter.text(.object(info)) : try RecordPrinter.line(.object(info)))
                 case .csv:
                     try output.print(columns: columns, rows: rows)
                 }

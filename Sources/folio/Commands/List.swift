@@ -17,6 +17,7 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
         @OptionGroup var output: OutputOptions
 
         @Argument(help: "The entity; without it, each entity's days and counts.")
@@ -33,7 +34,7 @@ extension FolioCommand {
 
         func run() throws {
             try Failure.reporting {
-                let store = try store.open()
+                let store = try past.open(store)
                 let from = try from.map { text throws(FolioError) in try Self.day(text) }
                 let to = try to.map { text throws(FolioError) in try Self.day(text) }
                 func inRange(_ day: Day) -> Bool { (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true) }

@@ -57,6 +57,7 @@ extension FolioCommand {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var past: RevisionOption
         @OptionGroup var query: QueryOptions
         @OptionGroup var output: OutputOptions
 
@@ -89,7 +90,7 @@ extension FolioCommand {
         func run() throws {
             try Failure.reporting {
                 // One question, then the process ends: answered from the cache file when it can be.
-                let store = try store.open(reads: .oneCommand)
+                let store = try past.open(store, reads: .oneCommand)
                 let documentQuery = try query.documentQuery(in: store, sort: sort, offset: offset, limit: limit)
                 let result = try store.query(documentQuery)
                 let documents = result.matches.compactMap(\.stored)

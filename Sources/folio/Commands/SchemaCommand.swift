@@ -41,13 +41,14 @@ extension FolioCommand {
                     """)
 
             @OptionGroup var store: StoreOptions
+            @OptionGroup var past: RevisionOption
 
             @Option(help: "table (default) or json: the schema object as folio.json holds it.")
             var format: SchemaFormat = .table
 
             func run() throws {
                 try Failure.reporting {
-                    let store = try store.open()
+                    let store = try past.open(store)
                     let manifest = store.manifest
                     // What check would say of the schema, on standard error: the schema shown is still exact.
                     for finding in store.schemaFindings() { Terminal.printError("\(lines: finding.description)") }

@@ -1,0 +1,47 @@
+import ArgumentParser
+import FolioCore
+import Foundation
+import Glibc
+
+/// `--at REV`, shared by the commands that only read: the store as a git revision held it.
+///
+/// The revision is read from git's objects into a copy kept in the store's `.folio/revisions/`
+/// (see `RevisionCopy`); the work tree, the index, the refs and the configuration stay as
+/// they were. Text that git could read as an option is refused before git runs.
+struct RevisionOption: ParsableArguments {
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp(
+            "Read the store as a git revision held it: a commit, branch, tag, HEAD~3 or main@{2026-11-01} (the repository is not changed).",
+            valueName: "revision"))
+    var revision: String?
+
+    /// The store `options` names, or its copy at the revision, opened as `StoreOptions.open` opens one.
+    func open(_ options: StoreOptions, progress: ReadProgress? = nil, reads: StoreReads = .app) throws(FolioError)
+        -> DocumentStore
+    {
+        guard let revision else { return try options.open(progress: progress, reads: reads) }
+        let copy = try RevisionCopy.make(of: try options.root(), at: revision, keep: true)
+        if let scratch = copy.scratch { Self.removeAtExit(scratch.path) }
+        return try DocumentStore.open(at: copy.root, durability: .none, progress: progress, reads: reads)
+    }
+
+    /// The whole hash of the commit read, or nil when the store is read as it is.
+    func commit(_ options: StoreOptions) throws(FolioError) -> String? {
+        guard let revision else { return nil }
+        return try RevisionCopy.commit(of: try options.root(), named: revision)
+    }
+
+    /// The private copy to remove when the process ends (one `--at` per command).
+    private nonisolated(unsafe) static var privateCopy: UnsafeMutablePointer<CChar>?
+
+    /// Removes the private copy at `path` when the process exits: the store's `.folio/` could
+    /// not keep it, and a copy of someone's data must not stay in the temporary folder.
+    private static func removeAtExit(_ path: String) {
+        privateCopy = strdup(path)
+        atexit {
+            guard let path = RevisionOption.privateCopy else { return }
+            try? FileManager.default.removeItem(atPath: String(cString: path))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import FolioJSON
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// `--at REV` on the reading commands, on real git repositories whose store is a subfolder of
+/// the work tree: each command reads the store as that commit held it, from git's objects,
+/// and leaves the work tree, the index, the refs and `.git/` as they were.
+struct RevisionReadingCommandTests {
+    typealias Repository = RecordLogTests.Repository
+
+    /// A repository whose second commit renamed the timer "Workout" to "Morning Workout";
+    /// the timer's id.
+    func renamedWorkout() throws -> (Repository, String) {
+        let repository = try Repository()
+        let workout = try repository.store.id(of: "Timer", where: "name == \"Workout\"")
+        try repository.succeeded("set", workout, "name=Morning Workout")
+        try repository.commit("Morning now", author: "Bo", at: "2026-11-02T10:00:00Z")
+        return (repository, workout)
+    }
+
+    @Test func everyReadingCommandReadsTheRevisionAndChangesNothingInTheRepository() throws {
+        let (repository, workout) = try renamedWorkout()
+        let before = try repository.repositoryState()
+        let old = "name == \"Workout\""
+
+        #expect(try repository.succeeded("count", "Timer", old, "--at", "HEAD~1").output == "1\n")
+        #expect(try repository.succeeded("count", "Timer", old).output == "0\n", "the present is as it is")
+        let query = try repository.succeeded("query", "Timer", old, "--format", "ndjson", "--at", "HEAD~1")
+        #expect(query.output.contains(workout), "\(query.output)")
+        let got = try repository.succeeded("get", workout, "--format", "ndjson", "--at", "main~1")
+        #expect(got.output.contains("\"name\":\"Workout\""), "\(got.output)")
+        let exported = try repository.succeeded("export", "Timer", "--at", "HEAD~1")
+        #expect(exported.output.contains("\"Workout\"") && !exported.output.contains("Morning"), "\(exported.output)")
+        let aggregate = try repository.succeeded(
+            "aggregate", "Timer", "count", "--where", old, "--format", "ndjson", "--at", "HEAD~1")
+        #expect(aggregate.output.contains("1"), "\(aggregate.output)")
+        let listed = try repository.succeeded("ls", "Timer", "--at", "HEAD~1")
+        #expect(!listed.output.isEmpty)
+        let info = try repository.succeeded("info", "--format", "json", "--at", "HEAD~1")
+        let described = try #require(try JSONReader().read(info.output).objectValue)
+        #expect(described["revision"] == .string("HEAD~1"))
+        #expect(described["store"] == .string(repository.store.root), "the folder named, not the copy")
+        #expect(described["commit"]?.stringValue?.count == 40)
+        #expect(try repository.succeeded("schema", "show", "--at", "HEAD~1").output.contains("Timer"))
+        let check = try repository.succeeded("check", "--at", "HEAD~1")
+        #expect(check.output.contains("0 errors"), "\(check.output)")
+        let explained = try repository.succeeded("count", "Timer", old, "--explain", "--at", "HEAD~1")
+        #expect(explained.errors.contains("plan:"), "\(explained.errors)")
+
+        #expect(try repository.repositoryState() == before)
+    }
+
+    @Test func revisionTextThatGitCouldReadAsAnOptionIsRefusedBeforeGitRuns() throws {
+        let (repository, _) = try renamedWorkout()
+        let before = try repository.repositoryState()
+        for text in ["--output=x", "-p", "--all"] {
+            let run = try repository.folio.run(["count", "Timer", "--at=\(text)"])
+            #expect(run.status != 0)
+            #expect(run.errors.contains("is not a revision"), "\(run.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: repository.store.root + "/x"))
+        #expect(!FileManager.default.fileExists(atPath: repository.folder("x")))
+        #expect(try repository.repositoryState() == before)
+    }
+
+    @Test func aMissingRevisionOrAStoreThatDidNotExistYetIsAClearError() throws {
+        let (repository, _) = try renamedWorkout()
+        // A commit of an empty tree, as a repository's first commit before the store often is.
+        let emptyTree = try repository.git().git("hash-object", "-t", "tree", "/dev/null")
+            .trimmingCharacters(in: .newlines)
+        let empty = try repository.git().git("commit-tree", emptyTree, "-m", "nothing yet")
+            .trimmingCharacters(in: .newlines)
+        try repository.git().git("tag", "before-the-store", empty)
+        let before = try repository.repositoryState()
+
+        let unknown = try repository.folio.run(["count", "Timer", "--at", "no-such-branch"])
+        #expect(unknown.status != 0)
+        #expect(unknown.errors.contains("has no commit no-such-branch"), "\(unknown.errors)")
+        let absent = try repository.folio.run(["info", "--at", "before-the-store"])
+        #expect(absent.status != 0)
+        #expect(absent.errors.contains("did not exist at before-the-store"), "\(absent.errors)")
+        #expect(!absent.errors.contains("Fatal") && !absent.errors.contains("Stack"), "\(absent.errors)")
+        #expect(try repository.repositoryState() == before)
+    }
+
+    @Test func aRecordThatDoesNotParseAtTheRevisionIsNamedByCheck() throws {
+        let (repository, workout) = try renamedWorkout()
+        let path = try repository.store.path(of: workout)
+        let file = repository.store.root + "/" + path
+        let good = try Data(contentsOf: URL(fileURLWithPath: file))
+        try Data("{ \"name\": ".utf8).write(to: URL(fileURLWithPath: file))
+        try repository.commit("broken by hand", author: "Cy", at: "2026-11-03T10:00:00Z")
+        try good.write(to: URL(fileURLWithPath: file))
+        try repository.commit("mended", author: "Cy", at: "2026-11-04T10:00:00Z")
+        let before = try repository.repositoryState()
+
+        let check = try repository.folio.run(["check", "--at", "HEAD~1"])
+        #expect(check.status != 0, "\(check.output)")
+        #expect((check.output + check.errors).contains(workout), "\(check.output) \(check.errors)")
+        let count = try repository.folio.run(["count", "Timer", "--at", "HEAD~1"])
+        #expect(count.status != 0 || count.errors.contains(workout), "\(count.output) \(count.errors)")
+        #expect(try repository.succeeded("check").output.contains("0 errors"), "the present is mended")
+        #expect(try repository.repositoryState() == before)
+    }
+
+    @Test func aBareRepositoryIsAClearErrorNotACrash() throws {
+        let (repository, _) = try renamedWorkout()
+        try repository.git().git("clone", "-q", "--bare", ".", "bare.git")
+        let run = try repository.folio.run(["count", "Timer", "--store", repository.folder("bare.git"), "--at", "HEAD"])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("is a bare repository"), "\(run.errors)")
+        #expect(!run.errors.contains("Fatal error"), "\(run.errors)")
+    }
+}
