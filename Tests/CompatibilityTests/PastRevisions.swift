@@ -136,19 +136,19 @@ struct PastRevisionTests {
         #expect(now.books.map(\.title) == ["Leaves of Grass"])
     }
 
-    @Test func aRevisionIsCopiedOnceAndOnlyTheNewestCopiesAreKept() throws {
+    /// The kept copies in a store's `.folio/revisions/`, by name.
+    func keptCopies(in repository: GitScratchRepository) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: repository.path + "/.folio/revisions").sorted()
+    }
+
+    /// The inode of a file, which a rewrite changes.
+    func inode(_ path: String) throws -> UInt64 {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+    }
+
+    @Test func aRevisionReadAfterAnotherWritesOnlyWhatDiffersAndACopyInUseIsLeftAlone() throws {
         let repository = try mailRepository()
         let url = URL(fileURLWithPath: repository.path)
-        let copies = repository.path + "/.folio/revisions"
-        for _ in 0..<2 {
-            #expect(
-                try subjects(
-                    in: try ModelContainer(
-                        for: MailV1.Email.self, configurations: ModelConfiguration(url: url, revision: "HEAD~1")))
-                    == ["Hello", "Lunch?"])
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: copies).count == 1, "one tree, one copy")
-
         let context = ModelContext(
             try ModelContainer(
                 for: MailV1.Email.self, configurations: ModelConfiguration(url: url, durability: .none)))
@@ -157,12 +157,28 @@ struct PastRevisionTests {
             try context.save()
             try repository.commitAll("note \(number)")
         }
-        for back in 0...5 {
-            let past = try ModelContainer(
-                for: MailV1.Email.self, configurations: ModelConfiguration(url: url, revision: "HEAD~\(back)"))
-            #expect(try subjects(in: past).count == 8 - back)
+        func past(_ revision: String) throws -> ModelContainer {
+            try ModelContainer(for: MailV1.Email.self, configurations: ModelConfiguration(url: url, revision: revision))
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: copies).count == 4)
+        // Read twice, copied once.
+        for _ in 0..<2 { #expect(try subjects(in: try past("HEAD~5")) == ["Hello again", "Lunch?", "Tea"]) }
+        let first = try #require(try keptCopies(in: repository).first)
+        #expect(try keptCopies(in: repository) == [first])
+        let manifest = try inode(repository.path + "/.folio/revisions/\(first)/folio.json")
+
+        // The next revision turns that copy: one email more, the rest not written again.
+        #expect(try subjects(in: try past("HEAD~4")).count == 4)
+        let second = try #require(try keptCopies(in: repository).first)
+        #expect(try keptCopies(in: repository) == [second] && second != first)
+        #expect(try inode(repository.path + "/.folio/revisions/\(second)/folio.json") == manifest)
+
+        // Copies in use are never turned: each container keeps reading its own revision.
+        let held = try (0...3).map { try past("HEAD~\($0)") }
+        #expect(try keptCopies(in: repository).count == 4)
+        #expect(try held.map { try subjects(in: $0).count } == [8, 7, 6, 5])
+        #expect(try subjects(in: held[0]).filter { $0.hasPrefix("Note") }.count == 5)
+        #expect(try subjects(in: held[3]).filter { $0.hasPrefix("Note") } == ["Note 1", "Note 2"])
+        withExtendedLifetime(held) {}
     }
 
     @Test func whatIsNotARevisionIsRefusedWithAClearError() throws {

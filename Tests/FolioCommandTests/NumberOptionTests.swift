@@ -29,7 +29,7 @@ struct NumberOptionTests {
     static let textOptions: Set = [
         "store", "format", "author", "entity", "fields", "sort", "time-zone", "schema", "plan", "path-prefix",
         "if-unchanged", "before", "from", "to", "of", "where", "group-by", "default", "data", "migrations",
-        "property", "until", "revision",
+        "property", "until", "revision", "at",
     ]
 
     /// The exit codes the tool documents. Foundation reports a process a signal ended (a

@@ -4,6 +4,8 @@
 struct ConfiguredStore: Sendable {
     let configuration: ModelConfiguration
     let store: DocumentStore
-    /// The private folder of an in-memory store, removed with the container.
+    /// The private folder of an in-memory store or of a migrated past revision, removed with the container.
     let temporaryFolder: ScratchFolder?
+    /// The copy of a past revision the store reads, held so that no other command changes it meanwhile.
+    var revisionCopy: RevisionCopy? = nil
 }

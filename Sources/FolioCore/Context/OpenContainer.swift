@@ -138,7 +138,8 @@ final class OpenContainer: Sendable {
                 at: copy.root, schema: schema, durability: .none, writable: copy.scratch != nil,
                 timeZone: configuration.timeZone ?? .current, historyLimit: 0, reads: configuration.reads,
                 migrationPlan: migrationPlan)
-            return ConfiguredStore(configuration: configuration, store: store, temporaryFolder: copy.scratch)
+            return ConfiguredStore(
+                configuration: configuration, store: store, temporaryFolder: copy.scratch, revisionCopy: copy)
         } catch {
             copy.scratch?.remove()
             throw error

@@ -6,13 +6,18 @@ import Glibc
 /// it reads the working tree.
 ///
 /// Nothing in the repository changes: the copy is made with reading commands only
-/// (`rev-parse`, `ls-tree`, `cat-file`), never a checkout. A copy is named for the git tree
-/// of the store's folder at the commit, so any two commits where the store held the same
-/// files share one. A kept copy lives in the store's `.folio/revisions/` (which git ignores,
-/// as all of `.folio/`) for the next command that reads that tree; the newest
-/// `keptCopies` are kept. A private copy is made in a scratch folder, for a reader that
-/// changes it (an app migrating the past to its own schema in memory) or a store whose
-/// `.folio/` cannot be written.
+/// (`rev-parse`, `ls-tree`, `diff-tree`, `cat-file`), never a checkout. A copy is named for the
+/// git tree of the store's folder at the commit, so any two commits where the store held the
+/// same files share one. A kept copy lives in the store's `.folio/revisions/` (which git
+/// ignores, as all of `.folio/`) for the next command that reads that tree. A private copy is
+/// made in a scratch folder, for a reader that changes it (an app migrating the past to its
+/// own schema) or a store whose `.folio/` cannot be written.
+///
+/// A revision read costs what differs from the one read before: a new kept copy is made by
+/// turning the copy used last, when no process is reading it, into the new tree, writing only
+/// the files `git diff-tree` names; its cache files still vouch for the rest. A reader holds
+/// a shared `flock` on its copy's folder as long as it reads (`inUse`), and a copy is only
+/// turned or pruned under an exclusive one that nobody else holds.
 ///
 /// Only the store's regular files are copied: a link (which Folio never follows), a
 /// submodule and the hidden files (`.folio/`, `.gitignore`) are left out.
@@ -25,6 +30,16 @@ package struct RevisionCopy: Sendable {
     package let root: String
     /// The scratch folder holding a private copy, to remove when it is no longer read.
     package let scratch: ScratchFolder?
+    /// The shared lock on a kept copy, held while this value (or a copy of it) lives.
+    package let inUse: Reading?
+
+    /// A shared `flock` on a kept copy's folder: while one is held, no command turns the copy
+    /// into another revision's or prunes it. Released when the last reference goes.
+    package final class Reading: Sendable {
+        let descriptor: Int32
+        init(_ descriptor: Int32) { self.descriptor = descriptor }
+        deinit { close(descriptor) }
+    }
 
     /// How many kept copies a store's `.folio/revisions/` holds at most.
     package static let keptCopies = 4
@@ -38,9 +53,9 @@ package struct RevisionCopy: Sendable {
     ///
     /// - Throws: `.invalidInput` for text that is not a revision (one that git could read as
     ///   an option is refused before git runs); `.invalidStore` when the folder is in no git
-    ///   repository; `.notFound` when the revision names no commit, the commit holds no store
-    ///   there, or the repository lacks one of its files' contents; `.fileSystem` when the
-    ///   copy cannot be written.
+    ///   repository's work tree; `.notFound` when the revision names no commit, the commit
+    ///   holds no store there, or the repository lacks one of its files' contents;
+    ///   `.fileSystem` when the copy cannot be written.
     package static func make(of storeFolder: String, at revision: String, keep: Bool) throws(FolioError)
         -> RevisionCopy
     {
@@ -53,52 +68,20 @@ package struct RevisionCopy: Sendable {
                 path: storeFolder, hint: "see the commits that changed it with `git log --oneline -- .`")
         }
         let store = try OpenFolder(root: storeFolder)
-        if keep, let kept = try keptCopy(of: tree, in: store, from: repository, commit: commit) {
-            return kept
+        if keep, let local = try? store.makeFolders(".folio"), local.whyNotWritable() == nil {
+            let copies = KeptCopies(store: store, repository: repository, commit: commit)
+            return try copies.copy(of: tree)
         }
         let scratch = try ScratchFolder(purpose: "revision")
         do {
-            try fill(scratch.path(of: "store"), from: repository, tree: tree, commit: commit)
+            try FileSystem.makeFolders(atPath: scratch.path(of: "store"))
+            let target = try OpenFolder(root: scratch.path(of: "store"))
+            try write(try files(of: tree, in: repository, commit: commit), into: target, from: repository, commit)
         } catch {
             scratch.remove()
             throw error
         }
-        return RevisionCopy(commit: commit, tree: tree, root: scratch.path(of: "store"), scratch: scratch)
-    }
-
-    /// The kept copy of `tree`, made now unless an earlier command made it; nil when the
-    /// store's `.folio/` cannot be written.
-    private static func keptCopy(
-        of tree: String, in store: OpenFolder, from repository: StoreRepository, commit: String
-    ) throws(FolioError) -> RevisionCopy? {
-        guard let local = try? store.makeFolders(".folio"), local.whyNotWritable() == nil else { return nil }
-        let copies = try store.makeFolders(folder)
-        let name = folder + "/" + tree
-        if try store.status(of: name + "/" + StoreManifest.fileName) != nil {
-            // Marked as used now, so that pruning keeps the copies read last.
-            _ = try copies.withDescriptor { descriptor throws(FolioError) in
-                utimensat(descriptor, tree, nil, AT_SYMLINK_NOFOLLOW)
-            }
-            return RevisionCopy(commit: commit, tree: tree, root: store.pathOf(name), scratch: nil)
-        }
-        // Made under a name of its own and renamed into place whole, so that a reader never
-        // sees half a copy and two commands making the same one do not collide.
-        let making = folder + "/.making-\(tree)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        do throws(FolioError) {
-            try store.makeFolders(making)
-            try fill(store.pathOf(making), from: repository, tree: tree, commit: commit)
-            do throws(FolioError) {
-                try store.rename(making, to: name)
-            } catch {
-                guard try store.status(of: name + "/" + StoreManifest.fileName) != nil else { throw error }
-                try store.removeTree(making)  // another command made the same copy first
-            }
-        } catch {
-            try? store.removeTree(making)
-            throw error
-        }
-        try prune(copies, in: store, keeping: tree)
-        return RevisionCopy(commit: commit, tree: tree, root: store.pathOf(name), scratch: nil)
+        return RevisionCopy(commit: commit, tree: tree, root: scratch.path(of: "store"), scratch: scratch, inUse: nil)
     }
 
     /// The whole hash of the commit `revision` names in the repository holding `storeFolder`.
@@ -106,21 +89,29 @@ package struct RevisionCopy: Sendable {
         try StoreRepository(storeFolder: storeFolder).commit(named: revision)
     }
 
-    /// Writes the store's files of `tree` into the new folder `root`.
-    private static func fill(_ root: String, from repository: StoreRepository, tree: String, commit: String)
-        throws(FolioError)
+    /// Whether a file of the tree belongs in a copy: a regular file, not hidden.
+    static func isCopied(path: String, mode: String) -> Bool {
+        (mode == "100644" || mode == "100755") && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+
+    /// The files of `tree` a copy holds; a tree without `folio.json` is no store.
+    static func files(of tree: String, in repository: StoreRepository, commit: String) throws(FolioError)
+        -> [StoreRepository.TreeFile]
     {
-        try FileSystem.makeFolders(atPath: root)
-        let target = try OpenFolder(root: root)
-        let files = try repository.files(inTree: tree).filter { file in
-            (file.mode == "100644" || file.mode == "100755")
-                && !file.path.split(separator: "/").contains { $0.hasPrefix(".") }
-        }
+        let files = try repository.files(inTree: tree).filter { isCopied(path: $0.path, mode: $0.mode) }
         guard files.contains(where: { $0.path == StoreManifest.fileName }) else {
             throw FolioError(
                 .notFound, "the folder held no \(StoreManifest.fileName) at commit \(commit.prefix(7)), so no store",
                 path: repository.folder, hint: "read a later revision, where the store exists")
         }
+        return files
+    }
+
+    /// Writes `files` from git's objects into `target`, where none of them is yet.
+    static func write(
+        _ files: [StoreRepository.TreeFile], into target: OpenFolder, from repository: StoreRepository,
+        _ commit: String
+    ) throws(FolioError) {
         var madeFolders: Set<Substring> = [""]
         var start = 0
         while start < files.count {
@@ -139,24 +130,6 @@ package struct RevisionCopy: Sendable {
                 if madeFolders.insert(parent).inserted { try target.makeFolders(String(parent)) }
                 try target.createFile(file.path, bytes: bytes, sync: false)
             }
-        }
-    }
-
-    /// Removes the kept copies past the newest `keptCopies` (by when they were last used),
-    /// and any a crashed command left half made an hour ago or more.
-    private static func prune(_ copies: OpenFolder, in store: OpenFolder, keeping tree: String) throws(FolioError) {
-        let now = Date().timeIntervalSince1970
-        var used: [(name: String, time: Int)] = []
-        for name in try copies.list() {
-            guard let info = try copies.status(of: name), FileSystem.isDirectory(info) else { continue }
-            if name.hasPrefix(".making-") {
-                if Double(info.st_mtim.tv_sec) < now - 3600 { try store.removeTree(folder + "/" + name) }
-            } else if name != tree {
-                used.append((name, info.st_mtim.tv_sec))
-            }
-        }
-        for stale in used.sorted(by: { $0.time > $1.time }).dropFirst(keptCopies - 1) {
-            try store.removeTree(folder + "/" + stale.name)
         }
     }
 }

@@ -22,6 +22,8 @@ struct RevisionOption: ParsableArguments {
     {
         guard let revision else { return try options.open(progress: progress, reads: reads) }
         let copy = try RevisionCopy.make(of: try options.root(), at: revision, keep: true)
+        // Held until the process ends: the store reads the copy's folders as it needs them.
+        Self.readCopy = copy
         if let scratch = copy.scratch { Self.removeAtExit(scratch.path) }
         return try DocumentStore.open(at: copy.root, durability: .none, progress: progress, reads: reads)
     }
@@ -31,6 +33,9 @@ struct RevisionOption: ParsableArguments {
         guard let revision else { return nil }
         return try RevisionCopy.commit(of: try options.root(), named: revision)
     }
+
+    /// The copy this process reads, with its lock (one `--at` per command).
+    private nonisolated(unsafe) static var readCopy: RevisionCopy?
 
     /// The private copy to remove when the process ends (one `--at` per command).
     private nonisolated(unsafe) static var privateCopy: UnsafeMutablePointer<CChar>?
