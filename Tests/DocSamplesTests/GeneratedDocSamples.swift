@@ -410,7 +410,7 @@ func sample_docs_models_md_7() throws {
     try FileManager.default.removeItem(at: pantry)
 }
 
-// docs/past.md, line 60
+// docs/past.md, line 64
 
 @Model
 final class Reading {
@@ -429,7 +429,7 @@ func readings(inStoreAt folder: URL, asOf tag: String) throws -> [Reading] {
     return try ModelContext(container).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.meter)]))
 }
 
-// docs/past.md, line 237
+// docs/past.md, line 241
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
@@ -443,7 +443,7 @@ func printPast(of id: UUID, inStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 259
+// docs/past.md, line 263
 
 /// Prints what the last commit changed in a store, record by record.
 func printLastCommit(ofStoreAt folder: String) throws {
@@ -454,7 +454,7 @@ func printLastCommit(ofStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 279
+// docs/past.md, line 283
 
 /// Takes the name of a record back to what it was one commit ago, and writes it.
 func undoRename(of id: UUID, inStoreAt folder: String) throws {
