@@ -1,6 +1,7 @@
 import FolioJSON
 import FolioTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `--at REV` on the reading commands, on real git repositories whose store is a subfolder of
@@ -49,6 +50,23 @@ struct RevisionReadingCommandTests {
         #expect(explained.errors.contains("plan:"), "\(explained.errors)")
 
         #expect(try repository.repositoryState() == before)
+    }
+
+    @Test func twoProcessesReadingTwoRevisionsAtOnceEachGetTheirOwn() throws {
+        let (repository, _) = try renamedWorkout()
+        let folio = repository.folio
+        let revisions = ["HEAD~1", "HEAD", "HEAD~1", "HEAD", "HEAD~1", "HEAD"]
+        let answers = Mutex([String](repeating: "", count: revisions.count))
+        // Two at a time, each pair meeting on the same kept copies: one may turn a copy the
+        // other is about to read, and neither may answer from the other's revision.
+        for pair in stride(from: 0, to: revisions.count, by: 2) {
+            DispatchQueue.concurrentPerform(iterations: 2) { offset in
+                let index = pair + offset
+                let run = try? folio.run(["count", "Timer", "name == \"Workout\"", "--at", revisions[index]])
+                answers.withLock { $0[index] = run.map { "\($0.status) \($0.output)\($0.errors)" } ?? "did not run" }
+            }
+        }
+        #expect(answers.withLock { $0 } == revisions.map { $0 == "HEAD" ? "0 0\n" : "0 1\n" })
     }
 
     @Test func revisionTextThatGitCouldReadAsAnOptionIsRefusedBeforeGitRuns() throws {
