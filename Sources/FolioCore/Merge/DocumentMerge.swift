@@ -91,11 +91,11 @@ public struct DocumentMerge: Sendable {
     /// deletion, the newer schema version.
     private func metadataMerge(_ key: String, ours: JSONValue?, theirs: JSONValue?) -> JSONValue? {
         switch key {
-        case "$deleted":
+        case ReservedKey.deleted:
             guard let ours, let theirs else { return nil }
             guard let oursDate = try? Date(json: ours), let theirsDate = try? Date(json: theirs) else { return nil }
             return oursDate <= theirsDate ? ours : theirs
-        case "$version":
+        case ReservedKey.version:
             guard let oursText = ours?.stringValue, let theirsText = theirs?.stringValue,
                 let oursVersion = Schema.Version(oursText), let theirsVersion = Schema.Version(theirsText)
             else { return nil }

@@ -19,10 +19,10 @@ public struct PropertyChange: Sendable, Hashable {
     /// and then those it no longer has. `$deleted` is left out: a change's kind says it.
     static func differences(from old: JSONObject?, to new: JSONObject?) -> [PropertyChange] {
         var changes: [PropertyChange] = []
-        for member in new ?? JSONObject() where member.key != "$deleted" && old?[member.key] != member.value {
+        for member in new ?? JSONObject() where member.key != ReservedKey.deleted && old?[member.key] != member.value {
             changes.append(PropertyChange(name: member.key, old: old?[member.key], new: member.value))
         }
-        for member in old ?? JSONObject() where member.key != "$deleted" && new?[member.key] == nil {
+        for member in old ?? JSONObject() where member.key != ReservedKey.deleted && new?[member.key] == nil {
             changes.append(PropertyChange(name: member.key, old: member.value, new: nil))
         }
         return changes

@@ -138,9 +138,11 @@ public struct RecordRestore: Sendable {
             next = try Self.purged(restored, entity: entity.name, version: version, store: store)
         }
         var properties = PropertyChange.differences(from: current?.content, to: next.content)
-        if current?.content["$deleted"] != next.content["$deleted"] {
+        if current?.content[ReservedKey.deleted] != next.content[ReservedKey.deleted] {
             properties.insert(
-                PropertyChange(name: "$deleted", old: current?.content["$deleted"], new: next.content["$deleted"]),
+                PropertyChange(
+                    name: ReservedKey.deleted, old: current?.content[ReservedKey.deleted],
+                    new: next.content[ReservedKey.deleted]),
                 at: 0)
         }
         let calendar = store.manifest.calendar
@@ -174,7 +176,8 @@ public struct RecordRestore: Sendable {
     ) -> JSONObject {
         var content = JSONObject()
         for member in old where member.key.hasPrefix("$") {
-            content[member.key] = member.key == "$version" ? .string(store.manifest.schemaVersion) : member.value
+            content[member.key] =
+                member.key == ReservedKey.version ? .string(store.manifest.schemaVersion) : member.value
         }
         for (name, _) in entity.properties + entity.subentityProperties {
             if let value = old[name] ?? current?[name] { content[name] = value }
@@ -188,14 +191,11 @@ public struct RecordRestore: Sendable {
         throws(FolioError) -> Document
     {
         var values = JSONObject()
-        for member in restored where !member.key.hasPrefix("$") || member.key == "$id" {
+        for member in restored where !member.key.hasPrefix("$") || member.key == ReservedKey.identity {
             values[member.key] = member.value
         }
         var document = try store.newDocument(entity: entity, values: values)
-        if let deleted = restored["$deleted"] {
-            let position = document.content.keys.prefix { ["$entity", "$version", "$id"].contains($0) }.count
-            document.content.insert(deleted, forKey: "$deleted", at: position)
-        }
+        if let deleted = restored[ReservedKey.deleted] { ReservedKey.stampDeleted(deleted, in: &document.content) }
         if document.partitionDate == nil {
             let day = version.path.day
             document.partitionDate = store.manifest.calendar.date(

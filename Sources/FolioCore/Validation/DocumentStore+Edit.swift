@@ -24,7 +24,7 @@ extension DocumentStore {
         let entity = try schema.entity(name, in: root)
         try entity.checkNames(values.keys.filter { !$0.hasPrefix("$") })
         // The identity given: `id` for a model that declares one, else `"$id"` (as an export writes it).
-        let identityKey = entity.hasOwnIdentity ? "id" : "$id"
+        let identityKey = entity.hasOwnIdentity ? "id" : ReservedKey.identity
         let id: UUID
         if let given = values[identityKey] {
             guard let text = given.stringValue, let parsed = UUID(uuidString: text) else {
@@ -35,8 +35,8 @@ extension DocumentStore {
         } else {
             id = UUID()
         }
-        var content: JSONObject = ["$entity": .string(name), "$version": .string(version)]
-        if !entity.hasOwnIdentity { content["$id"] = .string(id.uuidString) }
+        var content: JSONObject = [ReservedKey.entity: .string(name), ReservedKey.version: .string(version)]
+        if !entity.hasOwnIdentity { content[ReservedKey.identity] = .string(id.uuidString) }
         for (property, kind) in entity.properties {
             if let value = values[property] {
                 content[property] = value

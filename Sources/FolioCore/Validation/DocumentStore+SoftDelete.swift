@@ -18,12 +18,12 @@ extension DocumentStore {
     {
         var changes: [DocumentChange] = []
         var seen = Set<DocumentPath>()
-        var pending = documents.filter { $0.content["$deleted"] == nil }
+        var pending = documents.filter { $0.content[ReservedKey.deleted] == nil }
         var related = RelatedDocuments(store: self)
         while let next = pending.popLast() {
             guard seen.insert(next.path).inserted else { continue }
             for link in related.links(of: next) {
-                let live = link.documents.filter { $0.content["$deleted"] == nil }
+                let live = link.documents.filter { $0.content[ReservedKey.deleted] == nil }
                 switch link.deleteRule {
                 case "deny" where !live.isEmpty:
                     throw .deleteDenied(
@@ -35,9 +35,7 @@ extension DocumentStore {
                 }
             }
             var content = next.content
-            content.insert(
-                moment.json, forKey: "$deleted",
-                at: content.keys.prefix { ["$entity", "$version", "$id"].contains($0) }.count)
+            ReservedKey.stampDeleted(moment.json, in: &content)
             changes.append(.put(Document(entity: next.entity, id: next.id, content: content), basedOn: next.version))
         }
         return changes
@@ -48,15 +46,15 @@ extension DocumentStore {
     public func restoration(of documents: [StoredDocument]) -> [DocumentChange] {
         var changes: [DocumentChange] = []
         var seen = Set<DocumentPath>()
-        var pending = documents.compactMap { document in document.content["$deleted"].map { (document, $0) } }
+        var pending = documents.compactMap { document in document.content[ReservedKey.deleted].map { (document, $0) } }
         var related = RelatedDocuments(store: self)
         while let (next, stamp) = pending.popLast() {
             guard seen.insert(next.path).inserted else { continue }
             for link in related.links(of: next) where link.deleteRule == "cascade" {
-                pending += link.documents.filter { $0.content["$deleted"] == stamp }.map { ($0, stamp) }
+                pending += link.documents.filter { $0.content[ReservedKey.deleted] == stamp }.map { ($0, stamp) }
             }
             var content = next.content
-            content.removeValue(forKey: "$deleted")
+            content.removeValue(forKey: ReservedKey.deleted)
             changes.append(.put(Document(entity: next.entity, id: next.id, content: content), basedOn: next.version))
         }
         return changes
@@ -74,7 +72,7 @@ extension DocumentStore {
         var purged: [String: Set<UUID>] = [:]
         for entity in documentCounts.keys.sorted() {
             for document in documents(entity: entity) {
-                guard let stamp = document.content["$deleted"], let deletedAt = try? Date(json: stamp),
+                guard let stamp = document.content[ReservedKey.deleted], let deletedAt = try? Date(json: stamp),
                     deletedAt < moment
                 else { continue }
                 changes.append(.delete(document.version))

@@ -63,14 +63,14 @@ struct StoreAudit {
         related: (String, UUID) -> JSONObject?
     ) -> [(key: String?, StoreFinding.Severity, String)] {
         var found: [(String?, StoreFinding.Severity, String)] = []
-        switch content["$entity"] {
+        switch content[ReservedKey.entity] {
         case .string(entity.name): break
         case nil: found.append(("$entity", .error, "\"$entity\" is missing; it should be \"\(entity.name)\""))
         case let other?:
             found.append(
                 ("$entity", .error, "\"$entity\" is \(other), but the file is in the \(entity.storageName) folder"))
         }
-        switch content["$version"] {
+        switch content[ReservedKey.version] {
         case .string(let written):
             if let written = Schema.Version(written), let current = Schema.Version(version), written > current {
                 found.append(
@@ -94,10 +94,10 @@ struct StoreAudit {
                     "\"$version\" is missing or not a string; it names the schema version that wrote the document"
                 ))
         }
-        if let deleted = content["$deleted"], (try? Date(json: deleted)) == nil {
+        if let deleted = content[ReservedKey.deleted], (try? Date(json: deleted)) == nil {
             found.append(("$deleted", .error, "\"$deleted\" is not a time like \"2026-11-22T09:30:00Z\""))
         }
-        let identityKey = entity.hasOwnIdentity ? "id" : "$id"
+        let identityKey = entity.hasOwnIdentity ? "id" : ReservedKey.identity
         if let identity = content[identityKey], identity != .string(path.id.uuidString) {
             found.append(
                 (
@@ -109,7 +109,9 @@ struct StoreAudit {
                 (nil, .error, "\"\(identityKey)\" is missing; it should be \"\(path.id.uuidString)\", the file's name"))
         }
         // A model with its own `id` does not write "$id"; one there (a merge, a hand edit) must still name this file.
-        if identityKey != "$id", let other = content["$id"], other != .string(path.id.uuidString) {
+        if identityKey != ReservedKey.identity, let other = content[ReservedKey.identity],
+            other != .string(path.id.uuidString)
+        {
             found.append(
                 ("$id", .error, "\"$id\" is \(other), but the file is named \(path.id.uuidString); they must agree"))
         }

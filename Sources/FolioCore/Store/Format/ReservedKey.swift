@@ -1,3 +1,5 @@
+import FolioJSON
+
 /// The members the format reserves in every document, each named with a `$` so that no
 /// property of a model can take it.
 ///
@@ -13,4 +15,13 @@ enum ReservedKey {
     static let identity = "$id"
     /// When the document was soft-deleted; absent while it is live.
     static let deleted = "$deleted"
+
+    /// The members that lead a document, in order, before `deleted`.
+    static let leading = [entity, version, identity]
+
+    /// Puts a soft delete's stamp into `content` right after its leading reserved members,
+    /// where Folio writes it (a restore of a deleted record and a soft delete alike).
+    static func stampDeleted(_ stamp: JSONValue, in content: inout JSONObject) {
+        content.insert(stamp, forKey: deleted, at: content.keys.prefix { leading.contains($0) }.count)
+    }
 }
