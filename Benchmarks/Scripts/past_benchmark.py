@@ -145,7 +145,7 @@ def main():
     options = parser.parse_args()
     folio = os.path.abspath(options.folio)
     random.seed(42)
-    root = tempfile.mkdtemp(prefix="folio-past-benchmark-")
+    root = tempfile.mkdtemp(prefix="past-benchmark-")
     try:
         print(f"building {options.documents} strokes in {options.days} daily commits in {root}", flush=True)
         store, stroke_id, session = build(root, folio, options.documents, options.days)

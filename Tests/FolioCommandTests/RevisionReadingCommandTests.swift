@@ -122,6 +122,30 @@ struct RevisionReadingCommandTests {
         #expect(try repository.repositoryState() == before)
     }
 
+    @Test func aMissingObjectOrAShallowHistoryIsAClearErrorNotACrash() throws {
+        let (repository, workout) = try renamedWorkout()
+        // The shallow clone holds only the last commit.
+        let clone = repository.folder("shallow")
+        try repository.git().git("clone", "-q", "--depth", "1", "file://" + repository.folder.path, clone)
+        var shallow = repository.folio
+        shallow.folder = clone + "/Timers"
+        let ended = try shallow.run(["count", "Timer", "--at", "HEAD~1"])
+        #expect(ended.status != 0)
+        #expect(ended.errors.contains("git fetch --unshallow"), "\(ended.errors)")
+        let head = try shallow.run(["count", "Timer", "name == \"Morning Workout\"", "--at", "HEAD"])
+        #expect(head.status == 0 && head.output == "1\n", "\(head.output) \(head.errors)")
+
+        // The blob of the timer's file before the rename, gone from the object store.
+        let path = try repository.store.path(of: workout)
+        let blob = try repository.git().git("rev-parse", "HEAD~1:Timers/" + path).trimmingCharacters(in: .newlines)
+        try FileManager.default.removeItem(
+            atPath: repository.folder(".git/objects/\(blob.prefix(2))/\(blob.dropFirst(2))"))
+        let missing = try repository.folio.run(["count", "Timer", "--at", "HEAD~1"])
+        #expect(missing.status != 0)
+        #expect(missing.errors.contains("lacks the content of \(path)"), "\(missing.errors)")
+        #expect(!missing.errors.contains("Fatal error"), "\(missing.errors)")
+    }
+
     @Test func aBareRepositoryIsAClearErrorNotACrash() throws {
         let (repository, _) = try renamedWorkout()
         try repository.git().git("clone", "-q", "--bare", ".", "bare.git")
