@@ -215,7 +215,7 @@ func changes(in context: ModelContext, after token: DefaultHistoryToken?) throws
     return transactions.last?.token ?? token
 }
 
-// docs/live.md, line 135
+// docs/live.md, line 136
 
 @Model final class Chore {
     var title: String
@@ -228,7 +228,7 @@ func changes(in context: ModelContext, after token: DefaultHistoryToken?) throws
     }
 }
 
-@MainActor func watchChores(in container: ModelContainer) throws -> ResultsObserver<Chore> {
+@MainActor func watchChores(in container: ModelContainer) throws -> ResultsObserver<Chore, Never> {
     let open = try ResultsObserver(
         filterBy: #Predicate<Chore> { !$0.done }, sortBy: [SortDescriptor(\.due)],
         modelContext: container.mainContext)
@@ -238,6 +238,26 @@ func changes(in context: ModelContext, after token: DefaultHistoryToken?) throws
         print("the open chores are about to change")
     }
     return open
+}
+
+// docs/live.md, line 195
+
+@Model final class Novel {
+    var title: String
+    var genre: String
+    init(title: String, genre: String) {
+        self.title = title
+        self.genre = genre
+    }
+}
+
+@MainActor func printShelves(of container: ModelContainer) throws {
+    let shelves = try ResultsObserver<Novel, String>(
+        sortBy: [SortDescriptor(\.title)], sectionBy: \.genre, modelContext: container.mainContext)
+    guard let sections = shelves.sections else { return }
+    for shelf in sections {
+        print(shelf.title, shelf.map(\.title))
+    }
 }
 
 // docs/models.md, line 11

@@ -47,7 +47,7 @@ import Testing
         return try ModelContainer(for: Lamp.self, configurations: configuration)
     }
 
-    func byWatts(_ context: ModelContext) throws -> ResultsObserver<Lamp> {
+    func byWatts(_ context: ModelContext) throws -> ResultsObserver<Lamp, Never> {
         try ResultsObserver(
             fetchDescriptor: FetchDescriptor<Lamp>(sortBy: [SortDescriptor(\.watts)]), modelContext: context)
     }

@@ -45,7 +45,7 @@ final class WrittenLog: Sendable {
 /// Watches an observer during a burst: on each change of its results, every edit done but
 /// not seen yet is looked up in its row, and the instant its value is first there noted.
 @MainActor final class BurstWatch {
-    private let observer: ResultsObserver<FocusSession>
+    private let observer: ResultsObserver<FocusSession, Never>
     /// Each edit's row in the results (an edit changes no sort key, so rows stay put) and value.
     private let edits: [(row: Int, value: Double)]
     private let written: WrittenLog
@@ -59,7 +59,7 @@ final class WrittenLog: Sendable {
     /// How many times the results changed during the burst.
     private(set) var changes = 0
 
-    init(_ observer: ResultsObserver<FocusSession>, edits: [(row: Int, value: Double)], written: WrittenLog) {
+    init(_ observer: ResultsObserver<FocusSession, Never>, edits: [(row: Int, value: Double)], written: WrittenLog) {
         self.observer = observer
         self.edits = edits
         self.written = written
@@ -144,7 +144,7 @@ struct BurstFigures {
 /// appending each one's instant to the log, and returns when all are done, with the
 /// processor time doing them took in this process.
 @MainActor func measureBurst(
-    _ observer: ResultsObserver<FocusSession>, edits: [(row: Int, value: Double)], what: String,
+    _ observer: ResultsObserver<FocusSession, Never>, edits: [(row: Int, value: Double)], what: String,
     perform: @escaping @Sendable (WrittenLog) async throws -> Double
 ) async throws -> BurstFigures {
     let written = WrittenLog()

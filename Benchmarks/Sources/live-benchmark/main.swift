@@ -49,7 +49,7 @@ func sessions(_ count: Int) -> [FocusSession] {
     private var fired: ContinuousClock.Instant?
     private var waiting: CheckedContinuation<ContinuousClock.Instant?, Never>?
 
-    init(_ observer: ResultsObserver<FocusSession>) {
+    init(_ observer: ResultsObserver<FocusSession, Never>) {
         withObservationTracking {
             _ = observer.results
         } onChange: { [self] in

@@ -1,16 +1,18 @@
 import Foundation
 
 /// The models a fetch selects, kept current as the store changes, without SwiftUI: what
-/// `@Query` is to a view, for any other code. Named and shaped after SwiftData's
-/// `ResultsObserver` (without sections).
+/// `@Query` is to a view, for any other code. SwiftData's `ResultsObserver` (iOS 27), with
+/// its sections: `SectionTitle` is `Never` for results without sections, `String` for
+/// results grouped by a `String` (or `String?`) property (see `sections`).
 ///
 /// It is `@Observable`: observe `results` (with `withObservationTracking`, or from SwiftUI),
 /// and read `lastChange` for what the update changed, as offsets. It updates after every
 /// save of any context of the container and every change the container's file watcher
 /// finds on disk (another process, a hand edit, `git pull`), on the actor it was made on,
-/// which must be the one that uses its context. An update tests only the documents that
-/// changed and places them among the rows by their sort keys; a descriptor with a fetch
-/// limit or offset, or a predicate or sort that runs on models, is fetched again instead.
+/// which must be the one that uses its context and sets `filterBy` or `sortBy`. An update
+/// tests only the documents that changed and places them among the rows by their sort keys;
+/// a descriptor with a fetch limit or offset, or a predicate or sort that runs on models, is
+/// fetched again instead.
 ///
 /// The results are the stored models: unsaved changes of the context show once saved.
 ///
@@ -23,7 +25,11 @@ import Foundation
 /// }
 /// ```
 @Observable
-public final class ResultsObserver<Element: PersistentModel & SendableMetatype>: @unchecked Sendable {
+public final class ResultsObserver<
+    Element: PersistentModel & SendableMetatype, SectionTitle: Hashable & SendableMetatype
+>:
+    @unchecked Sendable
+{
     // Sendable by construction: everything but the inbox is touched only on `actor`, where
     // the initializer ran and every update is sent.
 
@@ -35,57 +41,91 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
     /// update that succeeds clears it.
     public private(set) var error: FolioError?
 
-    /// The fetch the results follow.
-    @ObservationIgnored public let fetchDescriptor: FetchDescriptor<Element>
+    /// The fetch the results follow; `filterBy` and `sortBy` change it.
+    @ObservationIgnored public private(set) var fetchDescriptor: FetchDescriptor<Element>
     /// The context whose models the results are.
     @ObservationIgnored public let modelContext: ModelContext
+    /// The key path whose value names each model's section, or `nil` for results without sections.
+    @ObservationIgnored public let sectionBy: PartialKeyPath<Element>?
+    /// How the sections are made: each model's title, and the order that keeps a section's models together.
+    @ObservationIgnored let sectioning: Sectioning?
+    /// The order asked for, after the section's own (`sortBy`).
+    @ObservationIgnored private var askedOrder: [SortDescriptor<Element>]?
     @ObservationIgnored private let actor: any Actor
     /// The query kept current row by row, or `nil` when each update fetches again.
-    @ObservationIgnored private let query: DocumentQuery?
+    @ObservationIgnored private var query: DocumentQuery?
     @ObservationIgnored private var rows: [LiveRow] = []
     /// The results' identities, in order, kept beside the rows.
-    @ObservationIgnored private var identities: [UUID]
+    @ObservationIgnored private var identities: [UUID] = []
     @ObservationIgnored private var identifiers: [PersistentIdentifier] = []
     /// The entity whose folder holds the results' documents.
     @ObservationIgnored private let folder: String
     @ObservationIgnored private let inbox = ChangeInbox()
     @ObservationIgnored private var listenerKey = 0
 
-    /// Results for a descriptor, in a context, updated on the actor this runs on.
+    /// How results are grouped into sections: a model's section title, and the sort by it.
+    struct Sectioning {
+        /// The title of a model's section.
+        var title: (Element) -> SectionTitle
+        /// The order by the section's key path, which comes before any other.
+        var order: SortDescriptor<Element>
+    }
+
+    /// The predicate that selects the results. Setting it fetches again at once, on the
+    /// caller's actor (the observer's): the results are current when the setter returns,
+    /// and a fetch that fails sets `error`.
+    public var filterBy: Predicate<Element>? {
+        get { fetchDescriptor.predicate }
+        set {
+            fetchDescriptor.predicate = newValue
+            fetchAgain()
+        }
+    }
+
+    /// The order of the results, after the section's when there are sections. Setting it
+    /// fetches again at once, as `filterBy` does.
+    public var sortBy: [SortDescriptor<Element>]? {
+        get { askedOrder }
+        set {
+            askedOrder = newValue
+            fetchDescriptor.sortBy = (sectioning.map { [$0.order] } ?? []) + (newValue ?? [])
+            fetchAgain()
+        }
+    }
+
+    /// The results grouped into sections by `sectionBy`, in the order each section's first
+    /// model has in the results; `nil` for results without sections. Made from `results`
+    /// when read, so it changes as they do.
+    public var sections: SectionedResults<Element, SectionTitle>? {
+        sectioning.map { SectionedResults(results, title: $0.title) }
+    }
+
+    /// Results for a descriptor, in a context, updated on the actor this runs on, grouped
+    /// by `sectioning` when given.
     ///
     /// - Throws: `.misuse` when made off an actor, for a model the container does not know or a
     ///   predicate that cannot run; otherwise what the first fetch throws (`.fileSystem`,
     ///   `.unsafePath`, `.invalidStore`, `.locked`, or a document's error when unreadable
     ///   documents are not skipped).
-    public init(
-        fetchDescriptor: FetchDescriptor<Element>, modelContext: ModelContext,
-        isolation: isolated (any Actor)? = #isolation
+    init(
+        fetchDescriptor: FetchDescriptor<Element>, sectionBy: PartialKeyPath<Element>?, sectioning: Sectioning?,
+        modelContext: ModelContext, isolation: isolated (any Actor)?
     ) throws(FolioError) {
         guard let isolation else {
             throw .misuse(
                 "a ResultsObserver updates on the actor it is made on (the main actor, a @ModelActor); make it on one")
         }
         actor = isolation
-        self.fetchDescriptor = fetchDescriptor
+        askedOrder = fetchDescriptor.sortBy
+        var descriptor = fetchDescriptor
+        if let sectioning { descriptor.sortBy.insert(sectioning.order, at: 0) }
+        self.fetchDescriptor = descriptor
+        self.sectionBy = sectionBy
+        self.sectioning = sectioning
         self.modelContext = modelContext
-        let plan = try modelContext.fetchPlan(for: fetchDescriptor)
-        let entity = try modelContext.entity(of: Element.self)
-        folder = entity.storageName
-        if let query = plan.query, query.offset == 0, query.limit == nil,
-            !modelContext.opened.store(of: entity.name).readsOtherDocuments(query)
-        {
-            self.query = query
-            rows = try modelContext.opened.store(of: entity.name).liveRows(query)
-            identities = rows.map(\.id)
-        } else {
-            self.query = nil
-            do { identities = try modelContext.fetchIdentifiers(fetchDescriptor).map(\.id) } catch {
-                throw error as? FolioError ?? .misuse("the fetch cannot run: \(error)")
-            }
-        }
+        folder = try modelContext.entity(of: Element.self).storageName
         results = FetchResultsCollection(identifiers: [], batchSize: Self.batchSize, context: modelContext)
-        identifiers = identities.map { PersistentIdentifier(entityName: folder, id: $0) }
-        results = FetchResultsCollection(identifiers: identifiers, batchSize: Self.batchSize, context: modelContext)
+        try fetch()
         let (inbox, contextInbox) = (inbox, modelContext.inbox)
         listenerKey = modelContext.opened.listeners.add { [weak self] change in
             // The context's own listener may be told after this one: the update merges these
@@ -99,33 +139,44 @@ public final class ResultsObserver<Element: PersistentModel & SendableMetatype>:
         }
     }
 
+    /// Fetches by the descriptor as it is: the rows kept current one by one when the query
+    /// allows, else the identities an update fetches again.
+    private func fetch() throws(FolioError) {
+        let plan = try modelContext.fetchPlan(for: fetchDescriptor)
+        let entity = try modelContext.entity(of: Element.self)
+        if let query = plan.query, query.offset == 0, query.limit == nil,
+            !modelContext.opened.store(of: entity.name).readsOtherDocuments(query)
+        {
+            self.query = query
+            rows = try modelContext.opened.store(of: entity.name).liveRows(query)
+            identities = rows.map(\.id)
+        } else {
+            query = nil
+            rows = []
+            do { identities = try modelContext.fetchIdentifiers(fetchDescriptor).map(\.id) } catch {
+                throw error as? FolioError ?? .misuse("the fetch cannot run: \(error)")
+            }
+        }
+        identifiers = identities.map { PersistentIdentifier(entityName: folder, id: $0) }
+        results = FetchResultsCollection(identifiers: identifiers, batchSize: Self.batchSize, context: modelContext)
+    }
+
+    /// Fetches again after `filterBy` or `sortBy` changed, saying what changed in `lastChange`.
+    private func fetchAgain() {
+        let before = identities
+        do {
+            try fetch()
+            error = nil
+            lastChange = ResultsChange.between(before, identities, touched: [])
+        } catch {
+            self.error = error
+        }
+    }
+
     /// Sends an update to the observer's actor, from the thread that made a change.
     private nonisolated func sendUpdate() {
         let actor = actor
         Task.detached { await self.update(on: actor) }
-    }
-
-    /// Results for models matching a predicate, in an order.
-    ///
-    /// - Throws: what `init(fetchDescriptor:modelContext:isolation:)` throws.
-    public convenience init(
-        filterBy predicate: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>] = [],
-        modelContext: ModelContext, isolation: isolated (any Actor)? = #isolation
-    ) throws(FolioError) {
-        try self.init(
-            fetchDescriptor: FetchDescriptor(predicate: predicate, sortBy: sortBy), modelContext: modelContext,
-            isolation: isolation)
-    }
-
-    /// Results for a descriptor in a new context of the container.
-    ///
-    /// - Throws: what `init(fetchDescriptor:modelContext:isolation:)` throws.
-    public convenience init(
-        fetchDescriptor: FetchDescriptor<Element>, modelContainer: ModelContainer,
-        isolation: isolated (any Actor)? = #isolation
-    ) throws(FolioError) {
-        try self.init(
-            fetchDescriptor: fetchDescriptor, modelContext: ModelContext(modelContainer), isolation: isolation)
     }
 
     deinit { modelContext.opened.listeners.remove(listenerKey) }
