@@ -38,8 +38,8 @@ private func rename<Model: PersistentModel>(_ model: Model, _ key: KeyPath<Model
     if model.getValue(forKey: key) != name { model.setValue(forKey: key, to: name) }
 }
 
-/// `getValue(forKey:)` and `setValue(forKey:to:)` by key path, as SwiftData declares them
-/// on `PersistentModel`.
+/// `getValue(forKey:)` and `setValue(forKey:to:)` by key path, and `schemaMetadata`, as
+/// SwiftData declares them on `PersistentModel`.
 struct KeyPathAccess {
     let folder: TemporaryDirectory
     init() throws { folder = try TemporaryDirectory() }
@@ -114,5 +114,24 @@ struct KeyPathAccess {
         let again = ModelContext(try ModelContainer(for: Artwork.self, configurations: configuration))
         let read = try #require(try again.fetch(FetchDescriptor<Artwork>()).first)
         #expect(read.getTransformableValue(forKey: \.palette).colors == ["navy", "amber"])
+    }
+
+    @Test func schemaMetadataListsTheStoredPropertiesAsTheSchemaDescribesThem() throws {
+        let metadata = Expedition.schemaMetadata
+        #expect(metadata.map(\.name) == ["name", "budget", "base", "guide", "stops", "reserves"])
+        #expect(metadata.map(\.name) == Expedition.schemaEntity.properties.map(\.name))
+        #expect(metadata[0].keypath == \Expedition.name)
+        #expect(metadata[1].defaultValue as? Double == 0)
+        #expect(metadata[0].defaultValue == nil, "no initial value")
+        guard case .attribute(let budget) = metadata[1].metadata, case .relationship(let stops) = metadata[4].metadata
+        else {
+            Issue.record("budget is an attribute and stops a relationship: \(metadata.map(\.metadata))")
+            return
+        }
+        #expect(budget.name == "budget" && stops.inverseName == "expedition")
+
+        let business = BusinessJourney.schemaMetadata
+        #expect(business.map(\.name) == ["name", "start", "legs", "company", "perDiem"], "inherited first")
+        #expect(business[0].keypath == \BusinessJourney.name, "read from the subclass, as its predicates name it")
     }
 }
