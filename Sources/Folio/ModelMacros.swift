@@ -50,19 +50,25 @@ public macro Transient() = #externalMacro(module: "FolioMacros", type: "SchemaMa
 
 /// Declares that these properties, taken together, identify a model of this type:
 /// inserting one whose values match an existing model's updates that model instead.
+///
+/// As SwiftData's `#Unique<Trip>([\.name, \.startDate])`: each array one constraint, as a
+/// `Schema.Unique<T>` holds them.
 @freestanding(declaration)
-public macro Unique<Model>(_ constraints: [PartialKeyPath<Model>]...) =
+public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) =
     #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
 
 /// Declares indexes on these properties (each array one index), for faster queries.
+///
+/// As SwiftData's `#Index<Trip>([\.name], [\.startDate, \.endDate])`: binary indexes, as
+/// `Schema.Index<T>` holds them.
 @freestanding(declaration)
-public macro Index<Model>(_ indices: [PartialKeyPath<Model>]...) =
+public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
     #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
 
-/// Declares indexes by kind, as SwiftData's `#Index<Trip>(.binary(\.name), .rtree(\.latitude, \.longitude))`.
+/// Declares indexes by kind, as SwiftData's `#Index<Trip>(.binary([\.name]), .rtree([\.latitude, \.longitude]))`.
 /// Folio keeps every kind as the same sorted index, which answers ranges and equality alike.
 @freestanding(declaration)
-public macro Index<Model>(_ indices: Schema.Index.Types<Model>...) =
+public macro Index<T: PersistentModel>(_ indices: Schema.Index<T>.Types<T>...) =
     #externalMacro(module: "FolioMacros", type: "SchemaConstraintMacro")
 
 /// Gives an actor a model context of its own over a container (`init(modelContainer:)`)

@@ -44,6 +44,24 @@ final class Pin {
     }
 }
 
+/// The schema macros spelled as SwiftData's documentation spells them, generic over the model.
+@Model
+final class Voyage {
+    #Index<Voyage>([\.name], [\.startDate, \.endDate])
+    #Unique<Voyage>([\.name, \.startDate])
+
+    var name: String
+    var startDate: Date
+    var endDate: Date
+    var berths = 2
+
+    init(name: String, startDate: Date, endDate: Date) {
+        self.name = name
+        self.startDate = startDate
+        self.endDate = endDate
+    }
+}
+
 /// The schema macros in the forms SwiftData 2024 added.
 struct SchemaMacroTests {
     @Test func indexesByKindWrittenWithArraysAsSwiftDataDeclaresThemAreRecorded() throws {
@@ -73,5 +91,39 @@ struct SchemaMacroTests {
         #expect("\(plan)".contains("index (name)"), "\(plan)")
         let latitude = 59.0
         #expect(try context.fetchCount(FetchDescriptor<Place>(predicate: #Predicate { $0.latitude > latitude })) == 1)
+    }
+
+    @Test func genericIndexesAndUniqueConstraintsAreRecordedAndUsedAsSwiftDataSpellsThem() throws {
+        let entity = try #require(Schema([Voyage.self]).entitiesByName["Voyage"])
+        #expect(entity.indices == [["name"], ["startDate", "endDate"]])
+        #expect(entity.uniquenessConstraints == [["name", "startDate"]])
+        #expect(Schema.Index<Voyage>([\.name], [\.startDate, \.endDate]).propertyNames == entity.indices)
+        #expect(Schema.Unique<Voyage>([\.name, \.startDate]).propertyNames == entity.uniquenessConstraints)
+
+        let folder = try TemporaryDirectory()
+        let configuration = ModelConfiguration(url: folder.url, durability: .none)
+        let context = ModelContext(try ModelContainer(for: Voyage.self, configurations: configuration))
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        context.insert(Voyage(name: "Fjords", startDate: start, endDate: start + 86_400 * 7))
+        try context.save()
+        let again = Voyage(name: "Fjords", startDate: start, endDate: start + 86_400 * 9)
+        again.berths = 4
+        context.insert(again)
+        try context.save()
+        let voyages = try ModelContext(try ModelContainer(for: Voyage.self, configurations: configuration))
+            .fetch(FetchDescriptor<Voyage>())
+        #expect(voyages.map(\.berths) == [4], "a second insert with the same name and start updates the first")
+
+        let plan = try context.explain(FetchDescriptor<Voyage>(predicate: #Predicate { $0.name == "Fjords" }))
+        #expect("\(plan)".contains("index (name)"), "\(plan)")
+    }
+
+    @Test func indexKindsAreValuesOfTheGenericIndex() {
+        let index = Schema.Index<Place>(.binary([\.name]), .rtree([\.latitude, \.longitude]))
+        #expect(index.indices == [.binary([\Place.name]), .rtree([\Place.latitude, \Place.longitude])])
+        #expect(index.indices[1].keyPaths == [\Place.latitude, \Place.longitude])
+        #expect(index == Schema.Index<Place>(.binary(\.name), .rtree(\.latitude, \.longitude)), "listed without arrays")
+        #expect(index.propertyNames == [["name"], ["latitude", "longitude"]])
+        #expect(Schema.Index<Place>([\.name]).indices == [.binary([\Place.name])], "an array is a binary index")
     }
 }

@@ -129,6 +129,10 @@ extension ModelContext {
     /// The deleted models and every model their `.cascade` relationships reach, after
     /// checking `.deny` rules and applying `.nullify` ones.
     private func applyDeleteRules() throws(FolioError) -> [PersistentIdentifier] {
+        // What the save does is not the app's to undo: an undo after it would give models back
+        // references to deleted ones.
+        undoManager?.disableUndoRegistration()
+        defer { undoManager?.enableUndoRegistration() }
         var doomed = deleted
         var doomedSet = Set(doomed)
         var index = 0

@@ -57,6 +57,9 @@ extension ModelContext {
     /// Lets go of the models a purge removed, and gives the models that referred to them
     /// their new documents; returns how many documents were purged.
     private func forgetPurged(_ changes: [DocumentChange], from store: DocumentStore) -> Int {
+        // Not the app's change to undo.
+        undoManager?.disableUndoRegistration()
+        defer { undoManager?.enableUndoRegistration() }
         let purged = Set(
             changes.compactMap { change -> PersistentIdentifier? in
                 guard case .delete(let version) = change else { return nil }

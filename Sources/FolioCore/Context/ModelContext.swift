@@ -32,6 +32,10 @@ public final class ModelContext {
     /// `author`): apps name their own contexts, so a history reader can tell its own changes
     /// from others'. `nil` by default.
     public var author: String?
+    /// The undo manager that records this context's changes, as SwiftData's: property
+    /// changes, inserts and deletes, each undone by `undoManager.undo()`. `nil` (the
+    /// default) records nothing. Folio provides `UndoManager` on Linux, where Foundation lacks it.
+    public var undoManager: UndoManager?
     /// The error of the last autosave that failed, if any (an autosave has no caller to throw to).
     public private(set) var autosaveError: FolioError?
     /// Documents this context could not make models of when a relationship or
@@ -87,6 +91,7 @@ public final class ModelContext {
         registered[identifier] = model
         inserted.append(identifier)
         deleted.removeAll { $0 == identifier }
+        registerUndo(ofInserting: model)
         scheduleAutosave()
         guard let entity = opened.layout(of: model)?.entity else { return }
         for relationship in entity.relationships {
@@ -107,6 +112,7 @@ public final class ModelContext {
         registered[identifier] = model
         guard !deleted.contains(identifier) else { return }
         deleted.append(identifier)
+        registerUndo(ofDeleting: model)
         scheduleAutosave()
     }
 
@@ -188,8 +194,9 @@ public final class ModelContext {
     public func processPendingChanges() {}
 
     /// Throws away unsaved changes: inserted models are forgotten, deleted ones kept,
-    /// changed ones read back from their documents.
+    /// changed ones read back from their documents. The undo manager forgets what it recorded.
     public func rollback() {
+        undoManager?.removeAllActions()
         for identifier in inserted { registered[identifier]?.persistentBackingData.context = nil }
         for identifier in inserted { registered[identifier] = nil }
         for identifier in changed {

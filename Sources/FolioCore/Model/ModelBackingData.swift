@@ -119,7 +119,10 @@ public final class ModelBackingData {
     public func setValue<Value, Model: PersistentModel>(_ value: Value, forKey key: String, of model: Model) {
         let info = ModelEntities.info(of: Model.self)
         let relationship = info.entity.relationship(named: key)
-        let previous = relationship == nil ? nil : currentValue(forKey: key)
+        let undoManager = context?.undoManager
+        // The value before, for a relationship's inverse or the context's undo manager.
+        let previous = relationship == nil && undoManager == nil ? nil : currentValue(forKey: key)
+        if undoManager != nil { context?.registerUndo(ofSetting: key, on: model, from: previous, as: Value.self) }
         var value: Any = value
         if let relationship, relationship.isToMany, let access = relationship.access.value {
             let models = access.models(value)
@@ -248,6 +251,10 @@ public final class ModelBackingData {
             let inverse = ModelEntities.entity(of: access.destination).relationship(named: inverseName),
             let inverseAccess = inverse.access.value
         else { return }
+        // Not recorded for undo: undoing this set sets the other sides again (inserts above are).
+        let undoManager = context?.undoManager
+        undoManager?.disableUndoRegistration()
+        defer { undoManager?.enableUndoRegistration() }
         for related in lost {
             let data = related.persistentBackingData
             let current = data.currentValue(forKey: inverseName).map(inverseAccess.models) ?? []

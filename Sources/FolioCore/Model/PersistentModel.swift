@@ -9,6 +9,8 @@ import Observation
 public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// The model's entity: its name and stored properties, read from the declaration.
     static var schemaEntity: Schema.Entity { get }
+    /// The model's stored properties, as SwiftData lists them; derived from `schemaEntity`.
+    static var schemaMetadata: [Schema.PropertyMetadata] { get }
     /// The model's stored values and persistence state.
     var persistentBackingData: ModelBackingData { get }
     /// Makes a model around stored values, without running the class's own initializer.

@@ -1,48 +1,57 @@
 extension Schema {
-    /// An index of an entity, as SwiftData's `Schema.Index`: the properties it sorts by.
-    public struct Index: Sendable, Hashable {
-        /// The indexed properties, in order.
-        public var properties: [String]
+    /// The indexes `#Index<T>` declares on a model, as SwiftData's `Schema.Index<T>`: each
+    /// one a list of key paths, of a kind.
+    ///
+    /// `@Model` reads `#Index` from the declaration and records each index in the entity's
+    /// `indices` by property name; this type is what the macro's arguments are.
+    public final class Index<T: PersistentModel>: Hashable {
+        /// An index's kind and the key paths it covers, as `#Index` writes it:
+        /// `.binary([\.name, \.date])`, `.rtree([\.latitude, \.longitude])`.
+        ///
+        /// Folio keeps every kind as one sorted index over the properties: `.rtree`
+        /// (SwiftData's for spatial ranges) answers the same range queries, without the spatial layout.
+        public enum Types<P: PersistentModel>: Hashable {
+            /// A sorted index, for equality and ranges, over the properties in the array.
+            case binary([PartialKeyPath<P>])
+            /// SwiftData's spatial index; Folio's is the same sorted index as `.binary`.
+            case rtree([PartialKeyPath<P>])
 
-        /// An index over these properties, sorted by the first, then the next.
-        public init(properties: [String]) { self.properties = properties }
+            /// `.binary` with the key paths listed without an array (Folio's).
+            public static func binary(_ keyPaths: PartialKeyPath<P>...) -> Types { .binary(keyPaths) }
+            /// `.rtree` with the key paths listed without an array (Folio's).
+            public static func rtree(_ keyPaths: PartialKeyPath<P>...) -> Types { .rtree(keyPaths) }
 
-        /// An index as `#Index` declares it by kind. Folio keeps every kind as one sorted
-        /// index over the properties: `.rtree` (SwiftData's for spatial ranges) answers the
-        /// same range queries, without the spatial layout.
-        /// The `@Model` macro reads the key paths from the declaration, so the value holds nothing.
-        public struct Types<Model>: Sendable {
-            /// A sorted index, for equality and ranges, over the properties in the array, as
-            /// SwiftData writes it: `.binary([\.name, \.date])`.
-            public static func binary(_ keyPaths: [PartialKeyPath<Model>]) -> Types { Types() }
-            /// SwiftData's spatial index, `.rtree([\.latitude, \.longitude])`; Folio's is the same
-            /// sorted index as `.binary`.
-            public static func rtree(_ keyPaths: [PartialKeyPath<Model>]) -> Types { Types() }
-            /// `.binary` with the key paths listed without an array.
-            public static func binary(_ keyPaths: PartialKeyPath<Model>...) -> Types { Types() }
-            /// `.rtree` with the key paths listed without an array.
-            public static func rtree(_ keyPaths: PartialKeyPath<Model>...) -> Types { Types() }
+            /// The key paths the index covers, in order.
+            public var keyPaths: [PartialKeyPath<P>] {
+                switch self {
+                case .binary(let keyPaths), .rtree(let keyPaths): keyPaths
+                }
+            }
         }
-    }
 
-    /// A uniqueness constraint of an entity, as SwiftData's `Schema.Unique`: the properties
-    /// whose values together identify a model.
-    public struct Unique: Sendable, Hashable {
-        /// The properties whose values together must be unique, in order.
-        public var properties: [String]
+        /// The indexes, in the order declared.
+        public let indices: [Types<T>]
 
-        /// A constraint over these properties.
-        public init(properties: [String]) { self.properties = properties }
+        /// Indexes by kind: `Schema.Index<Trip>(.binary([\.name]), .rtree([\.latitude, \.longitude]))`.
+        public init(_ indices: Types<T>...) { self.indices = indices }
+
+        /// Binary indexes, one per array: `Schema.Index<Trip>([\.name], [\.start, \.end])`.
+        public init(_ binaryIndices: [PartialKeyPath<T>]...) { indices = binaryIndices.map { .binary($0) } }
+
+        /// The properties each index covers, by name, as the entity's `indices` records them.
+        public var propertyNames: [[String]] { indices.map { T.propertyNames(of: $0.keyPaths) } }
+
+        /// Whether both declare the same indexes.
+        public static func == (lhs: Index, rhs: Index) -> Bool { lhs.indices == rhs.indices }
+        /// Hashes the indexes, consistently with `==`.
+        public func hash(into hasher: inout Hasher) { hasher.combine(indices) }
     }
 }
 
-extension Schema.Relationship {
-    /// How a relationship is kept, as `@Relationship(.unique)` writes it.
-    public struct Option: Sendable, Hashable {
-        let name: String
-        /// A to-one that no two models may share: saving a second model that points at the
-        /// same one replaces the first, as an attribute's `.unique` does. No effect on a
-        /// to-many, which holds each model once anyway.
-        public static let unique = Option(name: "unique")
+extension PersistentModel {
+    /// The names of the stored properties these key paths read, as the entity describes them.
+    static func propertyNames(of keyPaths: [PartialKeyPath<Self>]) -> [String] {
+        let entity = schemaEntity
+        return keyPaths.compactMap { entity.property(readBy: $0)?.name }
     }
 }
