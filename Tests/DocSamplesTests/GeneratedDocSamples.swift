@@ -430,7 +430,7 @@ func sample_docs_models_md_7() throws {
     try FileManager.default.removeItem(at: pantry)
 }
 
-// docs/past.md, line 64
+// docs/past.md, line 69
 
 @Model
 final class Reading {
@@ -449,7 +449,7 @@ func readings(inStoreAt folder: URL, asOf tag: String) throws -> [Reading] {
     return try ModelContext(container).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.meter)]))
 }
 
-// docs/past.md, line 241
+// docs/past.md, line 246
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
@@ -463,7 +463,7 @@ func printPast(of id: UUID, inStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 263
+// docs/past.md, line 268
 
 /// Prints what the last commit changed in a store, record by record.
 func printLastCommit(ofStoreAt folder: String) throws {
@@ -474,7 +474,7 @@ func printLastCommit(ofStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 283
+// docs/past.md, line 288
 
 /// Takes the name of a record back to what it was one commit ago, and writes it.
 func undoRename(of id: UUID, inStoreAt folder: String) throws {
