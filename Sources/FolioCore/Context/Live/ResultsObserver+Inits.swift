@@ -64,7 +64,7 @@ extension ResultsObserver where SectionTitle == String {
     ) throws(FolioError) {
         try self.init(
             fetchDescriptor: fetchDescriptor, sectionBy: sectionBy,
-            sectioning: Sectioning(title: { $0[keyPath: sectionBy] }, order: SortDescriptor(sectionBy)),
+            sectioning: Sectioning(title: { $0[keyPath: sectionBy] }, order: [SortDescriptor(sectionBy)]),
             modelContext: modelContext, isolation: isolation)
     }
 
@@ -79,7 +79,7 @@ extension ResultsObserver where SectionTitle == String {
     ) throws(FolioError) {
         try self.init(
             fetchDescriptor: fetchDescriptor, sectionBy: sectionBy,
-            sectioning: Sectioning(title: { $0[keyPath: sectionBy] ?? "" }, order: SortDescriptor(sectionBy)),
+            sectioning: Sectioning(title: { $0[keyPath: sectionBy] ?? "" }, order: [SortDescriptor(sectionBy)]),
             modelContext: modelContext, isolation: isolation)
     }
 

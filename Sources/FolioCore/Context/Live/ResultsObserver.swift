@@ -67,8 +67,10 @@ public final class ResultsObserver<
     struct Sectioning {
         /// The title of a model's section.
         var title: (Element) -> SectionTitle
-        /// The order by the section's key path, which comes before any other.
-        var order: SortDescriptor<Element>
+        /// The order by the section's key path, which comes before any other: one descriptor,
+        /// kept in an array because an optimized build that copies a `SortDescriptor` by value
+        /// in generic code links to a symbol Linux's Foundation does not export.
+        var order: [SortDescriptor<Element>]
     }
 
     /// The predicate that selects the results. Setting it fetches again at once, on the
@@ -88,7 +90,7 @@ public final class ResultsObserver<
         get { askedOrder }
         set {
             askedOrder = newValue
-            fetchDescriptor.sortBy = (sectioning.map { [$0.order] } ?? []) + (newValue ?? [])
+            fetchDescriptor.sortBy = (sectioning?.order ?? []) + (newValue ?? [])
             fetchAgain()
         }
     }
@@ -118,7 +120,7 @@ public final class ResultsObserver<
         actor = isolation
         askedOrder = fetchDescriptor.sortBy
         var descriptor = fetchDescriptor
-        if let sectioning { descriptor.sortBy.insert(sectioning.order, at: 0) }
+        if let sectioning { descriptor.sortBy = sectioning.order + descriptor.sortBy }
         self.fetchDescriptor = descriptor
         self.sectionBy = sectionBy
         self.sectioning = sectioning
