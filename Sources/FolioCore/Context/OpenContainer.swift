@@ -127,7 +127,7 @@ final class OpenContainer: Sendable {
         let folder = configuration.url.path(percentEncoded: false)
         var copy = try RevisionCopy.make(of: folder, at: revision, keep: true)
         if copy.scratch == nil {
-            let recorded = try DocumentStore.open(at: copy.root, durability: .none).manifest.schemaVersion
+            let recorded = try DocumentStore.readManifest(in: OpenFolder(root: copy.root)).schemaVersion
             if let version = Schema.Version(recorded), version < schema.version {
                 copy = try RevisionCopy.make(of: folder, at: revision, keep: false)
             }

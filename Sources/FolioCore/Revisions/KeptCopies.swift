@@ -110,7 +110,7 @@ struct KeptCopies {
         }
         var writes: [StoreRepository.TreeFile] = []
         for change in try ChangedFiles(in: repository, fromTree: old, toTree: new).files
-        where !change.path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+        where !RevisionCopy.isHidden(change.path) {
             try target.removeTree(change.path)
             if let blob = change.after, RevisionCopy.isCopied(path: change.path, mode: change.afterMode) {
                 writes.append(StoreRepository.TreeFile(mode: change.afterMode, blob: blob, path: change.path))
@@ -118,9 +118,7 @@ struct KeptCopies {
         }
         try RevisionCopy.write(writes, into: target, from: repository, commit)
         guard try target.status(of: StoreManifest.fileName) != nil else {
-            throw FolioError(
-                .notFound, "the folder held no \(StoreManifest.fileName) at commit \(commit.prefix(7)), so no store",
-                path: repository.folder, hint: "read a later revision, where the store exists")
+            throw RevisionCopy.noStore(at: commit, in: repository)
         }
     }
 

@@ -84,14 +84,21 @@ package struct RevisionCopy: Sendable {
         return RevisionCopy(commit: commit, tree: tree, root: scratch.path(of: "store"), scratch: scratch, inUse: nil)
     }
 
-    /// The whole hash of the commit `revision` names in the repository holding `storeFolder`.
-    package static func commit(of storeFolder: String, named revision: String) throws(FolioError) -> String {
-        try StoreRepository(storeFolder: storeFolder).commit(named: revision)
-    }
-
     /// Whether a file of the tree belongs in a copy: a regular file, not hidden.
     static func isCopied(path: String, mode: String) -> Bool {
-        (mode == "100644" || mode == "100755") && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+        (mode == "100644" || mode == "100755") && !isHidden(path)
+    }
+
+    /// Whether a path has a hidden component (`.folio/`, `.gitignore`), which a copy leaves alone.
+    static func isHidden(_ path: String) -> Bool {
+        path.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+
+    /// The error for a commit whose tree holds no `folio.json` where the store is.
+    static func noStore(at commit: String, in repository: StoreRepository) -> FolioError {
+        FolioError(
+            .notFound, "the folder held no \(StoreManifest.fileName) at commit \(commit.prefix(7)), so no store",
+            path: repository.folder, hint: "read a later revision, where the store exists")
     }
 
     /// The files of `tree` a copy holds; a tree without `folio.json` is no store.
@@ -100,9 +107,7 @@ package struct RevisionCopy: Sendable {
     {
         let files = try repository.files(inTree: tree).filter { isCopied(path: $0.path, mode: $0.mode) }
         guard files.contains(where: { $0.path == StoreManifest.fileName }) else {
-            throw FolioError(
-                .notFound, "the folder held no \(StoreManifest.fileName) at commit \(commit.prefix(7)), so no store",
-                path: repository.folder, hint: "read a later revision, where the store exists")
+            throw noStore(at: commit, in: repository)
         }
         return files
     }

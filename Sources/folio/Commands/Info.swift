@@ -26,7 +26,7 @@ extension FolioCommand {
                 let manifest = store.manifest
                 // The folder the user named, not the copy a revision is read from.
                 let root = past.revision == nil ? store.root : try self.store.root()
-                let commit = try past.commit(self.store)
+                let commit = past.commit
                 let summary = store.summary
                 let entities = Set(summary.tallies.keys).union(manifest.storedSchema.entityNames).sorted()
                 // Counted from the cache and the walk: no document is read for this.

@@ -28,11 +28,8 @@ struct RevisionOption: ParsableArguments {
         return try DocumentStore.open(at: copy.root, durability: .none, progress: progress, reads: reads)
     }
 
-    /// The whole hash of the commit read, or nil when the store is read as it is.
-    func commit(_ options: StoreOptions) throws(FolioError) -> String? {
-        guard let revision else { return nil }
-        return try RevisionCopy.commit(of: try options.root(), named: revision)
-    }
+    /// The whole hash of the commit `open` read, or nil when the store is read as it is.
+    var commit: String? { revision == nil ? nil : Self.readCopy?.commit }
 
     /// The copy this process reads, with its lock (one `--at` per command).
     private nonisolated(unsafe) static var readCopy: RevisionCopy?
