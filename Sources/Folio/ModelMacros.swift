@@ -13,7 +13,8 @@
 @attached(
     member, conformances: PersistentModel, Observable,
     names: named(_$backingData), named(persistentBackingData), named(schemaEntity), named(init(backingData:)),
-    named(_$observationRegistrar), named(access), named(withMutation), named(_$keyPaths))
+    named(_$observationRegistrar), named(access), named(withMutation), named(_$keyPaths),
+    named(_$notifyObservers))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "FolioMacros", type: "ModelMacro")

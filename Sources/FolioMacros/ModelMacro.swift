@@ -69,7 +69,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                         super.init(backingData: backingData)
                     }
                     """,
-            ] + observation(of: name)
+            ] + observation(of: name, members: model.memberBlock.members, superclass: superclass)
     }
 
     /// The superclass a `@Model` class inherits from, when it is itself a model
@@ -175,12 +175,23 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                         super.init(backingData: backingData)
                     }
                     """,
-            ] + observation(of: name)
+            ] + observation(of: name, members: members, superclass: superclass)
     }
 
-    /// The observation registrar and the two functions the tracked accessors call.
-    private static func observation(of name: String) -> [DeclSyntax] {
-        [
+    /// The observation registrar, the two functions the tracked accessors call, and
+    /// `_$notifyObservers`, through which Folio tells observers of a refill from the store.
+    private static func observation(
+        of name: String, members: MemberBlockItemListSyntax, superclass: String?
+    ) -> [DeclSyntax] {
+        // Each class tells of its own properties through its own registrar, where their
+        // accessors register, then hands the rest to its superclass.
+        let told = StoredProperty.statements(in: members) { property in
+            property.isTransient || property.isLet
+                ? nil
+                : "if names.contains(\"\(property.name)\") { change.send(to: _$observationRegistrar, of: self, at: \\.\(property.name)) }"
+        }
+        let inherited = superclass == nil ? [] : ["super._$notifyObservers(change, of: names)"]
+        return [
             "private let _$observationRegistrar = Observation.ObservationRegistrar()",
             """
             internal nonisolated func access<_Member>(keyPath: KeyPath<\(raw: name), _Member>) {
@@ -192,6 +203,11 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 keyPath: KeyPath<\(raw: name), _Member>, _ mutation: () throws -> _Result
             ) rethrows -> _Result {
                 try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            }
+            """,
+            """
+            public \(raw: superclass == nil ? "" : "override ")nonisolated func _$notifyObservers(_ change: Folio.ObservedChange, of names: Swift.Set<Swift.String>) {
+            \(raw: (told + inherited).joined(separator: "\n"))
             }
             """,
         ]

@@ -36,16 +36,6 @@ struct ResultsObserverSections {
         return (folder, container)
     }
 
-    /// Waits, letting updates in, until a condition holds or ten seconds pass.
-    func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
     @Test func sectionsGroupTheResultsByTheKeyPathAndFollowAChange() async throws {
         let (folder, container) = try library()
         defer { withExtendedLifetime(folder) {} }

@@ -112,6 +112,18 @@ struct ModelMacroTests {
                     ) rethrows -> _Result {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
+
+                    public nonisolated func _$notifyObservers(_ change: Folio.ObservedChange, of names: Swift.Set<Swift.String>) {
+                        if names.contains("id") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.id)
+                        }
+                        if names.contains("text") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.text)
+                        }
+                        if names.contains("pinned") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.pinned)
+                        }
+                    }
                 }
 
                 extension Note: Folio.PersistentModel, Observation.Observable {
@@ -257,6 +269,21 @@ struct ModelMacroTests {
                     ) rethrows -> _Result {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
+
+                    public nonisolated func _$notifyObservers(_ change: Folio.ObservedChange, of names: Swift.Set<Swift.String>) {
+                        if names.contains("name") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.name)
+                        }
+                        if names.contains("createdAt") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.createdAt)
+                        }
+                        if names.contains("color") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.color)
+                        }
+                        if names.contains("todoItems") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.todoItems)
+                        }
+                    }
                 }
 
                 extension Timer: Folio.PersistentModel, Observation.Observable {
@@ -330,6 +357,13 @@ struct ModelMacroTests {
                         keyPath: KeyPath<BusinessTrip, _Member>, _ mutation: () throws -> _Result
                     ) rethrows -> _Result {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+
+                    public override nonisolated func _$notifyObservers(_ change: Folio.ObservedChange, of names: Swift.Set<Swift.String>) {
+                        if names.contains("perDiem") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.perDiem)
+                        }
+                        super._$notifyObservers(change, of: names)
                     }
                 }
                 """,
@@ -452,6 +486,10 @@ struct ModelMacroTests {
                     ) rethrows -> _Result {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
+
+                    public nonisolated func _$notifyObservers(_ change: Folio.ObservedChange, of names: Swift.Set<Swift.String>) {
+
+                    }
                 }
 
                 extension Note: Folio.PersistentModel, Observation.Observable {
@@ -515,6 +553,14 @@ struct ModelMacroTests {
                         keyPath: KeyPath<Note, _Member>, _ mutation: () throws -> _Result
                     ) rethrows -> _Result {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+
+                    public nonisolated func _$notifyObservers(_ change: Folio.ObservedChange, of names: Swift.Set<Swift.String>) {
+                        #if os(iOS)
+                        if names.contains("onTap") {
+                            change.send(to: _$observationRegistrar, of: self, at: \\.onTap)
+                        }
+                        #endif
                     }
                 }
 

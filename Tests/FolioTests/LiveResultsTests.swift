@@ -29,16 +29,6 @@ import Testing
     init(title: String) { self.title = title }
 }
 
-/// Waits on the main actor, letting updates in, until a condition holds or ten seconds pass.
-@MainActor func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
-}
-
 /// `ResultsObserver`, the container's file watcher, and contexts taking in others' changes.
 @MainActor struct LiveResultsTests {
     func container(_ folder: TemporaryDirectory, watching: Bool = true) throws -> ModelContainer {

@@ -2,7 +2,10 @@
 /// `fetch(_:batchSize:)` returns, as SwiftData's `FetchResultsCollection`.
 ///
 /// The documents are selected when the fetch runs; each model is made the first time
-/// its batch is reached, and the collection keeps the batches it made. A document deleted
+/// its batch is reached. The collection keeps the last few batches it reached
+/// (`keptBatches`): a read through many models holds a window of them, not all. A model of
+/// a batch let go is released unless something else holds it (the app, or its unsaved
+/// changes); read again, it is the same model if it lives, else made anew. A document deleted
 /// after the fetch, or whose `"$entity"` was edited to another class, reads as a placeholder
 /// (see `ModelContext.model(for:)`).
 public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollection {
@@ -12,11 +15,35 @@ public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollec
     public let batchSize: Int
     private let batches: Batches
 
-    /// The models made so far, by batch; a class so that reading through a `let` collection fills it.
+    /// How many batches the collection keeps made at once.
+    static var keptBatches: Int { 3 }
+
+    /// The batches made and kept, the oldest reached first; a class so that reading through
+    /// a `let` collection fills it.
     private final class Batches {
         let context: ModelContext
-        var made: [Int: [Model]] = [:]
+        var made: [(batch: Int, models: [Model], registered: [PersistentIdentifier])] = []
         init(context: ModelContext) { self.context = context }
+
+        /// The models of a batch kept, marked as reached last.
+        func models(of batch: Int) -> [Model]? {
+            guard let index = made.firstIndex(where: { $0.batch == batch }) else { return nil }
+            if index != made.count - 1 { made.append(made.remove(at: index)) }
+            return made[made.count - 1].models
+        }
+
+        /// Keeps a batch just made, and lets the oldest go past `keptBatches`: its models
+        /// leave the context, as `enumerate` lets its batches go, unless held elsewhere.
+        func keep(_ models: [Model], of batch: Int, registered: [PersistentIdentifier]) {
+            made.append((batch, models, registered))
+            guard made.count > FetchResultsCollection.keptBatches else { return }
+            context.letGo(removeOldest())
+        }
+
+        /// Takes the oldest batch out, returning the models it registered. Its own function,
+        /// so that no reference to the batch's models outlives the call: `letGo` keeps those
+        /// something still holds.
+        private func removeOldest() -> [PersistentIdentifier] { made.removeFirst().registered }
     }
 
     init(identifiers: [PersistentIdentifier], batchSize: Int, context: ModelContext) {
@@ -37,9 +64,10 @@ public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollec
             identifiers.indices.contains(position),
             "index \(position) is outside the \(identifiers.count) fetched models")
         let batch = position / batchSize
-        if let models = batches.made[batch] { return models[position - batch * batchSize] }
+        if let models = batches.models(of: batch) { return models[position - batch * batchSize] }
         let range = (batch * batchSize)..<Swift.min((batch + 1) * batchSize, identifiers.count)
         let context = batches.context
+        let registered = identifiers[range].filter { context.registered[$0] == nil }
         // `model(for:)` gives the registered or stored model, or a placeholder of the entity's
         // class. A document whose "$entity" was edited since the fetch, to a class that is not a
         // `Model`, is no longer one of the fetched models: it reads as a placeholder, as a
@@ -47,7 +75,7 @@ public struct FetchResultsCollection<Model: PersistentModel>: RandomAccessCollec
         let models = identifiers[range].map { identifier in
             context.model(for: identifier) as? Model ?? context.placeholder(of: Model.self, for: identifier)
         }
-        batches.made[batch] = models
+        batches.keep(models, of: batch, registered: registered)
         return models[position - range.lowerBound]
     }
 }

@@ -122,7 +122,7 @@ extension ModelContext {
 
     /// Unregisters models that nothing outside this context holds and that have no
     /// unsaved change: no one can see them go, and their memory comes back.
-    private func letGo(_ identifiers: [PersistentIdentifier]) {
+    func letGo(_ identifiers: [PersistentIdentifier]) {
         for identifier in identifiers where !changed.contains(identifier) && !deleted.contains(identifier) {
             // Someone else holds it if it outlives its removal: then it stays registered.
             if let model = unregister(identifier).model { registered[identifier] = model }

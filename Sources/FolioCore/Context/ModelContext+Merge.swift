@@ -27,7 +27,10 @@ extension ModelContext {
     /// Brings the registered models up to date with the documents other contexts saved and
     /// the store found changed on disk since this context last looked: each takes the stored
     /// values, or leaves the context when its document is gone. A model with unsaved changes
-    /// keeps them, and saving it then conflicts, as before. Runs before every fetch.
+    /// keeps them, and saving it then conflicts, as before. The observers of each property a
+    /// refill changes are told, as of an assignment. Runs before every fetch, at a
+    /// `ResultsObserver`'s update, and on the main actor for the main context as soon as
+    /// changes arrive.
     func mergeChanges() {
         let documents = inbox.take()
         guard !documents.isEmpty, !registered.isEmpty else { return }
@@ -47,9 +50,13 @@ extension ModelContext {
             }
             // This context's own save, or a change it already took.
             guard stored.version != data.document?.version, let layout = opened.layout(of: stored) else { continue }
+            // Observers hear a refill as they hear an assignment, of what it changes.
+            let names = ModelDocument.changedProperties(from: data.document, to: stored, layout: layout)
+            model._$notifyObservers(.willChange, of: names)
             recordingIssue { () throws(FolioError) in
                 try ModelDocument.fill(data, from: stored, layout: layout, context: self)
             }
+            model._$notifyObservers(.didChange, of: names)
         }
     }
 }

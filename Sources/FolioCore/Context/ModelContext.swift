@@ -69,7 +69,14 @@ public final class ModelContext {
     init(mainContextOf opened: OpenContainer) {
         kept = nil
         self.opened = opened
-        listenerKey = opened.listeners.add { [inbox] change in inbox.add(change.documents) }
+        // As SwiftData's, the main context takes in other contexts' saves and changes on disk
+        // by itself, on the main actor, so its models' observers hear them without a fetch.
+        let main = MainContextReference()
+        main.context = self
+        listenerKey = opened.listeners.add { [inbox] change in
+            guard inbox.add(change.documents) else { return }
+            Task { @MainActor in main.context?.mergeChanges() }
+        }
     }
 
     deinit { opened.listeners.remove(listenerKey) }
@@ -315,4 +322,10 @@ public final class ModelContext {
             do throws(FolioError) { try context.save() } catch { context.autosaveError = error }
         }
     }
+}
+
+/// The main context, as the threads that report changes reach it: weakly, so that it can go,
+/// and only to send work to the main actor, where it is used.
+private final class MainContextReference: @unchecked Sendable {
+    weak var context: ModelContext?
 }

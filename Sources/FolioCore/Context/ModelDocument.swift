@@ -78,6 +78,21 @@ enum ModelDocument {
         data.clearChanges()
     }
 
+    /// The properties whose values a refill from `new` changes in a model made from `old`:
+    /// the members and references that differ as JSON, and every property not kept in the
+    /// document (a blob, an ephemeral value, the models pointing back), which a refill reads
+    /// or resets anew. All of them when there was no document.
+    static func changedProperties(from old: StoredDocument?, to new: StoredDocument, layout: EntityLayout) -> Set<
+        String
+    > {
+        guard let old else { return Set(layout.slots.map(\.name)) }
+        let stored = Array(layout.storedNames)
+        let (before, after) = (old.members(stored), new.members(stored))
+        var names = Set(stored.indices.filter { before[$0] != after[$0] }.map { stored[$0] })
+        for slot in layout.slots where !layout.storedNames.contains(slot.name) { names.insert(slot.name) }
+        return names
+    }
+
     /// What a model made from a document holds: its values by slot (attributes decoded),
     /// relationships left to load on first read, and when it was soft-deleted.
     ///

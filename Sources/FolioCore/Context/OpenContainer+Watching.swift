@@ -19,14 +19,25 @@ extension OpenContainer {
         for path in found.added + found.modified + found.removed {
             documents.insert(PersistentIdentifier(path))
         }
-        listeners.publish(ContainerChange(documents: documents))
+        listeners.publish(ContainerChange(documents: documents, isFoundOnDisk: true))
         return found
     }
 
     /// Tells the listeners the documents a transaction of this container changed.
     func publish(_ changes: [DocumentChange]) {
         listeners.publish(
-            ContainerChange(documents: Set(changes.map { PersistentIdentifier(entityName: $0.entity, id: $0.id) })))
+            ContainerChange(
+                documents: Set(changes.map { PersistentIdentifier(entityName: $0.entity, id: $0.id) }),
+                isFoundOnDisk: false))
+    }
+
+    /// Posts `ModelContainer.remoteChange`, with the living container as its object, for each
+    /// change a refresh finds on disk. A container no one holds any more is told of nothing.
+    func announceRemoteChanges() {
+        _ = listeners.add { [weak self] change in
+            guard change.isFoundOnDisk, let container = self?.livingContainer else { return }
+            NotificationCenter.default.post(name: ModelContainer.remoteChange, object: container)
+        }
     }
 
     /// Starts a file watcher on each store on disk whose configuration watches files: a

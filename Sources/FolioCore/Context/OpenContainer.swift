@@ -60,6 +60,7 @@ final class OpenContainer: Sendable {
             parts.append(try Self.open(configuration, schema: own, migrationPlan: migrationPlan))
         }
         self.parts = parts
+        announceRemoteChanges()
         startWatching()
     }
 
@@ -76,6 +77,9 @@ final class OpenContainer: Sendable {
             return container
         }
     }
+
+    /// The container over these stores while one lives, without making one.
+    var livingContainer: ModelContainer? { handles.withLock { $0.container } }
 
     /// Records the container made over these stores, for `handle()`.
     func adopt(_ container: ModelContainer) {

@@ -15,9 +15,15 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     var persistentBackingData: ModelBackingData { get }
     /// Makes a model around stored values, without running the class's own initializer.
     init(backingData: ModelBackingData)
+    /// Tells the observers of the properties named `names` of one side of a change Folio
+    /// makes to them (a refill from the store); `@Model` writes it.
+    func _$notifyObservers(_ change: ObservedChange, of names: Set<String>)
 }
 
 extension PersistentModel {
+    /// Tells no one: a model `@Model` did not write has no registrar Folio can reach.
+    public func _$notifyObservers(_ change: ObservedChange, of names: Set<String>) {}
+
     /// The model's identity in its store; a model not inserted yet has a temporary one
     /// that becomes permanent when it is inserted.
     public var persistentModelID: PersistentIdentifier {

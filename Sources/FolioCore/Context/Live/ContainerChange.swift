@@ -5,6 +5,9 @@ import Synchronization
 struct ContainerChange: Sendable {
     /// The documents, by the entity whose folder holds them and identity.
     var documents: Set<PersistentIdentifier>
+    /// Whether a refresh found them changed on disk (another process, a hand edit, `git
+    /// pull`): a remote change, in SwiftData's words, rather than a save of this container.
+    var isFoundOnDisk: Bool
 }
 
 /// Who hears of a container's changes: its contexts (which bring registered models up to

@@ -16,6 +16,20 @@ extension DocumentStore {
         return withinLimit(try storedHistory(after: token), after: token)
     }
 
+    /// The token of the history's newest transaction (0 for none): where a reader of only
+    /// what comes next starts. Read as `history(after:)` reads, the folders first and a
+    /// crashed writer's record dropped, without reading the records before it.
+    package var newestHistoryToken: Int64 {
+        get throws(FolioError) {
+            guard historyLimit > 0 else { return 0 }
+            try load(nil)
+            if lock.unlockedReason == nil {
+                _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
+            }
+            return try lock.withLock(.shared) { () throws(FolioError) in try HistoryLog.tail(in: folder).lastToken }
+        }
+    }
+
     /// The records of `found` among the newest `historyLimit`, and whether they reach back
     /// past `token`: the files are trimmed a segment (256 records) at a time, so up to that
     /// many more may still be on disk; the cap the configuration states holds all the same.
