@@ -215,7 +215,21 @@ func changes(in context: ModelContext, after token: DefaultHistoryToken?) throws
     return transactions.last?.token ?? token
 }
 
-// docs/live.md, line 136
+// docs/live.md, line 143
+
+@Model final class Delivery {
+    var address: String
+    init(address: String) { self.address = address }
+}
+
+@MainActor func deliveriesFromTheWidget(_ container: ModelContainer) throws -> HistoryObserver {
+    let observer = try HistoryObserver(
+        observedModels: [Delivery.self], authors: ["widget"], modelContainer: container)
+    // Observe `observer.eventCounter`, then fetch the history after the tokens you kept.
+    return observer
+}
+
+// docs/live.md, line 169
 
 @Model final class Chore {
     var title: String
@@ -240,7 +254,7 @@ func changes(in context: ModelContext, after token: DefaultHistoryToken?) throws
     return open
 }
 
-// docs/live.md, line 195
+// docs/live.md, line 228
 
 @Model final class Novel {
     var title: String
