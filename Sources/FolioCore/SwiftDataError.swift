@@ -26,7 +26,9 @@ extension FolioError {
     public static let unsupportedPredicate = pattern("unsupportedPredicate", matching: [.misuse, .invalidQuery])
     /// A fetch cannot use the sort (`.misuse`).
     public static let unsupportedSortDescriptor = pattern("unsupportedSortDescriptor", matching: [.misuse])
-    /// A predicate names a key path Folio cannot follow (`.misuse`).
+    /// A predicate or sort names a key path Folio cannot follow (`.misuse`): SwiftData's name.
+    public static let unsupportedKeyPath = pattern("unsupportedKeyPath", matching: [.misuse])
+    /// A predicate names a key path Folio cannot follow (`.misuse`); the same as `unsupportedKeyPath`.
     public static let unsupportedKeyPathInPredicate = pattern("unsupportedKeyPathInPredicate", matching: [.misuse])
     /// A model is used without a context where one is needed (`.misuse`).
     public static let missingModelContext = pattern("missingModelContext", matching: [.misuse])

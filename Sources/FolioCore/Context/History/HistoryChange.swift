@@ -50,6 +50,11 @@ public protocol HistoryDelete<Model>: Sendable {
     var tombstone: HistoryTombstone<Model> { get }
 }
 
+extension HistoryUpdate {
+    /// The type of an updated attribute's key path, as SwiftData names it.
+    public typealias PropertyUpdate = PartialKeyPath<Model> & Sendable
+}
+
 /// An insert in a Folio store's history.
 public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
     /// The change's number in the store's history, increasing with each change recorded.
@@ -62,8 +67,6 @@ public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
 
 /// An update in a Folio store's history.
 public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
-    /// How an updated property is named: the model's key path to it.
-    public typealias PropertyUpdate = PartialKeyPath<Model> & Sendable
     /// The change's number in the store's history, increasing with each change recorded.
     public let changeIdentifier: Int64
     /// The number of the transaction (one save, one tool command, or changes found on disk) that made it.
