@@ -49,6 +49,7 @@ import Testing
         #expect(await eventually { observer.eventCounter == 1 })
         let token = try #require(observer.historyTokens.values.first as? DefaultHistoryToken)
         #expect(token > start)
+        #expect(token.storeIdentifier == observer.historyTokens.keys.first, "tokens are kept by their store")
         // The app then reads what arrived after the token it kept: the widget's transaction alone.
         let arrived = try context.fetchHistory(
             HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token > start }))

@@ -539,6 +539,24 @@ func symbolObservers(_ context: ModelContext, _ container: ModelContainer) throw
     _ = section?.title
     // symbol: ResultsSection.id
     _ = section?.id
+    // symbol: HistoryObserver
+    // symbol: HistoryObserver.init(historyTokens:observedModels:authors:modelContainer:isolation:)
+    let history = try HistoryObserver(
+        historyTokens: nil, observedModels: [SymbolLamp.self], authors: ["widget"], modelContainer: container)
+    // symbol: HistoryObserver.eventCounter
+    _ = history.eventCounter
+    // symbol: HistoryObserver.historyTokens
+    let _: [String: any HistoryToken] = history.historyTokens
+    // symbol: HistoryObserver.modelContainer
+    _ = history.modelContainer
+    // symbol: HistoryObserver.observedModels
+    _ = history.observedModels
+    // symbol: HistoryObserver.authors
+    _ = history.authors
+    // symbol: ModelContainer.remoteChange
+    _ = NotificationCenter.default.addObserver(forName: ModelContainer.remoteChange, object: container, queue: nil) {
+        _ in
+    }
 }
 
 /// History read as SwiftData's types describe it.
@@ -592,6 +610,8 @@ func symbolHistory<T: HistoryTransaction, I: HistoryInsert, U: HistoryUpdate, D:
         _ = kept.tokenValue
         // symbol: DefaultHistoryToken.id
         _ = kept.id
+        // symbol: DefaultHistoryToken.storeIdentifier
+        _ = kept.storeIdentifier
         // symbol: DefaultHistoryTransaction.transactionIdentifier
         _ = first.transactionIdentifier
         // symbol: DefaultHistoryTransaction.id
@@ -616,6 +636,8 @@ func symbolHistory<T: HistoryTransaction, I: HistoryInsert, U: HistoryUpdate, D:
     _ = token.tokenValue
     // symbol: HistoryToken.TokenType
     _ = K.TokenType.self
+    // symbol: HistoryToken.storeIdentifier
+    _ = token.storeIdentifier
     // symbol: HistoryInsert
     // symbol: HistoryInsert.Model
     _ = I.Model.self

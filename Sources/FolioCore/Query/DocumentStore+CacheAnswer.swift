@@ -52,13 +52,19 @@ extension DocumentStore {
         case .relationship(let property, let id):
             guard case .relationship(let destination, _, _)? = entity.property(named: property) else { return nil }
             (properties, key) = ([property], [.document(entity: destination, id: id)])
-        default: return nil
+        default:
+            // No index narrows it: streamed, in a store serving one command.
+            return related.isEmpty ? scanFromCache(query, countOnly: countOnly, access: access, schema: schema) : nil
         }
-        guard (try? load(related)) != nil, let folder = cachedFolder(name, for: properties),
+        guard (try? load(related)) != nil, let folder = cachedFolder(name, for: properties) else { return nil }
+        guard
             let candidates = folder.candidates(on: properties, key: key, includeDeleted: query.includeDeleted)?.map({
                 QueryRun.Found(id: $0.version.path.id, decoded: $0.content, version: $0.version)
             })
-        else { return nil }
+        else {
+            // The index was declared after the cache file was written (`folio reindex` builds it).
+            return related.isEmpty ? scanFromCache(query, countOnly: countOnly, access: access, schema: schema) : nil
+        }
         memory.answeredFromCache(name, reading: candidates.count)
         return withEvaluation { evaluation in
             evaluation.documents.includeDeleted = query.includeDeleted
@@ -67,10 +73,9 @@ extension DocumentStore {
             swap(&run.evaluation, &evaluation)
             defer { swap(&run.evaluation, &evaluation) }
             let comparisons = run.filterComparisons
-            var found = candidates.filter { candidate in
+            let found = candidates.filter { candidate in
                 query.filter.map { run.passes($0, comparisons, id: candidate.id, content: candidate.content) } ?? true
             }
-            found.sort { $0.path! < $1.path! }
             var explanation = QueryExplanation(
                 entity: name, access: access, documents: folder.documents, examined: candidates.count,
                 matched: found.count)
@@ -78,9 +83,7 @@ extension DocumentStore {
             guard !countOnly else {
                 return DocumentQueryResult(matches: [], total: found.count, explanation: explanation)
             }
-            let page = run.ordered(found, explanation: &explanation)
-            return DocumentQueryResult(
-                matches: page.map { run.match($0) }, total: found.count, explanation: explanation)
+            return run.page(found, total: found.count, explanation: explanation)
         }
     }
 
@@ -92,7 +95,7 @@ extension DocumentStore {
     /// fewer documents than `StoreReads.cacheAnswerMinimum` (loading it costs little and answers every
     /// later query) or the answers have read as many documents as it has (loading it once
     /// costs about that).
-    private func cachedFolder(_ name: String, for properties: [String]) -> CachedFolder? {
+    func cachedFolder(_ name: String, for properties: [String]) -> CachedFolder? {
         let kept = memory.cachedFolder(name)
         let (oneCommand, minimum) = (servesOneCommand, reads.cacheAnswerMinimum)
         if let kept { return oneCommand || kept.documentsRead < kept.documents ? kept : nil }
@@ -150,7 +153,7 @@ extension DocumentStore {
             var decoded = true
             let readable = cached.cache.readContents(where: {
                 match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
-            }) { key, bytes in
+            }) { _, key, bytes in
                 guard decoded, let (day, id) = key.parts, let content = Self.content(bytes, members: names) else {
                     decoded = false
                     return
@@ -170,7 +173,7 @@ extension DocumentStore {
     }
 
     /// A cache file's compact content, whole or only `members`; `nil` when it does not decode.
-    private static func content(_ bytes: UnsafeRawBufferPointer, members names: [String]?) -> JSONObject? {
+    static func content(_ bytes: UnsafeRawBufferPointer, members names: [String]?) -> JSONObject? {
         guard let names else { return CompactJSON.decode(bytes)?.objectValue }
         guard let values = CompactJSON.members(names, of: bytes) else { return nil }
         var content = JSONObject()

@@ -165,30 +165,48 @@ extension DocumentStore {
         }
     }
 
-    /// An aggregate over every document of an entity whose folder is not loaded, from its
-    /// cache file and a walk, when `servesOneCommand` is on (see `forEachFromCache`):
-    /// only the members the expressions name are read of each document. `nil` when the
-    /// ordinary run must answer: a filter, expressions that read related documents, or a
-    /// folder the cache file cannot tell.
+    /// An aggregate over the documents of an entity whose folder is not loaded, streamed from
+    /// its cache file and a walk, when `servesOneCommand` is on (see `forEachFromCache`):
+    /// only the members the filter and the expressions name are read of each document, and
+    /// each is tested and added as it goes by. `nil` when the ordinary run must answer: a
+    /// filter an index narrows (the run reads only what it names), a filter or expressions
+    /// that read related documents, or a folder the cache file cannot tell.
     private func aggregateFromCache(
         _ query: DocumentQuery, _ aggregate: QueryAggregate, groupedBy groupBy: [QueryExpression]
     ) -> [QueryAggregate.Row]? {
         // The flag first: every aggregate of an app comes this way.
-        guard query.filter == nil, servesOneCommand else { return nil }
+        guard servesOneCommand else { return nil }
         let expressions = groupBy + (aggregate.value.map { [$0] } ?? [])
-        let schema = memory.schema
+        let basis = memory.queryBasis
+        let schema = basis.schema
         guard (try? schema.entity(query.entity, in: root)) != nil else { return nil }
         let inFolder = schema.inFolder(query)
-        guard inFolder.filter == nil, schema.relatedFolders(readBy: expressions, of: inFolder.entity).isEmpty else {
-            return nil
+        let read = expressions + (inFolder.filter.map { [$0] } ?? [])
+        guard let entity = schema.entities[inFolder.entity],
+            schema.relatedFolders(readBy: read, of: inFolder.entity).isEmpty,
+            inFolder.filter.map({ (try? $0.checkDepth()) != nil }) ?? true
+        else { return nil }
+        if inFolder.filter != nil {
+            switch QueryAccess.plan(inFolder.filter, for: entity, in: schema, calendar: basis.calendar) {
+            case .scan: break
+            default: return nil
+            }
         }
         var evaluation = QueryEvaluation(documents: QueryDocuments(empty: schema))
+        evaluation.documents.includeDeleted = query.includeDeleted
         var groups = QueryAggregate.Groups(aggregate, groupedBy: groupBy, entity: inFolder.entity)
-        let names = Set(expressions.flatMap(\.memberNames)).sorted()
-        let read = forEachFromCache(in: inFolder.entity, reading: names, includeDeleted: query.includeDeleted) {
-            groups.add($0.id, $1, &evaluation)
+        let names = Set(read.flatMap(\.memberNames)).sorted()
+        let streamed = forEachFromCache(in: inFolder.entity, reading: names, includeDeleted: query.includeDeleted) {
+            path, content in
+            if let filter = inFolder.filter,
+                !evaluation.test(
+                    filter, on: PersistentIdentifier(entityName: inFolder.entity, id: path.id), content: content)
+            {
+                return
+            }
+            groups.add(path.id, content, &evaluation)
         }
-        return read ? groups.rows : nil
+        return streamed ? groups.rows : nil
     }
 }
 

@@ -137,6 +137,9 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
     /// Whether the candidates came from the folder's cache file and a walk, the folder left
     /// unloaded (see `DocumentStore.answerFromCache`).
     public var fromCacheFile = false
+    /// Whether no index narrowed the filter and every document's members were streamed from
+    /// the folder's cache file and tested, only the matches kept (see `DocumentStore.scanFromCache`).
+    public var streamed = false
     /// The property whose ordered index gave a scan's candidates (the rows holding the
     /// value an equality names), when one did (see `QueryIndexes.orderedForEquality`).
     public var orderedBy: String?
@@ -150,7 +153,11 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
         lines.append("examined \(examined) of \(documents) documents, matched \(matched)")
         if let sort { lines.append("sorted by \(sort)") }
         if let fallback { lines.append("evaluated on models: \(fallback)") }
-        if fromCacheFile { lines.append("read from the folder's cache file and a walk, without loading the folder") }
+        if streamed {
+            lines.append("streamed from the folder's cache file and a walk: no index it holds narrows the filter")
+        } else if fromCacheFile {
+            lines.append("read from the folder's cache file and a walk, without loading the folder")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -2,6 +2,15 @@ import FolioJSON
 import Foundation
 
 extension QueryRun {
+    /// The result of `total` matches of which documents found without the table (read from
+    /// a folder's cache file) hold the page: put in store order, as a run finds them, then
+    /// ordered, paged and made matches.
+    mutating func page(_ found: [Found], total: Int, explanation: QueryExplanation) -> DocumentQueryResult {
+        var explanation = explanation
+        let page = ordered(found.sorted { $0.path! < $1.path! }, explanation: &explanation)
+        return DocumentQueryResult(matches: page.map { match($0) }, total: total, explanation: explanation)
+    }
+
     /// The page of the matches in the query's order: sorted by the keys (a bounded heap
     /// when a limit keeps few), ties and unsorted queries in store order.
     ///

@@ -30,6 +30,11 @@ public struct DefaultHistoryToken: HistoryToken, Codable {
         return (rhs.tokenValue ?? [:]).contains { store, value in (left[store] ?? 0) < value }
     }
 
+    /// The identifier of the store the token covers (iOS 27): a transaction's token names
+    /// its own store. A token Folio gathered over several stores (one `fetchHistory` of a
+    /// container with many) names them all, joined by commas in order; an empty token, none.
+    public var storeIdentifier: String { (tokenValue ?? [:]).keys.sorted().joined(separator: ",") }
+
     /// The transaction number this token covers in a store, 0 for none.
     func transaction(in store: String) -> Int64 { tokenValue?[store] ?? 0 }
 }
@@ -39,4 +44,6 @@ public protocol HistoryToken: Comparable, Codable, Hashable, Identifiable, Senda
     associatedtype TokenType: Codable, Hashable, Sendable
     /// The token's value.
     var tokenValue: TokenType? { get }
+    /// The identifier of the store the token covers.
+    var storeIdentifier: String { get }
 }

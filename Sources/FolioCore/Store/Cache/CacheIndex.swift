@@ -247,30 +247,30 @@ final class CacheIndex: Sendable {
         return reader.next(16) == nil ? nil : reader
     }
 
-    /// Hands `body` the key and compact content of each record `wanted` takes (by
+    /// Hands `body` the position, key and compact content of each record `wanted` takes (by
     /// position), in the file's own order, a megabyte at a time, each checked against its
     /// hash; `false` as soon as one cannot be read or does not hold. Where each content lies
     /// is gathered by going through the records again (`match` checked them as a whole, on
     /// this same open file), once the walk `match` was given is gone: kept from the match,
     /// its 40 bytes a document came on top of the walk's 56.
     func readContents(
-        where wanted: (Int) -> Bool, _ body: (DocumentPath.OrderKey, UnsafeRawBufferPointer) -> Void
+        where wanted: (Int) -> Bool, _ body: (Int, DocumentPath.OrderKey, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
         guard var reader = recordsReader() else { return false }
-        var contents: [(key: DocumentPath.OrderKey, start: Int, length: Int, checksum: UInt64)] = []
+        var contents: [(position: Int, key: DocumentPath.OrderKey, start: Int, length: Int, checksum: UInt64)] = []
         for position in 0..<count {
             guard let bytes = reader.next(Self.recordSize) else { return false }
             guard wanted(position) else { continue }
             let record = bytes.withUnsafeBytes(Record.init)
             guard DocumentPath.OrderKey.day(record.key.day) != nil else { return false }
-            contents.append((record.key, record.contentStart, record.contentLength, record.contentChecksum))
+            contents.append((position, record.key, record.contentStart, record.contentLength, record.contentChecksum))
         }
         // The entries are not in store order: read in store order, nearly every content
         // took a read of its own (ten times the time at 200,000).
         contents.sort { $0.start < $1.start }
         var window: [UInt8] = []
         var windowStart = 0
-        for (key, start, length, checksum) in contents {
+        for (position, key, start, length, checksum) in contents {
             guard start >= 0, length <= footer.entriesEnd, start <= footer.entriesEnd - length else { return false }
             if start < windowStart || start + length > windowStart + window.count {
                 guard
@@ -283,7 +283,7 @@ final class CacheIndex: Sendable {
                 let content = UnsafeRawBufferPointer(
                     rebasing: raw[(start - windowStart)..<(start - windowStart + length)])
                 guard ContentHash.of(content) == checksum else { return false }
-                body(key, content)
+                body(position, key, content)
                 return true
             }
             guard holds else { return false }

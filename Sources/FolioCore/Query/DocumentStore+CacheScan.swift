@@ -1,0 +1,116 @@
+import FolioJSON
+import Foundation
+
+extension DocumentStore {
+    /// The answer to a query that no index the cache file holds narrows (a scan, a day range,
+    /// an index declared since the file was written), streamed from its folder's cache file
+    /// in a store serving one command: of each document only the members the filter reads
+    /// are decoded and tested, and only what passes is kept, whole (nothing, for a count).
+    /// Memory holds the walk and the matches, never the folder. `nil` when the ordinary run
+    /// must answer: an app's store, or a folder the cache file cannot tell (see
+    /// `makeCachedFolder`). The caller has checked that the query reads no other folder.
+    func scanFromCache(_ query: DocumentQuery, countOnly: Bool, access: QueryAccess, schema: QuerySchema)
+        -> DocumentQueryResult?
+    {
+        guard servesOneCommand, let folder = cachedFolder(query.entity, for: []) else { return nil }
+        let name = query.entity
+        // A count keeps no match (`folio count` asks for none: a limit of 0).
+        var scan = CacheScan(query: query, access: access, schema: schema, keepsMatches: !countOnly && query.limit != 0)
+        let match = folder.match
+        var whole = true
+        let readable = folder.cache.readContents(where: {
+            match.unchanged[$0] && (query.includeDeleted || !match.deleted[$0])
+        }) { position, key, bytes in
+            guard whole, let (day, id) = key.parts, let members = Self.content(bytes, members: scan.members) else {
+                whole = false
+                return
+            }
+            guard scan.passes(id, members) else { return }
+            guard scan.keepsMatches else { return scan.count() }
+            guard let content = CompactJSON.decode(bytes)?.objectValue, let record = folder.cache.record(at: position)
+            else {
+                whole = false
+                return
+            }
+            let path = DocumentPath(validEntity: name, day: day, id: id, blobProperty: nil)
+            scan.keep(
+                id, content,
+                DocumentVersion(path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true))
+        }
+        guard readable, whole else { return nil }
+        for (path, (version, content)) in folder.changed
+        where query.includeDeleted || content[ReservedKey.deleted] == nil {
+            if scan.passes(path.id, content) { scan.keepsMatches ? scan.keep(path.id, content, version) : scan.count() }
+        }
+        memory.answeredFromCache(name, reading: 0)
+        var explanation = QueryExplanation(
+            entity: name, access: access, documents: folder.documents, examined: scan.examined, matched: scan.matched)
+        explanation.fromCacheFile = true
+        explanation.streamed = true
+        return scan.result(explanation)
+    }
+}
+
+/// One pass of a query's filter over a folder's documents as they stream by: what it reads
+/// of each, and the matches it keeps, no more than the page needs once there are many.
+private struct CacheScan {
+    let query: DocumentQuery
+    /// The members the filter reads: all a document needs to be tested.
+    let members: [String]
+    let keepsMatches: Bool
+    private let comparisons: AttributeComparisons?
+    /// The run that tests the filter and orders the page; it reads no other folder.
+    private var run: QueryRun
+    /// For a query with a limit, a run keeping the first `offset + limit` in its order: it
+    /// trims the matches kept whenever they grow past twice that.
+    private var window: QueryRun?
+    private(set) var examined = 0
+    private(set) var matched = 0
+    private var found: [QueryRun.Found] = []
+
+    init(query: DocumentQuery, access: QueryAccess, schema: QuerySchema, keepsMatches: Bool) {
+        self.query = query
+        self.keepsMatches = keepsMatches
+        members = Set(query.filter?.memberNames ?? []).sorted()
+        comparisons = query.filter.flatMap { filter in
+            schema.entities[query.entity].flatMap { AttributeComparisons(filter, entity: $0) }
+        }
+        var evaluation = QueryEvaluation(documents: QueryDocuments(empty: schema))
+        evaluation.documents.includeDeleted = query.includeDeleted
+        run = QueryRun(query: query, access: access, evaluation: evaluation)
+        if let limit = query.limit {
+            var first = query
+            let (sum, overflow) = max(query.offset, 0).addingReportingOverflow(max(limit, 0))
+            (first.offset, first.limit) = (0, overflow ? Int.max : sum)
+            window = QueryRun(query: first, access: access, evaluation: evaluation)
+        }
+    }
+
+    /// Whether a document passes the filter, tested on the members it reads.
+    mutating func passes(_ id: UUID, _ content: JSONObject) -> Bool {
+        examined += 1
+        guard let filter = query.filter else { return true }
+        if let comparisons { return comparisons.test(content) }
+        return run.evaluation.test(filter, on: PersistentIdentifier(entityName: query.entity, id: id), content: content)
+    }
+
+    /// Counts a match that is not kept.
+    mutating func count() { matched += 1 }
+
+    /// Keeps a match, whole, trimming the matches kept to the window when they have grown.
+    mutating func keep(_ id: UUID, _ content: JSONObject, _ version: DocumentVersion) {
+        matched += 1
+        found.append(QueryRun.Found(id: id, decoded: content, version: version))
+        guard var window, let wanted = window.query.limit, wanted < Int.max / 2, found.count >= max(2 * wanted, 4_096)
+        else { return }
+        var unused = QueryExplanation(entity: query.entity, access: run.access, documents: 0, examined: 0, matched: 0)
+        found = Array(window.ordered(found.sorted { $0.path! < $1.path! }, explanation: &unused))
+        self.window = window
+    }
+
+    /// The answer: the count, or the page in the query's order.
+    mutating func result(_ explanation: QueryExplanation) -> DocumentQueryResult {
+        guard keepsMatches else { return DocumentQueryResult(matches: [], total: matched, explanation: explanation) }
+        return run.page(found, total: matched, explanation: explanation)
+    }
+}
