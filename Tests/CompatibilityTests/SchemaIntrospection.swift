@@ -29,6 +29,14 @@ struct SchemaIntrospection {
         #expect(business.attributesByName["company"]?.isTransformable == false)
     }
 
+    @Test func anEntityIsFoundByItsModelClass() throws {
+        let schema = Schema([Journey.self, BusinessJourney.self, Leg.self])
+        #expect(Schema.entityName(for: BusinessJourney.self) == "BusinessJourney")
+        #expect(schema.entity(for: BusinessJourney.self)?.superentity?.name == "Journey")
+        #expect(schema.entity(for: Leg.self)?.relationshipsByName["journey"] != nil)
+        #expect(schema.entity(for: FamilyJourney.self) == nil, "a class the schema does not hold")
+    }
+
     @Test func aTransformableAttributeSaysSo() throws {
         let entity = try #require(Schema([Artwork.self]).entitiesByName["Artwork"])
         #expect(entity.attributesByName["palette"]?.isTransformable == true)

@@ -127,6 +127,10 @@ func symbolSchema(_ entity: Schema.Entity, _ attribute: Schema.Attribute, _ rela
     _ = schema.entities
     // symbol: Schema.entitiesByName
     _ = schema.entitiesByName
+    // symbol: Schema.entity(for:)
+    _ = schema.entity(for: SymbolLamp.self)
+    // symbol: Schema.entityName(for:)
+    _ = Schema.entityName(for: SymbolLamp.self)
     // symbol: Schema.version
     _ = schema.version
     // symbol: Schema.Version

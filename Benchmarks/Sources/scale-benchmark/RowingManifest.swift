@@ -356,18 +356,27 @@ enum RowingManifest {
         }
         """#
 
-    /// The manifest every store of the benchmark is created with.
+    /// The manifest every store of the benchmark is created with but the import's.
     static func manifest() throws -> StoreManifest {
-        let example = try JSONReader().read(exampleText, file: "Data/Rowing/folio.json")
-        guard case .object(var root) = example, case .object(var schema)? = root["schema"],
+        try StoreManifest(json: try indexingSessions(seedManifest().json), path: "folio.json")
+    }
+
+    /// The seed's manifest as it is, without an index on `sessionID`: the import's store's.
+    static func seedManifest() throws -> StoreManifest {
+        try StoreManifest(json: try JSONReader().read(exampleText, file: "Data/Rowing/folio.json"), path: "folio.json")
+    }
+
+    /// A manifest's JSON with `"indices": [["sessionID"]]` on `PerformanceMetric`.
+    static func indexingSessions(_ manifest: JSONValue) throws -> JSONValue {
+        guard case .object(var root) = manifest, case .object(var schema)? = root["schema"],
             case .object(var entities)? = schema["entities"],
             case .object(var metric)? = entities["PerformanceMetric"]
-        else { throw BenchmarkFailure("the copy of Data/Rowing/folio.json has no PerformanceMetric entity") }
+        else { throw BenchmarkFailure("the manifest has no PerformanceMetric entity") }
         metric["indices"] = [["sessionID"]]
         entities["PerformanceMetric"] = .object(metric)
         schema["entities"] = .object(entities)
         root["schema"] = .object(schema)
-        return try StoreManifest(json: .object(root), path: "folio.json")
+        return .object(root)
     }
 
     /// Checks that the app's models record exactly this schema, so that a `ModelContainer`

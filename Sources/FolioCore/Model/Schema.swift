@@ -187,6 +187,14 @@ public struct Schema: Sendable, Hashable {
     /// The entity with this name.
     public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
 
+    /// The entity of a model class, if the schema holds it, as SwiftData's `entity(for:)`.
+    public func entity<T: PersistentModel>(for type: T.Type) -> Entity? { entity(named: Self.entityName(for: type)) }
+
+    /// The name of a model class's entity, as SwiftData's `entityName(for:)`: the class's name.
+    public static func entityName<T: PersistentModel>(for type: T.Type) -> String {
+        ModelEntities.entity(of: type).name
+    }
+
     /// The entity and every entity of this schema whose class inherits from its class,
     /// directly or not: the models a fetch of the entity returns.
     public func entityNames(inheritingFrom name: String) -> [String] {

@@ -12,7 +12,10 @@ extension DocumentStore {
     func scanFromCache(_ query: DocumentQuery, countOnly: Bool, access: QueryAccess, schema: QuerySchema)
         -> DocumentQueryResult?
     {
-        guard servesOneCommand, let folder = cachedFolder(query.entity, for: []) else { return nil }
+        // Every document of the entity, whole (`folio query Entity`, `export`): no less to keep than a load.
+        guard servesOneCommand, query.filter != nil || query.limit != nil || countOnly,
+            let folder = cachedFolder(query.entity, for: [])
+        else { return nil }
         let name = query.entity
         // A count keeps no match (`folio count` asks for none: a limit of 0).
         var scan = CacheScan(query: query, access: access, schema: schema, keepsMatches: !countOnly && query.limit != 0)

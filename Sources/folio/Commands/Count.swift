@@ -31,6 +31,7 @@ extension FolioCommand {
                         "plan: \(lines: result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))"
                     )
                 }
+                ScanNote.report(result.explanation)
                 try LeftOutDocuments.report(query.entity, in: store)
             }
         }

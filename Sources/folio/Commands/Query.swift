@@ -113,6 +113,7 @@ extension FolioCommand {
                         "\(Terminal.colour("plan:", 36, onError: true)) \(lines: result.explanation.description.replacingOccurrences(of: "\n", with: "\n      "))"
                     )
                 }
+                ScanNote.report(result.explanation)
                 try LeftOutDocuments.report(query.entity, in: store)
             }
         }

@@ -1,0 +1,101 @@
+import BenchmarkSupport
+import FolioJSON
+import Foundation
+
+/// Rows 12 to 15: the store `folio import` made, whose manifest is the seed's as it is (no
+/// index on `PerformanceMetric.sessionID`), asked what no index serves, beside `git status`
+/// of the same tree and the sqlite3 shell without an index; then the index added to
+/// `folio.json` by hand, which the cache file does not hold yet.
+struct SeedSchemaRows {
+    let commands: Commands
+    let folio: String
+    /// The import's store.
+    let store: String
+    /// The import's SQLite database, whose index on `sessionID` these rows drop.
+    let database: String
+    let sqlite3: String
+    let gitStatus: MeasuredCommand
+    let filter: String
+    let session: String
+    let strokes: String
+    let runs: Int
+    let memoryGoal: Double
+
+    func measure(note: (String) -> Void) throws -> (time: [ScaleRow], memory: [ScaleRow]) {
+        var time: [ScaleRow] = []
+        var memory: [ScaleRow] = []
+        func row(
+            _ what: String, _ measured: CommandMeasurement, _ peer: CommandMeasurement, _ peerName: String,
+            goal: ScaleRow.Goal, memoryGoal: ScaleRow.Goal?
+        ) {
+            time.append(
+                ScaleRow(
+                    what: what, folio: measured.seconds, peer: peer.seconds, peerName: peerName, unit: .time, goal: goal
+                ))
+            if let memoryGoal {
+                memory.append(
+                    ScaleRow(
+                        what: what, folio: measured.peakMiB, peer: peer.peakMiB, peerName: peerName, unit: .memory,
+                        goal: memoryGoal))
+            }
+        }
+        let count = MeasuredCommand(
+            [folio, "count", "PerformanceMetric", filter, "--store", store],
+            check: OutputCheck.equals(strokes, "folio count"))
+        let limit = ScaleRow.Goal.limit(memoryGoal)
+
+        // 13. The first command after the import, then the same command again (12).
+        note("folio count on the seed's schema, the first command after the import")
+        let first = try commands.succeed(count.arguments(0))
+        try count.check?(first)
+        _ = try commands.succeed([sqlite3, database, "DROP INDEX IF EXISTS metric_sessionID;"])
+        let sqlite = MeasuredCommand(
+            [sqlite3, database, "SELECT count(*) FROM metric WHERE sessionID = '\(session)'"],
+            check: OutputCheck.equals(strokes, "sqlite3's count"))
+        note("folio count on the seed's schema (no index)")
+        let counts = try commands.measure(runs: runs, [count, gitStatus, sqlite])
+        let what = "12. `folio count PerformanceMetric 'sessionID == …'`, the seed's schema (no index)"
+        row(what, counts[0], counts[1], "git status", goal: .ratio(1.2), memoryGoal: limit)
+        row(
+            "12. the same", counts[0], counts[2],
+            "sqlite3 shell without an index: `SELECT count(*) … WHERE sessionID = …`",
+            goal: .none, memoryGoal: ScaleRow.Goal.none)
+        row(
+            "13. the first command after the import (that count, 1 run)", CommandMeasurement(runs: [first]), counts[0],
+            "the same count, later runs", goal: .ratio(1.2), memoryGoal: nil)
+
+        // 14. The session's first five strokes, no index: the page is all that is kept.
+        note("folio query on the seed's schema (no index)")
+        let queries = try commands.measure(
+            runs: runs,
+            [
+                MeasuredCommand(
+                    [
+                        folio, "query", "PerformanceMetric", filter, "--sort", "timestamp", "--limit", "5", "--store",
+                        store,
+                    ],
+                    check: OutputCheck.lines(6, "folio query")),
+                gitStatus,
+            ])
+        row(
+            "14. `folio query … 'sessionID == …' --sort timestamp --limit 5`, no index", queries[0], queries[1],
+            "git status", goal: .ratio(1.2), memoryGoal: limit)
+
+        // 15. The index added to folio.json by hand: declared, not in the cache file yet.
+        try addSessionIndex()
+        note("folio count with the index declared after the documents")
+        let declared = try commands.measure(runs: runs, [count, gitStatus])
+        row(
+            "15. the count after adding `\"indices\": [[\"sessionID\"]]` to `folio.json`", declared[0], declared[1],
+            "git status", goal: .ratio(1.2), memoryGoal: limit)
+        return (time, memory)
+    }
+
+    /// Adds the index on `sessionID` to the store's `folio.json`, as a person would.
+    private func addSessionIndex() throws {
+        let path = store + "/folio.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let indexed = try RowingManifest.indexingSessions(try JSONReader().read(text, file: path))
+        try Data(try JSONWriter().write(indexed)).write(to: URL(filePath: path))
+    }
+}
