@@ -52,9 +52,11 @@ extension DocumentStore {
         case .relationship(let property, let id):
             guard case .relationship(let destination, _, _)? = entity.property(named: property) else { return nil }
             (properties, key) = ([property], [.document(entity: destination, id: id)])
-        default:
+        case .scan, .days:
             // No index narrows it: streamed, in a store serving one command.
             return related.isEmpty ? scanFromCache(query, countOnly: countOnly, access: access, schema: schema) : nil
+        case .identity:
+            return nil
         }
         guard (try? load(related)) != nil, let folder = cachedFolder(name, for: properties) else { return nil }
         guard
