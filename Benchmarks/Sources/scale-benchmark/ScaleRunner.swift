@@ -29,6 +29,22 @@ struct ScaleRow {
         return folio / peer
     }
 
+    /// A command's time row against a peer's, and with a memory goal its peak-memory row.
+    static func command(
+        _ what: String, _ measured: CommandMeasurement, against peer: CommandMeasurement, _ peerName: String,
+        goal: Goal, memory: Goal?
+    ) -> (time: ScaleRow, memory: ScaleRow?) {
+        (
+            ScaleRow(
+                what: what, folio: measured.seconds, peer: peer.seconds, peerName: peerName, unit: .time, goal: goal),
+            memory.map {
+                ScaleRow(
+                    what: what, folio: measured.peakMiB, peer: peer.peakMiB, peerName: peerName, unit: .memory, goal: $0
+                )
+            }
+        )
+    }
+
     var isMet: Bool? {
         switch goal {
         case .ratio(let most): ratio.map { $0 <= most }
@@ -101,16 +117,9 @@ struct ScaleRunner {
             _ what: String, _ measured: CommandMeasurement, against peer: CommandMeasurement, _ peerName: String,
             goal: ScaleRow.Goal, memory: ScaleRow.Goal? = nil
         ) {
-            timeRows.append(
-                ScaleRow(
-                    what: what, folio: measured.seconds, peer: peer.seconds, peerName: peerName, unit: .time, goal: goal
-                ))
-            if let memory {
-                memoryRows.append(
-                    ScaleRow(
-                        what: what, folio: measured.peakMiB, peer: peer.peakMiB, peerName: peerName, unit: .memory,
-                        goal: memory))
-            }
+            let rows = ScaleRow.command(what, measured, against: peer, peerName, goal: goal, memory: memory)
+            timeRows.append(rows.time)
+            memoryRows += rows.memory.map { [$0] } ?? []
         }
         let cliMemory = ScaleRow.Goal.limit(memoryGoal)
 

@@ -28,16 +28,9 @@ struct SeedSchemaRows {
             _ what: String, _ measured: CommandMeasurement, _ peer: CommandMeasurement, _ peerName: String,
             goal: ScaleRow.Goal, memoryGoal: ScaleRow.Goal?
         ) {
-            time.append(
-                ScaleRow(
-                    what: what, folio: measured.seconds, peer: peer.seconds, peerName: peerName, unit: .time, goal: goal
-                ))
-            if let memoryGoal {
-                memory.append(
-                    ScaleRow(
-                        what: what, folio: measured.peakMiB, peer: peer.peakMiB, peerName: peerName, unit: .memory,
-                        goal: memoryGoal))
-            }
+            let rows = ScaleRow.command(what, measured, against: peer, peerName, goal: goal, memory: memoryGoal)
+            time.append(rows.time)
+            memory += rows.memory.map { [$0] } ?? []
         }
         let count = MeasuredCommand(
             [folio, "count", "PerformanceMetric", filter, "--store", store],
