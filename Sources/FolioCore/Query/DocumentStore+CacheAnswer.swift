@@ -151,35 +151,13 @@ extension DocumentStore {
         guard servesOneCommand, !memory.isLoaded(name) else { return false }
         let read = try? lock.withLock(.shared) { () throws(FolioError) -> Bool in
             guard let cached = try makeCachedFolder(name, keepingIndexes: []) else { return false }
-            let match = cached.match
-            var decoded = true
-            let readable = cached.cache.readContents(where: {
-                match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
-            }) { _, key, bytes in
-                guard decoded, let (day, id) = key.parts, let content = Self.content(bytes, members: names) else {
-                    decoded = false
-                    return
-                }
-                body(DocumentPath(validEntity: name, day: day, id: id, blobProperty: nil), content)
+            return cached.forEachDocument(reading: names, includeDeleted: includeDeleted) { document in
+                body(document.path, document.members)
+                return true
             }
-            guard readable, decoded else { return false }
-            for (path, (_, content)) in cached.changed
-            where includeDeleted || content[ReservedKey.deleted] == nil {
-                body(path, content)
-            }
-            return true
         }
         guard read == true else { return false }
         memory.answeredFromCache(name, reading: 0)
         return true
-    }
-
-    /// A cache file's compact content, whole or only `members`; `nil` when it does not decode.
-    static func content(_ bytes: UnsafeRawBufferPointer, members names: [String]?) -> JSONObject? {
-        guard let names else { return CompactJSON.decode(bytes)?.objectValue }
-        guard let values = CompactJSON.members(names, of: bytes) else { return nil }
-        var content = JSONObject()
-        for (name, value) in zip(names, values) { content[name] = value }
-        return content
     }
 }

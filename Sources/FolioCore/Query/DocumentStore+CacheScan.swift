@@ -19,32 +19,17 @@ extension DocumentStore {
         let name = query.entity
         // A count keeps no match (`folio count` asks for none: a limit of 0).
         var scan = CacheScan(query: query, access: access, schema: schema, keepsMatches: !countOnly && query.limit != 0)
-        let match = folder.match
-        var whole = true
-        let readable = folder.cache.readContents(where: {
-            match.unchanged[$0] && (query.includeDeleted || !match.deleted[$0])
-        }) { position, key, bytes in
-            guard whole, let (day, id) = key.parts, let members = Self.content(bytes, members: scan.members) else {
-                whole = false
-                return
+        let read = folder.forEachDocument(reading: scan.members, includeDeleted: query.includeDeleted) { document in
+            guard scan.passes(document.path.id, document.members) else { return true }
+            guard scan.keepsMatches else {
+                scan.count()
+                return true
             }
-            guard scan.passes(id, members) else { return }
-            guard scan.keepsMatches else { return scan.count() }
-            guard let content = CompactJSON.decode(bytes)?.objectValue, let record = folder.cache.record(at: position)
-            else {
-                whole = false
-                return
-            }
-            let path = DocumentPath(validEntity: name, day: day, id: id, blobProperty: nil)
-            scan.keep(
-                id, content,
-                DocumentVersion(path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true))
+            guard let (content, version) = document.whole() else { return false }
+            scan.keep(document.path.id, content, version)
+            return true
         }
-        guard readable, whole else { return nil }
-        for (path, (version, content)) in folder.changed
-        where query.includeDeleted || content[ReservedKey.deleted] == nil {
-            if scan.passes(path.id, content) { scan.keepsMatches ? scan.keep(path.id, content, version) : scan.count() }
-        }
+        guard read else { return nil }
         memory.answeredFromCache(name, reading: 0)
         var explanation = QueryExplanation(
             entity: name, access: access, documents: folder.documents, examined: scan.examined, matched: scan.matched)

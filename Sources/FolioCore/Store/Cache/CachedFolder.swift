@@ -76,3 +76,57 @@ struct CachedFolder: Sendable {
         return record.stamp
     }
 }
+
+extension CachedFolder {
+    /// One document of the folder as `forEachDocument` hands it: its path and the members
+    /// asked for, and the whole content with its version when the caller wants them.
+    struct PassedDocument {
+        let path: DocumentPath
+        /// The members asked for (for a new or changed file, all of them, read from disk already).
+        let members: JSONObject
+        /// The whole content and its version: decoded from the cache file only when asked;
+        /// `nil` when it does not decode. Valid only inside `forEachDocument`'s body.
+        let whole: () -> (content: JSONObject, version: DocumentVersion)?
+    }
+
+    /// Hands `body` every document of the folder (soft-deleted ones when asked), the
+    /// unchanged ones from the cache file in its own order with only `names` decoded (`nil`:
+    /// all), then the new and changed files the walk read. `false` as soon as a record cannot
+    /// be read or does not decode, or `body` says to stop; the caller then starts over.
+    func forEachDocument(reading names: [String]?, includeDeleted: Bool, _ body: (PassedDocument) -> Bool) -> Bool {
+        let (match, entity) = (self.match, cache.folder)
+        var going = true
+        let readable = cache.readContents(where: { match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) }) {
+            position, key, bytes in
+            guard going, let (day, id) = key.parts, let members = Self.content(bytes, members: names) else {
+                going = false
+                return
+            }
+            let path = DocumentPath(validEntity: entity, day: day, id: id, blobProperty: nil)
+            going = body(
+                PassedDocument(path: path, members: members) {
+                    guard let content = CompactJSON.decode(bytes)?.objectValue, let record = cache.record(at: position)
+                    else { return nil }
+                    return (
+                        content,
+                        DocumentVersion(
+                            path: path, stamp: record.stamp, contentHash: record.contentHash, verified: true)
+                    )
+                })
+        }
+        guard readable, going else { return false }
+        for (path, (version, content)) in changed where includeDeleted || content[ReservedKey.deleted] == nil {
+            guard body(PassedDocument(path: path, members: content) { (content, version) }) else { return false }
+        }
+        return true
+    }
+
+    /// A cache file's compact content, whole or only `members`; `nil` when it does not decode.
+    private static func content(_ bytes: UnsafeRawBufferPointer, members names: [String]?) -> JSONObject? {
+        guard let names else { return CompactJSON.decode(bytes)?.objectValue }
+        guard let values = CompactJSON.members(names, of: bytes) else { return nil }
+        var content = JSONObject()
+        for (name, value) in zip(names, values) { content[name] = value }
+        return content
+    }
+}

@@ -22,10 +22,7 @@ extension DocumentStore {
     package var newestHistoryToken: Int64 {
         get throws(FolioError) {
             guard historyLimit > 0 else { return 0 }
-            try load(nil)
-            if lock.unlockedReason == nil {
-                _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
-            }
+            try prepareToReadHistory()
             return try lock.withLock(.shared) { () throws(FolioError) in try HistoryLog.tail(in: folder).lastToken }
         }
     }
@@ -46,10 +43,7 @@ extension DocumentStore {
     private func storedHistory(after token: Int64) throws(FolioError) -> (
         records: [HistoryRecord], reachesBack: Bool
     ) {
-        try load(nil)
-        if lock.unlockedReason == nil {
-            _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
-        }
+        try prepareToReadHistory()
         do {
             return try lock.withLock(.shared) { () throws(FolioError) in
                 try HistoryLog.records(after: token, in: folder)
@@ -59,6 +53,15 @@ extension DocumentStore {
             return try lock.withLock(.exclusive) { () throws(FolioError) in
                 try settingAsideDamage { () throws(FolioError) in try HistoryLog.records(after: token, in: folder) }
             }
+        }
+    }
+
+    /// Reads every entity's folder (once), so that changes made on disk to entities not used
+    /// yet are in the history, and drops a crashed writer's record, where the store can be written.
+    private func prepareToReadHistory() throws(FolioError) {
+        try load(nil)
+        if lock.unlockedReason == nil {
+            _ = try lock.withLock(.exclusive) { () throws(FolioError) in try recoverCrashedWriters() }
         }
     }
 
