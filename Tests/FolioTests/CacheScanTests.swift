@@ -72,6 +72,25 @@ struct CacheScanTests {
         #expect(try compareAnswers(at: root) == Array(repeating: true, count: queries().count))
     }
 
+    /// The records are tested while the folder is walked; one whose content does not hold
+    /// its hash leaves the answer to the loaded folder, which reads the files.
+    @Test func aScanOverADamagedCacheFileGivesTheLoadedFoldersAnswer() throws {
+        let folder = try TemporaryDirectory()
+        let (root, _) = try errands.makeErrands(in: folder)
+        let cache = URL(fileURLWithPath: root + "/.folio/cache/Errand")
+        var damaged = [UInt8](try Data(contentsOf: cache))
+        damaged[try #require(damaged.firstRange(of: Array("Errand 12".utf8))).lowerBound + 1] ^= 0x5A
+        for query in queries() {
+            try Data(damaged).write(to: cache)
+            let streaming = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
+            let result = try streaming.query(query)
+            #expect(!result.explanation.streamed, "\(query)")
+            let loaded = try DocumentStore.open(at: root, durability: .none)
+            let expected = try loaded.query(query)
+            #expect(result.total == expected.total && result.matches.map(\.id) == expected.matches.map(\.id))
+        }
+    }
+
     @Test func anIndexDeclaredAfterTheCacheFileWasWrittenIsStreamedNotLoaded() throws {
         let folder = try TemporaryDirectory()
         let (root, _) = try errands.makeErrands(in: folder)

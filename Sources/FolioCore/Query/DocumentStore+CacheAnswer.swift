@@ -58,6 +58,14 @@ extension DocumentStore {
         case .identity:
             return nil
         }
+        // An index declared since the cache file was written (`folio reindex` builds it): a
+        // scan, its records tested while the folder is walked, not a walk first to find it missing.
+        if related.isEmpty, servesOneCommand, memory.cachedFolder(name) == nil,
+            let cache = CacheIndex.open(folder: name, from: self.folder),
+            cache.indexNames()?.contains(CacheIndex.indexName(of: properties)) == false
+        {
+            return scanFromCache(query, countOnly: countOnly, access: access, schema: schema, cache: cache)
+        }
         guard (try? load(related)) != nil, let folder = cachedFolder(name, for: properties) else { return nil }
         guard
             let candidates = folder.candidates(on: properties, key: key, includeDeleted: query.includeDeleted)?.map({
@@ -97,13 +105,13 @@ extension DocumentStore {
     /// fewer documents than `StoreReads.cacheAnswerMinimum` (loading it costs little and answers every
     /// later query) or the answers have read as many documents as it has (loading it once
     /// costs about that).
-    func cachedFolder(_ name: String, for properties: [String]) -> CachedFolder? {
+    func cachedFolder(_ name: String, for properties: [String], cache: CacheIndex? = nil) -> CachedFolder? {
         let kept = memory.cachedFolder(name)
         let (oneCommand, minimum) = (servesOneCommand, reads.cacheAnswerMinimum)
         if let kept { return oneCommand || kept.documentsRead < kept.documents ? kept : nil }
         let made = try? lock.withLock(.shared) { () throws(FolioError) -> CachedFolder? in
             let indexes: Set<String>? = oneCommand ? [CacheIndex.indexName(of: properties)] : nil
-            guard let made = try makeCachedFolder(name, keepingIndexes: indexes, smallest: minimum)
+            guard let made = try makeCachedFolder(name, keepingIndexes: indexes, smallest: minimum, cache: cache)
             else { return nil }
             // Kept under the shared lock, so a commit into the folder comes after and lets it
             // go; a load meanwhile holds the folder itself.
@@ -118,11 +126,12 @@ extension DocumentStore {
     /// cannot tell or describes fewer than `smallest` documents, the walk found an issue or
     /// a staged file, which a load reports or sweeps, or a new or changed file cannot be
     /// used. Call holding the shared lock.
-    private func makeCachedFolder(_ name: String, keepingIndexes: Set<String>?, smallest: Int = 0)
-        throws(FolioError)
-        -> CachedFolder?
-    {
-        guard let cache = CacheIndex.open(folder: name, from: folder), cache.count >= smallest else { return nil }
+    private func makeCachedFolder(
+        _ name: String, keepingIndexes: Set<String>?, smallest: Int = 0, cache given: CacheIndex? = nil
+    ) throws(FolioError) -> CachedFolder? {
+        guard let cache = given ?? CacheIndex.open(folder: name, from: folder), cache.count >= smallest else {
+            return nil
+        }
         let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count, keysOnly: true)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
             let match = cache.match(listing.keyedDocuments, keepingIndexes: keepingIndexes)

@@ -9,17 +9,54 @@ extension DocumentStore {
     /// Memory holds the walk and the matches, never the folder. `nil` when the ordinary run
     /// must answer: an app's store, or a folder the cache file cannot tell (see
     /// `makeCachedFolder`). The caller has checked that the query reads no other folder.
-    func scanFromCache(_ query: DocumentQuery, countOnly: Bool, access: QueryAccess, schema: QuerySchema)
-        -> DocumentQueryResult?
-    {
+    ///
+    /// When the folder has not been walked yet, the cache file's entries are streamed and
+    /// tested on another core while this one walks (`CachedFolder.testEntries`), keeping only
+    /// where those that passed lie. The records then give each its verdict, checked against
+    /// what was streamed, and the walk says which verdicts stand (the records whose files are
+    /// unchanged): a count takes them as they are, a query reads whole only the records that
+    /// passed, and the new and changed files the walk read are tested after. So a scan costs
+    /// about the longer of the two, as `git status` costs its walk, rather than their sum,
+    /// and holds no list of the folder's contents.
+    func scanFromCache(
+        _ query: DocumentQuery, countOnly: Bool, access: QueryAccess, schema: QuerySchema, cache: CacheIndex? = nil
+    ) -> DocumentQueryResult? {
         // Every document of the entity, whole (`folio query Entity`, `export`): no less to keep than a load.
-        guard servesOneCommand, query.filter != nil || query.limit != nil || countOnly,
-            let folder = cachedFolder(query.entity, for: [])
-        else { return nil }
+        guard servesOneCommand, query.filter != nil || query.limit != nil || countOnly else { return nil }
         let name = query.entity
         // A count keeps no match (`folio count` asks for none: a limit of 0).
         var scan = CacheScan(query: query, access: access, schema: schema, keepsMatches: !countOnly && query.limit != 0)
-        let read = folder.forEachDocument(reading: scan.members, includeDeleted: query.includeDeleted) { document in
+        var testing: EntryTests?
+        let walked: CachedFolder?
+        if query.filter != nil, memory.cachedFolder(name) == nil,
+            let cache = cache ?? CacheIndex.open(folder: name, from: self.folder)
+        {
+            let tests = EntryTests()
+            testing = tests
+            let reading = DispatchGroup()
+            DispatchQueue.global().async(group: reading) {
+                var tester = CacheScan(query: query, access: access, schema: schema, keepsMatches: false)
+                tests.tested = CachedFolder.testEntries(of: cache, reading: tester.members) { tester.passes($0, $1) }
+            }
+            walked = cachedFolder(name, for: [], cache: cache)
+            reading.wait()
+        } else {
+            walked = cachedFolder(name, for: [])
+        }
+        guard let folder = walked else { return nil }
+        var among: ((Int) -> Bool)?
+        if let testing {
+            guard let tested = testing.tested, let passing = folder.verdicts(tested) else { return nil }
+            // The records tested while walking: those that failed (and, for a count, all of
+            // them) are settled by their verdicts; those a query keeps are read whole below.
+            for position in folder.unchangedPositions(includeDeleted: query.includeDeleted)
+            where !(scan.keepsMatches && passing[position]) {
+                scan.settle(passed: passing[position])
+            }
+            among = scan.keepsMatches ? { passing[$0] } : { _ in false }
+        }
+        let read = folder.forEachDocument(reading: scan.members, includeDeleted: query.includeDeleted, among: among) {
+            document in
             guard scan.passes(document.path.id, document.members) else { return true }
             guard scan.keepsMatches else {
                 scan.count()
@@ -37,6 +74,12 @@ extension DocumentStore {
         explanation.streamed = true
         return scan.result(explanation)
     }
+}
+
+/// The entries tested on another core, written by that thread alone and read only after
+/// waiting for it: hence `@unchecked`.
+private final class EntryTests: @unchecked Sendable {
+    var tested: CachedFolder.TestedEntries?
 }
 
 /// One pass of a query's filter over a folder's documents as they stream by: what it reads
@@ -84,6 +127,13 @@ private struct CacheScan {
 
     /// Counts a match that is not kept.
     mutating func count() { matched += 1 }
+
+    /// Counts a document tested elsewhere (see `CachedFolder.testEntries`), and if it passed, a
+    /// match that is not kept.
+    mutating func settle(passed: Bool) {
+        examined += 1
+        if passed { matched += 1 }
+    }
 
     /// Keeps a match, whole, trimming the matches kept to the window when they have grown.
     mutating func keep(_ id: UUID, _ content: JSONObject, _ version: DocumentVersion) {

@@ -35,7 +35,7 @@ final class CacheIndex: Sendable {
     let descriptor: Int32
     let footer: DocumentCache.Footer
     /// Where the index part ends in the file.
-    private let end: Int
+    let end: Int
     /// How many documents the part has records of.
     let count: Int
     private let indexCount: Int
@@ -240,6 +240,27 @@ final class CacheIndex: Sendable {
         return match
     }
 
+    /// The names of the indexes the part holds (see `indexName`), read from their headers
+    /// alone, past the records and each index's pairs: what tells, before a walk, whether
+    /// an index can serve a query. Not checked against the part's checksum (`match` checks
+    /// it): a wrong answer only sends the query the longer way. `nil` when the headers
+    /// cannot be read.
+    func indexNames() -> Set<String>? {
+        var offset = footer.indexStart + 16 + count * Self.recordSize
+        var names: Set<String> = []
+        for _ in 0..<indexCount {
+            guard offset <= end - 8, let length = Self.read(descriptor, at: offset, count: 8),
+                case let nameLength = Self.number(length[...], at: 0), nameLength <= UInt64(end - offset - 16),
+                let header = Self.read(descriptor, at: offset + 8, count: Int(nameLength) + 8)
+            else { return nil }
+            let pairs = Self.number(header[Int(nameLength)...], at: 0)
+            guard pairs <= UInt64(end / Self.pairSize) else { return nil }
+            names.insert(String(decoding: header[..<Int(nameLength)], as: UTF8.self))
+            offset += 16 + Int(nameLength) + Int(pairs) * Self.pairSize
+        }
+        return names
+    }
+
     /// A reader of the index part past its two counts, at the first record; `nil` when
     /// those cannot be read.
     private func recordsReader() -> Reader? {
@@ -268,20 +289,9 @@ final class CacheIndex: Sendable {
         // The entries are not in store order: read in store order, nearly every content
         // took a read of its own (ten times the time at 200,000).
         contents.sort { $0.start < $1.start }
-        var window: [UInt8] = []
-        var windowStart = 0
+        var window = FileWindow(descriptor: descriptor, end: footer.entriesEnd)
         for (position, key, start, length, checksum) in contents {
-            guard start >= 0, length <= footer.entriesEnd, start <= footer.entriesEnd - length else { return false }
-            if start < windowStart || start + length > windowStart + window.count {
-                guard
-                    let read = Self.read(
-                        descriptor, at: start, count: min(max(length, 1 << 20), footer.entriesEnd - start))
-                else { return false }
-                (window, windowStart) = (read, start)
-            }
-            let holds = window.withUnsafeBytes { raw in
-                let content = UnsafeRawBufferPointer(
-                    rebasing: raw[(start - windowStart)..<(start - windowStart + length)])
+            let holds = window.reading(at: start, count: length) { content in
                 guard ContentHash.of(content) == checksum else { return false }
                 body(position, key, content)
                 return true

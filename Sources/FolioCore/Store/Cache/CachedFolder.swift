@@ -1,4 +1,5 @@
 import FolioJSON
+import Foundation
 
 /// A large entity folder seen through its cache file and one walk, without loading it:
 /// what lets an app's first query on one index key cost the walk and the documents it
@@ -91,12 +92,18 @@ extension CachedFolder {
 
     /// Hands `body` every document of the folder (soft-deleted ones when asked), the
     /// unchanged ones from the cache file in its own order with only `names` decoded (`nil`:
-    /// all), then the new and changed files the walk read. `false` as soon as a record cannot
-    /// be read or does not decode, or `body` says to stop; the caller then starts over.
-    func forEachDocument(reading names: [String]?, includeDeleted: Bool, _ body: (PassedDocument) -> Bool) -> Bool {
+    /// all) and, given `among`, only at the positions it takes, then the new and changed
+    /// files the walk read. `false` as soon as a record cannot be read or does not decode, or
+    /// `body` says to stop; the caller then starts over.
+    func forEachDocument(
+        reading names: [String]?, includeDeleted: Bool, among: ((Int) -> Bool)? = nil,
+        _ body: (PassedDocument) -> Bool
+    ) -> Bool {
         let (match, entity) = (self.match, cache.folder)
         var going = true
-        let readable = cache.readContents(where: { match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) }) {
+        let readable = cache.readContents(where: {
+            match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) && among?($0) ?? true
+        }) {
             position, key, bytes in
             guard going, let (day, id) = key.parts, let members = Self.content(bytes, members: names) else {
                 going = false
@@ -119,6 +126,52 @@ extension CachedFolder {
             guard body(PassedDocument(path: path, members: content) { (content, version) }) else { return false }
         }
         return true
+    }
+
+    /// The positions of the records whose files the walk found unchanged, soft-deleted ones
+    /// only when asked: the documents `forEachDocument` hands from the cache file.
+    func unchangedPositions(includeDeleted: Bool) -> some Sequence<Int> {
+        let match = self.match
+        return match.unchanged.indices.lazy.filter { match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) }
+    }
+
+    /// Every entry of a cache file put to `test` on the members `names` it reads, streamed
+    /// front to back before any walk says which still hold: what lets a scan test documents
+    /// on one core while another walks the folder (see `DocumentStore.scanFromCache`).
+    /// `nil` as soon as an entry cannot be read or does not decode.
+    static func testEntries(of cache: CacheIndex, reading names: [String], _ test: (UUID, JSONObject) -> Bool)
+        -> TestedEntries?
+    {
+        var passing: [Int] = []
+        var whole = true
+        let digest = cache.streamEntries { start, key, bytes in
+            guard whole, let (_, id) = key.parts, let members = content(bytes, members: names) else {
+                whole = false
+                return
+            }
+            if test(id, members) { passing.append(start) }
+        }
+        guard let digest, whole else { return nil }
+        return TestedEntries(passing: passing, digest: digest)
+    }
+
+    /// The entries `testEntries` streamed: where the contents that passed start, in the
+    /// file's order, and the digest of all it read.
+    struct TestedEntries: Sendable {
+        let passing: [Int]
+        let digest: CacheIndex.ContentsDigest
+    }
+
+    /// Each record's verdict by position, from the entries its content was tested as; `nil`
+    /// when the records do not describe exactly the contents streamed (a damaged file).
+    func verdicts(_ tested: TestedEntries) -> [Bool]? {
+        var verdicts = [Bool](repeating: false, count: cache.count)
+        let passing = tested.passing
+        let digest = cache.recordContents { position, start in
+            let found = passing.partitioningIndex { $0 >= start }
+            verdicts[position] = found < passing.count && passing[found] == start
+        }
+        return digest == tested.digest ? verdicts : nil
     }
 
     /// A cache file's compact content, whole or only `members`; `nil` when it does not decode.
