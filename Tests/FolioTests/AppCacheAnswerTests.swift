@@ -67,13 +67,16 @@ struct AppCacheAnswerTests {
         #expect(store.statistics.answersFromCacheFiles == 3)
         #expect(!isLoaded("Errand", in: store))
 
-        // What no index answers loads the folder, and the answers are the loaded folder's.
+        // What no index answers reads the whole folder through the cache file; the answers have
+        // then read the folder's worth, so the next one loads it, with the loaded folder's answers.
         let found = try context.fetch(FetchDescriptor<Errand>(predicate: #Predicate { $0.title == "Errand 7" }))
         #expect(found.map(\.code) == ["E7"])
+        #expect(store.statistics.answersFromCacheFiles == 4)
+        #expect(!isLoaded("Errand", in: store))
+        #expect(try errands(priority: 3, in: context).map(\.code) == third.map(\.code))
         #expect(isLoaded("Errand", in: store))
         #expect(store.memory.refreshScope.cached.isEmpty, "what the walk found is let go")
-        #expect(try errands(priority: 3, in: context).map(\.code) == third.map(\.code))
-        #expect(store.statistics.answersFromCacheFiles == 3)
+        #expect(store.statistics.answersFromCacheFiles == 4)
     }
 
     @Test func aFolderSmallerThanTheMinimumIsLoadedByItsFirstFetch() throws {
@@ -82,6 +85,28 @@ struct AppCacheAnswerTests {
         let (_, context, store) = try openApp(at: root, cacheAnswerMinimum: 61)
         #expect(try errands(priority: 3, in: context).count == 12)
         #expect(store.statistics.answersFromCacheFiles == 0)
+        #expect(isLoaded("Errand", in: store))
+    }
+
+    /// A fetch whose filter no index serves (`done` has none) reads through the cache file and
+    /// keeps its results, not the folder; a second reads as many again, so it loads the folder.
+    @Test func anAppsFirstFetchNoIndexServesIsStreamedAndTheSecondLoadsTheFolder() throws {
+        let folder = try TemporaryDirectory()
+        let (root, _) = try makeErrands(in: folder)
+        let (_, context, store) = try openApp(at: root)
+        let done = try context.fetch(
+            FetchDescriptor<Errand>(predicate: #Predicate { $0.done }, sortBy: [SortDescriptor(\.code)]))
+        let loaded = try DocumentStore.open(at: root, durability: .none)
+        let expected = try loaded.query(DocumentQuery(entity: "Errand", filter: .property("done")))
+        #expect(done.map(\.code) == expected.matches.compactMap { $0.stored?.content["code"]?.stringValue }.sorted())
+        #expect(done.count == 20 && done.allSatisfy(\.done))
+        #expect(store.statistics.answersFromCacheFiles == 1)
+        #expect(!isLoaded("Errand", in: store))
+        #expect(store.statistics.filesRead == 0 && store.statistics.cacheHits == 0)
+
+        let notDone = try context.fetchCount(FetchDescriptor<Errand>(predicate: #Predicate { !$0.done }))
+        #expect(notDone == 40)
+        #expect(store.statistics.answersFromCacheFiles == 1)
         #expect(isLoaded("Errand", in: store))
     }
 

@@ -336,11 +336,12 @@ struct ScaleRunner {
                 what: "9. `folio import` of all strokes", folio: folioImport.peakMiB, peer: sqliteImport.peakMiB,
                 peerName: "sqlite3 shell import", unit: .memory, goal: .limit(256)))
 
-        // 12 to 15. The import's store, the seed's schema as it is: what no index serves.
+        // 12 to 16. The import's store, the seed's schema as it is: what no index serves.
         let seed = try SeedSchemaRows(
             commands: commands, folio: folio, store: stores.importStore, database: stores.importDatabase,
             sqlite3: sqlite3, gitStatus: gitStatus, filter: filter, session: session, strokes: strokes, runs: runs,
-            memoryGoal: memoryGoal
+            memoryGoal: memoryGoal, warmUpStore: stores.sessionsStore, queriesFile: stores.queriesFile,
+            appRuns: options.appRuns, statWalk: median(walks)
         ).measure(note: note)
         timeRows += seed.time
         memoryRows += seed.memory

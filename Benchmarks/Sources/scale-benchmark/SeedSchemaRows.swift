@@ -2,10 +2,11 @@ import BenchmarkSupport
 import FolioJSON
 import Foundation
 
-/// Rows 12 to 15: the store `folio import` made, whose manifest is the seed's as it is (no
+/// Rows 12 to 16: the store `folio import` made, whose manifest is the seed's as it is (no
 /// index on `PerformanceMetric.sessionID`), asked what no index serves, beside `git status`
 /// of the same tree and the sqlite3 shell without an index; then the index added to
-/// `folio.json` by hand, which the cache file does not hold yet.
+/// `folio.json` by hand, which the cache file does not hold yet; last, an app's first fetch
+/// on that store, its models declaring the index the cache file does not hold (16).
 struct SeedSchemaRows {
     let commands: Commands
     let folio: String
@@ -20,6 +21,12 @@ struct SeedSchemaRows {
     let strokes: String
     let runs: Int
     let memoryGoal: Double
+    /// For row 16, the app's child process: the store it warms up on, the warm queries' file,
+    /// how many children, and the C stat walk's median time over the strokes' folder.
+    let warmUpStore: String
+    let queriesFile: String
+    let appRuns: Int
+    let statWalk: Double
 
     func measure(note: (String) -> Void) throws -> (time: [ScaleRow], memory: [ScaleRow]) {
         var time: [ScaleRow] = []
@@ -81,6 +88,34 @@ struct SeedSchemaRows {
         row(
             "15. the count after adding `\"indices\": [[\"sessionID\"]]` to `folio.json`", declared[0], declared[1],
             "git status", goal: .ratio(1.2), memoryGoal: limit)
+
+        // 16. An app whose `#Index` on `sessionID` is new to the store: its first fetch is a
+        // scan, which keeps its results, not the entity.
+        note("the app's open and first fetch on the seed's store (no index built; a child process each)")
+        guard let target = UUID(uuidString: session), let count = Int(strokes) else {
+            throw BenchmarkFailure("row 16 needs a session UUID and a stroke count, not \(session) and \(strokes)")
+        }
+        var apps: [AppMeasurement] = []
+        for run in 0...appRuns {
+            let measured = try AppChild.spawn(
+                warmUpStore: warmUpStore, store: store, session: target, strokes: count, queriesFile: queriesFile)
+            if run > 0 { apps.append(measured) }
+        }
+        let app = "16. app: `ModelContainer` open + first fetch of one session's strokes, no index built"
+        time.append(
+            ScaleRow(
+                what: app, folio: median(apps.map(\.openAndFetch)), peer: statWalk,
+                peerName: "C stat walk of `PerformanceMetric/` (opendir/readdir/fstatat)", unit: .time, goal: .none))
+        memory.append(
+            ScaleRow(
+                what: "16. app: resident memory growth, open + first fetch, no index built",
+                folio: median(apps.map { Double($0.residentGrowthKiB) / 1_024 }), peer: nil, peerName: "",
+                unit: .memory, goal: limit))
+        memory.append(
+            ScaleRow(
+                what: "16. app: heap in use growth (`mallinfo2`), open + first fetch, no index built",
+                folio: median(apps.map { Double($0.heapGrowthBytes) / 1_048_576 }), peer: nil, peerName: "",
+                unit: .memory, goal: .none))
         return (time, memory)
     }
 

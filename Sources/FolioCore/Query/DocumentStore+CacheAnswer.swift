@@ -53,14 +53,14 @@ extension DocumentStore {
             guard case .relationship(let destination, _, _)? = entity.property(named: property) else { return nil }
             (properties, key) = ([property], [.document(entity: destination, id: id)])
         case .scan, .days:
-            // No index narrows it: streamed, in a store serving one command.
+            // No index narrows it: streamed.
             return related.isEmpty ? scanFromCache(query, countOnly: countOnly, access: access, schema: schema) : nil
         case .identity:
             return nil
         }
         // An index declared since the cache file was written (`folio reindex` builds it): a
         // scan, its records tested while the folder is walked, not a walk first to find it missing.
-        if related.isEmpty, servesOneCommand, memory.cachedFolder(name) == nil,
+        if related.isEmpty, memory.cachedFolder(name) == nil,
             let cache = CacheIndex.open(folder: name, from: self.folder),
             cache.indexNames()?.contains(CacheIndex.indexName(of: properties)) == false
         {

@@ -3,12 +3,15 @@ import Foundation
 
 extension DocumentStore {
     /// The answer to a query that no index the cache file holds narrows (a scan, a day range,
-    /// an index declared since the file was written), streamed from its folder's cache file
-    /// in a store serving one command: of each document only the members the filter reads
-    /// are decoded and tested, and only what passes is kept, whole (nothing, for a count).
-    /// Memory holds the walk and the matches, never the folder. `nil` when the ordinary run
-    /// must answer: an app's store, or a folder the cache file cannot tell (see
-    /// `makeCachedFolder`). The caller has checked that the query reads no other folder.
+    /// an index declared since the file was written), streamed from its folder's cache file:
+    /// of each document only the members the filter reads are decoded and tested, and only
+    /// what passes is kept, whole (nothing, for a count). Memory holds the walk and the
+    /// matches, never the folder. `nil` when the ordinary run must answer: a folder the cache
+    /// file cannot tell (see `makeCachedFolder`), or in an app's store, a folder smaller than
+    /// `StoreReads.cacheAnswerMinimum` or one whose answers from the cache file have read as
+    /// many documents as it holds (a scan reads them all, so an app's second scan of a
+    /// folder loads it and answers every later one from memory). The caller has checked that
+    /// the query reads no other folder.
     ///
     /// When the folder has not been walked yet, the cache file's entries are streamed and
     /// tested on another core while this one walks (`CachedFolder.testEntries`), keeping only
@@ -22,14 +25,15 @@ extension DocumentStore {
         _ query: DocumentQuery, countOnly: Bool, access: QueryAccess, schema: QuerySchema, cache: CacheIndex? = nil
     ) -> DocumentQueryResult? {
         // Every document of the entity, whole (`folio query Entity`, `export`): no less to keep than a load.
-        guard servesOneCommand, query.filter != nil || query.limit != nil || countOnly else { return nil }
+        guard query.filter != nil || query.limit != nil || countOnly else { return nil }
         let name = query.entity
         // A count keeps no match (`folio count` asks for none: a limit of 0).
         var scan = CacheScan(query: query, access: access, schema: schema, keepsMatches: !countOnly && query.limit != 0)
         var testing: EntryTests?
         let walked: CachedFolder?
         if query.filter != nil, memory.cachedFolder(name) == nil,
-            let cache = cache ?? CacheIndex.open(folder: name, from: self.folder)
+            let cache = cache ?? CacheIndex.open(folder: name, from: self.folder),
+            servesOneCommand || cache.count >= reads.cacheAnswerMinimum
         {
             let tests = EntryTests()
             testing = tests
@@ -67,7 +71,8 @@ extension DocumentStore {
             return true
         }
         guard read else { return nil }
-        memory.answeredFromCache(name, reading: 0)
+        // Every document was read, in part: in an app's store, the next such answer loads the folder.
+        memory.answeredFromCache(name, reading: folder.documents)
         var explanation = QueryExplanation(
             entity: name, access: access, documents: folder.documents, examined: scan.examined, matched: scan.matched)
         explanation.fromCacheFile = true

@@ -2,9 +2,10 @@
 /// over its life, or for one command of a process that asks one and ends.
 ///
 /// The two differ in what they load. An app's store loads a folder at its first use and
-/// answers every later query from memory; only a query on one index key over a large folder
-/// is answered from the folder's cache file and a walk, and the folder is loaded once such
-/// answers have read as many documents as it holds. One command's store leaves a folder
+/// answers every later query from memory; only a query on one index key or one no index
+/// serves (a scan, streamed) over a large folder is answered from the folder's cache file and
+/// a walk, and the folder is loaded once such answers have read as many documents as it holds
+/// (a scan reads them all). One command's store leaves a folder
 /// unloaded wherever the command can do without it: a query on one index key is answered from
 /// the cache file whatever the folder's size (see `answerFromCache`), a commit of new
 /// documents checks their identities against a walk of their folder (see `commit`), and a
