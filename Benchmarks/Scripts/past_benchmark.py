@@ -19,6 +19,9 @@ Peak memory is each process's ru_maxrss (from wait4). Run at the repository's ro
 `swift build -c release --product folio`:
 
     python3 Benchmarks/Scripts/past_benchmark.py [--documents 200000] [--days 365] [--runs 5]
+
+`--rows diff` (or `log`, `first-count`, `turned-count`, `kept-count`, comma-separated) runs only
+those rows; `--scratch FOLDER` builds the store there instead of the system's temporary folder.
 """
 import argparse
 import datetime
@@ -33,6 +36,7 @@ import time
 import uuid
 
 SESSION_STROKES = 720
+ROW_KEYS = ["log", "diff", "first-count", "turned-count", "kept-count"]
 
 
 def timed(arguments, cwd, stdin=None):
@@ -142,10 +146,18 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--folio", default=".build/release/folio")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--rows", default=",".join(ROW_KEYS),
+                        help=f"the rows to run, comma-separated, of {', '.join(ROW_KEYS)}")
+    parser.add_argument("--scratch", default=None, help="the folder to build the store in")
     options = parser.parse_args()
+    wanted_rows = options.rows.split(",")
+    if unknown := [key for key in wanted_rows if key not in ROW_KEYS]:
+        parser.error(f"no row {', '.join(unknown)}; the rows are {', '.join(ROW_KEYS)}")
     folio = os.path.abspath(options.folio)
     random.seed(42)
-    root = tempfile.mkdtemp(prefix="past-benchmark-")
+    if options.scratch:
+        os.makedirs(options.scratch, exist_ok=True)
+    root = tempfile.mkdtemp(prefix="past-benchmark-", dir=options.scratch)
     try:
         print(f"building {options.documents} strokes in {options.days} daily commits in {root}", flush=True)
         store, stroke_id, session = build(root, folio, options.documents, options.days)
@@ -203,6 +215,7 @@ def main():
              folio_run(*(["count"] + count_query + ["--at", "HEAD~10"]), check=expected),
              folio_run(*(["count"] + count_query), check=expected), None),
         ]
+        rows = [row for key, row in zip(ROW_KEYS, rows) if key in wanted_rows]
         results = measure(rows, options.runs)
         print()
         print(f"{options.documents} strokes, {options.days} daily commits, median of {options.runs}, "

@@ -30,8 +30,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     init(uniqueMembers: [Member]) { members = uniqueMembers }
 
     /// An object of these members; a repeated key keeps its last value in its first place.
+    /// Inlinable, so that a caller's sequence (a `zip` of keys and values) is walked
+    /// specialized, not through generic metadata each step.
+    @inlinable
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
-        members = []
+        self.init()
         for (key, value) in pairs { self[key] = value }
     }
 

@@ -39,27 +39,12 @@ public struct JSONWriter: Sendable {
     /// The value on one line, for NDJSON, as `jq -c` writes it: the canonical text without
     /// the whitespace of its layout (`{"a":1,"b":[2,3]}`). Only whitespace outside strings
     /// goes; a string keeps its spaces, and never holds a raw line break (JSON escapes it).
+    ///
+    /// YAJL writes it so with its layout off: the layout is all the whitespace it adds.
     public func line(for value: JSONValue) throws(JSONError) -> String {
-        var compact: [UInt8] = []
-        var inString = false
-        var escaped = false
-        for byte in try write(value) {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
-                continue
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            }
-            compact.append(byte)
-        }
-        return String(decoding: compact, as: UTF8.self)
+        let generator = CanonicalGenerator(maximumDepth: maximumDepth, layout: false)
+        try generator.emit(value, depth: 0)
+        return String(decoding: generator.bytes(trimmingFinalNewline: false), as: UTF8.self)
     }
 }
 
@@ -81,15 +66,19 @@ private final class CanonicalGenerator {
 
     private let handle: yajl_gen
     private let maximumDepth: Int
+    /// Whether the text is laid out (YAJL's beautify: a member or element a line, indented,
+    /// `": "`, a final newline), or on one line with no whitespace outside strings.
+    private let layout: Bool
     /// Containers open in this generator (not counting those of an enclosing one).
     private var level = 0
     /// The text YAJL's buffer held so far, once it grew past `flushSize`.
     private var output: [UInt8] = []
 
-    init(maximumDepth: Int) {
+    init(maximumDepth: Int, layout: Bool = true) {
         self.maximumDepth = maximumDepth
+        self.layout = layout
         handle = yajl_gen_alloc(nil)
-        _ = folio_yajl_gen_config_flag(handle, yajl_gen_beautify, 1)
+        _ = folio_yajl_gen_config_flag(handle, yajl_gen_beautify, layout ? 1 : 0)
         _ = folio_yajl_gen_config_flag(handle, yajl_gen_validate_utf8, 1)
         _ = folio_yajl_gen_config_two_space_indent(handle)
     }
@@ -151,7 +140,7 @@ private final class CanonicalGenerator {
     }
 
     private func splice(_ value: JSONValue, depth: Int) throws(JSONError) {
-        let inner = CanonicalGenerator(maximumDepth: maximumDepth)
+        let inner = CanonicalGenerator(maximumDepth: maximumDepth, layout: layout)
         try inner.emit(value, depth: depth)
         let indent = Array(repeatElement(Self.indentUnit, count: level).joined())
         var text: [UInt8] = []

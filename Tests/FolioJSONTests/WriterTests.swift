@@ -60,6 +60,37 @@ struct WriterTests {
         #expect(String(decoding: bytes, as: UTF8.self) == Self.expectedText(value, indent: 0) + "\n")
     }
 
+    /// A line is the canonical text without its layout's whitespace, past YAJL's limit too,
+    /// where a spliced container must come in without the layout either.
+    @Test(arguments: [1, 120, 121, 129, 255])
+    func aLineIsTheLaidOutTextWithoutItsLayoutAtAnyDepth(depth: Int) throws {
+        var value: JSONValue = ["leaf": 1, "text": " a \"spaced\"\n string ", "n": 2.5, "none": [], "nil": nil]
+        for level in 1..<depth { value = level.isMultiple(of: 2) ? [value, "x y"] : ["k": value, "k 2": [:]] }
+        var compact: [UInt8] = []
+        var inString = false
+        var escaped = false
+        for byte in try JSONWriter().write(value) {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
+                continue
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            }
+            compact.append(byte)
+        }
+        let line = try JSONWriter().line(for: value)
+        #expect(line == String(decoding: compact, as: UTF8.self))
+        #expect(!line.contains("\n"))
+        #expect(try JSONReader().read(Array(line.utf8)) == value)
+    }
+
     /// The canonical layout, computed independently of YAJL.
     static func expectedText(_ value: JSONValue, indent: Int) -> String {
         let pad = String(repeating: "  ", count: indent + 1)

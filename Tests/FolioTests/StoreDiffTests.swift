@@ -94,6 +94,45 @@ struct StoreDiffTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: repository.path + "/.git/index")) == index)
     }
 
+    @Test func theCommitsAreTheOnesGitNamesForAStoreInASubfolderAndARangeIsNoCommit() throws {
+        let repository = try GitScratchRepository()
+        try repository.write("Timers/" + Self.path(Self.tea), Self.timer(Self.tea, name: "Tea", minutes: 4))
+        try repository.write("notes.txt", Array("not the store\n".utf8))
+        try repository.commitAll("first")
+        try repository.git("tag", "-a", "v1", "-m", "an annotated tag names a tag object, not the commit")
+        try repository.write("Timers/" + Self.path(Self.tea), Self.timer(Self.tea, name: "Tea", minutes: 5))
+        try repository.write("Timers/" + Self.path(Self.coffee), Self.timer(Self.coffee, name: "Coffee", minutes: 10))
+        try repository.write("notes.txt", Array("still not the store\n".utf8))
+        try repository.commitAll("second")
+        func commit(_ revision: String) throws -> String {
+            String(decoding: try repository.git("rev-parse", "--verify", revision + "^{commit}"), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let head = try commit("HEAD")
+
+        let diff = try StoreDiff(inStoreAt: repository.path + "/Timers", from: "v1", to: String(head.prefix(7)))
+        #expect(diff.from == (try commit("v1")))
+        #expect(diff.to == head)
+        #expect(diff.records.map(\.path) == [Self.path(Self.tea), Self.path(Self.coffee)])
+        #expect(diff.records.map(\.kind) == [.changed, .created])
+        #expect(diff.records.first?.properties == [PropertyChange(name: "minutes", old: 4, new: 5)])
+
+        // Git would read a range as two commits; it names none. Of two bad revisions, the first is the one named.
+        let bad: [(old: String, new: String?, named: String)] = [
+            ("HEAD~1..HEAD", nil, "HEAD~1..HEAD"), ("HEAD~1", "HEAD~1..HEAD", "HEAD~1..HEAD"),
+            ("no-such-branch", "-x", "no-such-branch"),
+        ]
+        for (old, new, named) in bad {
+            do {
+                _ = try StoreDiff(inStoreAt: repository.path + "/Timers", from: old, to: new)
+                Issue.record("\(old) to \(new ?? "the working tree") is no pair of commits")
+            } catch {
+                #expect(error.kind == .notFound, "\(error)")
+                #expect(error.reason.contains("has no commit \(named)"), "\(error)")
+            }
+        }
+    }
+
     @Test func aRevisionThatIsNoCommitOrReadsAsAnOptionIsAnErrorAndAStoreOutsideGitToo() throws {
         let repository = try GitScratchRepository()
         try repository.write(Self.path(Self.tea), Self.timer(Self.tea, name: "Tea", minutes: 4))

@@ -39,9 +39,9 @@ public struct RecordHistory: Sendable {
     /// revision that names no commit (or a repository with none yet), `.invalidInput` for
     /// text that is no revision (one starting with `-` is refused before git runs).
     public init(of id: UUID, inStoreAt folder: String, from revision: String? = nil) throws(FolioError) {
-        let repository = try StoreRepository(storeFolder: folder)
+        let (repository, named) = try StoreRepository.resolving([revision ?? "HEAD"], inStoreAt: folder)
         self.id = id
-        head = try repository.commit(named: revision ?? "HEAD")
+        head = named[0]
         let output = try repository.checked([
             "log", "-z", "--raw", "--no-abbrev", "--no-renames", "--root", "--diff-merges=first-parent",
             "--no-color", CommitListing.format, head, "--", ":(glob)**/\(id.uuidString).json",

@@ -32,8 +32,8 @@ public struct RecordVersion: Sendable {
     /// for a revision that names no commit, a record no commit up to it has, or a record
     /// absent at it, and `.invalidDocument` for a file there that does not parse as a record.
     public init(of id: UUID, inStoreAt folder: String, at revision: String) throws(FolioError) {
-        let repository = try StoreRepository(storeFolder: folder)
-        let commit = try repository.commit(named: revision)
+        let (repository, commits) = try StoreRepository.resolving([revision], inStoreAt: folder)
+        let commit = commits[0]
         (self.id, self.commit, self.revision) = (id, commit, revision)
         let at = "\(revision) (commit \(commit.prefix(7)))"
         let output = try repository.checked([

@@ -59,8 +59,8 @@ package struct RevisionCopy: Sendable {
     package static func make(of storeFolder: String, at revision: String, keep: Bool) throws(FolioError)
         -> RevisionCopy
     {
-        let repository = try StoreRepository(storeFolder: storeFolder)
-        let commit = try repository.commit(named: revision)
+        let (repository, commits) = try StoreRepository.resolving([revision], inStoreAt: storeFolder)
+        let commit = commits[0]
         guard let tree = try repository.storeTree(at: commit) else {
             throw FolioError(
                 .notFound,

@@ -12,9 +12,10 @@ import Foundation
 /// }
 /// ```
 ///
-/// It costs what changed: git lists the changed files of the store's folder (`diff-tree`
-/// between two commits, `diff-index` and `ls-files --others` against the working tree),
-/// one `git cat-file --batch` reads the changed blobs, and the working tree's changed
+/// It costs what changed: one `git rev-parse` finds the repository and both commits, git
+/// lists the changed files of the store's folder with their blobs (`diff-tree` between two
+/// commits, `diff-index` and `ls-files --others` against the working tree), one
+/// `git cat-file --batch` reads the changed blobs, and the working tree's changed
 /// files are read directly, beneath the store's folder without following a link. Git runs
 /// as a reader only (see `RecordHistory`): nothing is written to the repository, its index
 /// or its work tree.
@@ -62,9 +63,10 @@ public struct StoreDiff: Sendable {
     }
 
     private init(folder: String, from old: String?, to new: String?, selection: RecordSelection?) throws(FolioError) {
-        let repository = try StoreRepository(storeFolder: folder)
-        from = try repository.commit(named: old ?? "HEAD")
-        to = try new.map { text throws(FolioError) in try repository.commit(named: text) }
+        let (repository, commits) = try StoreRepository.resolving(
+            [old ?? "HEAD"] + (new.map { [$0] } ?? []), inStoreAt: folder)
+        from = commits[0]
+        to = commits.count > 1 ? commits[1] : nil
         let changed: ChangedFiles
         if let to {
             changed = try ChangedFiles(in: repository, from: from, to: to)

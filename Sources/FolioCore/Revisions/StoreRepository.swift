@@ -35,6 +35,56 @@ struct StoreRepository {
         self.prefix = String(lines[2])
     }
 
+    private init(folder: String, prefix: String) {
+        (self.folder, self.prefix) = (folder, prefix)
+    }
+
+    /// The repository the store at `folder` is in and the commits `revisions` name, in
+    /// order, asked of one `git rev-parse` (where `init(storeFolder:)` and `commit(named:)`
+    /// start git once each). Where that run does not answer plainly (no repository, a bare
+    /// one, a revision that names no commit or is a range), they run apart, for their errors.
+    static func resolving(_ revisions: [String], inStoreAt folder: String) throws(FolioError) -> (
+        repository: StoreRepository, commits: [String]
+    ) {
+        if revisions.allSatisfy({ isRevisionText($0) && !$0.contains("..") }) {
+            // `--` after the revisions: text that names no commit is an error, not a path.
+            let ending = try GitProcess(
+                arguments: settings.flatMap { ["-c", $0] }
+                    + ["rev-parse", "--is-bare-repository", "--is-inside-git-dir", "--show-prefix", "--end-of-options"]
+                    + revisions.map { $0 + "^{commit}" } + ["--"],
+                folder: folder
+            ).run()
+            if ending.succeeded, let answer = answer(ending.output, commits: revisions.count) {
+                return (StoreRepository(folder: folder, prefix: answer.prefix), answer.commits)
+            }
+        }
+        let repository = try StoreRepository(storeFolder: folder)
+        var commits: [String] = []
+        for revision in revisions { commits.append(try repository.commit(named: revision)) }
+        return (repository, commits)
+    }
+
+    /// The prefix and the commits in `rev-parse`'s lines (`false`, `false`, the prefix, the
+    /// `--end-of-options` that git 2.39 echoes, a whole hash a revision, `--`); nil
+    /// unless they are exactly that, for a work tree.
+    private static func answer(_ output: [UInt8], commits count: Int) -> (prefix: String, commits: [String])? {
+        var lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.last == "" else { return nil }
+        lines.removeLast()
+        guard lines.count >= 3, lines[0] == "false", lines[1] == "false" else { return nil }
+        var commits = lines[3...]
+        if commits.first == "--end-of-options" { commits.removeFirst() }
+        if commits.last == "--" { commits.removeLast() }
+        guard commits.count == count, commits.allSatisfy(isWholeHash) else { return nil }
+        return (String(lines[2]), commits.map(String.init))
+    }
+
+    /// Whether text is an object's whole hash as git prints it (SHA-1 or SHA-256).
+    private static func isWholeHash(_ text: Substring) -> Bool {
+        (text.utf8.count == 40 || text.utf8.count == 64)
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// Settings of a user's configuration that change the output read here, or run a program.
     static let settings = [
         "log.follow=false", "log.showSignature=false", "diff.renames=false", "diff.relative=false",
@@ -62,9 +112,7 @@ struct StoreRepository {
     /// `HEAD~2`), as its whole hash. Text that git could read as an option (starting with
     /// `-`) or that holds a control character is refused before git runs.
     func commit(named revision: String) throws(FolioError) -> String {
-        guard !revision.isEmpty, !revision.hasPrefix("-"),
-            !revision.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else {
+        guard Self.isRevisionText(revision) else {
             throw FolioError(
                 .invalidInput, "\"\(revision)\" is not a revision",
                 hint: "give a branch, a tag or a commit's hash, such as main, HEAD~2 or 1a2b3c4")
@@ -80,6 +128,13 @@ struct StoreRepository {
                     : "see its commits with `git log --oneline`; a new repository has none until the first commit")
         }
         return String(decoding: ending.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether text may be given to git as a revision: not empty, not read as an option
+    /// (starting with `-`), and holding no control character.
+    private static func isRevisionText(_ revision: String) -> Bool {
+        !revision.isEmpty && !revision.hasPrefix("-")
+            && !revision.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
     }
 
     /// The id of the tree the store's folder was at `commit` (a whole hash), or nil when the

@@ -9,6 +9,7 @@ extension FolioCommand {
     /// `folio aggregate`: counts, sums, extremes and means, optionally per group.
     struct Aggregate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "aggregate",
             abstract: "Summarize an entity's documents: count, sum, min, max or average, per group.",
             discussion: """
                 Example:

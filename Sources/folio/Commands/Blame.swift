@@ -6,6 +6,7 @@ extension FolioCommand {
     /// `folio blame`: for each property of a record, the commit that set its current value.
     struct Blame: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "blame",
             abstract: "Print, for each property of one record, the commit, author and date that set its current value.",
             discussion: """
                 Reads the store's git repository (never writing to it). The current value is \

@@ -6,6 +6,7 @@ extension FolioCommand {
     /// `folio check`: every document against the schema.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check every document against the manifest's schema; exit 1 when anything is wrong.",
             discussion: """
                 Reports files that do not parse (with line:column), wrong types, missing required \

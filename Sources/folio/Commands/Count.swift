@@ -5,7 +5,7 @@ extension FolioCommand {
     /// `folio count`: how many documents match.
     struct Count: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Count the documents of an entity that match a query.",
+            commandName: "count", abstract: "Count the documents of an entity that match a query.",
             discussion: """
                 Example:
                   folio count FocusSession 'state == "abandoned"'

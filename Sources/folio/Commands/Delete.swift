@@ -6,6 +6,7 @@ extension FolioCommand {
     /// `folio delete`: soft deletes, following the delete rules.
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Soft-delete documents (and what their cascade rules reach); restore brings them back.",
             discussion: """
                 The files stay, marked with "$deleted"; queries and apps no longer see them. \
@@ -40,7 +41,7 @@ extension FolioCommand {
     /// `folio purge`: removes soft-deleted documents for good.
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove the files of soft-deleted documents for good.",
+            commandName: "purge", abstract: "Remove the files of soft-deleted documents for good.",
             discussion: """
                 Example:
                   folio purge --before 2026-10-01

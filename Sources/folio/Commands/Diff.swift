@@ -7,6 +7,7 @@ extension FolioCommand {
     /// `folio diff`: the records that differ between two states of the store.
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract:
                 "Print the records that differ between two states of the store, with each property's old and new value.",
             discussion: """

@@ -7,6 +7,7 @@ extension FolioCommand {
     /// `folio edit`: a document in `$EDITOR`, checked before it is saved.
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Open a document in $EDITOR; save it only when it parses and fits the schema.",
             discussion: """
                 An edit that does not parse or breaks the schema is never saved: the editor \

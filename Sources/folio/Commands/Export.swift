@@ -6,7 +6,7 @@ extension FolioCommand {
     /// `folio export`: documents as NDJSON or CSV on standard output.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write an entity's documents (or those a query matches) as NDJSON or CSV.",
+            commandName: "export", abstract: "Write an entity's documents (or those a query matches) as NDJSON or CSV.",
             discussion: """
                 NDJSON keeps every document whole, metadata included, so `folio import` reads it \
                 back as it was. CSV has a row per document, and `folio import` reads it back to the \

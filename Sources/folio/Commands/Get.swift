@@ -6,7 +6,7 @@ extension FolioCommand {
     /// `folio get`: one document as it is on disk.
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print one document, by its id or its path.",
+            commandName: "get", abstract: "Print one document, by its id or its path.",
             discussion: """
                 Example:
                   folio get 0F6C1E2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B

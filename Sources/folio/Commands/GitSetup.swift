@@ -90,6 +90,7 @@ extension FolioCommand {
         /// `folio git install`.
         struct Install: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "install",
                 abstract:
                     "Write .gitattributes in the store and the merge.folio / diff.folio entries in the repository's config.",
                 discussion: """
@@ -132,6 +133,7 @@ extension FolioCommand {
         /// `folio git uninstall`.
         struct Uninstall: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "uninstall",
                 abstract: "Remove what `folio git install` wrote: its .gitattributes lines and its git config entries.",
                 discussion: """
                     Example:

@@ -7,7 +7,7 @@ extension FolioCommand {
     /// `folio history`: the store's transactions, a change per row.
     struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the store's history: who changed which documents, when.",
+            commandName: "history", abstract: "Print the store's history: who changed which documents, when.",
             discussion: """
                 Every save of an app, every write of this tool (author folio) and every change \
                 found on disk that no save explains (a hand edit, git pull: author external) is a \

@@ -7,6 +7,7 @@ extension FolioCommand {
     /// `folio import`: documents from NDJSON or CSV, in one transaction.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Add or update an entity's documents from an NDJSON or CSV file, all or nothing.",
             discussion: """
                 Each record is checked against the schema; the first bad one stops the import with \

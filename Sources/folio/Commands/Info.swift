@@ -7,7 +7,7 @@ extension FolioCommand {
     /// `folio info`: what a store holds.
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a store's entities, counts, schema version, size and time zone.",
+            commandName: "info", abstract: "Show a store's entities, counts, schema version, size and time zone.",
             discussion: """
                 Example:
                   folio info --store Data/ForestFocus

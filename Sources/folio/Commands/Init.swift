@@ -7,7 +7,7 @@ extension FolioCommand {
     /// `folio init`: a new, empty store.
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an empty store in a folder.",
+            commandName: "init", abstract: "Create an empty store in a folder.",
             discussion: """
                 The schema comes from the first app that opens the store, or from --schema: a \
                 folio.json of another store (its schema, version, merge policy and rules), or the \

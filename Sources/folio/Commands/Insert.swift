@@ -7,7 +7,7 @@ extension FolioCommand {
     /// `folio insert`: a new document.
     struct Insert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a document, checked against the schema, and print its path.",
+            commandName: "insert", abstract: "Add a document, checked against the schema, and print its path.",
             discussion: """
                 Values are read by the property's type: text for a String; for a Date, now, \
                 today, 2026-11-22 or '2026-11-22 09:30' (in the store's time zone) or \

@@ -7,6 +7,7 @@ extension FolioCommand {
     /// `folio log`: the commits that changed one record, with each property's old and new value.
     struct Log: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "log",
             abstract:
                 "Print the commits that changed one record, newest first, with each property's old and new value.",
             discussion: """

@@ -6,6 +6,7 @@ extension FolioCommand {
     /// `folio migrate`: runs a plan of stage files, or shows it as a diff.
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Migrate a store with a plan from Migrations/<Store>/, or dry-run it as a diff.",
             discussion: """
                 A dry run writes nothing and prints every change as `git diff` would show it after \

@@ -42,7 +42,7 @@ extension FolioCommand {
     /// `folio query`: documents that match a query.
     struct Query: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the documents of an entity that match a query.",
+            commandName: "query", abstract: "Print the documents of an entity that match a query.",
             discussion: """
                 The query language reads like Swift: == != < <= > >= && || !, + - * / %, ?? for \
                 a default, "text", numbers, true/false/nil, @2026-11-01 for a day, and \

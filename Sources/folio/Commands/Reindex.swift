@@ -6,6 +6,7 @@ extension FolioCommand {
     /// `folio reindex`: rebuilds the local cache from the files.
     struct Reindex: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reindex",
             abstract: "Read every file again and rebuild the store's cache and indexes in .folio/.",
             discussion: """
                 Opening a store trusts the cache for files whose size, time and inode have not \

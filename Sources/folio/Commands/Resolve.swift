@@ -6,6 +6,7 @@ extension FolioCommand {
     /// `folio resolve`: settles the merge conflicts a document records in `"$conflicts"`.
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract:
                 "Settle a document's merge conflicts (\"$conflicts\"): take ours, theirs, the base, or given values.",
             discussion: """

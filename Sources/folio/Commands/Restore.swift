@@ -8,6 +8,7 @@ extension FolioCommand {
     /// revision of the store's repository holds it.
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Bring back soft-deleted documents, or a record as a git revision holds it (--from).",
             discussion: """
                 Without --from: the documents named (an id or path, or an entity and a query) \

@@ -29,7 +29,7 @@ extension FolioCommand {
         /// `folio schema show`: the entities and their properties.
         struct Show: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Show the entities of a store's schema and their properties.",
+                commandName: "show", abstract: "Show the entities of a store's schema and their properties.",
                 discussion: """
                     What `folio check` finds wrong with the schema, or worth a note (a to-one whose \
                     name reads as plural, whose inverse is a to-one too), goes to standard error.

@@ -6,6 +6,7 @@ extension FolioCommand {
     /// `folio sync`: commit, pull with the merge driver, check, push.
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Commit the store's changes, pull (merging documents by property), check the store, and push.",
             discussion: """
                 The commit message counts what changed per entity ("folio sync: Timer +2 ~1 -0"). \

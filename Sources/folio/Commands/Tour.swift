@@ -6,7 +6,7 @@ extension FolioCommand {
     /// `folio tour`: a guided run of the tool over a copy of the example stores.
     struct Tour: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what Folio does, command by command, on a temporary copy of Data/.",
+            commandName: "tour", abstract: "Show what Folio does, command by command, on a temporary copy of Data/.",
             discussion: """
                 Copies the example stores to a temporary folder (the committed ones are never \
                 touched), then runs real commands on the copy and prints each with its output: \

@@ -9,6 +9,7 @@ extension FolioCommand {
     /// `folio watch`: changes to the documents a query selects, as they happen.
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Print changes to an entity's documents as they happen, one JSON line each.",
             discussion: """
                 Watches the store's folder (inotify) and prints a line for each document that \

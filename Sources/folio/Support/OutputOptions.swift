@@ -99,12 +99,10 @@ struct RecordPrinter {
                 Terminal.printExact(row.map { CSV.written(CSV.cell($0, raw: rawCSV)) }.joined(separator: ","))
             }
         case .json:
-            let objects = rows.map { JSONValue.object(JSONObject(zip(columns, $0).map { ($0, $1) })) }
+            let objects = rows.map { JSONValue.object(JSONObject(zip(columns, $0))) }
             Terminal.printExact(try Self.text(.array(objects)))
         case .ndjson:
-            for row in rows {
-                Terminal.printExact(try Self.line(.object(JSONObject(zip(columns, row).map { ($0, $1) }))))
-            }
+            for row in rows { Terminal.printExact(try Self.line(.object(JSONObject(zip(columns, row))))) }
         }
     }
 
