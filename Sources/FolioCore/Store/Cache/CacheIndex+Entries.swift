@@ -30,8 +30,8 @@ extension CacheIndex {
     /// Hands `body` every entry of the cache file in the file's own order, a megabyte read at
     /// a time: where its compact content starts, its key and the content. The digest of what
     /// was handed (each content hashed as read), or `nil` when the entries cannot be read, are
-    /// not this folder's, or are not as many as the records: the caller then reads the
-    /// records' contents one by one (`readContents`), which checks each.
+    /// not this folder's, or are not as many as the records: the answer is then left to a
+    /// load, which reads the files.
     func streamEntries(_ body: (Int, DocumentPath.OrderKey, UnsafeRawBufferPointer) -> Void) -> ContentsDigest? {
         let (end, name) = (footer.entriesEnd, Array(folder.utf8))
         // The name's length, the name, the year, month and day, the UUID, the file's hash and

@@ -249,7 +249,7 @@ final class CacheIndex: Sendable {
         var offset = footer.indexStart + 16 + count * Self.recordSize
         var names: Set<String> = []
         for _ in 0..<indexCount {
-            guard offset <= end - 8, let length = Self.read(descriptor, at: offset, count: 8),
+            guard offset <= end - 16, let length = Self.read(descriptor, at: offset, count: 8),
                 case let nameLength = Self.number(length[...], at: 0), nameLength <= UInt64(end - offset - 16),
                 let header = Self.read(descriptor, at: offset + 8, count: Int(nameLength) + 8)
             else { return nil }
