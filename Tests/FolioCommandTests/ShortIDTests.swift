@@ -49,6 +49,31 @@ struct ShortIDTests {
             ])
     }
 
+    /// The ids a table is told apart from are those the query's own walk found: a file
+    /// added by hand since the folder's cache file was written counts as the imported ones do.
+    @Test func aDocumentAddedByHandSinceTheCacheFileIsToldApartToo() throws {
+        let store = try Self.storeWithTwins()
+        let tea = try #require(
+            FileManager.default.subpathsOfDirectory(atPath: store.root + "/Timer").first {
+                $0.hasSuffix(".json") && $0.contains(Self.twins[0])
+            })
+        let third = "0F6C1E2A-3B4E-4000-8000-000000000003"
+        // Ten minutes long: not among the rows the query shows, only among the store's ids.
+        let text = try String(contentsOfFile: store.root + "/Timer/" + tea, encoding: .utf8)
+            .replacing(Self.twins[0], with: third).replacing("\"Tea\"", with: "\"Tisane\"")
+            .replacing("\"durationInSeconds\": 300", with: "\"durationInSeconds\": 600")
+        try text.write(
+            toFile: store.root + "/Timer/" + tea.replacing(Self.twins[0], with: third), atomically: false,
+            encoding: .utf8)
+        let run = try store.folio("query", "Timer", "durationInSeconds == 300", "--fields", "id,name", "--sort", "name")
+        #expect(run.status == 0, "\(run.errors)")
+        // Tea and the hand-made Tisane share 0F6C1E2A-3B4: Tea shows a digit more than that.
+        #expect(
+            Self.cells(run.output) == [
+                ["id", "name"], ["0F6C1E2A-3C", "Nap"], ["0F6C1E2A-3B4D", "Tea"], ["0F6C9999", "Walk"],
+            ])
+    }
+
     @Test func aTableShowsTheIdsOfToOneRelationshipsShortAndTheHistoryItsIdsShort() throws {
         let store = try TimerStore()
         let workout = try store.id(of: "Timer", where: "name == \"Workout\"")

@@ -170,3 +170,14 @@ extension DocumentStore {
         return true
     }
 }
+
+extension DocumentStore {
+    /// The id of every document in entity folder `name` as this store's walk of it found
+    /// them, when an answer from the folder's cache file kept that walk (`CachedFolder`): what
+    /// lets a command show ids unique among the store's (`folio query`'s table) without
+    /// walking the folder a second time. `nil` when no such walk is kept, or its records
+    /// cannot be read again.
+    package func walkedIdentities(inFolder name: String) -> [UUID]? {
+        memory.cachedFolder(name)?.walkedIdentities()
+    }
+}

@@ -48,7 +48,7 @@ extension DocumentStore {
             walked = cachedFolder(name, for: [])
         }
         guard let folder = walked else { return nil }
-        var among: ((Int) -> Bool)?
+        var records = CachedFolder.UnchangedRecords.all
         if let testing {
             guard let tested = testing.tested, let passing = folder.verdicts(tested) else { return nil }
             // The records tested while walking: those that failed (and, for a count, all of
@@ -57,9 +57,10 @@ extension DocumentStore {
             where !(scan.keepsMatches && passing[position]) {
                 scan.settle(passed: passing[position])
             }
-            among = scan.keepsMatches ? { passing[$0] } : { _ in false }
+            records = scan.keepsMatches ? .among { passing[$0] } : .none
         }
-        let read = folder.forEachDocument(reading: scan.members, includeDeleted: query.includeDeleted, among: among) {
+        let read = folder.forEachDocument(reading: scan.members, includeDeleted: query.includeDeleted, records: records)
+        {
             document in
             guard scan.passes(document.path.id, document.members) else { return true }
             guard scan.keepsMatches else {

@@ -75,7 +75,7 @@ enum DocumentIDs {
                 index > 0 ? shown[index].sharedDigits(with: shown[index - 1]) : 0,
                 index + 1 < shown.count ? shown[index].sharedDigits(with: shown[index + 1]) : 0)
         }
-        forEachID(in: store.root) { key, _ in
+        func compare(_ key: Key) {
             var (low, high) = (0, shown.count)
             while low < high {
                 let middle = (low + high) / 2
@@ -86,6 +86,15 @@ enum DocumentIDs {
             if low > 0 { shared[low - 1] = max(shared[low - 1], shown[low - 1].sharedDigits(with: key)) }
             if low < shown.count { shared[low] = max(shared[low], shown[low].sharedDigits(with: key)) }
         }
+        // An entity folder the command's own walk listed (a scan's, say) is not listed again.
+        var walked: [UUID] = []
+        let listing = { (entity: String) -> Bool in
+            guard let ids = store.walkedIdentities(inFolder: entity) else { return true }
+            walked += ids
+            return false
+        }
+        forEachID(in: store.root, listing: listing) { key, _ in compare(key) }
+        for id in walked { compare(Key(id)) }
         var abbreviations: [UUID: String] = [:]
         for (key, shared) in zip(shown, shared) {
             let id = UUID(key: key)
@@ -100,11 +109,14 @@ enum DocumentIDs {
         return abbreviations
     }
 
-    /// Hands `body` the id of every file of the store at `root` named as a document is, and
-    /// a function that gives its folder, relative to the root (`Timer/2026/11/22`). The day
-    /// folders are listed on every core, as the store's own walk lists them.
-    private static func forEachID(in root: String, _ body: (Key, () -> String) -> Void) {
-        let days = dayFolders(in: root)
+    /// Hands `body` the id of every file of the store at `root` named as a document is, in
+    /// the entity folders `listing` takes (all unless told), and a function that gives its
+    /// folder, relative to the root (`Timer/2026/11/22`). The day folders are listed on every
+    /// core, as the store's own walk lists them.
+    private static func forEachID(
+        in root: String, listing: (String) -> Bool = { _ in true }, _ body: (Key, () -> String) -> Void
+    ) {
+        let days = dayFolders(in: root, listing: listing)
         let found = Mutex([[Key]](repeating: [], count: days.count))
         DispatchQueue.concurrentPerform(iterations: days.count) { index in
             var keys: [Key] = []
@@ -123,13 +135,14 @@ enum DocumentIDs {
         }
     }
 
-    /// The day folders of the store at `root`, relative to it: `<Entity>/<YYYY>/<MM>/<DD>`.
-    private static func dayFolders(in root: String) -> [String] {
+    /// The day folders of the store at `root`, relative to it: `<Entity>/<YYYY>/<MM>/<DD>`,
+    /// of the entity folders `listing` says to list.
+    private static func dayFolders(in root: String, listing: (String) -> Bool) -> [String] {
         func isNumber(_ name: String, digits: Int) -> Bool {
             name.utf8.count == digits && name.utf8.allSatisfy { (0x30...0x39).contains($0) }
         }
         var days: [String] = []
-        for entity in folders(in: root) where DocumentPath.isIdentifier(entity) {
+        for entity in folders(in: root) where DocumentPath.isIdentifier(entity) && listing(entity) {
             for year in folders(in: root + "/" + entity) where isNumber(year, digits: 4) {
                 let yearFolder = entity + "/" + year
                 for month in folders(in: root + "/" + yearFolder) where isNumber(month, digits: 2) {

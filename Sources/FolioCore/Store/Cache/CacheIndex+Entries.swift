@@ -77,10 +77,11 @@ extension CacheIndex {
         return offset == end && digest.count == count ? digest : nil
     }
 
-    /// Hands `body` each record's position and where its content starts, reading the records
-    /// a megabyte at a time; their digest (see `ContentsDigest`), or `nil` when one cannot be
-    /// read.
-    func recordContents(_ body: (Int, Int) -> Void) -> ContentsDigest? {
+    /// Hands `body` each record with its position, reading the records a megabyte at a time
+    /// (`match` checked them as a whole, on this same open file); the digest of their
+    /// contents (see `ContentsDigest`), or `nil` when one cannot be read.
+    @discardableResult
+    func forEachRecord(_ body: (Int, Record) -> Void) -> ContentsDigest? {
         var window = FileWindow(descriptor: descriptor, end: end)
         var digest = ContentsDigest()
         let first = footer.indexStart + 16
@@ -88,7 +89,7 @@ extension CacheIndex {
             let read = window.reading(at: first + position * Self.recordSize, count: Self.recordSize) { bytes in
                 let record = Record(bytes)
                 digest.add(start: record.contentStart, length: record.contentLength, checksum: record.contentChecksum)
-                body(position, record.contentStart)
+                body(position, record)
                 return true
             }
             guard read else { return nil }

@@ -90,19 +90,34 @@ extension CachedFolder {
         let whole: () -> (content: JSONObject, version: DocumentVersion)?
     }
 
+    /// Which of the records whose files are unchanged `forEachDocument` hands.
+    enum UnchangedRecords {
+        case all
+        /// Those at the positions it takes.
+        case among((Int) -> Bool)
+        /// None: only the new and changed files are handed.
+        case none
+    }
+
     /// Hands `body` every document of the folder (soft-deleted ones when asked), the
-    /// unchanged ones from the cache file in its own order with only `names` decoded (`nil`:
-    /// all) and, given `among`, only at the positions it takes, then the new and changed
-    /// files the walk read. `false` as soon as a record cannot be read or does not decode, or
-    /// `body` says to stop; the caller then starts over.
+    /// unchanged ones `records` takes from the cache file in its own order with only `names`
+    /// decoded (`nil`: all), then the new and changed files the walk read. `false` as soon as
+    /// a record cannot be read or does not decode, or `body` says to stop; the caller then
+    /// starts over.
     func forEachDocument(
-        reading names: [String]?, includeDeleted: Bool, among: ((Int) -> Bool)? = nil,
+        reading names: [String]?, includeDeleted: Bool, records: UnchangedRecords = .all,
         _ body: (PassedDocument) -> Bool
     ) -> Bool {
         let (match, entity) = (self.match, cache.folder)
         var going = true
+        let among: (Int) -> Bool
+        switch records {
+        case .all: among = { _ in true }
+        case .among(let taken): among = taken
+        case .none: return forEachChangedDocument(includeDeleted: includeDeleted, body)
+        }
         let readable = cache.readContents(where: {
-            match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) && among?($0) ?? true
+            match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) && among($0)
         }) {
             position, key, bytes in
             guard going, let (day, id) = key.parts, let members = Self.content(bytes, members: names) else {
@@ -122,10 +137,35 @@ extension CachedFolder {
                 })
         }
         guard readable, going else { return false }
+        return forEachChangedDocument(includeDeleted: includeDeleted, body)
+    }
+
+    /// Hands `body` the new and changed files the walk read (soft-deleted ones when asked);
+    /// `false` as soon as `body` says to stop.
+    private func forEachChangedDocument(includeDeleted: Bool, _ body: (PassedDocument) -> Bool) -> Bool {
         for (path, (version, content)) in changed where includeDeleted || content[ReservedKey.deleted] == nil {
             guard body(PassedDocument(path: path, members: content) { (content, version) }) else { return false }
         }
         return true
+    }
+
+    /// The id of every document the walk found, soft-deleted ones too: the unchanged
+    /// records' and the new and changed files'; `nil` when a record cannot be read again.
+    func walkedIdentities() -> [UUID]? {
+        var ids: [UUID] = []
+        ids.reserveCapacity(documents)
+        let match = self.match
+        var whole = true
+        let read = cache.forEachRecord { position, record in
+            guard match.unchanged[position] else { return }
+            guard let (_, id) = record.key.parts else {
+                whole = false
+                return
+            }
+            ids.append(id)
+        }
+        guard read != nil, whole else { return nil }
+        return ids + changed.keys.map(\.id)
     }
 
     /// The positions of the records whose files the walk found unchanged, soft-deleted ones
@@ -167,9 +207,9 @@ extension CachedFolder {
     func verdicts(_ tested: TestedEntries) -> [Bool]? {
         var verdicts = [Bool](repeating: false, count: cache.count)
         let passing = tested.passing
-        let digest = cache.recordContents { position, start in
-            let found = passing.partitioningIndex { $0 >= start }
-            verdicts[position] = found < passing.count && passing[found] == start
+        let digest = cache.forEachRecord { position, record in
+            let found = passing.partitioningIndex { $0 >= record.contentStart }
+            verdicts[position] = found < passing.count && passing[found] == record.contentStart
         }
         return digest == tested.digest ? verdicts : nil
     }
