@@ -14,9 +14,7 @@ struct StoreRepository {
     /// The repository the store at `folder` is in; throws when it is in none.
     init(storeFolder folder: String) throws(FolioError) {
         self.folder = folder
-        let run = try GitProcess(
-            arguments: ["rev-parse", "--is-bare-repository", "--is-inside-git-dir", "--show-prefix"], folder: folder
-        ).run()
+        let run = try GitProcess(arguments: ["rev-parse"] + Self.workTreeQuestions, folder: folder).run()
         guard run.succeeded else {
             throw FolioError(
                 .invalidStore,
@@ -35,6 +33,11 @@ struct StoreRepository {
         self.prefix = String(lines[2])
     }
 
+    /// What `git rev-parse` is asked of the store's folder: whether the repository is bare,
+    /// whether the folder is inside `.git`, and the folder's path in the work tree (three
+    /// lines: `false`, `false`, the prefix, for a store).
+    private static let workTreeQuestions = ["--is-bare-repository", "--is-inside-git-dir", "--show-prefix"]
+
     private init(folder: String, prefix: String) {
         (self.folder, self.prefix) = (folder, prefix)
     }
@@ -50,7 +53,7 @@ struct StoreRepository {
             // `--` after the revisions: text that names no commit is an error, not a path.
             let ending = try GitProcess(
                 arguments: settings.flatMap { ["-c", $0] }
-                    + ["rev-parse", "--is-bare-repository", "--is-inside-git-dir", "--show-prefix", "--end-of-options"]
+                    + ["rev-parse"] + workTreeQuestions + ["--end-of-options"]
                     + revisions.map { $0 + "^{commit}" } + ["--"],
                 folder: folder
             ).run()

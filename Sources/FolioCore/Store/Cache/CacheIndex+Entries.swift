@@ -28,11 +28,11 @@ extension CacheIndex {
     }
 
     /// Hands `body` every entry of the cache file in the file's own order, a megabyte read at
-    /// a time: where its compact content starts, its key and the content. The digest of what
+    /// a time: where its compact content starts, its document's id and the content. The digest of what
     /// was handed (each content hashed as read), or `nil` when the entries cannot be read, are
     /// not this folder's, or are not as many as the records: the answer is then left to a
     /// load, which reads the files.
-    func streamEntries(_ body: (Int, DocumentPath.OrderKey, UnsafeRawBufferPointer) -> Void) -> ContentsDigest? {
+    func streamEntries(_ body: (Int, UUID, UnsafeRawBufferPointer) -> Void) -> ContentsDigest? {
         let (end, name) = (footer.entriesEnd, Array(folder.utf8))
         // The name's length, the name, the year, month and day, the UUID, the file's hash and
         // the content's length: all an entry has before its content.
@@ -40,7 +40,7 @@ extension CacheIndex {
         var window = FileWindow(descriptor: descriptor, end: end)
         var digest = ContentsDigest()
         var offset = DocumentCache.magic.count
-        var entry: (key: DocumentPath.OrderKey, start: Int, length: Int)?
+        var entry: (id: UUID, start: Int, length: Int)?
         guard
             window.reading(
                 at: offset, count: min(10, end - offset),
@@ -57,18 +57,17 @@ extension CacheIndex {
                 var cursor = CompactJSON.Cursor(bytes: bytes)
                 guard let length = cursor.length(), let entity = cursor.rawBytes(length), entity.elementsEqual(name),
                     let year = cursor.varint(), let month = cursor.byte(), let dayOfMonth = cursor.byte(),
-                    let day = Day(year: Int(clamping: year), month: Int(month), day: Int(dayOfMonth)),
+                    Day(year: Int(clamping: year), month: Int(month), day: Int(dayOfMonth)) != nil,
                     let uuid = cursor.rawBytes(16), cursor.uint64() != nil, let contentLength = cursor.varint(),
                     contentLength <= UInt64(end)
                 else { return false }
-                let id = UUID(uuid: uuid.loadUnaligned(as: uuid_t.self))
-                entry = (DocumentPath.OrderKey(day: day, id: id), offset + cursor.offset, Int(contentLength))
+                entry = (UUID(uuid: uuid.loadUnaligned(as: uuid_t.self)), offset + cursor.offset, Int(contentLength))
                 return true
             }
-            guard header, let (key, start, length) = entry, length <= end - start else { return nil }
+            guard header, let (id, start, length) = entry, length <= end - start else { return nil }
             let read = window.reading(at: start, count: length) { content in
                 digest.add(start: start, length: length, checksum: ContentHash.of(content))
-                body(start, key, content)
+                body(start, id, content)
                 return true
             }
             guard read else { return nil }

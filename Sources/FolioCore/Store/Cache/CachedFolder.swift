@@ -36,11 +36,15 @@ struct CachedFolder: Sendable {
         includeDeleted || content[ReservedKey.deleted] == nil
     }
 
+    /// Whether the record at `position` is one an answer takes from the cache file: its file
+    /// unchanged, and the document not soft-deleted unless those are asked for.
+    private static func isWanted(_ position: Int, in match: CacheIndex.Match, includeDeleted: Bool) -> Bool {
+        match.unchanged[position] && (includeDeleted || !match.deleted[position])
+    }
+
     /// How many documents the folder has, soft-deleted ones only when asked.
     func count(includeDeleted: Bool) -> Int {
-        let unchanged = match.unchanged.indices.count {
-            match.unchanged[$0] && (includeDeleted || !match.deleted[$0])
-        }
+        let unchanged = match.unchanged.indices.count { Self.isWanted($0, in: match, includeDeleted: includeDeleted) }
         return unchanged + changed.values.count { Self.isWanted($0.content, includeDeleted: includeDeleted) }
     }
 
@@ -117,7 +121,7 @@ extension CachedFolder {
         case .none: return forEachChangedDocument(includeDeleted: includeDeleted, body)
         }
         let readable = cache.readContents(where: {
-            match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) && among($0)
+            Self.isWanted($0, in: match, includeDeleted: includeDeleted) && among($0)
         }) {
             position, key, bytes in
             guard going, let (day, id) = key.parts, let members = Self.content(bytes, members: names) else {
@@ -143,7 +147,7 @@ extension CachedFolder {
     /// Hands `body` the new and changed files the walk read (soft-deleted ones when asked);
     /// `false` as soon as `body` says to stop.
     private func forEachChangedDocument(includeDeleted: Bool, _ body: (PassedDocument) -> Bool) -> Bool {
-        for (path, (version, content)) in changed where includeDeleted || content[ReservedKey.deleted] == nil {
+        for (path, (version, content)) in changed where Self.isWanted(content, includeDeleted: includeDeleted) {
             guard body(PassedDocument(path: path, members: content) { (content, version) }) else { return false }
         }
         return true
@@ -172,7 +176,7 @@ extension CachedFolder {
     /// only when asked: the documents `forEachDocument` hands from the cache file.
     func unchangedPositions(includeDeleted: Bool) -> some Sequence<Int> {
         let match = self.match
-        return match.unchanged.indices.lazy.filter { match.unchanged[$0] && (includeDeleted || !match.deleted[$0]) }
+        return match.unchanged.indices.lazy.filter { Self.isWanted($0, in: match, includeDeleted: includeDeleted) }
     }
 
     /// Every entry of a cache file put to `test` on the members `names` it reads, streamed
@@ -184,8 +188,8 @@ extension CachedFolder {
     {
         var passing: [Int] = []
         var whole = true
-        let digest = cache.streamEntries { start, key, bytes in
-            guard whole, let (_, id) = key.parts, let members = content(bytes, members: names) else {
+        let digest = cache.streamEntries { start, id, bytes in
+            guard whole, let members = content(bytes, members: names) else {
                 whole = false
                 return
             }
