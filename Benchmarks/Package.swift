@@ -22,7 +22,7 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "FolioJSON", package: "Folio")]
+            dependencies: ["StoreFloor", .product(name: "FolioJSON", package: "Folio")]
         ),
         .target(
             name: "YajlFloor",

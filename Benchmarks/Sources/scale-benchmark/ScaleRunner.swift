@@ -331,6 +331,16 @@ struct ScaleRunner {
                 what: "9. `folio import PerformanceMetric strokes.ndjson` (all, 1 transaction; 1 run)",
                 folio: folioImport.seconds, peer: sqliteImport.seconds,
                 peerName: "sqlite3 shell: `.read` of `BEGIN; INSERT …; COMMIT;` (1 run)", unit: .time, goal: .none))
+        note("the C floor: the import's \(label) files written again, then syncfs (one run)")
+        sync()
+        let floorSeconds = try ImportFloor(store: stores.importStore, entity: "PerformanceMetric")
+            .measure(into: try scratch.fresh(purpose: "import-floor-\(size)"))
+        timeRows.append(
+            ScaleRow(
+                what: "9. `folio import` of all strokes, against writing the same files",
+                folio: folioImport.seconds, peer: floorSeconds,
+                peerName: "C floor: temporary file + rename each, one syncfs (`StoreFloor`, 1 run)", unit: .time,
+                goal: .ratio(2)))
         memoryRows.append(
             ScaleRow(
                 what: "9. `folio import` of all strokes", folio: folioImport.peakMiB, peer: sqliteImport.peakMiB,

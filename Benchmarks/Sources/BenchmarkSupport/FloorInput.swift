@@ -1,18 +1,17 @@
-import BenchmarkSupport
 import Glibc
 import StoreFloor
 
 /// Paths and bytes laid out for the C write floor: NUL-terminated relative paths
 /// back to back, and the documents' bytes back to back, each with its offsets.
-struct FloorInput {
-    let count: Int
+package struct FloorInput {
+    package let count: Int
     private let paths: [CChar]
     private let pathOffsets: [Int]
     private let bytes: [UInt8]
     /// `count + 1` offsets: document `i` is `bytes[byteOffsets[i] ..< byteOffsets[i + 1]]`.
     private let byteOffsets: [Int]
 
-    init(paths: [String], bytes documents: [[UInt8]]) {
+    package init(paths: [String], bytes documents: [[UInt8]]) {
         count = paths.count
         var names: [CChar] = []
         var pathOffsets: [Int] = []
@@ -35,7 +34,7 @@ struct FloorInput {
 
     /// Writes every file below `root` (temporary file and rename each), then with
     /// `sync` one `syncfs`.
-    func write(root: String, sync: Bool) throws {
+    package func write(root: String, sync: Bool) throws {
         let failure = store_floor_write(root, paths, pathOffsets, bytes, byteOffsets, count, sync ? 1 : 0)
         guard failure == 0 else {
             throw BenchmarkFailure("the C floor could not write below \(root): \(String(cString: strerror(failure)))")
