@@ -36,6 +36,36 @@ struct ImportCheckTests {
         #expect(!imported.errors.contains("line 3 is not a JSON object"))
     }
 
+    /// The records are read and checked a few batches ahead of the writing: a bad one far into
+    /// the file still stops the import at its own line, after the good ones before it were
+    /// staged, and none of them is written.
+    @Test func aBadRecordFarIntoTheFileStopsTheImportAtItsLineAndWritesNothing() throws {
+        let store = try TimerStore()
+        let before = try store.folio("count", "Timer").output
+        var lines: [String] = []
+        for number in 1...1_000 {
+            let duration = number == 777 ? "\"long\"" : "\(number)"
+            lines.append(
+                #"{"name": "Timer \#(number)", "durationInSeconds": \#(duration), "createdAt": "2026-11-20T10:00:00Z"}"#
+            )
+        }
+        _ = try store.folder.create("many.ndjson", contents: Array((lines.joined(separator: "\n") + "\n").utf8))
+        let run = try store.folio("import", "Timer", "../many.ndjson")
+        #expect(run.status == 65)
+        #expect(run.errors.contains("many.ndjson:777: "), "\(run.errors)")
+        #expect(run.errors.contains("\"durationInSeconds\" is not a valid Int"))
+        #expect(try store.folio("count", "Timer").output == before)
+        #expect(try store.folio("check").status == 0)
+        // Without the bad record, all thousand are written, in one transaction.
+        lines[776] = #"{"name": "Timer 777", "durationInSeconds": 777, "createdAt": "2026-11-20T10:00:00Z"}"#
+        _ = try store.folder.create("good.ndjson", contents: Array((lines.joined(separator: "\n") + "\n").utf8))
+        let imported = try store.folio("import", "Timer", "../good.ndjson")
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output == "1000 records: 1000 written, 0 unchanged\n")
+        #expect(
+            try store.folio("count", "Timer").output == "\(Int(before.trimmingCharacters(in: .newlines))! + 1_000)\n")
+    }
+
     @Test func aDryRunOfAGoodFileSaysSoAndWritesNothing() throws {
         let store = try TimerStore()
         let good = Self.records.split(separator: "\n").enumerated().filter { [0, 4].contains($0.offset) }

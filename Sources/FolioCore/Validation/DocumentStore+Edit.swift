@@ -27,7 +27,7 @@ extension DocumentStore {
         let identityKey = entity.hasOwnIdentity ? "id" : ReservedKey.identity
         let id: UUID
         if let given = values[identityKey] {
-            guard let text = given.stringValue, let parsed = UUID(uuidString: text) else {
+            guard let text = given.stringValue, let parsed = UUIDText.parse(text) else {
                 throw .invalidValue(
                     "\(name).\(identityKey) must be a UUID like \"\(UUID().uuidString)\", not \(given)")
             }
@@ -88,7 +88,7 @@ extension DocumentStore {
     }
 
     private func findings(for content: JSONObject, at path: DocumentPath, inverses: Bool) -> [StoreFinding] {
-        let audit = StoreAudit(manifest)
+        let audit = self.audit
         guard let entity = audit.schema.entities[path.entity] else {
             return [
                 StoreFinding(

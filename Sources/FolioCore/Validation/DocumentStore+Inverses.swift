@@ -14,7 +14,7 @@ extension DocumentStore {
     /// sides of their relationships: a related document touched by several of them (or
     /// itself among them) is written once, with every link.
     public func changes(putting documents: [(document: Document, old: StoredDocument?)]) -> [DocumentChange] {
-        let audit = StoreAudit(manifest)
+        let audit = self.audit
         var written = documents.map { (document: $0.document, basedOn: $0.old?.version) }
         var position = Dictionary(
             written.enumerated().map {
@@ -60,7 +60,7 @@ extension DocumentStore {
     /// as well (many-to-many, one-to-one). `importDocuments` writes one folder's documents
     /// only, so an import of such an entity goes through `commit`.
     package func writesOtherSides(of entity: String) -> Bool {
-        let audit = StoreAudit(manifest)
+        let audit = self.audit
         let home = audit.schema.folder(of: entity).folder
         for described in audit.schema.entities.values where described.storageName == home {
             for (name, property) in described.properties {

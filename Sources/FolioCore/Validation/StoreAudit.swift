@@ -14,7 +14,13 @@ struct StoreAudit {
     let rules: StoreRules
 
     init(_ manifest: StoreManifest) {
-        self.schema = QuerySchema(manifest.storedSchema)
+        self.init(manifest, schema: QuerySchema(manifest.storedSchema))
+    }
+
+    /// The audit of a manifest whose schema is already built for queries (`QuerySchema` of
+    /// its stored schema): building it again costs more than checking a small document.
+    init(_ manifest: StoreManifest, schema: QuerySchema) {
+        self.schema = schema
         self.described = manifest.storedSchema
         self.version = manifest.schemaVersion
         self.calendar = manifest.calendar
@@ -141,7 +147,7 @@ struct StoreAudit {
                     continue
                 }
                 for target in targets {
-                    guard let text = target.stringValue, let id = UUID(uuidString: text) else {
+                    guard let text = target.stringValue, let id = UUIDText.parse(text) else {
                         found.append(
                             (name, .error, "\"\(name)\" holds \(target), which is not a \(destination) identifier"))
                         continue
@@ -236,5 +242,14 @@ struct DocumentLines {
         }
         let prefix = "  \"\(key)\":"
         return texts[path]?.firstIndex { $0.hasPrefix(prefix) }.map { $0 + 1 }
+    }
+}
+
+extension DocumentStore {
+    /// The audit of the store's manifest as it is now, on the schema the store already built
+    /// from it: a document's checks ask for one each.
+    var audit: StoreAudit {
+        let (schema, manifest) = memory.schemaAndManifest
+        return StoreAudit(manifest, schema: schema)
     }
 }

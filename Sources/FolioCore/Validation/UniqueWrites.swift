@@ -59,7 +59,7 @@ package struct UniqueWrites {
     /// An empty batch of writes to the store.
     package init(_ store: DocumentStore) {
         self.store = store
-        audit = StoreAudit(store.manifest)
+        audit = store.audit
     }
 
     /// Every clash found so far, in the batch's order (rows, then identities).

@@ -128,6 +128,11 @@ extension FolioCommand {
                     while let (document, existing) = try next() { written.append((document, existing)) }
                     summary = try store.commit(store.changes(putting: written), author: FolioCommand.author)
                 } else {
+                    // The records are read and checked on a second core, a few batches ahead of
+                    // the one that writes them: `next` and what it touches are that thread's
+                    // until `finish`.
+                    let ahead = ReadAhead(next)
+                    defer { ahead.finish() }
                     var committing = false
                     summary = try store.importDocuments(
                         into: entity, author: FolioCommand.author,
@@ -139,8 +144,9 @@ extension FolioCommand {
                             progress.advance(to: placed, count: placed)
                         }
                     ) { () throws(FolioError) -> DocumentStore.ImportedDocument? in
-                        try next().map { ($0.document, $0.existing?.version) }
+                        try ahead.next().map { ($0.document, $0.existing?.version) }
                     }
+                    ahead.finish()
                 }
                 progress.finish()
                 Terminal.print(

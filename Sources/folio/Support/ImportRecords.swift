@@ -53,7 +53,8 @@ struct ImportRecords {
 
     private mutating func nextObject() throws(FolioError) -> Read? {
         while let line = try lines.next() {
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            // Scalar by scalar, stopping at a record's first `{`: trimming each line makes a copy of it.
+            guard !line.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains) else { continue }
             let number = lines.number
             let value: JSONValue
             do { value = try JSONReader().read(line, file: "line \(number)") } catch {
