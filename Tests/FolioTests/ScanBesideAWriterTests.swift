@@ -62,6 +62,6 @@ struct ScanBesideAWriterTests {
         let store = try DocumentStore.open(at: root, durability: .none, reads: .oneCommand)
         #expect(try store.query(fromWriter).total == 3 * Self.saves)
         #expect(
-            counts.count > 1 && streamed > 0, "counted \(counts.count) times beside the writer, \(streamed) streamed")
+            !counts.isEmpty && streamed > 0, "counted \(counts.count) times beside the writer, \(streamed) streamed")
     }
 }
