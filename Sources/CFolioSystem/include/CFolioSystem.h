@@ -15,6 +15,10 @@ int folio_syncfs(int fd);
 /// Returns -1 with `errno` set where the file system refuses; nothing else changes then.
 int folio_reserve(int fd, off_t length);
 
+/// The last byte equal to `byte` among the first `length` at `bytes` (`memrchr`, a GNU
+/// extension), or NULL.
+const void *folio_last_byte(const void *bytes, int byte, size_t length);
+
 /// Opens `path`, relative to the folder `dirfd`, without following any symbolic link on
 /// the way or at the end and without leaving `dirfd` (no `..`, no absolute path).
 ///

@@ -84,23 +84,36 @@ extension HistoryLog {
         guard fstat(descriptor, &info) == 0 else {
             throw .fileSystem(path: path, operation: "inspect", reason: FileBytes.systemError())
         }
-        let block: Int64 = 64 * 1024
+        // Blocks grow as the line does: an import's last line runs to tens of megabytes
+        // (hundreds at a million documents), and every command reads back to its start.
+        var block: Int64 = 64 * 1024
         var end: Int64?  // just past the last whole line's newline
         var position = min(limit ?? Int64(info.st_size), Int64(info.st_size))
         while position > 0 {
             let start = max(0, position - block)
             let bytes = try read(descriptor, start..<position, path: path)
-            var index = bytes.count
-            while index > 0 {
-                index -= 1
-                guard bytes[index] == UInt8(ascii: "\n") else { continue }
+            var searched = bytes.count
+            while let index = lastNewline(in: bytes, before: searched) {
                 let offset = start + Int64(index)
                 if let end { return (offset + 1)..<(end - 1) }
                 end = offset + 1
+                searched = index
             }
             position = start
+            block = min(block * 2, 4 * 1024 * 1024)
         }
         return end.map { 0..<($0 - 1) }
+    }
+
+    /// Where the last newline among the first `count` bytes is (`memrchr`, not a loop of
+    /// checked subscripts: every command reads back over an import's long line).
+    private static func lastNewline(in bytes: [UInt8], before count: Int) -> Int? {
+        guard count > 0 else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            folio_last_byte(buffer.baseAddress!, Int32(UInt8(ascii: "\n")), count).map {
+                buffer.baseAddress!.distance(to: UnsafeRawPointer($0))
+            }
+        }
     }
 
     /// The bytes of a range of a file.
