@@ -128,11 +128,16 @@ extension FolioCommand {
                     while let (document, existing) = try next() { written.append((document, existing)) }
                     summary = try store.commit(store.changes(putting: written), author: FolioCommand.author)
                 } else {
-                    // The records are read and checked on a second core, a few batches ahead of
-                    // the one that writes them: `next` and what it touches are that thread's
-                    // until `finish`.
-                    let ahead = ReadAhead(next)
-                    defer { ahead.finish() }
+                    // The records of a file are read and checked on a second core, a few batches
+                    // ahead of the one that writes them: `next` and what it touches are that
+                    // thread's until `finish`. Not those of standard input or a pipe, whose next
+                    // read may wait for a person: an import that fails would wait with it.
+                    let ahead = lines.size == nil ? nil : ReadAhead(next)
+                    defer { ahead?.finish() }
+                    func take() throws(FolioError) -> (document: Document, existing: StoredDocument?)? {
+                        guard let ahead else { return try next() }
+                        return try ahead.next()
+                    }
                     var committing = false
                     summary = try store.importDocuments(
                         into: entity, author: FolioCommand.author,
@@ -144,9 +149,9 @@ extension FolioCommand {
                             progress.advance(to: placed, count: placed)
                         }
                     ) { () throws(FolioError) -> DocumentStore.ImportedDocument? in
-                        try ahead.next().map { ($0.document, $0.existing?.version) }
+                        try take().map { ($0.document, $0.existing?.version) }
                     }
-                    ahead.finish()
+                    ahead?.finish()
                 }
                 progress.finish()
                 Terminal.print(
