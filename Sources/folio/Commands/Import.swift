@@ -130,7 +130,8 @@ extension FolioCommand {
                 } else {
                     // The records of a file are read and checked on a second core, a few batches
                     // ahead of the one that writes them: `next` and what it touches are that
-                    // thread's until `finish`. Not those of standard input or a pipe, whose next
+                    // thread's until `finish`, which the end of this block calls before `count` and
+                    // `unknownKeys` are read below. Not those of standard input or a pipe, whose next
                     // read may wait for a person: an import that fails would wait with it.
                     let ahead = lines.size == nil ? nil : ReadAhead(next)
                     defer { ahead?.finish() }
@@ -151,7 +152,6 @@ extension FolioCommand {
                     ) { () throws(FolioError) -> DocumentStore.ImportedDocument? in
                         try take().map { ($0.document, $0.existing?.version) }
                     }
-                    ahead?.finish()
                 }
                 progress.finish()
                 Terminal.print(
