@@ -208,6 +208,42 @@ struct CacheAnswerTests {
         #expect(CacheIndex.open(folder: "Errand", from: reopened.folder)?.count == 80)
     }
 
+    @Test func aCacheFileWhoseRecordsWaitedInAFileIsTheOneWrittenFromMemory() throws {
+        let folder = try TemporaryDirectory()
+        let (root, _) = try makeErrands(in: folder)
+        let store = try DocumentStore.open(at: root, durability: .none)
+        _ = store.documents(entity: "Errand")
+        let entries = store.memory.locked { $0.catalog }.entries(inFolder: "Errand")
+        let entity = store.memory.importBasis.schema.entities["Errand"]
+        // One record in the middle and the last get new stamps, as an import's files do once moved.
+        let moved = FileStamp(size: 7, modified: 1_000, changed: 2_000, inode: 3, device: 4)
+        let restamped = [entries.count / 2, entries.count - 1]
+        func written(recordsInMemory: Int) throws -> [UInt8] {
+            var writer = try DocumentCache.Writer(
+                folder: "Errand", historyToken: 9, index: CacheIndex.Builder(entity: entity), in: store.folder,
+                recordsInMemory: recordsInMemory)
+            for entry in entries {
+                try writer.append(
+                    entry.path, stamp: entry.stamp, contentHash: entry.contentHash, compact: entry.content.compactBytes)
+            }
+            for number in restamped { writer.restamp(number, moved) }
+            #expect(try writer.finish() != nil)
+            let left = try store.folder.list(DocumentCache.folderName)
+            #expect(left.contains("Errand") && !left.contains { $0.hasPrefix("Errand.") }, "nothing left beside it")
+            return try #require(FileManager.default.contents(atPath: root + "/.folio/cache/Errand")).map { $0 }
+        }
+        let fromMemory = try written(recordsInMemory: CacheIndex.RecordFile.defaultMemoryBound)
+        let fromFile = try written(recordsInMemory: 5 * CacheIndex.recordSize)
+        #expect(entries.count > 20)
+        #expect(fromFile == fromMemory)
+        let index = try #require(CacheIndex.open(folder: "Errand", from: store.folder))
+        #expect(index.count == entries.count)
+        for number in restamped {
+            let position = try #require(index.position(of: entries[number].path.orderKey))
+            #expect(index.record(at: position)?.stamp == moved)
+        }
+    }
+
     @Test func theSummaryFromCacheFilesIsTheLoadedStoresSummary() throws {
         let folder = try TemporaryDirectory()
         let (root, _) = try makeErrands(in: folder)

@@ -6,11 +6,24 @@ import Glibc
 
 extension CacheIndex {
     /// The index part written after a folder's entries: records and keys gathered as the
-    /// entries are appended, sorted when the part is made.
+    /// entries are appended, sorted when the part is written.
+    ///
+    /// The records wait in the cache writer's `RecordFile`; what stays in memory is each
+    /// document's place in store order (24 bytes) and its key in each index (16).
     struct Builder {
-        /// The records in the order added, one after the other.
-        private var records: [UInt8] = []
-        private var orderKeys: [DocumentPath.OrderKey] = []
+        /// A document's place in store order (day, then UUID) and its entry number, in 24 bytes.
+        private struct Placement: Comparable {
+            var day: UInt32
+            var entry: UInt32
+            var high: UInt64
+            var low: UInt64
+
+            static func < (lhs: Placement, rhs: Placement) -> Bool {
+                (lhs.day, lhs.high, lhs.low) < (rhs.day, rhs.high, rhs.low)
+            }
+        }
+
+        private var placements: [Placement] = []
         /// How each document's keys in the indexes written are read.
         private let reading: QueryIndexes.KeyReading
         private var keys: [[(hash: UInt64, entry: UInt32)]]
@@ -18,7 +31,7 @@ extension CacheIndex {
         /// documents came than `limit`: the part is then not written at all, rather than leave
         /// a document out of an index.
         private(set) var failed = false
-        /// The most documents gathered before giving up, so the memory they take stays bounded.
+        /// The most documents the part numbers.
         private let limit: Int
 
         /// A builder of the indexes `entity` declares (none for an entity the schema does not
@@ -36,76 +49,95 @@ extension CacheIndex {
             failed = true
         }
 
-        /// Adds a document whose compact content starts at `contentStart` in the cache file.
-        mutating func add(
-            _ path: DocumentPath, stamp: FileStamp, contentHash: UInt64, contentStart: Int, compact: [UInt8]
-        ) {
-            guard !failed, orderKeys.count < limit,
+        /// Adds the next document, with its compact content; returns whether it is
+        /// soft-deleted, for its record.
+        mutating func add(_ path: DocumentPath, compact: [UInt8]) -> Bool {
+            guard !failed, placements.count < limit,
                 let members = compact.withUnsafeBytes({ CompactJSON.members(reading.needed, of: $0) })
             else {
                 if !failed { self = Builder(failed: self) }
-                return
+                return false
             }
-            let entry = UInt32(orderKeys.count)
+            let entry = UInt32(placements.count)
             let orderKey = path.orderKey
-            func append<T: FixedWidthInteger>(_ value: T) {
-                withUnsafeBytes(of: value.littleEndian) { records.append(contentsOf: $0) }
-            }
-            withUnsafeBytes(of: path.id.uuid) { records.append(contentsOf: $0) }
-            append(orderKey.day)
-            append(UInt32(compact.count))
-            let start = records.count
-            records.append(contentsOf: repeatElement(0, count: FileStamp.encodedSize))
-            records.withUnsafeMutableBytes { stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
-            append(contentHash)
-            append(UInt64(contentStart))
-            append(UInt32(QueryIndexes.KeyReading.isDeleted(members) ? 1 : 0))
-            append(UInt32(0))
-            append(ContentHash.of(compact))
-            orderKeys.append(orderKey)
+            placements.append(Placement(day: orderKey.day, entry: entry, high: orderKey.high, low: orderKey.low))
             for index in reading.declared.indices {
                 keys[index].append((QueryValue.stableHash(of: reading.key(index, of: members)), entry))
             }
+            return QueryIndexes.KeyReading.isDeleted(members)
         }
 
-        /// Gives the `entry`th document added the stamp its file has now (see
-        /// `DocumentCache.Writer.restamp`).
-        mutating func restamp(_ entry: Int, _ stamp: FileStamp) {
-            guard !failed, entry < orderKeys.count else { return }
-            let start = entry * CacheIndex.recordSize + Record.stampOffset
-            records.withUnsafeMutableBytes { stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
-        }
-
-        /// The index part's bytes.
-        func bytes() -> [UInt8] {
-            let order = orderKeys.indices.sorted { orderKeys[$0] < orderKeys[$1] }
-            var position = [UInt32](repeating: 0, count: order.count)
-            for (sorted, entry) in order.enumerated() { position[entry] = UInt32(sorted) }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(16 + records.count + keys.count * order.count * CacheIndex.pairSize)
-            func append<T: FixedWidthInteger>(_ value: T) {
-                withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        /// Appends the index part to `file`, with the documents' `records` (in the order
+        /// added); returns the part's checksum. Consumes what was gathered.
+        mutating func write(into file: inout AppendingFile, records: RecordFile) throws(FolioError) -> UInt64 {
+            var part = HashedPart()
+            placements.sort()
+            part.append(UInt64(placements.count))
+            part.append(UInt64(reading.declared.count))
+            // The records in store order, read back in runs of neighbours.
+            var run = 0
+            while run < placements.count {
+                let first = Int(placements[run].entry)
+                var length = 1
+                while run + length < placements.count, length < 512,
+                    Int(placements[run + length].entry) == first + length
+                {
+                    length += 1
+                }
+                part.pending += try records.read(first, count: length)
+                try part.flush(into: &file)
+                run += length
             }
-            append(UInt64(order.count))
-            append(UInt64(reading.declared.count))
-            for entry in order {
-                let start = entry * CacheIndex.recordSize
-                bytes.append(contentsOf: records[start..<(start + CacheIndex.recordSize)])
-            }
+            // Each index's pairs, their entry numbers turned into positions in store order.
+            var position = [UInt32](repeating: 0, count: placements.count)
+            for (sorted, placement) in placements.enumerated() { position[Int(placement.entry)] = UInt32(sorted) }
+            placements = []
             for (index, properties) in reading.declared.enumerated() {
                 let name = CacheIndex.indexName(of: properties)
-                append(UInt64(name.utf8.count))
-                bytes.append(contentsOf: name.utf8)
-                let pairs = keys[index].map { ($0.hash, position[Int($0.entry)]) }.sorted {
-                    ($0.0, $0.1) < ($1.0, $1.1)
-                }
-                append(UInt64(pairs.count))
+                part.append(UInt64(name.utf8.count))
+                part.pending += name.utf8
+                var pairs = keys[index]
+                keys[index] = []
+                for pair in pairs.indices { pairs[pair].entry = position[Int(pairs[pair].entry)] }
+                pairs.sort { ($0.hash, $0.entry) < ($1.hash, $1.entry) }
+                part.append(UInt64(pairs.count))
                 for (hash, entry) in pairs {
-                    append(hash)
-                    append(entry)
+                    part.append(hash)
+                    part.append(entry)
+                    if part.pending.count >= HashedPart.chunk { try part.flush(into: &file) }
                 }
             }
-            return bytes
+            return try part.finish(into: &file)
+        }
+    }
+
+    /// Bytes on their way into a file, hashed as they go: the index part and its checksum.
+    private struct HashedPart {
+        var pending: [UInt8] = []
+        private var checksum = ContentHash.Running()
+        static let chunk = 1 << 20
+
+        mutating func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { pending.append(contentsOf: $0) }
+        }
+
+        /// Writes what is pending once there is a chunk of it, up to its last whole 8-byte
+        /// word (the running hash takes words until its last part).
+        mutating func flush(into file: inout AppendingFile) throws(FolioError) {
+            guard pending.count >= Self.chunk else { return }
+            try write(pending.count / 8 * 8, into: &file)
+        }
+
+        /// Writes the rest and returns the checksum of everything written.
+        mutating func finish(into file: inout AppendingFile) throws(FolioError) -> UInt64 {
+            try write(pending.count, into: &file)
+            return checksum.value
+        }
+
+        private mutating func write(_ count: Int, into file: inout AppendingFile) throws(FolioError) {
+            pending.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            try file.append(pending[..<count])
+            pending.removeFirst(count)
         }
     }
 }

@@ -35,6 +35,27 @@ extension CacheIndex {
         /// Where a record's stamp lies (`FileStamp.encodedSize` bytes).
         static let stampOffset = 24
 
+        /// Appends the record of the document at `path` to `bytes`, in the layout `init` reads.
+        static func append(
+            _ path: DocumentPath, contentLength: Int, stamp: FileStamp, contentHash: UInt64, contentStart: Int,
+            isDeleted: Bool, contentChecksum: UInt64, to bytes: inout [UInt8]
+        ) {
+            func append<T: FixedWidthInteger>(_ value: T) {
+                withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+            withUnsafeBytes(of: path.id.uuid) { bytes.append(contentsOf: $0) }
+            append(path.orderKey.day)
+            append(UInt32(contentLength))
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: FileStamp.encodedSize))
+            bytes.withUnsafeMutableBytes { stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+            append(contentHash)
+            append(UInt64(contentStart))
+            append(UInt32(isDeleted ? 1 : 0))
+            append(UInt32(0))
+            append(contentChecksum)
+        }
+
         /// The document's path in `folder`; `nil` for a day no calendar has.
         func path(in folder: String) -> DocumentPath? {
             key.parts.map { DocumentPath(validEntity: folder, day: $0.day, id: $0.id, blobProperty: nil) }

@@ -194,26 +194,35 @@ enum DocumentCache {
         private let cache: OpenFolder
         private let entityFolder: String
         private let temporary: String
-        private var count = 0
         private var index: CacheIndex.Builder?
-        /// The stamps of the entries appended, in order, written after them.
-        private var stamps: [FileStamp] = []
+        /// The entries' records, as the index part lays them out: their stamps are written
+        /// after the entries, and the records in the index part.
+        private let records: CacheIndex.RecordFile
+        /// The latest change time among the entries' stamps.
+        private var latestChange = Int64.min
+        /// Why a record's stamp could not be changed, which `finish` reports.
+        private var lostStamp: FolioError?
         /// The temporary file's change time when it was made: the file system's clock then,
         /// at the granularity it keeps.
         let startedAt: Int64
 
-        init(folder entityFolder: String, historyToken: Int64?, index: CacheIndex.Builder?, in root: OpenFolder)
-            throws(FolioError)
-        {
+        /// A writer of `entityFolder`'s cache file, with the index part `index` gathers; past
+        /// `recordsInMemory` bytes, the entries' records wait in a file (see `CacheIndex.RecordFile`).
+        init(
+            folder entityFolder: String, historyToken: Int64?, index: CacheIndex.Builder?, in root: OpenFolder,
+            recordsInMemory: Int = CacheIndex.RecordFile.defaultMemoryBound
+        ) throws(FolioError) {
             // A store written before the cache was split by folder has one cache file in its place.
             if let info = try root.status(of: folderName), FileSystem.isRegularFile(info) {
                 try root.removeFile(folderName)
             }
             cache = try root.makeFolders(folderName)
             self.entityFolder = entityFolder
-            self.index = index
             // Its own name per writer: an import writes one while the store may write another.
             temporary = "\(entityFolder).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
+            self.index = index
+            records = CacheIndex.RecordFile(
+                spillingInto: cache, name: temporary + ".records", memoryBound: recordsInMemory)
             let descriptor = try cache.openFile(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
             var info = stat()
             startedAt =
@@ -240,21 +249,28 @@ enum DocumentCache {
             withUnsafeBytes(of: path.id.uuid) { bytes.append(contentsOf: $0) }
             withUnsafeBytes(of: contentHash.littleEndian) { bytes.append(contentsOf: $0) }
             CompactJSON.appendVarint(UInt64(compact.count), to: &bytes)
-            index?.add(
-                path, stamp: stamp, contentHash: contentHash, contentStart: Int(file.end) + bytes.count,
-                compact: compact)
+            let contentStart = Int(file.end) + bytes.count
+            let isDeleted = index?.add(path, compact: compact) ?? false
+            try records.append {
+                CacheIndex.Record.append(
+                    path, contentLength: compact.count, stamp: stamp, contentHash: contentHash,
+                    contentStart: contentStart, isDeleted: isDeleted, contentChecksum: ContentHash.of(compact), to: &$0)
+            }
             bytes.append(contentsOf: compact)
             try file.append(bytes)
-            stamps.append(stamp)
-            count += 1
-            return count - 1
+            latestChange = max(latestChange, stamp.changed)
+            return records.count - 1
         }
 
         /// Gives entry `entry` the stamp its file has now: an import's file, moved into place
         /// after its entry was written (the rename set its change time).
         mutating func restamp(_ entry: Int, _ stamp: FileStamp) {
-            stamps[entry] = stamp
-            index?.restamp(entry, stamp)
+            do {
+                try records.restamp(entry, stamp)
+                latestChange = max(latestChange, stamp.changed)
+            } catch {
+                lostStamp = lostStamp ?? error
+            }
         }
 
         /// Ends the file with the stamps, the index part, the footer and the checksum, and
@@ -266,26 +282,28 @@ enum DocumentCache {
         /// content (git distrusts an index entry as new as the index file the same way). A
         /// caller that can leave entries out does so beforehand (`startedAt`).
         mutating func finish() throws(FolioError) -> FileStamp? {
+            if let lostStamp { throw lostStamp }
             let entriesEnd = Int(file.end)
-            var table = [UInt8](repeating: 0, count: stamps.count * FileStamp.encodedSize)
-            table.withUnsafeMutableBytes { raw in
-                for (number, stamp) in stamps.enumerated() {
-                    stamp.encode(
-                        into: UnsafeMutableRawBufferPointer(rebasing: raw[(number * FileStamp.encodedSize)...]))
+            // The stamps, taken from the records a few thousand at a time.
+            for first in stride(from: 0, to: records.count, by: 4096) {
+                let count = min(4096, records.count - first)
+                let part = try records.read(first, count: count)
+                for number in 0..<count {
+                    let start = part.startIndex + number * CacheIndex.recordSize + CacheIndex.Record.stampOffset
+                    try file.append(part[start..<(start + FileStamp.encodedSize)])
                 }
             }
-            try file.append(table)
             let partStart = Int(file.end)
-            var footer = Footer(entriesEnd: entriesEnd, count: count, indexStart: 0, indexChecksum: 0)
-            if let index, !index.failed {
-                let part = index.bytes()
-                (footer.indexStart, footer.indexChecksum) = (partStart, ContentHash.of(part))
-                try file.append(part)
+            var footer = Footer(entriesEnd: entriesEnd, count: records.count, indexStart: 0, indexChecksum: 0)
+            if var index, !index.failed {
+                self.index = nil
+                footer.indexChecksum = try index.write(into: &file, records: records)
+                footer.indexStart = partStart
             }
             try file.append(footer.bytes)
             try file.finishWithChecksum()
             let written = try file.close()
-            guard stamps.allSatisfy({ $0.changed < written.modified }) else {
+            guard latestChange < written.modified else {
                 try? cache.removeFile(temporary)
                 return nil
             }

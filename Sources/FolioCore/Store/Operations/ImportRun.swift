@@ -6,19 +6,10 @@ import Glibc
 /// compact form, and the three files it writes as it goes: the journal's plan (at the
 /// end), the history record and the folder's cache file. Runs holding the write lock.
 struct ImportRun {
-    /// A file staged beside its target: where it goes, and its stamp and hash once there.
-    private struct StagedFile {
-        var path: DocumentPath
-        var stamp: FileStamp
-        var contentHash: UInt64
-        /// The document's entry in the cache file (see `DocumentCache.Writer.restamp`), if any.
-        var cacheEntry: Int32 = -1
-    }
-
     private let store: DocumentStore
     private let folderName: String
     private var journal: Journal
-    private var staged: [StagedFile] = []
+    private var staged = StagedFiles()
     private var removals: [Journal.Delete] = []
     /// The identities imported so far, which may each come once.
     private var identities = Set<UUID>()
@@ -36,10 +27,6 @@ struct ImportRun {
     private var cache: DocumentCache.Writer?
     private let calendar: Calendar
     private let schema: QuerySchema
-    /// The most documents of a folder whose cache file an import writes with its index part:
-    /// gathering it costs about a hundred bytes a document, which past 250,000 would take
-    /// much of the memory an import of a million may use (256 MB).
-    static let indexedDocuments = 250_000
     /// Whether the commit point was reached (or may have been): from then on the journal
     /// and the staged files are recovery's, and `abandon` leaves them.
     private var isCommitted = false
@@ -62,11 +49,9 @@ struct ImportRun {
                 // The catalog reflects this transaction too once it lands, if it reflected every one before.
                 if catalogToken == tail.lastToken { token = record.token }
             }
-            // The index part is gathered too unless the folder is large: past that, the records
-            // would cost the import's memory bound, and the next load writes the file with it.
+            // With its index part, so that the next command reads the folder's index, not the folder.
             cache = try DocumentCache.Writer(
-                folder: folderName, historyToken: token,
-                index: CacheIndex.Builder(entity: schema.entities[folderName], limit: Self.indexedDocuments),
+                folder: folderName, historyToken: token, index: CacheIndex.Builder(entity: schema.entities[folderName]),
                 in: store.folder)
         } catch {
             abandon()
@@ -109,7 +94,7 @@ struct ImportRun {
             // Every target is the document's file or one of its blobs.
             let path = blobs[index]!
             let isDocument = path.blobProperty == nil
-            var file = StagedFile(path: path, stamp: stamp, contentHash: isDocument ? put.contentHash : 0)
+            var file = StagedFiles.File(path: path, stamp: stamp, contentHash: isDocument ? put.contentHash : 0)
             if isDocument {
                 do {
                     var compact: [UInt8] = []
@@ -117,7 +102,7 @@ struct ImportRun {
                     if let entry = try cache?.append(
                         put.target, stamp: stamp, contentHash: put.contentHash, compact: compact)
                     {
-                        file.cacheEntry = Int32(truncatingIfNeeded: entry)
+                        file.cacheEntry = entry
                     }
                 } catch {
                     giveUpCache()
@@ -146,7 +131,7 @@ struct ImportRun {
             abandon()
             return summary
         }
-        try journal.writePlan(puts: staged.lazy.map(\.path.relativePath), deletes: removals)
+        try journal.writePlan(puts: staged.all.map(\.path.relativePath), deletes: removals)
         var tail: HistoryLog.Tail?
         if changesRecorded > 0 {
             tail = try history?.finish()
@@ -176,13 +161,14 @@ struct ImportRun {
         do {
             for position in staged.indices {
                 if position % 256 == 0 { committing(position, staged.count) }
-                let target = Journal.Target(staged[position].path)
+                let file = staged[position]
+                let target = Journal.Target(file.path)
                 guard
                     let moved = try folder(target.folder).moveIntoPlace(
-                        Journal.stagedName(of: target.name), to: target.name, written: staged[position].stamp)
+                        Journal.stagedName(of: target.name), to: target.name, written: file.stamp)
                 else { continue }
-                staged[position].stamp = moved
-                if staged[position].cacheEntry >= 0 { cache?.restamp(Int(staged[position].cacheEntry), moved) }
+                staged.restamp(position, moved)
+                if let entry = file.cacheEntry { cache?.restamp(entry, moved) }
             }
             committing(staged.count, staged.count)
             try journal.apply(durability: store.durability)
@@ -201,10 +187,10 @@ struct ImportRun {
     /// Ends the cache file with the folder's entries the import left as they were, once
     /// the files written are past the file system's clock tick: a file stamped within it
     /// is compared by its bytes, as `writeCache` does, and any change gives the cache up.
-    private mutating func finishCache(_ written: [StagedFile]) {
+    private mutating func finishCache(_ written: StagedFiles) {
         guard cache != nil else { return }
         let now = FileSystem.now()
-        let recent = written.filter { $0.path.blobProperty == nil && $0.stamp.isRacy(now: now) }
+        let recent = written.all.filter { $0.path.blobProperty == nil && $0.stamp.isRacy(now: now) }
         // Every document of the folder is in the file: one left out would be found on disk
         // at the next load and taken for someone else's change. Those stamped within the
         // clock tick, the import's and the catalog's, are confirmed once it has passed (one
@@ -253,11 +239,11 @@ struct ImportRun {
         cache?.abandon()
         cache = nil
         guard !isCommitted else { return }
-        for file in staged {
+        for file in staged.all {
             let target = Journal.Target(file.path)
             try? folder(target.folder).removeFile(Journal.stagedName(of: target.name))
         }
-        staged = []
+        staged = StagedFiles()
         try? journal.discard()
         history?.abandon(in: store.folder)
         history = nil

@@ -9,7 +9,8 @@ import Glibc
 struct AppendingFile {
     /// The file's path, for messages.
     let path: String
-    private let descriptor: Int32
+    /// The open file, for reading back what was written.
+    let descriptor: Int32
     /// Where the next flushed byte goes.
     private(set) var offset: Int64
     private var buffer: [UInt8] = []
