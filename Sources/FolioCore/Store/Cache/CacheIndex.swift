@@ -224,10 +224,22 @@ final class CacheIndex: Sendable {
         for _ in 0..<indexCount {
             guard let nameLength = reader.next(8).map({ Self.number($0, at: 0) }), nameLength <= end,
                 let name = reader.next(Int(nameLength)), let pairs = reader.next(8).map({ Self.number($0, at: 0) }),
-                pairs <= UInt64(end / Self.pairSize), let bytes = reader.next(Int(pairs) * Self.pairSize)
+                pairs <= UInt64(end / Self.pairSize)
             else { return nil }
             let index = String(decoding: name, as: UTF8.self)
-            if keepingIndexes?.contains(index) ?? true { match.pairs[index] = Array(bytes) }
+            let keeps = keepingIndexes?.contains(index) ?? true
+            var kept: [UInt8] = []
+            if keeps { kept.reserveCapacity(Int(pairs) * Self.pairSize) }
+            // A chunk at a time: a million documents' pairs are 12 MB an index, which read
+            // whole were held twice over beside the walk, even for an index not kept.
+            var remaining = Int(pairs) * Self.pairSize
+            while remaining > 0 {
+                let size = min(remaining, Reader.chunk)
+                guard let bytes = reader.next(size) else { return nil }
+                if keeps { kept += bytes }
+                remaining -= size
+            }
+            if keeps { match.pairs[index] = kept }
         }
         guard reader.isAtEnd, reader.checksum.value == footer.indexChecksum else { return nil }
         if !match.changed.isEmpty {
