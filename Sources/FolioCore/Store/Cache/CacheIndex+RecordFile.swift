@@ -51,31 +51,28 @@ extension CacheIndex {
         /// The bytes of `count` records from the `first`.
         func read(_ first: Int, count: Int) throws(FolioError) -> ArraySlice<UInt8> {
             let (offset, size) = (first * CacheIndex.recordSize, count * CacheIndex.recordSize)
-            guard var file else { return buffer[offset..<(offset + size)] }
-            try file.flush()
-            self.file = file
+            guard let file = try writtenFile() else { return buffer[offset..<(offset + size)] }
             return try FileSystem.read(file.descriptor, at: Int64(offset), count: size, path: file.path)[...]
         }
 
         /// Gives record `number` a new stamp.
         func restamp(_ number: Int, _ stamp: FileStamp) throws(FolioError) {
             let offset = number * CacheIndex.recordSize + Record.stampOffset
-            guard var file else {
+            guard let file = try writtenFile() else {
                 buffer.withUnsafeMutableBytes {
                     stamp.encode(into: UnsafeMutableRawBufferPointer(rebasing: $0[offset...]))
                 }
                 return
             }
-            try file.flush()
-            self.file = file
             var bytes = [UInt8](repeating: 0, count: FileStamp.encodedSize)
             bytes.withUnsafeMutableBytes { stamp.encode(into: $0) }
-            guard
-                bytes.withUnsafeBytes({ pwrite(file.descriptor, $0.baseAddress, $0.count, off_t(offset)) })
-                    == bytes.count
-            else {
-                throw .fileSystem(path: file.path, operation: "write", reason: FileBytes.systemError())
-            }
+            try file.overwrite(bytes, at: Int64(offset))
+        }
+
+        /// The file with every record appended written to it, once the bound is passed.
+        private func writtenFile() throws(FolioError) -> AppendingFile? {
+            try file?.flush()
+            return file
         }
     }
 }

@@ -47,21 +47,33 @@ struct AppendingFile {
         let failure: FolioError? = buffer.withUnsafeBytes { raw in
             let part = UnsafeRawBufferPointer(rebasing: raw[..<count])
             checksum?.add(part)
-            var written = 0
-            while written < count {
-                let result = pwrite(
-                    descriptor, part.baseAddress! + written, count - written, off_t(offset) + off_t(written))
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return .fileSystem(path: path, operation: operation, reason: String(cString: strerror(errno)))
-                }
-                written += result
-            }
-            return nil
+            return write(part, at: offset)
         }
         if let failure { throw failure }
         buffer.removeFirst(count)
         offset += Int64(count)
+    }
+
+    /// Writes `bytes` over what was written from `start` (which must end before `offset`: what
+    /// is still buffered is not overwritten). Not for a checksummed file, whose hash has them.
+    func overwrite(_ bytes: [UInt8], at start: Int64) throws(FolioError) {
+        assert(checksum == nil && start + Int64(bytes.count) <= offset)
+        if let failure = bytes.withUnsafeBytes({ write($0, at: start) }) { throw failure }
+    }
+
+    /// Writes `bytes` whole at `start`; the error, if it could not.
+    private func write(_ bytes: UnsafeRawBufferPointer, at start: Int64) -> FolioError? {
+        var written = 0
+        while written < bytes.count {
+            let result = pwrite(
+                descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(start) + off_t(written))
+            if result < 0 {
+                if errno == EINTR { continue }
+                return .fileSystem(path: path, operation: operation, reason: String(cString: strerror(errno)))
+            }
+            written += result
+        }
+        return nil
     }
 
     /// Appends the checksum of everything before it (little-endian), and writes it all.
