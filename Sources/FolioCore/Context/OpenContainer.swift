@@ -122,26 +122,26 @@ final class OpenContainer: Sendable {
     }
 
     /// Opens the store as a git revision held it, read-only: the kept copy of that revision
-    /// when its schema is the container's, else a private copy migrated to the container's
-    /// schema (through the plan when there is one) and removed with the container.
+    /// (documents read from git's objects) when its schema is the container's, else a private
+    /// copy with the documents' files, migrated to the container's schema (through the plan
+    /// when there is one) and removed with the container.
     private static func openPast(
         _ configuration: ModelConfiguration, at revision: String, schema: Schema,
         migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws(FolioError) -> ConfiguredStore {
         let folder = configuration.url.path(percentEncoded: false)
-        var copy = try RevisionCopy.make(of: folder, at: revision, keep: true)
-        if copy.scratch == nil {
-            let recorded = try DocumentStore.readManifest(in: OpenFolder(root: copy.root)).schemaVersion
-            if let version = Schema.Version(recorded), version < schema.version {
-                copy = try RevisionCopy.make(of: folder, at: revision, keep: false)
-            }
+        var copy = try RevisionCopy.make(of: folder, at: revision)
+        let recorded = try DocumentStore.readManifest(in: OpenFolder(root: copy.root)).schemaVersion
+        if let version = Schema.Version(recorded), version < schema.version {
+            copy.scratch?.remove()
+            copy = try RevisionCopy.make(of: folder, at: revision, writable: true)
         }
         do {
             let store = try openStore(
-                // A private copy is the container's own, so it may be migrated; a kept one is shared.
-                at: copy.root, schema: schema, durability: .none, writable: copy.scratch != nil,
+                // A copy with its files is the container's own, so it may be migrated; the others are read-only.
+                at: copy.root, schema: schema, durability: .none, writable: copy.objects == nil,
                 timeZone: configuration.timeZone ?? .current, historyLimit: 0, reads: configuration.reads,
-                migrationPlan: migrationPlan)
+                migrationPlan: migrationPlan, revision: copy)
             return ConfiguredStore(
                 configuration: configuration, store: store, temporaryFolder: copy.scratch, revisionCopy: copy)
         } catch {
@@ -239,10 +239,12 @@ final class OpenContainer: Sendable {
     var stores: [DocumentStore] { parts.map(\.store) }
 
     /// Opens the store in the folder, or creates one in the time zone given; records the
-    /// schema in the manifest (unless the configuration does not allow writing).
+    /// schema in the manifest (unless the configuration does not allow writing). A past
+    /// revision's copy (`revision`) is opened as `DocumentStore.open(_:)` opens one.
     private static func openStore(
         at root: String, schema: Schema, durability: Durability, writable: Bool, timeZone: TimeZone,
-        historyLimit: Int, reads: StoreReads, migrationPlan: (any SchemaMigrationPlan.Type)?
+        historyLimit: Int, reads: StoreReads, migrationPlan: (any SchemaMigrationPlan.Type)?,
+        revision: RevisionCopy? = nil
     ) throws(FolioError) -> DocumentStore {
         var holdsStore = false
         if try FileSystem.status(root) != nil {
@@ -260,7 +262,12 @@ final class OpenContainer: Sendable {
                     schemaVersion: schema.version.description, timeZone: timeZone, schema: schema.json),
                 durability: durability, historyLimit: historyLimit, reads: reads)
         }
-        let store = try DocumentStore.open(at: root, durability: durability, historyLimit: historyLimit, reads: reads)
+        let store: DocumentStore
+        if let revision {
+            store = try DocumentStore.open(revision, reads: reads)
+        } else {
+            store = try DocumentStore.open(at: root, durability: durability, historyLimit: historyLimit, reads: reads)
+        }
         var manifest = store.manifest
         if let recorded = Schema.Version(manifest.schemaVersion), recorded > schema.version {
             throw FolioError(

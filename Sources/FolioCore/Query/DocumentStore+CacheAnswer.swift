@@ -132,14 +132,17 @@ extension DocumentStore {
         guard let cache = given ?? CacheIndex.open(folder: name, from: folder), cache.count >= smallest else {
             return nil
         }
-        let listing = try TreeListing(root: folder, folders: [name], expectedDocuments: cache.count, keysOnly: true)
+        let listing = try self.listing([name], expectedDocuments: cache.count, keysOnly: true)
         guard listing.issues.isEmpty, listing.stagedFiles.isEmpty,
             let match = cache.match(listing.keyedDocuments, keepingIndexes: keepingIndexes)
         else { return nil }
         let schema = memory.schema
         var changed: [DocumentPath: (version: DocumentVersion, content: JSONObject)] = [:]
+        // A revision's changed files are read from git in one run.
+        let fetched = try pastTree?.contents(of: match.changed.map(\.stamp))
         for found in match.changed {
-            guard case .success(let entry) = readDocument(found, schema: schema), let content = entry.content.object
+            guard case .success(let entry) = readDocument(found, schema: schema, fetched: fetched),
+                let content = entry.content.object
             else { return nil }
             changed[entry.path] = (entry.version, content)
         }

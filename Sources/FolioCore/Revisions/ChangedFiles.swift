@@ -15,9 +15,6 @@ struct ChangedFiles {
         /// Its blob in the newer state; nil where it is not there, or where the newer
         /// state is the working tree (whose file is read directly).
         var after: String?
-        /// Its mode in the newer state (`100644`, `100755`, `120000` for a link, `160000`
-        /// for a submodule, `000000` where it is not there).
-        var afterMode = "000000"
     }
 
     /// The files, in git's order (tracked ones first when the newer state is the working tree).
@@ -31,14 +28,6 @@ struct ChangedFiles {
         let output = try repository.checked(
             Self.settings + ["diff-tree", "-z", "-r", "--raw", "--no-renames", "--no-abbrev", old, new, "--", "."])
         files = try Self.raw(output, prefix: repository.prefix)
-    }
-
-    /// The files that differ between two trees of the store's folder (`RevisionCopy`'s), by
-    /// their paths within those trees.
-    init(in repository: StoreRepository, fromTree old: String, toTree new: String) throws(FolioError) {
-        let output = try repository.checked(
-            Self.settings + ["diff-tree", "-z", "-r", "--raw", "--no-renames", "--no-abbrev", old, new])
-        files = try Self.raw(output, prefix: "")
     }
 
     /// The files of the store that may differ between commit `old` and the working tree.
@@ -80,8 +69,7 @@ struct ChangedFiles {
             if path.hasPrefix(prefix) {
                 files.append(
                     File(
-                        path: String(path.dropFirst(prefix.count)), before: blob(parts[2]), after: blob(parts[3]),
-                        afterMode: String(parts[1])))
+                        path: String(path.dropFirst(prefix.count)), before: blob(parts[2]), after: blob(parts[3])))
             }
             index += 2
         }

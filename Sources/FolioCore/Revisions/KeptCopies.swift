@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// The copies of past revisions a store keeps in `.folio/revisions/`, one folder per tree
-/// id: found and locked for reading, made by turning the copy used last into another
-/// revision's (or from nothing), and pruned to the newest `RevisionCopy.keptCopies`.
+/// id: found and locked for reading, made by taking over the copy used last (or from
+/// nothing), and pruned to the newest `RevisionCopy.keptCopies`.
 ///
 /// Every change here is made under a name of its own (`.making-…`) and renamed into place
 /// whole, so a reader never sees half a copy, and only under an exclusive `flock` on the
@@ -11,23 +11,22 @@ import Glibc
 struct KeptCopies {
     /// The store's folder.
     let store: OpenFolder
-    /// The repository the store is in.
-    let repository: StoreRepository
     /// The commit whose tree is wanted, for messages.
     let commit: String
 
-    /// The kept copy of `tree`, locked for reading: found, turned from the copy used last, or made.
-    func copy(of tree: String) throws(FolioError) -> RevisionCopy {
+    /// The kept copy of `tree`, locked for reading: found, taken over from the copy used last, or made.
+    func copy(of revision: RevisionTree) throws(FolioError) -> RevisionCopy {
+        let tree = revision.tree
         let copies = try store.makeFolders(RevisionCopy.folder)
         // Another command may take the same copy between two steps; each round starts again.
         for _ in 0..<4 {
             var reading = try reading(tree, in: copies)
-            if reading == nil { reading = try made(tree, in: copies) }
+            if reading == nil { reading = try made(revision, in: copies) }
             if let reading {
                 try prune(copies, keeping: tree)
                 return RevisionCopy(
                     commit: commit, tree: tree, root: store.pathOf(RevisionCopy.folder + "/" + tree), scratch: nil,
-                    inUse: reading)
+                    inUse: reading, objects: revision)
             }
         }
         throw FolioError(
@@ -40,7 +39,7 @@ struct KeptCopies {
         guard try copies.status(of: name + "/" + StoreManifest.fileName) != nil,
             let descriptor = try opened(name, in: copies)
         else { return nil }
-        flock(descriptor, LOCK_SH)  // waits while another command turns or prunes it
+        flock(descriptor, LOCK_SH)  // waits while another command takes it over or prunes it
         guard try isStill(descriptor, at: name, in: copies) else {
             close(descriptor)
             return nil
@@ -49,38 +48,37 @@ struct KeptCopies {
         return RevisionCopy.Reading(descriptor)
     }
 
-    /// Makes the copy of `tree`: from the copy used last that nobody reads, changing only
-    /// the files that differ, else from nothing. Returns its lock, or nil when another
-    /// command made the same copy first.
-    private func made(_ tree: String, in copies: OpenFolder) throws(FolioError) -> RevisionCopy.Reading? {
+    /// Makes the copy of `revision`: the copy used last that nobody reads, taken over with
+    /// its cache files (which vouch for every file the two trees share), else a new one.
+    /// Returns its lock, or nil when another command made the same copy first.
+    private func made(_ revision: RevisionTree, in copies: OpenFolder) throws(FolioError) -> RevisionCopy.Reading? {
+        let tree = revision.tree
         let making = ".making-\(tree)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor: Int32
         if let donor = try donor(in: copies) {
             descriptor = donor.descriptor
             do throws(FolioError) {
                 try copies.rename(donor.name, to: making)
-                try turn(making, in: copies, from: donor.name, to: tree)
             } catch {
                 close(descriptor)
-                try? copies.removeTree(making)
                 throw error
             }
         } else {
-            let target = try copies.makeFolders(making)
+            try copies.makeFolders(making)
             guard let made = try opened(making, in: copies) else {
                 throw .fileSystem(path: copies.pathOf(making), operation: "open", reason: "it is gone")
             }
             descriptor = made
-            do throws(FolioError) {
-                let files = try RevisionCopy.files(of: tree, in: repository, commit: commit)
-                try RevisionCopy.write(files, into: target, from: repository, commit)
-            } catch {
-                close(descriptor)
-                try? copies.removeTree(making)
-                throw error
-            }
         }
         do throws(FolioError) {
+            guard let target = try copies.folder(at: making) else {
+                throw .fileSystem(path: copies.pathOf(making), operation: "open", reason: "it is gone")
+            }
+            // A copy an earlier version of Folio made holds the documents' files: no longer read.
+            for name in try target.list() where name != StoreManifest.fileName && !RevisionCopy.isHidden(name) {
+                try target.removeTree(name)
+            }
+            try RevisionCopy.writeManifest(of: revision, into: target, commit: commit)
             try copies.rename(making, to: tree)
         } catch {
             close(descriptor)
@@ -91,7 +89,7 @@ struct KeptCopies {
             try copies.removeTree(making)  // another command made the same copy first
             return nil
         }
-        // Others may read it from now on; a turn that slipped in between is seen by the check.
+        // Others may read it from now on; a take-over that slipped in between is seen by the check.
         flock(descriptor, LOCK_SH)
         guard try isStill(descriptor, at: tree, in: copies) else {
             close(descriptor)
@@ -99,27 +97,6 @@ struct KeptCopies {
         }
         markUsed(tree, in: copies)
         return RevisionCopy.Reading(descriptor)
-    }
-
-    /// Turns the copy at `making`, of tree `old`, into one of tree `new`: removes and writes
-    /// only the files `git diff-tree` names. Its `.folio/` stays, so its cache files still
-    /// vouch for the files that did not change.
-    private func turn(_ making: String, in copies: OpenFolder, from old: String, to new: String) throws(FolioError) {
-        guard let target = try copies.folder(at: making) else {
-            throw .fileSystem(path: copies.pathOf(making), operation: "open", reason: "it is gone")
-        }
-        var writes: [StoreRepository.TreeFile] = []
-        for change in try ChangedFiles(in: repository, fromTree: old, toTree: new).files
-        where !RevisionCopy.isHidden(change.path) {
-            try target.removeTree(change.path)
-            if let blob = change.after, RevisionCopy.isCopied(path: change.path, mode: change.afterMode) {
-                writes.append(StoreRepository.TreeFile(mode: change.afterMode, blob: blob, path: change.path))
-            }
-        }
-        try RevisionCopy.write(writes, into: target, from: repository, commit)
-        guard try target.status(of: StoreManifest.fileName) != nil else {
-            throw RevisionCopy.noStore(at: commit, in: repository)
-        }
     }
 
     /// The copy used last that no command reads, locked exclusively, with its name (its tree id).
@@ -168,7 +145,7 @@ struct KeptCopies {
         return descriptor >= 0 ? descriptor : nil
     }
 
-    /// Whether the folder open as `descriptor` is still the one at `name`: not turned into
+    /// Whether the folder open as `descriptor` is still the one at `name`: not taken over as
     /// another copy or removed while this command waited for its lock.
     private func isStill(_ descriptor: Int32, at name: String, in copies: OpenFolder) throws(FolioError) -> Bool {
         var held = stat()

@@ -1,25 +1,29 @@
 import Foundation
 import Glibc
 
-/// The store as a commit held it, copied out of git's objects into a folder of Folio's own,
-/// so that the whole engine (queries and their indexes, relationships, `check`) reads it as
-/// it reads the working tree.
+/// The store as a commit held it, in a folder of Folio's own that the whole engine
+/// (queries and their indexes, relationships, `check`) opens as a store.
 ///
 /// Nothing in the repository changes: the copy is made with reading commands only
-/// (`rev-parse`, `ls-tree`, `diff-tree`, `cat-file`), never a checkout. A copy is named for the
-/// git tree of the store's folder at the commit, so any two commits where the store held the
-/// same files share one. A kept copy lives in the store's `.folio/revisions/` (which git
-/// ignores, as all of `.folio/`) for the next command that reads that tree. A private copy is
-/// made in a scratch folder, for a reader that changes it (an app migrating the past to its
-/// own schema) or a store whose `.folio/` cannot be written.
+/// (`rev-parse`, `ls-tree`, `cat-file`), never a checkout. A copy for reading holds only the
+/// revision's `folio.json` and Folio's own `.folio/` (its cache files): the documents stay in
+/// git's objects and are read from there (see `RevisionTree`), so the first read of a
+/// revision costs reading its blobs, not writing them out and reading them back. A copy is
+/// named for the git tree of the store's folder at the commit, so any two commits where the
+/// store held the same files share one. A kept copy lives in the store's
+/// `.folio/revisions/` (which git ignores, as all of `.folio/`) for the next command that
+/// reads that tree; a private one is made in a scratch folder, for a store whose `.folio/`
+/// cannot be written, or with the documents' files, for a reader that changes them (an app
+/// migrating the past to its own schema).
 ///
 /// A revision read costs what differs from the one read before: a new kept copy is made by
-/// turning the copy used last, when no process is reading it, into the new tree, writing only
-/// the files `git diff-tree` names; its cache files still vouch for the rest. A reader holds
-/// a shared `flock` on its copy's folder as long as it reads (`inUse`), and a copy is only
-/// turned or pruned under an exclusive one that nobody else holds.
+/// taking over the copy used last, when no process is reading it, with its cache files.
+/// Their entries are stamped with the objects' ids, so they still vouch for every file the
+/// two revisions share. A reader holds a shared `flock` on its copy's folder as long as it
+/// reads (`inUse`), and a copy is only taken over or pruned under an exclusive one that
+/// nobody else holds.
 ///
-/// Only the store's regular files are copied: a link (which Folio never follows), a
+/// Only the store's regular files are read: a link (which Folio never follows), a
 /// submodule and the hidden files (`.folio/`, `.gitignore`) are left out.
 package struct RevisionCopy: Sendable {
     /// The commit read, as its whole hash.
@@ -32,9 +36,12 @@ package struct RevisionCopy: Sendable {
     package let scratch: ScratchFolder?
     /// The shared lock on a kept copy, held while this value (or a copy of it) lives.
     package let inUse: Reading?
+    /// The tree the documents are read from, for a copy that holds none; nil for a private
+    /// copy with its files.
+    package let objects: RevisionTree?
 
-    /// A shared `flock` on a kept copy's folder: while one is held, no command turns the copy
-    /// into another revision's or prunes it. Released when the last reference goes.
+    /// A shared `flock` on a kept copy's folder: while one is held, no command takes the copy
+    /// over for another revision or prunes it. Released when the last reference goes.
     package final class Reading: Sendable {
         let descriptor: Int32
         init(_ descriptor: Int32) { self.descriptor = descriptor }
@@ -45,43 +52,71 @@ package struct RevisionCopy: Sendable {
     package static let keptCopies = 4
     /// Where kept copies live, relative to the store's folder.
     static let folder = ".folio/revisions"
-    /// How many blobs one `git cat-file --batch` reads, which bounds the memory a copy takes.
-    static let blobsPerBatch = 2000
 
-    /// The store at `storeFolder` as `revision` held it: a kept copy when `keep` and the
-    /// store's `.folio/` can be written, else a private one.
+    /// The store at `storeFolder` as `revision` held it. For reading, a copy that takes its
+    /// documents from git: kept when the store's `.folio/` can be written, else private. When
+    /// `writable`, a private copy with the documents' files, which may be changed.
     ///
     /// - Throws: `.invalidInput` for text that is not a revision (one that git could read as
     ///   an option is refused before git runs); `.invalidStore` when the folder is in no git
     ///   repository's work tree; `.notFound` when the revision names no commit, the commit
     ///   holds no store there, or the repository lacks one of its files' contents;
     ///   `.fileSystem` when the copy cannot be written.
-    package static func make(of storeFolder: String, at revision: String, keep: Bool) throws(FolioError)
+    package static func make(of storeFolder: String, at revision: String, writable: Bool = false) throws(FolioError)
         -> RevisionCopy
     {
         let (repository, commits) = try StoreRepository.resolving([revision], inStoreAt: storeFolder)
         let commit = commits[0]
-        guard let tree = try repository.storeTree(at: commit) else {
+        guard let id = try repository.storeTree(at: commit) else {
             throw FolioError(
                 .notFound,
                 "the store's folder did not exist at \(revision) (commit \(commit.prefix(7)))",
                 path: storeFolder, hint: "see the commits that changed it with `git log --oneline -- .`")
         }
+        let tree = try RevisionTree(id, in: repository) { noStore(at: commit, in: repository) }
         let store = try OpenFolder(root: storeFolder)
-        if keep, let local = try? store.makeFolders(".folio"), local.whyNotWritable() == nil {
-            let copies = KeptCopies(store: store, repository: repository, commit: commit)
+        if !writable, let local = try? store.makeFolders(".folio"), local.whyNotWritable() == nil {
+            let copies = KeptCopies(store: store, commit: commit)
             return try copies.copy(of: tree)
         }
         let scratch = try ScratchFolder(purpose: "revision")
         do {
             try FileSystem.makeFolders(atPath: scratch.path(of: "store"))
             let target = try OpenFolder(root: scratch.path(of: "store"))
-            try write(try files(of: tree, in: repository, commit: commit), into: target, from: repository, commit)
+            if writable {
+                try write(try files(of: id, in: repository, commit: commit), into: target, from: repository, commit)
+            } else {
+                try writeManifest(of: tree, into: target, commit: commit)
+            }
         } catch {
             scratch.remove()
             throw error
         }
-        return RevisionCopy(commit: commit, tree: tree, root: scratch.path(of: "store"), scratch: scratch, inUse: nil)
+        return RevisionCopy(
+            commit: commit, tree: id, root: scratch.path(of: "store"), scratch: scratch, inUse: nil,
+            objects: writable ? nil : tree)
+    }
+
+    /// Writes the tree's `folio.json` into `target`, unless it holds those bytes already.
+    static func writeManifest(of tree: RevisionTree, into target: OpenFolder, commit: String) throws(FolioError) {
+        guard let bytes = try tree.repository.blobs([tree.manifest])[tree.manifest] else {
+            throw missingObject(StoreManifest.fileName, tree.manifest, in: tree.repository, commit)
+        }
+        if try target.status(of: StoreManifest.fileName) != nil {
+            if (try? target.readFile(StoreManifest.fileName, limit: bytes.count + 1).bytes) == bytes { return }
+            try target.removeFile(StoreManifest.fileName)
+        }
+        try target.createFile(StoreManifest.fileName, bytes: bytes, sync: false)
+    }
+
+    /// The error for a file whose object the repository lacks.
+    static func missingObject(_ path: String, _ object: String, in repository: StoreRepository, _ commit: String)
+        -> FolioError
+    {
+        FolioError(
+            .notFound,
+            "the repository lacks the content of \(path) at commit \(commit.prefix(7)) (object \(object.prefix(12))): a partial or damaged clone",
+            path: repository.folder, hint: "fetch the missing objects (`git fetch`), or read another revision")
     }
 
     /// Whether a file of the tree belongs in a copy: a regular file, not hidden.
@@ -120,16 +155,12 @@ package struct RevisionCopy: Sendable {
         var madeFolders: Set<Substring> = [""]
         var start = 0
         while start < files.count {
-            let batch = files[start..<min(start + blobsPerBatch, files.count)]
+            let batch = files[start..<min(start + RevisionTree.objectsPerRead, files.count)]
             start = batch.endIndex
             let contents = try repository.blobs(Array(Set(batch.map(\.blob))))
             for file in batch {
                 guard let bytes = contents[file.blob] else {
-                    throw FolioError(
-                        .notFound,
-                        "the repository lacks the content of \(file.path) at commit \(commit.prefix(7)) (object \(file.blob.prefix(12))): a partial or damaged clone",
-                        path: repository.folder,
-                        hint: "fetch the missing objects (`git fetch`), or read another revision")
+                    throw missingObject(file.path, file.blob, in: repository, commit)
                 }
                 let parent = file.path.split(separator: "/").dropLast().joined(separator: "/")[...]
                 if madeFolders.insert(parent).inserted { try target.makeFolders(String(parent)) }

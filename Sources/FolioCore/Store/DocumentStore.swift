@@ -42,6 +42,9 @@ public final class DocumentStore: Sendable {
     let writer = StoreWriter()
     /// Where the history ends, as this store last wrote or read it.
     let historyEnd = HistoryEnd()
+    /// The git tree the documents are read from when the store is a past revision's copy
+    /// (see `open(_:)`), or nil when they are the folder's files.
+    let pastTree: RevisionTree?
 
     /// Creates a store in an empty or new folder: the manifest, `.gitignore` for `.folio/`,
     /// and a folder per entity the manifest's schema names.
@@ -117,10 +120,32 @@ public final class DocumentStore: Sendable {
         return store
     }
 
+    /// Opens a past revision's copy (see `RevisionCopy`), read-only and without history: its
+    /// manifest from the copy's folder and, for a copy that holds no documents, its documents
+    /// from git's objects, with the copy's cache files vouching for those read before.
+    ///
+    /// - Throws: what `open(at:)` throws.
+    package static func open(_ copy: RevisionCopy, progress: ReadProgress? = nil, reads: StoreReads = .app)
+        throws(FolioError) -> DocumentStore
+    {
+        guard let tree = copy.objects else {
+            return try open(at: copy.root, durability: .none, progress: progress, historyLimit: 0, reads: reads)
+        }
+        let folder = try OpenFolder(root: copy.root)
+        try folder.makeFolders(".folio")
+        return DocumentStore(
+            root: copy.root, durability: .none, historyLimit: 0, folder: folder,
+            lock: try StoreLock.forStore(in: folder, timeoutSeconds: 60), manifest: try readManifest(in: folder),
+            manifestStamp: try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder), progress: progress,
+            reads: reads, pastTree: tree)
+    }
+
     private init(
         root: String, durability: Durability, historyLimit: Int, folder: OpenFolder, lock: StoreLock,
-        manifest: StoreManifest, manifestStamp: FileStamp?, progress: ReadProgress?, reads: StoreReads
+        manifest: StoreManifest, manifestStamp: FileStamp?, progress: ReadProgress?, reads: StoreReads,
+        pastTree: RevisionTree? = nil
     ) {
+        self.pastTree = pastTree
         self.root = root
         self.progress = progress
         self.reads = reads
@@ -205,8 +230,11 @@ public final class DocumentStore: Sendable {
 
     /// The bytes of the documents' files and their external-storage files, as the last
     /// walk stamped them: no file is read or listed again. Every entity is read for this.
+    /// A past revision's are the sizes git records for the files of its layout.
     public var documentBytes: Int64 {
         loadReporting(nil)
+        // A revision's stamps hold its objects' ids, so git is asked their sizes.
+        if let pastTree { return (try? pastTree.fileBytes(in: nil)) ?? 0 }
         return memory.documentBytes
     }
 
@@ -230,8 +258,8 @@ public final class DocumentStore: Sendable {
     public func blob(of document: DocumentPath, property: String) throws(FolioError) -> [UInt8]? {
         let path = try document.blob(property)
         try load([document.entity])
-        guard memory.holdsBlob(path) else { return nil }
-        return try folder.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+        guard let stamp = memory.blobs(of: document)[path] else { return nil }
+        return try fileContent(path.relativePath, stamp: stamp, limit: JSONReader.absoluteMaximumSize).bytes
     }
 
     /// Whether this store serves one command of a process that then ends, and so leaves a

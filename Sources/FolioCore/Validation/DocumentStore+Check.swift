@@ -35,12 +35,12 @@ extension DocumentStore {
     package func checkReport(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> (
         findings: [StoreFinding], files: Int
     ) {
-        var check = StoreCheck(manifest, root: folder)
+        var check = StoreCheck(manifest, read: documentText(at:))
         check.findings += localStateFindings()
         check.findings += schemaFindings()
         var names: [String] = []
         do {
-            names = try folder.list().filter(DocumentPath.isIdentifier).sorted()
+            names = try entityFolderNames().sorted()
         } catch {
             check.report(StoreIssue(path: "", error: error))
         }

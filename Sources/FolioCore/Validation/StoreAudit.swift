@@ -226,18 +226,16 @@ struct StoreAudit {
 
 /// Finds the line of a top-level key in a canonical document, reading each file at most once.
 struct DocumentLines {
-    let root: OpenFolder
+    /// A document's bytes by its path relative to the store; nil when it cannot be read.
+    let read: (String) -> [UInt8]?
     private var texts: [String: [Substring]] = [:]
 
-    init(root: OpenFolder) { self.root = root }
+    init(read: @escaping (String) -> [UInt8]?) { self.read = read }
 
     mutating func line(of key: String, in path: String) -> Int? {
         if texts[path] == nil {
             // Only for a line number: a file that cannot be read just has none.
-            let text =
-                (try? root.readFile(path, limit: JSONReader.defaultMaximumSize)).map {
-                    String(decoding: $0.bytes, as: UTF8.self)
-                } ?? ""
+            let text = read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
             texts[path] = text.split(separator: "\n", omittingEmptySubsequences: false)
         }
         let prefix = "  \"\(key)\":"

@@ -11,7 +11,8 @@ import Foundation
 /// its own documents (see `UniqueValues`, which may ask for a second pass).
 struct StoreCheck {
     let audit: StoreAudit
-    let root: OpenFolder
+    /// A document's bytes by its path, for a finding's line number.
+    let read: (String) -> [UInt8]?
     var findings: [StoreFinding] = []
     /// The documents checked so far, and the issues reported (each an unreadable file).
     private(set) var checked = 0
@@ -26,9 +27,9 @@ struct StoreCheck {
     private var unique = UniqueValues([])
     private var pointingBack: [String: [JSONValue: Int]] = [:]
 
-    init(_ manifest: StoreManifest, root: OpenFolder) {
+    init(_ manifest: StoreManifest, read: @escaping (String) -> [UInt8]?) {
         audit = StoreAudit(manifest)
-        self.root = root
+        self.read = read
         var needed: [String: Set<String>] = [:]
         let schema = audit.schema
         for entity in schema.entities.values {
@@ -95,7 +96,7 @@ struct StoreCheck {
                 ))
             return
         }
-        var lines = DocumentLines(root: root)
+        var lines = DocumentLines(read: read)
         // A subclass's document, in its hierarchy's folder, is checked against its own entity.
         let own = audit.schema.entity(of: content, inFolder: folder.name) ?? entity
         let schema = audit.schema
@@ -138,7 +139,7 @@ struct StoreCheck {
         for issue in folderIssues { report(issue) }
         for duplicate in unique.duplicates {
             let path = duplicate.path.relativePath
-            var lines = DocumentLines(root: root)
+            var lines = DocumentLines(read: read)
             let constraint = duplicate.constraint
             let shown = StoreAudit.shown(duplicate.key, of: constraint)
             findings.append(

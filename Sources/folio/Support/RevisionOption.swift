@@ -5,9 +5,10 @@ import Glibc
 
 /// `--at REV`, shared by the commands that only read: the store as a git revision held it.
 ///
-/// The revision is read from git's objects into a copy kept in the store's `.folio/revisions/`
-/// (see `RevisionCopy`); the work tree, the index, the refs and the configuration stay as
-/// they were. Text that git could read as an option is refused before git runs.
+/// The revision's documents are read from git's objects, with a copy of its manifest and its
+/// cache files kept in the store's `.folio/revisions/` (see `RevisionCopy`); the work tree,
+/// the index, the refs and the configuration stay as they were. Text that git could read as
+/// an option is refused before git runs.
 struct RevisionOption: ParsableArguments {
     @Option(
         name: .customLong("at"),
@@ -21,11 +22,11 @@ struct RevisionOption: ParsableArguments {
         -> DocumentStore
     {
         guard let revision else { return try options.open(progress: progress, reads: reads) }
-        let copy = try RevisionCopy.make(of: try options.root(), at: revision, keep: true)
+        let copy = try RevisionCopy.make(of: try options.root(), at: revision)
         // Held until the process ends: the store reads the copy's folders as it needs them.
         Self.readCopy = copy
         if let scratch = copy.scratch { Self.removeAtExit(scratch.path) }
-        return try DocumentStore.open(at: copy.root, durability: .none, progress: progress, reads: reads)
+        return try DocumentStore.open(copy, progress: progress, reads: reads)
     }
 
     /// The whole hash of the commit `open` read, or nil when the store is read as it is.

@@ -106,9 +106,6 @@ extension StoreMemory {
     /// The blob files beside `document`, with their stamps.
     func blobs(of document: DocumentPath) -> [DocumentPath: FileStamp] { locked { $0.catalog.blobs(of: document) } }
 
-    /// Whether the catalog has the blob file at `path`.
-    func holdsBlob(_ path: DocumentPath) -> Bool { locked { $0.catalog.blobs[path] != nil } }
-
     /// The content of the document at `path`, decoded on first use; `nil` when the catalog has none.
     func content(at path: DocumentPath) -> JSONObject? { locked { $0.catalog.content(at: path) } }
 

@@ -62,7 +62,13 @@ extension DocumentStore {
     }
 
     /// Settles what crashed writers left, before a transaction; call holding the write lock.
+    /// A past revision's store is refused here: git's objects are never written.
     func prepareToWrite() throws(FolioError) {
+        if let pastTree {
+            throw FolioError(
+                .misuse, "the store as a past revision held it (tree \(pastTree.tree.prefix(12))) is read-only",
+                path: root, hint: "write to the store itself, or bring the past back with `folio restore --from`")
+        }
         let recovered: (finished: Int, discarded: [String])
         do throws(FolioError) {
             recovered = try recoverCrashedWriters()

@@ -20,7 +20,7 @@ extension DocumentStore {
         } else {
             let loaded = memory.loadedFolders
             guard !loaded.everything else { return }
-            let present = try folder.list().filter(DocumentPath.isIdentifier)
+            let present = try entityFolderNames()
             (walked, newly) = (nil, Set(present).subtracting(loaded.names))
         }
         let changes = try walk(walked, loading: newly, progress: progress)
@@ -74,7 +74,7 @@ extension DocumentStore {
             do {
                 defer { loading.wait() }  // also when the walk fails: the loader must not outlive the lock
                 if folders?.isEmpty != true {
-                    listing = try TreeListing(root: folder, folders: folders, expectedDocuments: expected)
+                    listing = try self.listing(folders, expectedDocuments: expected)
                 }
             }
             let loaded = cached.withLock { $0 }

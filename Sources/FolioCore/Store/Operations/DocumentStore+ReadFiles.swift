@@ -63,17 +63,26 @@ extension DocumentStore {
         var issue: StoreIssue
     }
 
-    /// Reads and parses files, on every core, in the order given.
+    /// Reads and parses files, on every core, in the order given. A past revision's are read
+    /// from git a few thousand at a time, one run of git each, while other cores parse.
     private func readDocuments(_ files: [TreeListing.Entry], schema: QuerySchema, progress: ReadProgress?) -> [Result<
         Catalog.Entry, ReadFailure
     >] {
-        let chunkSize = 256
+        let chunkSize = pastTree == nil ? 256 : RevisionTree.objectsPerRead
         let chunkCount = (files.count + chunkSize - 1) / chunkSize
         let results = Mutex([[Result<Catalog.Entry, ReadFailure>]](repeating: [], count: chunkCount))
         let done = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let slice = files[(chunk * chunkSize)..<min(files.count, (chunk + 1) * chunkSize)]
-            let read = slice.map { readDocument($0, schema: schema) }
+            let read: [Result<Catalog.Entry, ReadFailure>]
+            do throws(FolioError) {
+                let fetched = try pastTree?.contents(of: slice.map(\.stamp))
+                read = slice.map { readDocument($0, schema: schema, fetched: fetched) }
+            } catch {
+                read = slice.map {
+                    .failure(ReadFailure(stamp: $0.stamp, issue: StoreIssue(path: $0.path.relativePath, error: error)))
+                }
+            }
             results.withLock { $0[chunk] = read }
             if let progress {
                 done.withLock { count in
@@ -85,7 +94,10 @@ extension DocumentStore {
         return results.withLock { $0.flatMap { $0 } }
     }
 
-    func readDocument(_ found: TreeListing.Entry, schema: QuerySchema) -> Result<Catalog.Entry, ReadFailure> {
+    /// Reads and parses one file; a past revision's from `fetched` when given (see `fileContent`).
+    func readDocument(_ found: TreeListing.Entry, schema: QuerySchema, fetched: [FileStamp: [UInt8]]? = nil)
+        -> Result<Catalog.Entry, ReadFailure>
+    {
         let relative = found.path.relativePath
         func failure(_ error: FolioError, stamp: FileStamp = found.stamp) -> Result<Catalog.Entry, ReadFailure> {
             .failure(ReadFailure(stamp: stamp, issue: StoreIssue(path: relative, error: error)))
@@ -93,7 +105,8 @@ extension DocumentStore {
         let bytes: [UInt8]
         let stamp: FileStamp
         do {
-            (bytes, stamp) = try folder.readFile(relative, limit: JSONReader.defaultMaximumSize)
+            (bytes, stamp) = try fileContent(
+                relative, stamp: found.stamp, limit: JSONReader.defaultMaximumSize, fetched: fetched)
         } catch {
             return failure(error)
         }

@@ -53,6 +53,8 @@ extension DocumentStore {
     /// manifest, a blob, a folder, something that is no longer a regular file) makes it a
     /// whole refresh, which also sees what the paths cannot say.
     package func refresh(paths: Set<String>) throws(FolioError) -> StoreChanges {
+        // A past revision's files never change, and none of them is in the folder.
+        guard pastTree == nil else { return StoreChanges() }
         var documents: [DocumentPath] = []
         for path in paths {
             guard let document = DocumentPath(relativePath: path), document.blobProperty == nil else {

@@ -14,6 +14,8 @@ extension DocumentStore {
     /// - Throws: `.conflict`; `.fileSystem` or `.unsafePath` when the file cannot be read, and
     ///   `.unreadableJSON` when it is larger than Folio reads.
     public func revision(of document: StoredDocument) throws(FolioError) -> String {
+        // A past revision's files never change, and the stamp a document was read at names its object.
+        if let pastTree { return pastTree.objectID(of: document.version.stamp) }
         let relative = document.path.relativePath
         let bytes = try folder.readFile(relative, limit: JSONReader.absoluteMaximumSize).bytes
         guard ContentHash.of(bytes) == document.version.contentHash else {

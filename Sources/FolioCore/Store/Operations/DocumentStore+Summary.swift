@@ -45,10 +45,9 @@ extension DocumentStore {
             for name in schema.entities.keys { summary.tallies[name] = EntityTally() }
             // A walk per folder, each listing its documents by key: together they are the walk
             // of the whole tree (a root holds nothing else a walk reports), one folder at a time.
-            for name in try folder.list() where DocumentPath.isIdentifier(name) {
+            for name in try entityFolderNames() {
                 let cache = CacheIndex.open(folder: name, from: folder)
-                let listing = try TreeListing(
-                    root: folder, folders: [name], expectedDocuments: cache?.count ?? 0, keysOnly: true)
+                let listing = try self.listing([name], expectedDocuments: cache?.count ?? 0, keysOnly: true)
                 summary.issues += listing.issues
                 summary.bytes += listing.blobs.reduce(0) { $0 + $1.stamp.size }
                 guard !listing.keyedDocuments.isEmpty else { continue }
@@ -65,8 +64,9 @@ extension DocumentStore {
                     guard let day = match.day(at: position) else { return nil }
                     count(day, isDeleted: match.deleted[position])
                 }
+                let fetched = try pastTree?.contents(of: match.changed.map(\.stamp))
                 for found in match.changed {
-                    switch readDocument(found, schema: schema) {
+                    switch readDocument(found, schema: schema, fetched: fetched) {
                     case .success(let entry):
                         count(found.path.day, isDeleted: entry.content.object?[ReservedKey.deleted] != nil)
                     case .failure(let failure):
@@ -79,6 +79,8 @@ extension DocumentStore {
                 summary.documents += tally.live + tally.deleted
             }
             summary.issues.sort { $0.path < $1.path }
+            // A revision's stamps hold its objects' ids, so git is asked their sizes.
+            if let pastTree { summary.bytes = try pastTree.fileBytes(in: nil) }
             return summary
         }
     }

@@ -79,6 +79,44 @@ struct TreeListing {
         }
     }
 
+    /// The listing of files another source names by path (a git tree, see `RevisionTree`),
+    /// under the layout's rules as a walk applies them. `body` hands `list` each file's path
+    /// relative to the root, in git's order (a folder's files together), its kind and stamp.
+    /// Hidden names are passed over, as a walk passes them over; none is a staged file here.
+    init(
+        folders: Set<String>?, expectedDocuments: Int, keysOnly: Bool,
+        listedBy body: (_ list: (ArraySlice<UInt8>, Kind, FileStamp) -> Void) -> Void
+    ) {
+        var listing = TreeListing(folders: folders, keysOnly: keysOnly)
+        if keysOnly {
+            listing.keyedDocuments.reserveCapacity(expectedDocuments)
+        } else {
+            listing.documents.reserveCapacity(expectedDocuments)
+        }
+        // The folders the last path went through, by name, with what the rules made of each
+        // (nil: passed over, or an issue already reported): the next path shares most of them.
+        var through: [(name: ArraySlice<UInt8>, folder: Folder?)] = []
+        body { path, kind, stamp in
+            let names = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            guard !names.contains(where: { $0.first == UInt8(ascii: ".") }) else { return }
+            var folder = Folder(relative: "", level: 0)
+            for (level, name) in names.dropLast().enumerated() {
+                if level < through.count, through[level].name.elementsEqual(name) {
+                    guard let known = through[level].folder else { return }
+                    folder = known
+                    continue
+                }
+                through.removeSubrange(level...)
+                let child = name.withUnsafeBufferPointer { listing.place($0, kind: .folder, stamp: stamp, in: folder) }
+                through.append((name, child))
+                guard let child else { return }
+                folder = child
+            }
+            _ = names.last!.withUnsafeBufferPointer { listing.place($0, kind: kind, stamp: stamp, in: folder) }
+        }
+        self = listing
+    }
+
     /// Where the walk is: the folder's path relative to the root, its depth, and what
     /// the levels above it said (entity name, year, month, day).
     private struct Folder {
@@ -172,72 +210,8 @@ struct TreeListing {
     private mutating func visit(
         _ name: UnsafeBufferPointer<UInt8>, _ info: stat, in folder: Folder, folderDescriptor: Int32
     ) throws(FolioError) {
-        let kind = info.st_mode & S_IFMT
-        if folder.level == 4, kind == S_IFREG, let day = folder.day {
-            guard let (id, property) = DocumentPath.parseFileName(name) else {
-                return issue(folder.child(Self.text(name)), "is not named <UUID>.json or <UUID>.<property>.bin")
-            }
-            // The name is the identity, written as `uuidString` writes it: a lower-case name
-            // would be a second spelling of one identity, which a case-sensitive file system
-            // keeps apart.
-            if name.prefix(36).contains(where: { (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) {
-                let text = Self.text(name)
-                return issue(
-                    folder.child(text),
-                    "is named with a lower-case UUID; Folio names documents as \(id.uuidString)\(text.dropFirst(36)): rename it so"
-                )
-            }
-            if keysOnly, property == nil {
-                keyedDocuments.append(KeyedEntry(key: DocumentPath.OrderKey(day: day, id: id), stamp: FileStamp(info)))
-                return
-            }
-            let found = Entry(
-                path: DocumentPath(validEntity: folder.entity, day: day, id: id, blobProperty: property),
-                stamp: FileStamp(info))
-            if property == nil { documents.append(found) } else { blobs.append(found) }
-            return
-        }
-        let text = Self.text(name)
-        if folder.level == 0, let folders, !folders.contains(text) { return }
-        if kind == S_IFLNK {
-            if folder.level > 0 || DocumentPath.isIdentifier(text) { issue(folder.child(text), "is a symbolic link") }
-            return
-        }
-        if folder.level == 4 {
-            return issue(folder.child(text), "is not a regular file; a day folder holds only documents and blobs")
-        }
-        guard kind == S_IFDIR else {
-            if folder.level > 0 {
-                issue(folder.child(text), "is a file where the layout has a \(Self.levelNames[folder.level]) folder")
-            }
-            return
-        }
-        var child = Folder(
-            relative: folder.child(text), level: folder.level + 1, entity: folder.entity, year: folder.year,
-            month: folder.month)
-        switch folder.level {
-        case 0:
-            guard DocumentPath.isIdentifier(text) else { return }  // docs, my-notes: not entity folders, passed over
-            child.entity = text
-        case 1:
-            guard let year = Self.number(text, digits: 4) else {
-                return issue(child.relative, "is not a year folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
-            }
-            child.year = year
-        case 2:
-            guard let month = Self.number(text, digits: 2), (1...12).contains(month) else {
-                return issue(child.relative, "is not a month folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
-            }
-            child.month = month
-        default:
-            guard let number = Self.number(text, digits: 2),
-                let day = Day(year: folder.year, month: folder.month, day: number)
-            else {
-                return issue(child.relative, "is not a day folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
-            }
-            child.day = day
-        }
-        let descriptor = openat(folderDescriptor, text, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard let child = place(name, kind: Kind(info), stamp: FileStamp(info), in: folder) else { return }
+        let descriptor = openat(folderDescriptor, Self.text(name), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return }
             throw .fileSystem(path: child.relative, operation: "open the folder", reason: FileBytes.systemError())
@@ -248,6 +222,99 @@ struct TreeListing {
         }
         defer { close(descriptor) }
         try walk(descriptor, folder: child)
+    }
+
+    /// What a name in a folder is, as far as the layout cares.
+    enum Kind {
+        case file, link, folder, other
+
+        init(_ info: stat) {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: self = .file
+            case S_IFLNK: self = .link
+            case S_IFDIR: self = .folder
+            default: self = .other
+            }
+        }
+    }
+
+    /// Applies the layout's rules to one name found in `folder`: a document or blob file is
+    /// listed with `stamp`, anything out of place becomes an issue, and a folder of the
+    /// layout is returned for the listing to go into.
+    private mutating func place(
+        _ name: UnsafeBufferPointer<UInt8>, kind: Kind, stamp: @autoclosure () -> FileStamp, in folder: Folder
+    ) -> Folder? {
+        if folder.level == 4, kind == .file, let day = folder.day {
+            guard let (id, property) = DocumentPath.parseFileName(name) else {
+                issue(folder.child(Self.text(name)), "is not named <UUID>.json or <UUID>.<property>.bin")
+                return nil
+            }
+            // The name is the identity, written as `uuidString` writes it: a lower-case name
+            // would be a second spelling of one identity, which a case-sensitive file system
+            // keeps apart.
+            if name.prefix(36).contains(where: { (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) {
+                let text = Self.text(name)
+                issue(
+                    folder.child(text),
+                    "is named with a lower-case UUID; Folio names documents as \(id.uuidString)\(text.dropFirst(36)): rename it so"
+                )
+                return nil
+            }
+            if keysOnly, property == nil {
+                keyedDocuments.append(KeyedEntry(key: DocumentPath.OrderKey(day: day, id: id), stamp: stamp()))
+                return nil
+            }
+            let found = Entry(
+                path: DocumentPath(validEntity: folder.entity, day: day, id: id, blobProperty: property),
+                stamp: stamp())
+            if property == nil { documents.append(found) } else { blobs.append(found) }
+            return nil
+        }
+        let text = Self.text(name)
+        if folder.level == 0, let folders, !folders.contains(text) { return nil }
+        if kind == .link {
+            if folder.level > 0 || DocumentPath.isIdentifier(text) { issue(folder.child(text), "is a symbolic link") }
+            return nil
+        }
+        if folder.level == 4 {
+            issue(folder.child(text), "is not a regular file; a day folder holds only documents and blobs")
+            return nil
+        }
+        guard kind == .folder else {
+            if folder.level > 0 {
+                issue(folder.child(text), "is a file where the layout has a \(Self.levelNames[folder.level]) folder")
+            }
+            return nil
+        }
+        var child = Folder(
+            relative: folder.child(text), level: folder.level + 1, entity: folder.entity, year: folder.year,
+            month: folder.month)
+        switch folder.level {
+        case 0:
+            guard DocumentPath.isIdentifier(text) else { return nil }  // docs, my-notes: not entity folders, passed over
+            child.entity = text
+        case 1:
+            guard let year = Self.number(text, digits: 4) else {
+                issue(child.relative, "is not a year folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
+                return nil
+            }
+            child.year = year
+        case 2:
+            guard let month = Self.number(text, digits: 2), (1...12).contains(month) else {
+                issue(child.relative, "is not a month folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
+                return nil
+            }
+            child.month = month
+        default:
+            guard let number = Self.number(text, digits: 2),
+                let day = Day(year: folder.year, month: folder.month, day: number)
+            else {
+                issue(child.relative, "is not a day folder of the <Entity>/<YYYY>/<MM>/<DD> layout")
+                return nil
+            }
+            child.day = day
+        }
+        return child
     }
 
     /// Whether a hidden name is a staged file's, `.<something>.staged`.
