@@ -60,10 +60,15 @@ package struct RevisionTree: Sendable {
     ///
     /// - Throws: `.externalProgram` when git cannot run.
     func contents(of stamps: [FileStamp]) throws(FolioError) -> [FileStamp: [UInt8]] {
-        let ids = stamps.map(objectID)
-        let read = try repository.blobs(Array(Set(ids)))
+        var input: [UInt8] = []
+        input.reserveCapacity(stamps.count * (tree.utf8.count + 1))
+        for stamp in Set(stamps) {
+            appendObjectID(of: stamp, to: &input)
+            input.append(0x0A)
+        }
         var found: [FileStamp: [UInt8]] = [:]
-        for (stamp, id) in zip(stamps, ids) { found[stamp] = read[id] }
+        found.reserveCapacity(stamps.count)
+        try repository.eachBlob(asked: input) { id, bytes in found[Self.stamp(ofObject: id)] = Array(bytes) }
         return found
     }
 
@@ -104,13 +109,21 @@ package struct RevisionTree: Sendable {
 
     /// The id of the object a file stamped `stamp` holds, as git prints it.
     func objectID(of stamp: FileStamp) -> String {
-        var bytes: [UInt8] = []
+        var text: [UInt8] = []
+        appendObjectID(of: stamp, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the hex digits of the id of the object a file stamped `stamp` holds.
+    private func appendObjectID(of stamp: FileStamp, to text: inout [UInt8]) {
+        var digits = tree.utf8.count
         for word in [UInt64(bitPattern: stamp.modified), stamp.inode, stamp.device, UInt64(bitPattern: stamp.size)] {
-            withUnsafeBytes(of: word.bigEndian) { bytes += $0 }
+            for shift in stride(from: 60, through: 0, by: -4) where digits > 0 {
+                let value = UInt8((word >> UInt64(shift)) & 15)
+                text.append(value < 10 ? 0x30 + value : 0x61 + value - 10)
+                digits -= 1
+            }
         }
-        let digits = Array("0123456789abcdef".utf8)
-        let hex = bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }
-        return String(decoding: hex.prefix(tree.utf8.count), as: UTF8.self)
     }
 
     /// The stamp of a file whose object has the id `id` (40 or 64 hex digits): the id's bytes

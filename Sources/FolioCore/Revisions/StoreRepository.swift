@@ -188,20 +188,42 @@ struct StoreRepository {
     /// The contents of blobs by their ids, read with one `git cat-file --batch`; an id the
     /// repository does not hold is left out.
     func blobs(_ ids: [String]) throws(FolioError) -> [String: [UInt8]] {
-        guard !ids.isEmpty else { return [:] }
-        let output = try checked(["cat-file", "--batch"], input: Array(ids.map { $0 + "\n" }.joined().utf8))
         var found: [String: [UInt8]] = [:]
-        var index = 0
-        while index < output.count {
-            guard let end = output[index...].firstIndex(of: 0x0A) else { break }
-            let header = String(decoding: output[index..<end], as: UTF8.self).split(separator: " ")
-            index = end + 1
-            guard header.count == 3, let size = Int(header[2]), index + size <= output.count
-            else { continue }
-            if header[1] == "blob" { found[String(header[0])] = Array(output[index..<index + size]) }
-            index += size + 1
+        try eachBlob(asked: Array(ids.map { $0 + "\n" }.joined().utf8)) { id, bytes in
+            found[String(decoding: id, as: UTF8.self)] = Array(bytes)
         }
         return found
+    }
+
+    /// Hands `body` each blob one `git cat-file --batch` read for `input` (object names, one
+    /// a line): its id as git printed it and its bytes. A name the repository does not hold,
+    /// or one that is not a blob, is passed over.
+    func eachBlob(asked input: [UInt8], _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) throws(FolioError) {
+        guard !input.isEmpty else { return }
+        let output = try checked(["cat-file", "--batch"], input: input)
+        var index = 0
+        while index < output.count {
+            // "<id> <type> <size>\n<bytes>\n", or "<name> missing\n".
+            guard let end = output[index...].firstIndex(of: 0x0A) else { break }
+            let header = output[index..<end]
+            index = end + 1
+            guard let first = header.firstIndex(of: 0x20), let last = header.lastIndex(of: 0x20), first < last else {
+                continue
+            }
+            var size = 0
+            for digit in header[(last + 1)...] {
+                guard (0x30...0x39).contains(digit), size < Int.max / 20 else {
+                    size = -1
+                    break
+                }
+                size = size * 10 + Int(digit - 0x30)
+            }
+            guard size >= 0, index + size <= output.count else { continue }
+            if header[(first + 1)..<last].elementsEqual("blob".utf8) {
+                body(header[..<first], output[index..<index + size])
+            }
+            index += size + 1
+        }
     }
 
     /// A message's first line, for an error.

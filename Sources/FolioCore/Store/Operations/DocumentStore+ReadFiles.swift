@@ -132,7 +132,19 @@ extension DocumentStore {
         return .success(
             Catalog.Entry(
                 path: found.path, stamp: stamp, contentHash: ContentHash.of(bytes),
-                verified: !stamp.isRacy(now: FileSystem.now()), content: DocumentContent(parsed: object)))
+                verified: !stamp.isRacy(now: FileSystem.now()), content: content(of: object)))
+    }
+
+    /// The content a document just read is kept as: parsed, or for a past revision compact,
+    /// as a cache file holds it. A revision is read by commands that ask a few members of
+    /// most documents and then end, so its documents are encoded once here, on the core that
+    /// read them, rather than on one core when the cache file is written, and take a fraction
+    /// of a parsed object's memory meanwhile.
+    private func content(of object: JSONObject) -> DocumentContent {
+        guard pastTree != nil else { return DocumentContent(parsed: object) }
+        var compact: [UInt8] = []
+        CompactJSON.encode(.object(object), into: &compact)
+        return DocumentContent(cached: CacheBuffer(bytes: compact), range: 0..<compact.count)
     }
 
     private func entity(of relative: String) -> String { String(relative.prefix { $0 != "/" }) }
