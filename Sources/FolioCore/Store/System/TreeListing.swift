@@ -291,7 +291,8 @@ struct TreeListing {
             month: folder.month)
         switch folder.level {
         case 0:
-            guard DocumentPath.isIdentifier(text) else { return nil }  // docs, my-notes: not entity folders, passed over
+            // docs, my-notes: not entity folders, passed over
+            guard DocumentPath.isIdentifier(text) else { return nil }
             child.entity = text
         case 1:
             guard let year = Self.number(text, digits: 4) else {
