@@ -463,7 +463,7 @@ func readings(inStoreAt folder: URL, asOf tag: String) throws -> [Reading] {
     return try ModelContext(container).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.meter)]))
 }
 
-// docs/past.md, line 250
+// docs/past.md, line 267
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
@@ -477,7 +477,7 @@ func printPast(of id: UUID, inStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 272
+// docs/past.md, line 289
 
 /// Prints what the last commit changed in a store, record by record.
 func printLastCommit(ofStoreAt folder: String) throws {
@@ -488,7 +488,7 @@ func printLastCommit(ofStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 292
+// docs/past.md, line 309
 
 /// Takes the name of a record back to what it was one commit ago, and writes it.
 func undoRename(of id: UUID, inStoreAt folder: String) throws {

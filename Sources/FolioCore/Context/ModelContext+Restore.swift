@@ -52,9 +52,11 @@ extension ModelContext {
                 path: store.root, hint: "write it with RecordRestore(of:in:from:).commit(), one transaction for all")
         }
         var content = current.content
-        if case .put(let document, _)? = restore.changes.first { content = document.content }
+        var blobs: [String: [UInt8]?] = [:]
+        if case .put(let document, _)? = restore.changes.first { (content, blobs) = (document.content, document.blobs) }
         try ModelDocument.fill(
-            data, from: StoredDocument(version: read, content: content), layout: layout, context: self)
+            data, from: StoredDocument(version: read, content: content), layout: layout, context: self, blobs: blobs)
+        for name in blobs.keys { data.markChanged(name) }
         data.context = self
         registered[identifier] = model
         changed.insert(identifier)

@@ -66,11 +66,13 @@ enum ModelDocument {
     }
 
     /// Fills a model's backing data from its document again (a rollback): what
-    /// `contents(of:layout:context:)` reads, in place of what the model held.
-    static func fill(_ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext)
-        throws(FolioError)
-    {
-        let contents = try contents(of: stored, layout: layout, context: context)
+    /// `contents(of:layout:context:)` reads, in place of what the model held. `blobs` gives
+    /// `.externalStorage` values in place of the files beside the document (a restore's).
+    static func fill(
+        _ data: ModelBackingData, from stored: StoredDocument, layout: EntityLayout, context: ModelContext,
+        blobs: [String: [UInt8]?] = [:]
+    ) throws(FolioError) {
+        let contents = try contents(of: stored, layout: layout, context: context, blobs: blobs)
         data.load(layout: layout, values: contents.values, faults: contents.faults)
         data.persistentIdentifier = PersistentIdentifier(entityName: layout.entity.storageName, id: stored.id)
         data.document = stored
@@ -100,7 +102,8 @@ enum ModelDocument {
     /// read (`member(atSlot:of:layout:)`): for a document a model was made from before, whose
     /// decoding is known not to fail. A fetch of many models then decodes only what is read.
     static func contents(
-        of stored: StoredDocument, layout: EntityLayout, context: ModelContext, decodingMembers: Bool = true
+        of stored: StoredDocument, layout: EntityLayout, context: ModelContext, decodingMembers: Bool = true,
+        blobs: [String: [UInt8]?] = [:]
     ) throws(FolioError) -> (values: [Any?], faults: [String: () -> Any], deletedAt: Date?) {
         // Only the members the model maps are read (from a compact document, only they are
         // decoded): each member reader's, then the references', then `"$deleted"`.
@@ -130,7 +133,12 @@ enum ModelDocument {
             case .member:
                 continue  // above
             case .blob(let attribute, let coding):
-                let bytes = try opened.store(of: stored.entity).blob(of: stored.path, property: attribute.name)
+                let bytes: [UInt8]?
+                if let given = blobs[attribute.name] {
+                    bytes = given
+                } else {
+                    bytes = try opened.store(of: stored.entity).blob(of: stored.path, property: attribute.name)
+                }
                 values[position] = try decode(
                     bytes.map { Data($0).json } ?? .null, with: coding, attribute: attribute, stored)
             case .ephemeral(let attribute, let coding):

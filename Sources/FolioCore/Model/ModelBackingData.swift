@@ -225,6 +225,10 @@ public final class ModelBackingData {
         slotValues[position] = value
     }
 
+    /// Records a property as changed that a refill already gave its new value: an
+    /// `.externalStorage` value a restore read from the past, which the next save writes.
+    func markChanged(_ key: String) { changedProperties.insert(key) }
+
     /// Forgets the changes, once they are saved.
     public func clearChanges() { changedProperties.removeAll() }
 

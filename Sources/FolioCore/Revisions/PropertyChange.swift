@@ -1,7 +1,9 @@
 import FolioJSON
 
-/// One member of a record that a commit changed: its value before and after, as stored
-/// (a relationship holds the related record's UUID, or a list of them).
+/// One property of a record that a commit changed: its value before and after, as stored
+/// (a relationship holds the related record's UUID, or a list of them). An
+/// `.externalStorage` property is no member of the document but a file beside it: its
+/// change is told by `oldBlob` and `newBlob`, and `old` and `new` are nil.
 public struct PropertyChange: Sendable, Hashable {
     /// The member's name: a property of the model, or a `$` member such as `$version`.
     public var name: String
@@ -9,10 +11,30 @@ public struct PropertyChange: Sendable, Hashable {
     public var old: JSONValue?
     /// The value after the commit; nil where the record has no such member (or was purged).
     public var new: JSONValue?
+    /// For an `.externalStorage` property, its file before the commit; nil where there was none.
+    public var oldBlob: StoredBlob?
+    /// For an `.externalStorage` property, its file after the commit; nil where there is none.
+    public var newBlob: StoredBlob?
+
+    /// Whether the change is of an `.externalStorage` property's file.
+    public var isBlob: Bool { oldBlob != nil || newBlob != nil }
 
     /// A change of one member.
     public init(name: String, old: JSONValue?, new: JSONValue?) {
-        (self.name, self.old, self.new) = (name, old, new)
+        self.name = name
+        self.old = old
+        self.new = new
+        oldBlob = nil
+        newBlob = nil
+    }
+
+    /// A change of one `.externalStorage` property's file.
+    public init(name: String, oldBlob: StoredBlob?, newBlob: StoredBlob?) {
+        self.name = name
+        old = nil
+        new = nil
+        self.oldBlob = oldBlob
+        self.newBlob = newBlob
     }
 
     /// The members that differ between two versions of a record, in the newer one's order
@@ -26,5 +48,16 @@ public struct PropertyChange: Sendable, Hashable {
             changes.append(PropertyChange(name: member.key, old: member.value, new: nil))
         }
         return changes
+    }
+
+    /// The `.externalStorage` files that differ between two versions of a record, by
+    /// property name, each version's files by property: a file that only moved with its
+    /// document (same bytes) is no change.
+    static func differences(fromBlobs old: [String: StoredBlob], toBlobs new: [String: StoredBlob]) -> [PropertyChange]
+    {
+        Set(old.keys).union(new.keys).sorted().compactMap { name in
+            old[name]?.object == new[name]?.object
+                ? nil : PropertyChange(name: name, oldBlob: old[name], newBlob: new[name])
+        }
     }
 }

@@ -40,7 +40,8 @@ public struct RecordChange: Sendable, Hashable {
     public var pathBefore: String?
     /// The record's file after the commit, relative to the store; nil where it has none.
     public var pathAfter: String?
-    /// The members that changed, in the record's order; compared with the first parent in a merge.
+    /// The members that changed, in the record's order, then its `.externalStorage` files
+    /// that changed, by name; compared with the first parent in a merge.
     public var properties: [PropertyChange]
     /// The record after the commit, as stored; nil where it has no file or the file did not parse.
     public var content: JSONObject?

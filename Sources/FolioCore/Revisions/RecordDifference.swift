@@ -20,7 +20,8 @@ public struct RecordDifference: Sendable, Hashable {
     public var pathBefore: String?
     /// The record's file in the newer state, relative to the store; nil where it has none.
     public var pathAfter: String?
-    /// The members that differ, in the newer version's order and then those it no longer has.
+    /// The members that differ, in the newer version's order and then those it no longer
+    /// has, then the `.externalStorage` files that differ, by name.
     public var properties: [PropertyChange]
     /// The record in the older state; nil where it had no file or the file did not parse.
     public var before: JSONObject?
@@ -44,20 +45,22 @@ public struct RecordDifference: Sendable, Hashable {
     public var path: String { pathAfter ?? pathBefore ?? "" }
 
     /// The difference between two versions of a record, or nil when they hold the same
-    /// (the same members at the same path). `unreadable` lists why a version did not read.
+    /// (the same members at the same path, and no `.externalStorage` file changed:
+    /// `blobs` lists those that did). `unreadable` lists why a version did not read.
     static func between(
         id: UUID, folder: String, before: (path: String, content: JSONObject?)?,
-        after: (path: String, content: JSONObject?)?, unreadable: [String]
+        after: (path: String, content: JSONObject?)?, blobs: [PropertyChange], unreadable: [String]
     ) -> RecordDifference? {
         guard before != nil || after != nil else { return nil }
         let old = before?.content
         let new = after?.content
-        if unreadable.isEmpty, before?.path == after?.path, old == new { return nil }
+        if unreadable.isEmpty, before?.path == after?.path, old == new, blobs.isEmpty { return nil }
         let kind = RecordChange.Kind.between(pathBefore: before?.path, pathAfter: after?.path, old: old, new: new)
         let comparable = unreadable.isEmpty
         return RecordDifference(
             id: id, entity: (new ?? old)?["$entity"]?.stringValue ?? folder, kind: kind, pathBefore: before?.path,
-            pathAfter: after?.path, properties: comparable ? PropertyChange.differences(from: old, to: new) : [],
+            pathAfter: after?.path,
+            properties: (comparable ? PropertyChange.differences(from: old, to: new) : []) + blobs,
             before: old, after: new, unreadable: comparable ? nil : unreadable.joined(separator: "; "))
     }
 }

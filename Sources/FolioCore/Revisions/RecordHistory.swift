@@ -45,23 +45,30 @@ public struct RecordHistory: Sendable {
         let output = try repository.checked([
             "log", "-z", "--raw", "--no-abbrev", "--no-renames", "--root", "--diff-merges=first-parent",
             "--no-color", CommitListing.format, head, "--", ":(glob)**/\(id.uuidString).json",
+            ":(glob)**/\(id.uuidString).*.bin",
         ])
         let commits = try CommitListing(output).commits
         let prefix = repository.prefix
-        // Only the store's documents: a file of that name in a blob folder or outside the store is not the record.
-        let files = commits.map { commit in
+        // Only the store's documents and their `.externalStorage` files: a file of that name
+        // out of place or outside the store is not the record's.
+        var files = commits.map { commit in
             commit.files.compactMap { file -> CommitListing.FileChange? in
                 guard file.path.hasPrefix(prefix) else { return nil }
                 let relative = String(file.path.dropFirst(prefix.count))
-                guard let path = DocumentPath(relativePath: relative), path.id == id, path.blobProperty == nil
-                else { return nil }
+                guard let path = DocumentPath(relativePath: relative), path.id == id else { return nil }
                 return CommitListing.FileChange(before: file.before, after: file.after, path: relative)
             }
         }
-        let blobs = try repository.blobs(
-            Array(Set(files.joined().flatMap { [$0.before, $0.after].compactMap { $0 } })))
+        try Self.addUnchangedDocuments(to: &files, of: commits, in: repository)
+        let documents = files.joined().filter { $0.path.hasSuffix(".json") }
+        let blobs = try repository.blobs(Array(Set(documents.flatMap { [$0.before, $0.after].compactMap { $0 } })))
+        let sizes = try repository.sizes(
+            ofBlobs: Set(
+                files.joined().filter { !$0.path.hasSuffix(".json") }.flatMap { [$0.before, $0.after] }.compactMap {
+                    $0
+                }))
         changes = zip(commits, files).compactMap { commit, files in
-            Self.change(commit, files: files, blobs: blobs)
+            Self.change(commit, files: files, blobs: blobs, sizes: sizes)
         }
         if let oldest = changes.last, oldest.parents.isEmpty, oldest.kind == .created,
             try repository.isShallowBoundary(oldest.commit)
@@ -70,11 +77,50 @@ public struct RecordHistory: Sendable {
         }
     }
 
-    /// What one commit did to the record, from the files of it that the commit changed;
+    /// For each commit that changed the record's `.externalStorage` files and not its
+    /// document, the document as that commit holds it, unchanged (its blob both before and
+    /// after): it tells the record's members at that commit. A commit whose files have no
+    /// document beside them changed no record, and keeps no files.
+    private static func addUnchangedDocuments(
+        to files: inout [[CommitListing.FileChange]], of commits: [CommitListing.Commit], in repository: StoreRepository
+    ) throws(FolioError) {
+        let unpaired = files.indices.compactMap { index -> (Int, DocumentPath)? in
+            guard !files[index].isEmpty, !files[index].contains(where: { $0.path.hasSuffix(".json") }) else {
+                return nil
+            }
+            let file = files[index].first { $0.after != nil } ?? files[index][0]
+            return DocumentPath(relativePath: file.path).map { (index, $0.document) }
+        }
+        let found = try repository.blobSizes(
+            unpaired.map { index, path in
+                "\(commits[index].hash):\(repository.prefix)\(path.relativePath)"
+            })
+        for ((index, path), document) in zip(unpaired, found) {
+            guard let document else {
+                files[index] = []
+                continue
+            }
+            files[index].append(
+                CommitListing.FileChange(before: document.object, after: document.object, path: path.relativePath))
+        }
+    }
+
+    /// What one commit did to the record, from the files of it that the commit changed
+    /// (its document, and its `.externalStorage` files, whose blobs' sizes are in `sizes`);
     /// nil when it changed none of them after all.
-    static func change(_ commit: CommitListing.Commit, files: [CommitListing.FileChange], blobs: [String: [UInt8]])
-        -> RecordChange?
-    {
+    static func change(
+        _ commit: CommitListing.Commit, files all: [CommitListing.FileChange], blobs: [String: [UInt8]],
+        sizes: [String: Int]
+    ) -> RecordChange? {
+        let files = all.filter { $0.path.hasSuffix(".json") }
+        var oldBlobs: [String: StoredBlob] = [:]
+        var newBlobs: [String: StoredBlob] = [:]
+        for file in all {
+            guard let property = DocumentPath(relativePath: file.path)?.blobProperty else { continue }
+            if let before = file.before { oldBlobs[property] = StoredBlob(object: before, size: sizes[before]) }
+            if let after = file.after { newBlobs[property] = StoredBlob(object: after, size: sizes[after]) }
+        }
+        let blobChanges = PropertyChange.differences(fromBlobs: oldBlobs, toBlobs: newBlobs)
         let before = files.filter { $0.before != nil }.sorted { $0.path < $1.path }.first
         let after = files.filter { $0.after != nil }.sorted { $0.path < $1.path }.first
         guard before != nil || after != nil else { return nil }
@@ -98,13 +144,15 @@ public struct RecordHistory: Sendable {
         }
         let old = before.flatMap { read($0.before, $0.path, "before") }
         let new = after.flatMap { read($0.after, $0.path, "in") }
+        // Only the record's files changed that hold no change of it: a blob that moved with nothing else.
+        if blobChanges.isEmpty, files.allSatisfy({ $0.before == $0.after }) { return nil }
         let kind = RecordChange.Kind.between(pathBefore: before?.path, pathAfter: after?.path, old: old, new: new)
         let comparable = unreadable.isEmpty
         return RecordChange(
             commit: commit.hash, parents: commit.parents, authorName: commit.authorName,
             authorEmail: commit.authorEmail, date: commit.date, subject: commit.subject, kind: kind,
             pathBefore: before?.path, pathAfter: after?.path,
-            properties: comparable ? PropertyChange.differences(from: old, to: new) : [], content: new,
+            properties: (comparable ? PropertyChange.differences(from: old, to: new) : []) + blobChanges, content: new,
             unreadable: comparable ? nil : unreadable.joined(separator: "; "))
     }
 

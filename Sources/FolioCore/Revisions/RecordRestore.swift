@@ -17,8 +17,10 @@ import Foundation
 /// takes the revision's soft delete too (a record deleted now and live then comes back
 /// live); a restore of named properties changes only those. A relationship whose related
 /// record the store no longer holds is cleared (`clearedRelationships`), and a purged record
-/// comes back in its revision's day folder. Uniqueness constraints are not checked here
-/// (`folio restore` checks them, as its other writing commands do). Reading the revision
+/// comes back in its revision's day folder. A record's `.externalStorage` files come back
+/// with it (or with the properties named), and a file it had none of then is removed.
+/// Uniqueness constraints are not checked here (`folio restore` checks them, as its other
+/// writing commands do). Reading the revision
 /// never writes to the repository: only the store's files change, through its commit.
 public struct RecordRestore: Sendable {
     /// A relationship of the restored record whose related records the store no longer
@@ -91,6 +93,10 @@ public struct RecordRestore: Sendable {
             }
             restored = JSONObject()
             for name in names {
+                // An `.externalStorage` property's value is its file, restored below.
+                if version.blobs[name] != nil || (version.content[name] == nil && entity.unstored.contains(name)) {
+                    continue
+                }
                 guard let value = version.content[name] else {
                     let has = version.content.keys.filter { !$0.hasPrefix("$") }.joined(separator: ", ")
                     throw FolioError(
@@ -100,7 +106,9 @@ public struct RecordRestore: Sendable {
                 restored[name] = value
             }
         } else {
-            let dropped = version.content.keys.filter { !$0.hasPrefix("$") && !known.contains($0) }
+            let dropped = (version.content.keys + version.blobs.keys.sorted()).filter {
+                !$0.hasPrefix("$") && !known.contains($0)
+            }
             guard dropped.isEmpty else {
                 throw FolioError(
                     .invalidValue,
@@ -129,7 +137,7 @@ public struct RecordRestore: Sendable {
                     } ?? [])
                 : .null
         }
-        let next: Document
+        var next: Document
         if let current, names != nil {
             next = try store.document(current, setting: restored)
         } else if let current {
@@ -137,7 +145,10 @@ public struct RecordRestore: Sendable {
         } else {
             next = try Self.purged(restored, entity: entity.name, version: version, store: store)
         }
-        var properties = PropertyChange.differences(from: current?.content, to: next.content)
+        let blobs = try Self.blobs(
+            of: version, named: names.map(Set.init) ?? known, current: current, store: store, at: at)
+        next.blobs = blobs.writes
+        var properties = PropertyChange.differences(from: current?.content, to: next.content) + blobs.changes
         if current?.content[ReservedKey.deleted] != next.content[ReservedKey.deleted] {
             properties.insert(
                 PropertyChange(
@@ -147,7 +158,7 @@ public struct RecordRestore: Sendable {
         }
         let calendar = store.manifest.calendar
         let staysInItsFolder = next.partitionDate.map { Day($0, in: calendar) == current?.path.day } ?? true
-        let unchanged = current.map { $0.content == next.content && staysInItsFolder } ?? false
+        let unchanged = current.map { $0.content == next.content && staysInItsFolder && blobs.changes.isEmpty } ?? false
         self.store = store
         self.version = version
         self.current = current
@@ -166,6 +177,40 @@ public struct RecordRestore: Sendable {
     public func commit(author: String? = nil) throws(FolioError) -> CommitSummary? {
         guard !changes.isEmpty else { return nil }
         return try store.commit(changes, author: author)
+    }
+
+    /// The `.externalStorage` files of the properties `names` that differ between the
+    /// record now and at the revision: the bytes to write (the revision's) or nil to remove
+    /// (it had none then), and their changes, compared by git's id for the bytes.
+    private static func blobs(
+        of version: RecordVersion, named names: Set<String>, current: StoredDocument?, store: DocumentStore,
+        at: String
+    ) throws(FolioError) -> (writes: [String: [UInt8]?], changes: [PropertyChange]) {
+        var now: [String: StoredBlob] = [:]
+        if let current {
+            for property in store.blobProperties(of: current.path) where names.contains(property) {
+                guard let bytes = try store.blob(of: current.path, property: property) else { continue }
+                now[property] = StoredBlob(object: GitBlobID(content: bytes).hex, size: bytes.count)
+            }
+        }
+        let changes = PropertyChange.differences(
+            fromBlobs: now, toBlobs: version.blobs.filter { names.contains($0.key) })
+        let bytes = try version.bytes(of: changes.compactMap(\.newBlob))
+        var writes: [String: [UInt8]?] = [:]
+        for change in changes {
+            guard let blob = change.newBlob else {
+                writes.updateValue(nil, forKey: change.name)
+                continue
+            }
+            guard let content = bytes[blob.object] else {
+                let file = (try? version.path.blob(change.name).relativePath) ?? change.name
+                throw FolioError(
+                    .notFound, "\(file) at \(at) is missing from the repository (blob \(blob.object.prefix(7)))",
+                    path: store.root, hint: "fetch the missing objects (`git fetch`), or give another revision")
+            }
+            writes[change.name] = content
+        }
+        return (writes, changes)
     }
 
     /// The revision's record as the next version of the current one: its metadata with

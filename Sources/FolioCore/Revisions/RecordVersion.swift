@@ -22,6 +22,11 @@ public struct RecordVersion: Sendable {
     public var path: DocumentPath
     /// The record's members as that commit holds them.
     public var content: JSONObject
+    /// The record's `.externalStorage` files in that commit (beside its document), by
+    /// property name.
+    public var blobs: [String: StoredBlob]
+    /// The repository the record was read from, which holds its files' bytes.
+    private let repository: StoreRepository
 
     /// The record with identity `id` as revision `revision` (a branch, a tag, a commit or
     /// the start of its hash, `HEAD~2`) holds it, in the store at `folder` (which may be a
@@ -34,7 +39,7 @@ public struct RecordVersion: Sendable {
     public init(of id: UUID, inStoreAt folder: String, at revision: String) throws(FolioError) {
         let (repository, commits) = try StoreRepository.resolving([revision], inStoreAt: folder)
         let commit = commits[0]
-        (self.id, self.commit, self.revision) = (id, commit, revision)
+        (self.id, self.commit, self.revision, self.repository) = (id, commit, revision, repository)
         let at = "\(revision) (commit \(commit.prefix(7)))"
         let output = try repository.checked([
             "log", "-z", "--raw", "--no-abbrev", "--no-renames", "--root", "--diff-merges=first-parent",
@@ -85,5 +90,33 @@ public struct RecordVersion: Sendable {
                 path: folder, hint: hint)
         }
         content = object
+        blobs = try Self.blobs(beside: path, at: commit, in: repository)
+    }
+
+    /// The bytes of some of the record's `.externalStorage` files, by git's id; a file whose
+    /// object the repository lacks is left out.
+    func bytes(of blobs: [StoredBlob]) throws(FolioError) -> [String: [UInt8]] {
+        try repository.blobs(blobs.map(\.object))
+    }
+
+    /// The `.externalStorage` files beside the document at `path` in `commit`'s tree: the
+    /// files (not links) of its folder named `<UUID>.<property>.bin` for its identity.
+    private static func blobs(beside path: DocumentPath, at commit: String, in repository: StoreRepository)
+        throws(FolioError) -> [String: StoredBlob]
+    {
+        var found: [String: String] = [:]
+        for file in try repository.files(inTree: "\(commit):\(repository.prefix)\(path.folder)")
+        where ["100644", "100755"].contains(file.mode) {
+            guard let blob = DocumentPath(relativePath: path.folder + "/" + file.path), blob.id == path.id,
+                let property = blob.blobProperty
+            else { continue }
+            found[property] = file.blob
+        }
+        let names = found.sorted { $0.key < $1.key }
+        let sizes = try repository.blobSizes(names.map(\.value))
+        return Dictionary(
+            uniqueKeysWithValues: zip(names, sizes).map { name, size in
+                (name.key, size ?? StoredBlob(object: name.value, size: nil))
+            })
     }
 }

@@ -73,25 +73,63 @@ public struct StoreDiff: Sendable {
         } else {
             changed = try ChangedFiles(in: repository, workingTreeAgainst: from)
         }
-        // Only the store's documents, grouped by identity: a blob file or another file is no record.
+        // Only the store's documents and their `.externalStorage` files, grouped by identity:
+        // another file is no record.
         var byID: [UUID: [(path: DocumentPath, file: ChangedFiles.File)]] = [:]
         for file in changed.files {
-            guard let path = DocumentPath(relativePath: file.path), path.blobProperty == nil else { continue }
+            guard let path = DocumentPath(relativePath: file.path) else { continue }
             guard selection?.holds(folder: path.entity) ?? true else { continue }
             byID[path.id, default: []].append((path, file))
         }
+        try Self.addUnchangedDocuments(to: &byID, in: repository, from: from, to: to)
+        let files = byID.values.joined()
+        let documents = files.filter { $0.path.blobProperty == nil }
         let blobs = try repository.blobs(
-            Array(Set(byID.values.joined().flatMap { [$0.file.before, $0.file.after].compactMap { $0 } })))
+            Array(Set(documents.flatMap { [$0.file.before, $0.file.after].compactMap { $0 } })))
+        let sizes = try repository.sizes(
+            ofBlobs: Set(
+                files.filter { $0.path.blobProperty != nil }.flatMap { [$0.file.before, $0.file.after] }.compactMap {
+                    $0
+                }))
         let workingTree = to == nil ? try OpenFolder(root: folder) : nil
         var records: [RecordDifference] = []
         for (id, files) in byID {
-            let reading = VersionReading(blobs: blobs, workingTree: workingTree)
+            let reading = VersionReading(blobs: blobs, sizes: sizes, workingTree: workingTree)
             guard let difference = reading.difference(id: id, files: files.sorted { $0.path < $1.path }),
                 selection?.holds(difference) ?? true
             else { continue }
             records.append(difference)
         }
         self.records = records.sorted { ($0.entity, $0.path) < ($1.entity, $1.path) }
+    }
+
+    /// For each record whose `.externalStorage` files changed and whose document did not,
+    /// its document as the older and newer commits hold it (the working tree's is read from
+    /// its file): unchanged, it is where the files are, and tells the record's entity and
+    /// members. A file with no document in either state is no record's, and is left out.
+    private static func addUnchangedDocuments(
+        to byID: inout [UUID: [(path: DocumentPath, file: ChangedFiles.File)]], in repository: StoreRepository,
+        from: String, to: String?
+    ) throws(FolioError) {
+        let unpaired = byID.compactMap { id, files in
+            files.contains { $0.path.blobProperty == nil } ? nil : (id, files[0].path.document)
+        }
+        guard !unpaired.isEmpty else { return }
+        let names = unpaired.flatMap { _, path in
+            [from, to].compactMap { commit in commit.map { "\($0):\(repository.prefix)\(path.relativePath)" } }
+        }
+        let found = try repository.blobSizes(names)
+        let perRecord = to == nil ? 1 : 2
+        for (index, (id, path)) in unpaired.enumerated() {
+            let before = found[index * perRecord]?.object
+            let after = to == nil ? nil : found[index * perRecord + 1]?.object
+            guard before != nil || after != nil else {
+                byID[id] = nil
+                continue
+            }
+            byID[id, default: []].append(
+                (path, ChangedFiles.File(path: path.relativePath, before: before, after: after)))
+        }
     }
 
     /// The entities that have differences, in order, each with how many records of it

@@ -185,6 +185,32 @@ struct StoreRepository {
         return header.split(separator: "\n").contains { $0.hasPrefix("parent ") }
     }
 
+    /// What one `git cat-file --batch-check` says of each object name (an id, or
+    /// `<commit>:<path>` with a path of the store's own making), in order: the blob's id and
+    /// size, or nil where the name is no blob the repository holds.
+    func blobSizes(_ names: [String]) throws(FolioError) -> [StoredBlob?] {
+        guard !names.isEmpty else { return [] }
+        let output = try checked(["cat-file", "--batch-check"], input: Array(names.map { $0 + "\n" }.joined().utf8))
+        let lines = output.split(separator: 0x0A, omittingEmptySubsequences: false)
+        return names.indices.map { index in
+            // "<id> blob <size>", or "<name> missing".
+            guard index < lines.count else { return nil }
+            let fields = lines[index].split(separator: 0x20)
+            guard fields.count == 3, fields[1].elementsEqual("blob".utf8),
+                let size = Int(String(decoding: fields[2], as: UTF8.self))
+            else { return nil }
+            return StoredBlob(object: String(decoding: fields[0], as: UTF8.self), size: size)
+        }
+    }
+
+    /// The sizes of blobs by their ids, asked of one `git cat-file --batch-check`; an id the
+    /// repository does not hold is left out.
+    func sizes(ofBlobs ids: Set<String>) throws(FolioError) -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        for found in try blobSizes(Array(ids)) { if let found, let size = found.size { sizes[found.object] = size } }
+        return sizes
+    }
+
     /// The contents of blobs by their ids, read with one `git cat-file --batch`; an id the
     /// repository does not hold is left out.
     func blobs(_ ids: [String]) throws(FolioError) -> [String: [UInt8]] {

@@ -3,9 +3,13 @@ import Foundation
 
 /// Reads the two versions of one record for `StoreDiff`: the older from git's blobs, the
 /// newer from git's blobs or from the working tree, and says why a version did not read.
+/// A record's `.externalStorage` files are compared by git's id for their bytes, which the
+/// working tree's are hashed for.
 struct VersionReading {
-    /// The blobs of the changed files, by id.
+    /// The blobs of the changed documents, by id.
     var blobs: [String: [UInt8]]
+    /// The size of each changed `.externalStorage` file's blob, by id.
+    var sizes: [String: Int]
     /// The store's folder when the newer state is the working tree.
     var workingTree: OpenFolder?
 
@@ -17,10 +21,14 @@ struct VersionReading {
         var content: JSONObject?
     }
 
-    /// The record's difference from its changed files (sorted by path), or nil when the
-    /// two versions hold the same.
-    func difference(id: UUID, files: [(path: DocumentPath, file: ChangedFiles.File)]) -> RecordDifference? {
+    /// The record's difference from its changed files (sorted by path: its documents, and
+    /// its `.externalStorage` files), or nil when the two versions hold the same. A record
+    /// with no document in either state is none.
+    func difference(id: UUID, files all: [(path: DocumentPath, file: ChangedFiles.File)]) -> RecordDifference? {
+        let files = all.filter { $0.path.blobProperty == nil }
+        guard !files.isEmpty else { return nil }
         var unreadable: [String] = []
+        let blobChanges = blobs(of: all.filter { $0.path.blobProperty != nil }, &unreadable)
         let before = files.first { $0.file.before != nil }.map { path, file in
             version(path.relativePath, blob: file.before, state: "in the older state", &unreadable)
         }
@@ -31,12 +39,38 @@ struct VersionReading {
             after = version(
                 changed.path.relativePath, blob: changed.file.after, state: "in the newer state", &unreadable)
         }
-        if let before, let after, before.path == after.path, let bytes = before.bytes, bytes == after.bytes {
+        if let before, let after, before.path == after.path, let bytes = before.bytes, bytes == after.bytes,
+            blobChanges.isEmpty, unreadable.isEmpty
+        {
             return nil
         }
         return RecordDifference.between(
             id: id, folder: files[0].path.entity, before: before.map { ($0.path, $0.content) },
-            after: after.map { ($0.path, $0.content) }, unreadable: unreadable)
+            after: after.map { ($0.path, $0.content) }, blobs: blobChanges, unreadable: unreadable)
+    }
+
+    /// The `.externalStorage` files that differ among a record's changed ones.
+    private func blobs(of files: [(path: DocumentPath, file: ChangedFiles.File)], _ unreadable: inout [String])
+        -> [PropertyChange]
+    {
+        var old: [String: StoredBlob] = [:]
+        var new: [String: StoredBlob] = [:]
+        for (path, file) in files {
+            guard let property = path.blobProperty else { continue }
+            if let before = file.before { old[property] = StoredBlob(object: before, size: sizes[before]) }
+            if let workingTree {
+                do {
+                    guard try workingTree.status(of: path.relativePath) != nil else { continue }
+                    let bytes = try workingTree.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
+                    new[property] = StoredBlob(object: GitBlobID(content: bytes).hex, size: bytes.count)
+                } catch {
+                    unreadable.append("\(path.relativePath) in the working tree cannot be read: \(error.reason)")
+                }
+            } else if let after = file.after {
+                new[property] = StoredBlob(object: after, size: sizes[after])
+            }
+        }
+        return PropertyChange.differences(fromBlobs: old, toBlobs: new)
     }
 
     /// A version held in git.

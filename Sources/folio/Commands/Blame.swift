@@ -57,7 +57,7 @@ extension FolioCommand {
                 let rows = history.blame().map { blame -> [JSONValue] in
                     let change = blame.change
                     return [
-                        .string(blame.name), blame.value,
+                        .string(blame.name), blame.blob?.cell(table: table) ?? blame.value,
                         change.map { .string(table ? String($0.commit.prefix(7)) : $0.commit) } ?? .null,
                         change.map { .string($0.authorName) } ?? .null, change.map { $0.date.json } ?? .null,
                         change.map { .string($0.subject) } ?? .null,

@@ -123,7 +123,7 @@ extension FolioCommand {
                     let shown = index == 0 || !table
                     rows.append(
                         (shown ? own : [JSONValue](repeating: .string(""), count: own.count))
-                            + [.string(changed.name), changed.old ?? .null, changed.new ?? .null]
+                            + [.string(changed.name), changed.oldCell(table: table), changed.newCell(table: table)]
                             + (shown ? paths : [.string(""), .string("")]))
                 }
             }

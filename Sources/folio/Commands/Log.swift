@@ -120,7 +120,7 @@ extension FolioCommand {
                     let shown = index == 0 || !table
                     rows.append(
                         (shown ? commit : [.string(""), .string("")])
-                            + [.string(changed.name), changed.old ?? .null, changed.new ?? .null]
+                            + [.string(changed.name), changed.oldCell(table: table), changed.newCell(table: table)]
                             + (shown ? after : [JSONValue](repeating: .string(""), count: after.count)))
                 }
             }

@@ -102,7 +102,7 @@ extension FolioCommand {
             let what = restore.current == nil ? "brought back (it was purged)" : "restored"
             say("\(record) \(what) as \(at) holds it: \(path)")
             try output.print(
-                columns: Self.columns, rows: Self.rows(restore), localDates: nil,
+                columns: Self.columns, rows: Self.rows(restore, table: output.format == .table), localDates: nil,
                 ids: IDColumns(["old", "new"], in: store))
         }
 
@@ -111,7 +111,7 @@ extension FolioCommand {
         static let columns = ["property", "old", "new", "note"]
 
         /// A row per member that changes.
-        static func rows(_ restore: RecordRestore) -> [[JSONValue]] {
+        static func rows(_ restore: RecordRestore, table: Bool) -> [[JSONValue]] {
             restore.properties.map { change in
                 let cleared = restore.clearedRelationships.first { $0.name == change.name }
                 let note = cleared.map { relationship in
@@ -119,7 +119,8 @@ extension FolioCommand {
                     return "cleared: \(relationship.destination) \(ids) is no longer in the store"
                 }
                 return [
-                    .string(change.name), change.old ?? .null, change.new ?? .null, note.map(JSONValue.string) ?? .null,
+                    .string(change.name), change.oldCell(table: table), change.newCell(table: table),
+                    note.map(JSONValue.string) ?? .null,
                 ]
             }
         }
