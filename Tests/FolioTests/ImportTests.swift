@@ -58,6 +58,31 @@ struct ImportTests {
         #expect(try reopened.history(after: 0).records.map(\.token) == [1, 2, 3, 4])
     }
 
+    @Test func aLargeImportMovesItsFilesIntoPlaceOnTwoThreadsAndTheCacheVouchesForEveryOne() throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        // Over `parallelPlacing`, in runs of days as a year of records comes: both threads move files.
+        let count = ImportRun.parallelPlacing + 904
+        let documents = (0..<count).map { index -> DocumentStore.ImportedDocument in
+            (timer("Timer \(index)", date: november22().addingTimeInterval(Double(index / 500) * 86_400)), nil)
+        }
+        var placed: [Int] = []
+        var remaining = documents.makeIterator()
+        let summary = try store.importDocuments(
+            into: "Timer", author: "importer", committing: { done, total in placed.append(done * 100 / total) }
+        ) { () throws(FolioError) -> DocumentStore.ImportedDocument? in remaining.next() }
+        #expect(summary.written == count)
+        #expect(placed.first == 0 && placed.last == 100 && placed == placed.sorted(), "\(placed)")
+        #expect(files(in: directory, endingWith: ".json").filter { $0.hasPrefix("Timer/") }.count == count)
+        #expect(files(in: directory, endingWith: ".staged").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory("store/.folio/journal")).isEmpty)
+
+        let reopened = try DocumentStore.open(at: directory("store"), durability: .none)
+        #expect(reopened.documents(entity: "Timer").count == count)
+        #expect(reopened.statistics.filesRead == 0, "the cache's stamps are those of the files moved into place")
+        #expect(reopened.issues.isEmpty)
+    }
+
     @Test func anImportThatFailsPartWayLeavesTheStoreAsItWas() throws {
         let directory = try TemporaryDirectory()
         let store = try makeStore(in: directory)

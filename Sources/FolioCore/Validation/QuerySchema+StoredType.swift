@@ -1,4 +1,6 @@
 extension QuerySchema.Entity {
     /// The type an attribute's stored values must have, its enum's cases included.
-    func storedType(of name: String, typeName: String) -> StoredType { StoredType(typeName, cases: cases[name]) }
+    func storedType(of name: String, typeName: String) -> StoredType {
+        storedTypes[name] ?? StoredType(typeName, cases: cases[name])
+    }
 }

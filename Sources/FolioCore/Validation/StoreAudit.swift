@@ -77,6 +77,8 @@ struct StoreAudit {
                 ("$entity", .error, "\"$entity\" is \(other), but the file is in the \(entity.storageName) folder"))
         }
         switch content[ReservedKey.version] {
+        case .string(version):
+            break  // the store's own version, as nearly every document has it
         case .string(let written):
             if let written = Schema.Version(written), let current = Schema.Version(version), written > current {
                 found.append(
@@ -182,7 +184,7 @@ struct StoreAudit {
                     ))
             }
         }
-        let known = Set(entity.properties.map(\.name))
+        let known = entity.propertyNames.isEmpty ? Set(entity.properties.map(\.name)) : entity.propertyNames
         for member in content where !member.key.hasPrefix("$") && !known.contains(member.key) {
             let suggestion =
                 Spelling.nearest(to: member.key, among: known.subtracting(content.keys)).map {

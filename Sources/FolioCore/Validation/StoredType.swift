@@ -7,7 +7,7 @@ import Foundation
 /// A model's own enums are checked against the cases the manifest records for them; types
 /// it cannot describe further (other enums, `Codable` values) accept any value: only the
 /// app knows their shape.
-indirect enum StoredType {
+indirect enum StoredType: Sendable {
     /// One of the value types Folio stores natively.
     case scalar(ScalarType)
     case array(StoredType)

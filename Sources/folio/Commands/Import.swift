@@ -83,6 +83,7 @@ extension FolioCommand {
                 // The unique values the records write, checked against each other as they come and
                 // against the store's other documents at the end, before the commit point.
                 var unique = UniqueWrites(store)
+                let entities = ImportedEntities(of: entity, in: store)
                 func refusal(stoppedBy error: FolioError? = nil) -> FolioError {
                     UniqueRefusal.error(
                         unique.clashes,
@@ -107,7 +108,8 @@ extension FolioCommand {
                         progress.advance(to: lines.size == nil ? count : records.bytesRead, count: count)
                         let made: (document: Document, existing: StoredDocument?, unknown: [String])
                         do throws(FolioError) {
-                            made = try Self.document(for: record, without: absent, entity: entity, in: store)
+                            made = try Self.document(
+                                for: record, without: absent, entity: entity, in: store, entities: entities)
                         } catch {
                             let located = FolioError(error.kind, "\(file):\(line): \(error.reason)")
                             throw unique.hasClashes ? refusal(stoppedBy: located) : located
@@ -133,14 +135,15 @@ extension FolioCommand {
                     // thread's until `finish`, which the end of this block calls before `count` and
                     // `unknownKeys` are read below. Not those of standard input or a pipe, whose next
                     // read may wait for a person: an import that fails would wait with it.
-                    let ahead = lines.size == nil ? nil : ReadAhead(next)
-                    defer { ahead?.finish() }
-                    func take() throws(FolioError) -> (document: Document, existing: StoredDocument?)? {
-                        guard let ahead else { return try next() }
-                        return try ahead.next()
+                    // Each document's file is made there too (`prepared`): this thread writes.
+                    func prepared() throws(FolioError) -> PreparedDocument? {
+                        guard let (document, existing) = try next() else { return nil }
+                        return try store.prepared(document, basedOn: existing?.version)
                     }
+                    let ahead = lines.size == nil ? nil : ReadAhead(prepared)
+                    defer { ahead?.finish() }
                     var committing = false
-                    summary = try store.importDocuments(
+                    summary = try store.importPrepared(
                         into: entity, author: FolioCommand.author,
                         committing: { placed, total in
                             if !committing {
@@ -149,8 +152,9 @@ extension FolioCommand {
                             }
                             progress.advance(to: placed, count: placed)
                         }
-                    ) { () throws(FolioError) -> DocumentStore.ImportedDocument? in
-                        try take().map { ($0.document, $0.existing?.version) }
+                    ) { () throws(FolioError) -> PreparedDocument? in
+                        guard let ahead else { return try prepared() }
+                        return try ahead.next()
                     }
                 }
                 progress.finish()
@@ -172,6 +176,7 @@ extension FolioCommand {
         ) throws {
             var (count, bad) = (0, 0)
             var unique = UniqueWrites(store)
+            let entities = ImportedEntities(of: entity, in: store)
             func report(_ error: FolioError) {
                 bad += 1
                 progress.finish()
@@ -192,7 +197,8 @@ extension FolioCommand {
                     report(error)  // its message names the line, as the import's own does
                 case .record(let line, let record, let absent):
                     do throws(FolioError) {
-                        let made = try Self.document(for: record, without: absent, entity: entity, in: store)
+                        let made = try Self.document(
+                            for: record, without: absent, entity: entity, in: store, entities: entities)
                         unique.add(
                             made.document, replacing: made.existing?.content, at: made.existing?.path, row: line)
                     } catch {
@@ -226,24 +232,22 @@ extension FolioCommand {
         /// without the members of optional properties `absent` names. Also the keys it keeps
         /// that the schema does not know.
         static func document(
-            for record: JSONObject, without absent: [String], entity: String, in store: DocumentStore
+            for record: JSONObject, without absent: [String], entity: String, in store: DocumentStore,
+            entities: ImportedEntities
         ) throws(FolioError) -> (document: Document, existing: StoredDocument?, unknown: [String]) {
-            let family = store.entityFamily(of: entity).map(\.name)
             var stated: String?
             if let value = record["$entity"] {
-                guard let name = value.stringValue, family.contains(name) else {
+                guard let name = value.stringValue, entities.family.contains(name) else {
                     throw .invalidValue(
                         "\"$entity\" is \(value), which is neither \(entity) nor an entity inheriting from it; import it as its own entity"
                     )
                 }
                 stated = name
             }
-            let ownIdentity = store.describedProperties(of: stated ?? entity).first { $0.name == "id" }
-            let identityKey =
-                ownIdentity?.typeName == "UUID" && ownIdentity?.isOptional == false && ownIdentity?.destination == nil
-                ? "id" : "$id"
+            let stating = entities.shape(of: stated ?? entity)
+            let identityKey = stating.identityKey
             // "id" names a model without its own `id` in files that earlier exports wrote.
-            let given = record[identityKey] ?? (ownIdentity == nil ? record["id"] : nil)
+            let given = record[identityKey] ?? (stating.declaresID ? nil : record["id"])
             let identity = given?.stringValue.flatMap(UUID.init(uuidString:))
             if let given = record[identityKey], identity == nil, identityKey == "$id" {
                 throw .invalidValue("the identity \(given) is not a UUID like \"\(UUID().uuidString)\"")
@@ -253,7 +257,8 @@ extension FolioCommand {
             if let stated, stated != own {
                 throw .invalidValue("\"$entity\" is \"\(stated)\", but the store holds this document as \(own)")
             }
-            let known = Set(store.propertyNames(of: own))
+            let shape = entities.shape(of: own)
+            let known = shape.known
             let properties = Self.properties(of: record)
             let values = JSONObject(properties.filter { known.contains($0.key) }.map { ($0.key, $0.value) })
             let unknown = properties.filter { !known.contains($0.key) }
@@ -271,10 +276,7 @@ extension FolioCommand {
                 // it does not have; an optional one may be so, as the schema check allows.
                 for key in absent { document.content.removeValue(forKey: key) }
                 // Nor a member for a value documents do not hold (.ephemeral, .externalStorage).
-                for property in store.describedProperties(of: own)
-                where property.has(.ephemeral) || property.has(.externalStorage) {
-                    if let name = property.name, values[name] == nil { document.content.removeValue(forKey: name) }
-                }
+                for name in shape.unstored where values[name] == nil { document.content.removeValue(forKey: name) }
             }
             if let deleted = record["$deleted"], deleted != .null {
                 guard (try? Date(json: deleted)) != nil else {

@@ -40,6 +40,10 @@ struct QuerySchema: Sendable {
         /// declarations' initial values: a constant's JSON, or one made when it is needed
         /// (`"now"`, a new `"uuid"`).
         var initialValues: [String: InitialValue] = [:]
+        /// The properties' names, and each attribute's stored type: made once, when the
+        /// schema is built, for the checks every document's write runs.
+        var propertyNames: Set<String> = []
+        var storedTypes: [String: StoredType] = [:]
 
         enum InitialValue: Sendable {
             case constant(JSONValue)
@@ -145,6 +149,12 @@ struct QuerySchema: Sendable {
                 else { continue }
                 entities[name]?.properties[index].property = .relationship(
                     destination: destination, isToMany: true, storedInverse: inverse)
+            }
+        }
+        for (name, entity) in entities {
+            entities[name]?.propertyNames = Set(entity.properties.map(\.name))
+            for case (let property, .attribute(_, let typeName, _)) in entity.properties {
+                entities[name]?.storedTypes[property] = StoredType(typeName, cases: entity.cases[property])
             }
         }
         self.entities = entities

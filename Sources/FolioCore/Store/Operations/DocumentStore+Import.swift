@@ -42,6 +42,18 @@ extension DocumentStore {
         committing: (_ placed: Int, _ total: Int) -> Void = { _, _ in },
         _ next: () throws(FolioError) -> ImportedDocument?
     ) throws(FolioError) -> CommitSummary {
+        try importPrepared(into: entity, author: author, committing: committing) { () throws(FolioError) in
+            try next().map { document, basedOn throws(FolioError) in try prepared(document, basedOn: basedOn) }
+        }
+    }
+
+    /// `importDocuments`, with each document's file made by `next` (`prepared(_:basedOn:)`):
+    /// an import that reads its records on another thread makes them there.
+    package func importPrepared(
+        into entity: String, author: String? = nil,
+        committing: (_ placed: Int, _ total: Int) -> Void = { _, _ in },
+        _ next: () throws(FolioError) -> PreparedDocument?
+    ) throws(FolioError) -> CommitSummary {
         let schema = memory.schema
         let (folderName, checked) = (schema.folder(of: entity).folder, schema.folders(checkedWith: entity))
         // Before the write lock: loading under it would wait for itself. The documents'
@@ -51,7 +63,7 @@ extension DocumentStore {
             try prepareToWrite()
             var run = try ImportRun(store: self, folder: folderName, author: author)
             do throws(FolioError) {
-                while let (document, basedOn) = try next() { try run.add(document, basedOn: basedOn) }
+                while let prepared = try next() { try run.add(prepared) }
                 return try run.finish(committing: committing)
             } catch {
                 run.abandon()

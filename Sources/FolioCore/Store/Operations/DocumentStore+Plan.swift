@@ -98,25 +98,21 @@ extension DocumentStore {
     }
 
     /// Resolves a put: its canonical bytes, its target path, and the checks that the disk
-    /// still holds what the caller read (or nothing, for a new document).
+    /// still holds what the caller read (or nothing, for a new document). `rendering` is the
+    /// document's file made ahead (an import's), used where its time zone is `calendar`'s.
     func plan(
         _ document: Document, basedOn: DocumentVersion?, calendar: Calendar, schema: QuerySchema, catalog: Catalog,
-        folders: inout FolderPresence
+        folders: inout FolderPresence, rendering made: DocumentRendering? = nil
     ) throws(FolioError) -> PlannedPut {
-        var content = document.content
-        switch content[ReservedKey.entity] {
-        case nil: content.insert(.string(document.entity), forKey: ReservedKey.entity, at: 0)
-        case .string(document.entity)?: break
-        // A subclass's document, in its hierarchy's root folder.
-        case _? where schema.entity(of: content, inFolder: document.entity) != nil: break
-        case let other?:
-            throw .misuse("document \(document.id) says \"$entity\": \(other) but is written as a \(document.entity)")
-        }
         if let basedOn, basedOn.path.entity != document.entity || basedOn.path.id != document.id {
             throw .misuse("the version passed for \(document.entity) \(document.id) is that of \(basedOn.path)")
         }
-        let day = document.partitionDate.map { Day($0, in: calendar) } ?? basedOn?.path.day ?? Day(Date(), in: calendar)
-        let target = try DocumentPath(entity: document.entity, day: day, id: document.id)
+        let rendering =
+            if let made, made.timeZone == calendar.timeZone { made } else {
+                try DocumentRendering(
+                    of: document, basedOn: basedOn, schema: schema, calendar: calendar, compact: false)
+            }
+        let target = rendering.target
         if let basedOn {
             try verifyUnchanged(basedOn)
         } else if let existing = catalog.path(of: .init(entityName: document.entity, id: document.id)) {
@@ -131,15 +127,9 @@ extension DocumentStore {
         }
         var blobPaths: [String: DocumentPath] = [:]
         for property in document.blobs.keys { blobPaths[property] = try target.blob(property) }
-        let bytes: [UInt8]
-        do { bytes = try JSONWriter().write(.object(content)) } catch {
-            throw .invalidDocument(
-                path: target.relativePath, reason: "the document cannot be written: \(error.message)")
-        }
         return PlannedPut(
-            document: document, content: content, bytes: bytes, contentHash: ContentHash.of(bytes), target: target,
-            file: file,
-            previous: basedOn, blobPaths: blobPaths)
+            document: document, content: rendering.content, bytes: rendering.bytes,
+            contentHash: rendering.contentHash, target: target, file: file, previous: basedOn, blobPaths: blobPaths)
     }
 
     /// Which day folders exist, looked up once each: no file can be in the way of a new
