@@ -28,13 +28,15 @@ do {
         options: options, scratch: scratch, commands: try Commands(scratch: scratch), manifest: manifest)
     try runner.run()
     let report = ScaleReport(options: options, results: runner.results, runTime: start.duration(to: .now))
+    // The table first: removing a million files takes minutes, and a run stopped then
+    // should not lose the figures it already has.
+    FileHandle.standardOutput.write(Data((report.markdown + "\n").utf8))
     if options.keep {
         ProgressLog.note("kept (--keep): \(scratch.folders.joined(separator: " "))")
     } else {
         ProgressLog.note("removing the stores")
         try scratch.removeAll()
     }
-    print(report.markdown)
 } catch {
     if !scratch.folders.isEmpty {
         ProgressLog.note("removing the stores")
