@@ -146,6 +146,43 @@ struct StoreDiffCommandTests {
         #expect(unknown.errors.contains("nosuch"), "\(unknown.errors)")
     }
 
+    @Test func aQueryThatReadsARelatedRecordReadsItAsEachStateHeldIt() throws {
+        let repository = try Repository()
+        let workout = try repository.store.id(of: "Timer", where: "name == \"Workout\"")
+        let coffee = try repository.store.id(of: "Timer", where: "name == \"Coffee Break\"")
+        let stretch = try repository.store.id(of: "TodoItem", where: "text == \"Stretch\"")
+        let run = try repository.store.id(of: "TodoItem", where: "text == \"Run\"")
+        // Stretch goes to the coffee break; Run stays with the workout, which is renamed.
+        try repository.succeeded("set", stretch, "timer=\(coffee)")
+        try repository.succeeded("set", run, "isCompleted=false")
+        try repository.succeeded("set", workout, "name=Morning Workout")
+        try repository.commit("regrouped", author: "Ada", at: "2026-11-02T10:00:00Z")
+        let before = try repository.repositoryState()
+
+        // Before, both to-dos were the workout's, under its old name; after, each its own.
+        #expect(
+            kinds(try diff(repository, "HEAD~1", "HEAD", "TodoItem", "timer.name == \"Workout\""))
+                == [stretch: "changed", run: "changed"])
+        #expect(
+            kinds(try diff(repository, "HEAD~1", "HEAD", "TodoItem", "timer.name == \"Coffee Break\""))
+                == [stretch: "changed"])
+        #expect(
+            kinds(try diff(repository, "HEAD~1", "HEAD", "TodoItem", "timer.name == \"Morning Workout\""))
+                == [run: "changed"])
+        // Against the working tree, the related records are the working tree's.
+        try repository.succeeded("set", run, "text=Jog")
+        try repository.succeeded("set", workout, "name=Evening Workout")
+        let state = try repository.repositoryState()
+        #expect(
+            kinds(try diff(repository, "TodoItem", "timer.name == \"Evening Workout\"")) == [run: "changed"])
+        #expect(
+            kinds(try diff(repository, "TodoItem", "timer.name == \"Morning Workout\"")) == [run: "changed"],
+            "HEAD's name, in the older state")
+        #expect(try diff(repository, "TodoItem", "timer.name == \"Workout\"").isEmpty)
+        #expect(try repository.repositoryState() == state)
+        #expect(state != before, "the working tree's changes are there to be read")
+    }
+
     @Test func badRevisionsAStoreOutsideGitAndAFileThatDoesNotParseAreSaidSoWithoutAnyWrite() throws {
         let plain = try TimerStore()
         let outside = try plain.folio("diff")

@@ -42,8 +42,9 @@ public struct StoreDiff: Sendable {
     /// The records of `store` that differ from revision `old` (`HEAD` when nil) to revision
     /// `new` (the working tree when nil), only those of `entity` (and the entities that
     /// inherit from it) when given, and of those only the ones `filter` matches in either
-    /// state (a query of `entity`, as `DocumentStore.parseQuery` reads it). The filter reads
-    /// the record's own members; a member of a related record reads as missing.
+    /// state (a query of `entity`, as `DocumentStore.parseQuery` reads it). A filter that
+    /// reads related records (`session.boat.name == "Aurora"`) reads them as each state holds
+    /// them: it runs on the store at each commit (a first read of a revision, as `--at`).
     ///
     /// Throws as `init(inStoreAt:from:to:)`, and `.notFound` for an entity the store's
     /// schema lacks.
@@ -59,14 +60,18 @@ public struct StoreDiff: Sendable {
         } else if filter != nil {
             throw .invalidInput("a filter of a store's differences needs the entity it is a query of")
         }
-        try self.init(folder: store.root, from: old, to: new, selection: selection)
+        try self.init(folder: store.root, from: old, to: new, selection: selection, store: store)
     }
 
-    private init(folder: String, from old: String?, to new: String?, selection: RecordSelection?) throws(FolioError) {
+    private init(
+        folder: String, from old: String?, to new: String?, selection: RecordSelection?, store: DocumentStore? = nil
+    ) throws(FolioError) {
         let (repository, commits) = try StoreRepository.resolving(
             [old ?? "HEAD"] + (new.map { [$0] } ?? []), inStoreAt: folder)
         from = commits[0]
         to = commits.count > 1 ? commits[1] : nil
+        var selection = selection
+        if let store { try selection?.matchRelatedRecords(of: store, in: repository, from: from, to: to) }
         let changed: ChangedFiles
         if let to {
             changed = try ChangedFiles(in: repository, from: from, to: to)

@@ -21,7 +21,8 @@ extension FolioCommand {
 
                 An argument that names an entity of the store starts the entity and its query \
                 (the language of `folio query`); the query keeps the records it matches in \
-                either state. A branch named like an entity is named refs/heads/<name>.
+                either state, reading a related record as that state held it. A branch named \
+                like an entity is named refs/heads/<name>.
 
                 Example:
                   folio diff
