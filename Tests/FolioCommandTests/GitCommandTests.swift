@@ -32,6 +32,12 @@ struct GitCommandTests {
         let driver = try origin.origin.git("config", "--get-all", "merge.folio.driver")
         #expect(driver.split(separator: "\n").count == 1)
         #expect(driver.hasSuffix(" merge-driver %O %A %B %P\n"))
+        // The store's own diff driver names its folder, from the top of the work tree.
+        let views = try origin.origin.git("config", "--get-regexp", "^diff\\.folio-.*\\.textconv$")
+        #expect(views.split(separator: "\n").count == 1, "\(views)")
+        #expect(views.hasSuffix(" textconv --store 'Store'\n"), "\(views)")
+        let name = try #require(views.split(separator: " ").first?.split(separator: ".").dropFirst().first)
+        #expect(installed.contains("*.json merge=folio diff=\(name)\n"), "\(installed)")
         #expect(try origin.origin.git("config", "--get", "merge.renames") == "false\n")
 
         #expect(try folio("git", "uninstall").status == 0)
@@ -39,6 +45,7 @@ struct GitCommandTests {
         #expect(try String(contentsOfFile: attributes, encoding: .utf8) == "*.csv text\n")
         #expect(try origin.origin.run("config", "--get", "merge.folio.driver").status == 1)
         #expect(try origin.origin.run("config", "--get", "diff.folio.textconv").status == 1)
+        #expect(try origin.origin.run("config", "--get-regexp", "^diff\\.folio-").status == 1)
         #expect(try origin.origin.run("config", "--get", "merge.renames").status == 1)
     }
 

@@ -40,6 +40,49 @@ struct TextConvViewTests {
         #expect(created.contains("+durationInSeconds: 1500\n"), "\(created)")
     }
 
+    @Test func eachStoreDeepInAWorkTreeIsViewedInItsOwnTimeZone() throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.create("schema.json", contents: Array(TimerStore.schema.utf8))
+        var environment = GitClone.environment(home: folder("home"))
+        try FileManager.default.createDirectory(atPath: folder("home"), withIntermediateDirectories: true)
+        environment["PATH"] = try FolioTool.installed(in: folder("bin")) + ":" + (environment["PATH"] ?? "")
+        let git = GitClone(path: folder.path, environment: environment)
+        try git.git("init", "-q", "--initial-branch=main", ".")
+        // Two stores two folders down, in zones an hour and six hours from UTC.
+        let stores = [("apps/berlin/Timers", "Europe/Berlin"), ("apps/new york/Timers", "America/New_York")]
+        for (path, zone) in stores {
+            let made = try FolioTool(folder: folder.path, environment: environment)(
+                "init", path, "--time-zone", zone, "--schema", "schema.json")
+            #expect(made.status == 0, "\(made.errors)")
+            let tool = FolioTool(folder: folder(path), environment: environment)
+            let inserted = try tool(
+                "insert", "Timer", "name=Tea", "durationInSeconds=240", "createdAt=2026-11-01T12:00:00Z")
+            #expect(inserted.status == 0, "\(inserted.errors)")
+            let installed = try tool("git", "install")
+            #expect(installed.status == 0, "\(installed.errors)")
+        }
+        try git.git("add", "--all")
+        try git.git("commit", "-q", "-m", "two stores")
+        for (path, _) in stores {
+            let tool = FolioTool(folder: folder(path), environment: environment)
+            #expect(try tool("set", "Timer", "name == \"Tea\"", "name=Green Tea").status == 0)
+        }
+
+        let viewed = try git.git("diff")
+        #expect(viewed.contains("-name: \"Tea\"\n+name: \"Green Tea\"\n"), "\(viewed)")
+        #expect(viewed.contains(" createdAt: 2026-11-01T13:00:00+01:00\n"), "Berlin's: \(viewed)")
+        #expect(viewed.contains(" createdAt: 2026-11-01T07:00:00-05:00\n"), "New York's: \(viewed)")
+        // From inside a store, and from git's own objects (the committed version's temporary copy).
+        let inside = GitClone(path: folder("apps/new york/Timers"), environment: environment)
+        let shown = try inside.git("log", "-p", "--format=%s", "--", ".")
+        #expect(shown.contains("+createdAt: 2026-11-01T07:00:00-05:00\n"), "\(shown)")
+        #expect(!shown.contains("+01:00"), "\(shown)")
+        let attributes = try String(contentsOfFile: folder("apps/berlin/Timers/.gitattributes"), encoding: .utf8)
+        let other = try String(contentsOfFile: folder("apps/new york/Timers/.gitattributes"), encoding: .utf8)
+        #expect(attributes.contains("*.json merge=folio diff=folio-"), "\(attributes)")
+        #expect(attributes != other, "each store its own driver")
+    }
+
     @Test func aFileThatDoesNotParseIsPrintedAsItIsAndWithoutAManifestDatesAreInUTC() throws {
         let folder = try TemporaryDirectory()
         let broken = try folder.create("broken.json", contents: Array("{ \"name\": \n".utf8))

@@ -23,22 +23,46 @@ extension FolioCommand {
                 """,
             subcommands: [Install.self, Uninstall.self])
 
-        /// The lines `install` keeps in the store's `.gitattributes`, between its markers.
-        static let attributeLines = [
-            "# folio git install: begin (documents merge and diff by property; run `folio git install` in each clone)",
-            "*.json merge=folio diff=folio",
-            "*.bin binary",
-            "/folio.json !merge !diff",
-            "# folio git install: end",
-        ]
+        /// The first and the last line of the block `install` keeps in the store's `.gitattributes`.
+        static let blockMarkers = (
+            begin:
+                "# folio git install: begin (documents merge and diff by property; run `folio git install` in each clone)",
+            end: "# folio git install: end"
+        )
 
-        /// The repository configuration `install` sets, as (key, value) for this binary.
-        static func configuration(executable: String) -> [(String, String)] {
+        /// The lines `install` keeps in the store's `.gitattributes`, between its markers, for
+        /// the store whose diff driver is `driver`.
+        static func attributeLines(diffDriver driver: String) -> [String] {
+            [
+                blockMarkers.begin, "*.json merge=folio diff=\(driver)", "*.bin binary", "/folio.json !merge !diff",
+                blockMarkers.end,
+            ]
+        }
+
+        /// The diff driver of the store whose folder is `prefix` from the top of the work tree
+        /// (as `git rev-parse --show-prefix` says it, "" at the top): `folio-` and a hash of
+        /// that path. Git hands a textconv only a temporary copy of a version, so each store
+        /// has a driver of its own, whose command names the store's folder: the view then reads
+        /// that store's manifest (its time zone and schema), wherever the store is.
+        static func diffDriver(forStoreAt prefix: String) -> String {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and machines
+            for byte in prefix.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return "folio-" + String(String(hash, radix: 16).suffix(8))
+        }
+
+        /// The repository configuration `install` sets, as (key, value) for this binary and
+        /// the store whose folder is `prefix` from the top of the work tree. `diff.folio`
+        /// serves the `.gitattributes` an older `install` wrote (a manifest is then looked
+        /// for around the file and the top of the work tree).
+        static func configuration(executable: String, storePrefix prefix: String) -> [(String, String)] {
             let tool = Git.shellQuoted(executable)
+            // Git runs a textconv from the top of the work tree: the store's folder is named from there.
+            let folder = Git.shellQuoted(prefix.isEmpty ? "." : String(prefix.dropLast(prefix.hasSuffix("/") ? 1 : 0)))
             return [
                 ("merge.folio.name", "Folio: merge documents by property"),
                 ("merge.folio.driver", "\(tool) merge-driver %O %A %B %P"),
                 ("diff.folio.textconv", "\(tool) textconv"),
+                ("diff.\(diffDriver(forStoreAt: prefix)).textconv", "\(tool) textconv --store \(folder)"),
                 // A document's identity is its file name: git's rename detection pairs a removed
                 // document with a similar new one and merges two documents into one, and its
                 // directory rename detection moves new documents out of their day folder.
@@ -52,12 +76,12 @@ extension FolioCommand {
             var lines: [String] = []
             var inside = false
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-                if line == attributeLines.first {
+                if line == blockMarkers.begin {
                     inside = true
                     continue
                 }
                 if inside {
-                    if line == attributeLines.last { inside = false }
+                    if line == blockMarkers.end { inside = false }
                     continue
                 }
                 lines.append(line)
@@ -114,17 +138,19 @@ extension FolioCommand {
                     let opened = try store.open()
                     let git = Git(folder: opened.root)
                     _ = try git.topLevel()
+                    let prefix = try git.storePrefix()
                     // Before anything is written: a build folder's binary is refused.
                     let tool = try Git.installable()
                     let file = opened.root + "/.gitattributes"
+                    let driver = GitSetup.diffDriver(forStoreAt: prefix)
                     let kept = GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened))
                     try GitSetup.writeAttributes(
-                        (kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines, in: opened)
-                    for (key, value) in GitSetup.configuration(executable: tool) {
+                        (kept.isEmpty ? [] : kept + [""]) + GitSetup.attributeLines(diffDriver: driver), in: opened)
+                    for (key, value) in GitSetup.configuration(executable: tool, storePrefix: prefix) {
                         try git.checked("config", "--local", key, value)
                     }
                     Terminal.print(
-                        "Installed: \(file) (commit it), and merge.folio, diff.folio, merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool)"
+                        "Installed: \(file) (commit it), and merge.folio, diff.folio, diff.\(driver), merge.renames=false, merge.directoryRenames=false in this clone's .git/config, running \(tool)"
                     )
                 }
             }
@@ -149,9 +175,10 @@ extension FolioCommand {
                     let opened = try store.open()
                     let git = Git(folder: opened.root)
                     _ = try git.topLevel()
+                    let driver = GitSetup.diffDriver(forStoreAt: try git.storePrefix())
                     try GitSetup.writeAttributes(
                         GitSetup.attributesWithoutBlock(try GitSetup.existingAttributes(in: opened)), in: opened)
-                    for section in ["merge.folio", "diff.folio"] {
+                    for section in ["merge.folio", "diff.folio", "diff.\(driver)"] {
                         // Exit 128 says the section is not there: nothing to remove.
                         let run = try git.run(["config", "--local", "--remove-section", section])
                         guard run.succeeded || run.status == 128 else {
@@ -167,7 +194,7 @@ extension FolioCommand {
                         }
                     }
                     Terminal.print(
-                        "Uninstalled: Folio's lines in \(opened.root)/.gitattributes and merge.folio, diff.folio, merge.renames, merge.directoryRenames in .git/config"
+                        "Uninstalled: Folio's lines in \(opened.root)/.gitattributes and merge.folio, diff.folio, diff.\(driver), merge.renames, merge.directoryRenames in .git/config"
                     )
                 }
             }

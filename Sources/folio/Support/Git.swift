@@ -101,6 +101,16 @@ struct Git {
         return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The folder's path from the top of its work tree, ending in `/` ("" at the top), as
+    /// git names it (through any link on the way).
+    func storePrefix() throws(FolioError) -> String {
+        let run = try run(["rev-parse", "--show-prefix"])
+        guard run.succeeded else {
+            throw .externalProgram("git rev-parse --show-prefix failed in \(folder): \(run.errors)")
+        }
+        return run.output.trimmingCharacters(in: .newlines)
+    }
+
     /// This program's absolute path, for the commands git runs.
     static var executable: String {
         URL(fileURLWithPath: Bundle.main.executableURL?.path ?? CommandLine.arguments[0]).resolvingSymlinksInPath().path

@@ -3,18 +3,23 @@ import FolioJSON
 import Foundation
 import Glibc
 
-/// Finds the manifest of the store a file belongs to, for `folio textconv`: in the file's
-/// folder or the nearest folder above it that has one. No link is followed: a folder that
-/// is a symbolic link ends the walk, and a `folio.json` that is one is not read.
+/// Finds the manifest of the store a file belongs to, for `folio textconv`: in the store's
+/// folder where the diff driver names it, else in the file's folder or the nearest folder
+/// above it that has one. No link is followed: a folder that is a symbolic link ends the
+/// walk, and a `folio.json` that is one is not read.
 ///
 /// Git hands a textconv a temporary copy of a version it holds (in the system's temporary
 /// folder), and the working tree's own file where it has one, from the top of the work
-/// tree. So where the file's folders hold no manifest, the walk starts again from the
-/// current folder, then looks one folder down from it: both kinds of file of a store at the
-/// top of the work tree, or in a folder at its top, find the same manifest.
+/// tree. `folio git install` therefore gives each store a diff driver that names its folder.
+/// For a driver that does not (an older install's `diff=folio`), where the file's folders
+/// hold no manifest, the walk starts again from the current folder, then looks one folder
+/// down from it: a store at the top of the work tree, or in a folder at its top.
 enum ManifestSearch {
-    /// The manifest for the file at `path`; nil where none is found or it does not read.
-    static func manifest(for path: String) -> StoreManifest? {
+    /// The manifest for the file at `path`: the one in `store` when given and it has one
+    /// (the folder `folio git install` names in the store's diff driver), else the nearest
+    /// as above; nil where none is found or it does not read.
+    static func manifest(for path: String, store: String? = nil) -> StoreManifest? {
+        if let store, let manifest = read(store) { return manifest }
         let current = FileManager.default.currentDirectoryPath
         let absolute = path.hasPrefix("/") ? path : current + "/" + path
         let folder = (absolute as NSString).deletingLastPathComponent
