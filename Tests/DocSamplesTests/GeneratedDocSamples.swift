@@ -444,7 +444,7 @@ func sample_docs_models_md_7() throws {
     try FileManager.default.removeItem(at: pantry)
 }
 
-// docs/past.md, line 73
+// docs/past.md, line 75
 
 @Model
 final class Reading {
@@ -463,7 +463,7 @@ func readings(inStoreAt folder: URL, asOf tag: String) throws -> [Reading] {
     return try ModelContext(container).fetch(FetchDescriptor<Reading>(sortBy: [SortDescriptor(\.meter)]))
 }
 
-// docs/past.md, line 267
+// docs/past.md, line 274
 
 /// Prints who changed what of a record, newest first.
 func printPast(of id: UUID, inStoreAt folder: String) throws {
@@ -477,7 +477,7 @@ func printPast(of id: UUID, inStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 289
+// docs/past.md, line 296
 
 /// Prints what the last commit changed in a store, record by record.
 func printLastCommit(ofStoreAt folder: String) throws {
@@ -488,7 +488,7 @@ func printLastCommit(ofStoreAt folder: String) throws {
     }
 }
 
-// docs/past.md, line 309
+// docs/past.md, line 316
 
 /// Takes the name of a record back to what it was one commit ago, and writes it.
 func undoRename(of id: UUID, inStoreAt folder: String) throws {

@@ -122,6 +122,37 @@ struct RevisionReadingCommandTests {
         #expect(try repository.repositoryState() == before)
     }
 
+    @Test func checkAtARevisionPlacesEachFindingAtItsLineInThatRevisionsFile() throws {
+        let (repository, workout) = try renamedWorkout()
+        let coffee = try repository.store.id(of: "Timer", where: "name == \"Coffee Break\"")
+        var lines: [String: Int] = [:]
+        for id in [workout, coffee] {
+            // By hand: a duration as text, and for the coffee break a note above it, so the
+            // finding's line is this revision's.
+            let file = repository.store.root + "/" + (try repository.store.path(of: id))
+            var text = try String(contentsOfFile: file, encoding: .utf8)
+            if id == coffee { text = text.replacingOccurrences(of: "  \"id\":", with: "  \"note\": \"x\",\n  \"id\":") }
+            text = text.replacing(#/"durationInSeconds": \d+/#, with: "\"durationInSeconds\": \"long\"")
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let split = text.split(separator: "\n", omittingEmptySubsequences: false)
+            lines[id] = try #require(split.firstIndex { $0.hasPrefix("  \"durationInSeconds\":") }) + 1
+        }
+        try repository.commit("durations as text", author: "Cy", at: "2026-11-03T10:00:00Z")
+        try repository.git().git("revert", "--no-edit", "HEAD")
+        let before = try repository.repositoryState()
+
+        let check = try repository.folio.run(["check", "--at", "HEAD~1"])
+        #expect(check.status != 0, "\(check.output)")
+        for id in [workout, coffee] {
+            let path = try repository.store.path(of: id)
+            let line = try #require(lines[id])
+            #expect(check.output.contains("\(path):\(line):3: error"), "\(id) at line \(line): \(check.output)")
+        }
+        #expect(lines[workout] != lines[coffee], "the lines differ, each from its own file")
+        #expect(try repository.succeeded("check").output.contains("0 errors"), "the present is mended")
+        #expect(try repository.repositoryState() == before)
+    }
+
     @Test func aMissingObjectOrAShallowHistoryIsAClearErrorNotACrash() throws {
         let (repository, workout) = try renamedWorkout()
         // The shallow clone holds only the last commit.

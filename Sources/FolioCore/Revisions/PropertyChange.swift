@@ -50,9 +50,24 @@ public struct PropertyChange: Sendable, Hashable {
         return changes
     }
 
-    /// The `.externalStorage` files that differ between two versions of a record, by
-    /// property name, each version's files by property: a file that only moved with its
-    /// document (same bytes) is no change.
+    /// The `.externalStorage` files that differ between two versions of a record, each of
+    /// the record's changed files given by its property and its blob before and after (nil
+    /// where there was none; a file that moved is two, one gone and one new): a file that
+    /// only moved with its document (same bytes) is no change.
+    static func differences(ofBlobs files: [(property: String, old: StoredBlob?, new: StoredBlob?)])
+        -> [PropertyChange]
+    {
+        var old: [String: StoredBlob] = [:]
+        var new: [String: StoredBlob] = [:]
+        for file in files {
+            if let blob = file.old { old[file.property] = blob }
+            if let blob = file.new { new[file.property] = blob }
+        }
+        return differences(fromBlobs: old, toBlobs: new)
+    }
+
+    /// The `.externalStorage` files that differ between two versions of a record, each
+    /// version's files by property: the same bytes (git's id) are no change.
     static func differences(fromBlobs old: [String: StoredBlob], toBlobs new: [String: StoredBlob]) -> [PropertyChange]
     {
         Set(old.keys).union(new.keys).sorted().compactMap { name in

@@ -113,14 +113,12 @@ public struct RecordHistory: Sendable {
         sizes: [String: Int]
     ) -> RecordChange? {
         let files = all.filter { $0.path.hasSuffix(".json") }
-        var oldBlobs: [String: StoredBlob] = [:]
-        var newBlobs: [String: StoredBlob] = [:]
-        for file in all {
-            guard let property = DocumentPath(relativePath: file.path)?.blobProperty else { continue }
-            if let before = file.before { oldBlobs[property] = StoredBlob(object: before, size: sizes[before]) }
-            if let after = file.after { newBlobs[property] = StoredBlob(object: after, size: sizes[after]) }
-        }
-        let blobChanges = PropertyChange.differences(fromBlobs: oldBlobs, toBlobs: newBlobs)
+        let blobChanges = PropertyChange.differences(
+            ofBlobs: all.compactMap { file in
+                DocumentPath(relativePath: file.path)?.blobProperty.map { property in
+                    (property, StoredBlob(file.before, sizes: sizes), StoredBlob(file.after, sizes: sizes))
+                }
+            })
         let before = files.filter { $0.before != nil }.sorted { $0.path < $1.path }.first
         let after = files.filter { $0.after != nil }.sorted { $0.path < $1.path }.first
         guard before != nil || after != nil else { return nil }

@@ -110,12 +110,12 @@ package struct RevisionCopy: Sendable {
     }
 
     /// The error for a file whose object the repository lacks.
-    static func missingObject(_ path: String, _ object: String, in repository: StoreRepository, _ commit: String)
+    static func missingObject(_ path: String, _ object: String, in repository: StoreRepository, _ commit: String?)
         -> FolioError
     {
         FolioError(
             .notFound,
-            "the repository lacks the content of \(path) at commit \(commit.prefix(7)) (object \(object.prefix(12))): a partial or damaged clone",
+            "the repository lacks the content of \(path) at \(commit.map { "commit \($0.prefix(7))" } ?? "this revision") (object \(object.prefix(12))): a partial or damaged clone",
             path: repository.folder, hint: "fetch the missing objects (`git fetch`), or read another revision")
     }
 

@@ -72,27 +72,27 @@ package struct RevisionTree: Sendable {
         return found
     }
 
-    /// The bytes of the file at `relative` (a path the tree's listing gave), or nil when the
-    /// tree has no such file or git cannot read it.
-    func bytes(at relative: String) -> [UInt8]? {
-        // `<tree>:<path>` starts with the tree's id, so git never reads it as an option.
-        guard let ending = try? repository.run(["cat-file", "blob", tree + ":" + relative]), ending.succeeded else {
-            return nil
-        }
-        return ending.output
+    /// The bytes of the files at `paths` (paths the tree's listing gave), by path, in two runs
+    /// of git: `cat-file --batch-check` of `<tree>:<path>` for their ids, `cat-file --batch`
+    /// for their bytes. A file the tree lacks, or git cannot read, is left out.
+    func bytes(at paths: [String]) -> [String: [UInt8]] {
+        // Each name starts with the tree's id, and goes to git on its input: never an option.
+        guard !paths.isEmpty, let found = try? repository.blobSizes(paths.map { tree + ":" + $0 }),
+            let contents = try? repository.blobs(found.compactMap { $0?.object })
+        else { return [:] }
+        var bytes: [String: [UInt8]] = [:]
+        for (path, blob) in zip(paths, found) { bytes[path] = blob.flatMap { contents[$0.object] } }
+        return bytes
     }
 
-    /// The bytes of the files of `folders` (`nil`: every folder) that the layout lists,
-    /// documents and blobs, as git records their sizes: what a walk's stamps would sum to.
+    /// The bytes of the files the layout lists, documents and blobs, as git records their
+    /// sizes: what a walk's stamps would sum to.
     ///
     /// - Throws: `.externalProgram` when git cannot list the tree.
-    func fileBytes(in folders: Set<String>?) throws(FolioError) -> Int64 {
-        let named = folders.map { $0.filter(DocumentPath.isIdentifier).sorted() } ?? []
-        if folders != nil, named.isEmpty { return 0 }
-        let output = try repository.checked(
-            ["ls-tree", "-r", "-l", "-z", "--full-tree", "--end-of-options", tree] + named)
+    func fileBytes() throws(FolioError) -> Int64 {
+        let output = try repository.checked(["ls-tree", "-r", "-l", "-z", "--full-tree", "--end-of-options", tree])
         var sizes: [FileStamp: Int64] = [:]
-        let listing = TreeListing(folders: folders, expectedDocuments: 0, keysOnly: false) { list in
+        let listing = TreeListing(folders: nil, expectedDocuments: 0, keysOnly: false) { list in
             Self.eachEntry(of: output) { mode, field, path in
                 // With `-l`, the id is followed by spaces and the size.
                 let parts = field.split(separator: UInt8(ascii: " "))

@@ -11,4 +11,10 @@ public struct StoredBlob: Sendable, Hashable {
     public init(object: String, size: Int?) {
         (self.object, self.size) = (object, size)
     }
+
+    /// The blob git names `object`, its size from `sizes`; nil where there is no object.
+    init?(_ object: String?, sizes: [String: Int]) {
+        guard let object else { return nil }
+        self.init(object: object, size: sizes[object])
+    }
 }

@@ -53,24 +53,27 @@ struct VersionReading {
     private func blobs(of files: [(path: DocumentPath, file: ChangedFiles.File)], _ unreadable: inout [String])
         -> [PropertyChange]
     {
-        var old: [String: StoredBlob] = [:]
-        var new: [String: StoredBlob] = [:]
+        var blobs: [(property: String, old: StoredBlob?, new: StoredBlob?)] = []
         for (path, file) in files {
             guard let property = path.blobProperty else { continue }
-            if let before = file.before { old[property] = StoredBlob(object: before, size: sizes[before]) }
+            var new = StoredBlob(file.after, sizes: sizes)
             if let workingTree {
                 do {
-                    guard try workingTree.status(of: path.relativePath) != nil else { continue }
-                    let bytes = try workingTree.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize).bytes
-                    new[property] = StoredBlob(object: GitBlobID(content: bytes).hex, size: bytes.count)
+                    new = nil
+                    if try workingTree.status(of: path.relativePath) != nil {
+                        let bytes = try workingTree.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize)
+                            .bytes
+                        new = StoredBlob(object: GitBlobID(content: bytes).hex, size: bytes.count)
+                    }
                 } catch {
+                    // Said, and not compared: a file that cannot be read is not a file removed.
                     unreadable.append("\(path.relativePath) in the working tree cannot be read: \(error.reason)")
+                    continue
                 }
-            } else if let after = file.after {
-                new[property] = StoredBlob(object: after, size: sizes[after])
             }
+            blobs.append((property, StoredBlob(file.before, sizes: sizes), new))
         }
-        return PropertyChange.differences(fromBlobs: old, toBlobs: new)
+        return PropertyChange.differences(ofBlobs: blobs)
     }
 
     /// A version held in git.

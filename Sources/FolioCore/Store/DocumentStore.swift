@@ -110,12 +110,9 @@ public final class DocumentStore: Sendable {
             // A read-only store without `.folio/` can still be read (without a lock).
             guard folder.whyNotWritable() != nil else { throw error }
         }
-        // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
-        let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
-        let store = DocumentStore(
+        let store = try DocumentStore(
             root: root, durability: durability, historyLimit: max(0, historyLimit), folder: folder,
-            lock: try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout),
-            manifest: try readManifest(in: folder), manifestStamp: manifestStamp, progress: progress, reads: reads)
+            lockTimeout: lockTimeout, progress: progress, reads: reads)
         try store.recoverJournals()
         return store
     }
@@ -133,18 +130,20 @@ public final class DocumentStore: Sendable {
         }
         let folder = try OpenFolder(root: copy.root)
         try folder.makeFolders(".folio")
-        return DocumentStore(
-            root: copy.root, durability: .none, historyLimit: 0, folder: folder,
-            lock: try StoreLock.forStore(in: folder, timeoutSeconds: 60), manifest: try readManifest(in: folder),
-            manifestStamp: try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder), progress: progress,
+        return try DocumentStore(
+            root: copy.root, durability: .none, historyLimit: 0, folder: folder, lockTimeout: 60, progress: progress,
             reads: reads, pastTree: tree)
     }
 
+    /// The store in `folder`, its lock made and its manifest read.
     private init(
-        root: String, durability: Durability, historyLimit: Int, folder: OpenFolder, lock: StoreLock,
-        manifest: StoreManifest, manifestStamp: FileStamp?, progress: ReadProgress?, reads: StoreReads,
-        pastTree: RevisionTree? = nil
-    ) {
+        root: String, durability: Durability, historyLimit: Int, folder: OpenFolder, lockTimeout: Double,
+        progress: ReadProgress?, reads: StoreReads, pastTree: RevisionTree? = nil
+    ) throws(FolioError) {
+        // The stamp is taken first: if the file changes while it is read, the next refresh sees a new stamp.
+        let manifestStamp = try Self.trustworthyStamp(of: StoreManifest.fileName, in: folder)
+        self.lock = try StoreLock.forStore(in: folder, timeoutSeconds: lockTimeout)
+        self.memory = StoreMemory(manifest: try Self.readManifest(in: folder), stamp: manifestStamp)
         self.pastTree = pastTree
         self.root = root
         self.progress = progress
@@ -152,8 +151,6 @@ public final class DocumentStore: Sendable {
         self.durability = durability
         self.historyLimit = historyLimit
         self.folder = folder
-        self.lock = lock
-        self.memory = StoreMemory(manifest: manifest, stamp: manifestStamp)
     }
 
     static func normalized(_ root: String) -> String {
@@ -230,11 +227,12 @@ public final class DocumentStore: Sendable {
 
     /// The bytes of the documents' files and their external-storage files, as the last
     /// walk stamped them: no file is read or listed again. Every entity is read for this.
-    /// A past revision's are the sizes git records for the files of its layout.
+    /// A past revision's are the sizes git records for the files of its layout (0 where git
+    /// cannot list its tree; `summary()` throws then).
     public var documentBytes: Int64 {
         loadReporting(nil)
         // A revision's stamps hold its objects' ids, so git is asked their sizes.
-        if let pastTree { return (try? pastTree.fileBytes(in: nil)) ?? 0 }
+        if let pastTree { return (try? pastTree.fileBytes()) ?? 0 }
         return memory.documentBytes
     }
 

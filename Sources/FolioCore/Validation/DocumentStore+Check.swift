@@ -35,7 +35,7 @@ extension DocumentStore {
     package func checkReport(progress: (_ checked: Int, _ total: Int) -> Void = { _, _ in }) -> (
         findings: [StoreFinding], files: Int
     ) {
-        var check = StoreCheck(manifest, read: documentText(at:))
+        var check = StoreCheck(manifest)
         check.findings += localStateFindings()
         check.findings += schemaFindings()
         var names: [String] = []
@@ -69,6 +69,7 @@ extension DocumentStore {
             check.finish(issues: issues)
         }
         progress(check.checked, check.checked)
+        check.lines.resolve(&check.findings, read: documentTexts(at:))
         let findings = check.findings.sorted {
             ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message)
         }

@@ -226,25 +226,6 @@ struct StoreAudit {
     }
 }
 
-/// Finds the line of a top-level key in a canonical document, reading each file at most once.
-struct DocumentLines {
-    /// A document's bytes by its path relative to the store; nil when it cannot be read.
-    let read: (String) -> [UInt8]?
-    private var texts: [String: [Substring]] = [:]
-
-    init(read: @escaping (String) -> [UInt8]?) { self.read = read }
-
-    mutating func line(of key: String, in path: String) -> Int? {
-        if texts[path] == nil {
-            // Only for a line number: a file that cannot be read just has none.
-            let text = read(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            texts[path] = text.split(separator: "\n", omittingEmptySubsequences: false)
-        }
-        let prefix = "  \"\(key)\":"
-        return texts[path]?.firstIndex { $0.hasPrefix(prefix) }.map { $0 + 1 }
-    }
-}
-
 extension DocumentStore {
     /// The audit of the store's manifest as it is now, on the schema the store already built
     /// from it: a document's checks ask for one each.

@@ -11,9 +11,9 @@ import Foundation
 /// its own documents (see `UniqueValues`, which may ask for a second pass).
 struct StoreCheck {
     let audit: StoreAudit
-    /// A document's bytes by its path, for a finding's line number.
-    let read: (String) -> [UInt8]?
     var findings: [StoreFinding] = []
+    /// The findings whose lines are found once the check is over.
+    private(set) var lines = FindingLines()
     /// The documents checked so far, and the issues reported (each an unreadable file).
     private(set) var checked = 0
     private(set) var issues = 0
@@ -27,9 +27,8 @@ struct StoreCheck {
     private var unique = UniqueValues([])
     private var pointingBack: [String: [JSONValue: Int]] = [:]
 
-    init(_ manifest: StoreManifest, read: @escaping (String) -> [UInt8]?) {
+    init(_ manifest: StoreManifest) {
         audit = StoreAudit(manifest)
-        self.read = read
         var needed: [String: Set<String>] = [:]
         let schema = audit.schema
         for entity in schema.entities.values {
@@ -96,7 +95,6 @@ struct StoreCheck {
                 ))
             return
         }
-        var lines = DocumentLines(read: read)
         // A subclass's document, in its hierarchy's folder, is checked against its own entity.
         let own = audit.schema.entity(of: content, inFolder: folder.name) ?? entity
         let schema = audit.schema
@@ -104,21 +102,24 @@ struct StoreCheck {
             related.document(inFolder: schema.folder(of: destination).folder, id: id)
         }
         for (key, severity, message) in found {
-            findings.append(
-                StoreFinding(
-                    severity, path: file, line: key.flatMap { lines.line(of: $0, in: file) },
-                    column: key == nil ? nil : 3, message: message))
+            append(
+                StoreFinding(severity, path: file, column: key == nil ? nil : 3, message: message),
+                lineOf: key.map { [$0] } ?? [])
         }
         for conflict in MergeConflict.recorded(in: content) {
-            findings.append(
-                StoreFinding(
-                    .error, path: file,
-                    line: lines.line(of: conflict.property, in: file) ?? lines.line(of: MergeConflict.key, in: file),
-                    column: 3, message: StoreAudit.message(for: conflict, path: file)))
+            append(
+                StoreFinding(.error, path: file, column: 3, message: StoreAudit.message(for: conflict, path: file)),
+                lineOf: [conflict.property, MergeConflict.key])
         }
         guard content[ReservedKey.deleted] == nil else { return }
         unique.add(content, at: path)
-        modelCounts(of: content, at: path, entity: entity, lines: &lines)
+        modelCounts(of: content, at: path, entity: entity)
+    }
+
+    /// Adds a finding, its line to be that of the first of `keys` its document has.
+    private mutating func append(_ finding: StoreFinding, lineOf keys: [String]) {
+        if !keys.isEmpty { lines.locate(findings.count, keys: keys, in: finding.path) }
+        findings.append(finding)
     }
 
     /// Whether the folder's documents must be handed over again to `addUniqueCandidate`
@@ -139,15 +140,14 @@ struct StoreCheck {
         for issue in folderIssues { report(issue) }
         for duplicate in unique.duplicates {
             let path = duplicate.path.relativePath
-            var lines = DocumentLines(read: read)
             let constraint = duplicate.constraint
             let shown = StoreAudit.shown(duplicate.key, of: constraint)
-            findings.append(
+            append(
                 StoreFinding(
-                    .error, path: path, line: lines.line(of: constraint[0], in: path), column: 3,
+                    .error, path: path, column: 3,
                     message:
                         "\(shown) is also held by \(duplicate.heldBy.relativePath), but it must be unique; change or delete one of them"
-                ))
+                ), lineOf: [constraint[0]])
         }
         folder = nil
     }
@@ -166,7 +166,7 @@ struct StoreCheck {
     /// `minimumModelCount` and `maximumModelCount` allow, counting what the models would
     /// see: related documents the store holds and has not soft-deleted.
     private mutating func modelCounts(
-        of content: JSONObject, at path: DocumentPath, entity: QuerySchema.Entity, lines: inout DocumentLines
+        of content: JSONObject, at path: DocumentPath, entity: QuerySchema.Entity
     ) {
         for (name, limits) in entity.modelCounts.sorted(by: { $0.key < $1.key }) {
             guard case .relationship(let destination, true, let storedInverse)? = entity.property(named: name) else {
@@ -187,13 +187,12 @@ struct StoreCheck {
             guard count < limits.minimum || (limits.maximum > 0 && count > limits.maximum) else { continue }
             let allowed = limits.maximum > 0 ? "\(limits.minimum) to \(limits.maximum)" : "at least \(limits.minimum)"
             let file = path.relativePath
-            findings.append(
+            append(
                 StoreFinding(
-                    .error, path: file, line: storedInverse == nil ? lines.line(of: name, in: file) : nil,
-                    column: storedInverse == nil ? 3 : nil,
+                    .error, path: file, column: storedInverse == nil ? 3 : nil,
                     message:
                         "\"\(name)\" holds \(count) \(destination) document\(count == 1 ? "" : "s"), but its @Relationship allows \(allowed) (minimumModelCount, maximumModelCount); add or remove \(destination) documents, or the app's next save of it fails"
-                ))
+                ), lineOf: storedInverse == nil ? [name] : [])
         }
     }
 }

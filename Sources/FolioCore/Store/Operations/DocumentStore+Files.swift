@@ -37,10 +37,7 @@ extension DocumentStore {
         var read = fetched
         if read == nil { read = try pastTree.contents(of: [stamp]) }
         guard let bytes = read?[stamp] else {
-            throw FolioError(
-                .notFound,
-                "the repository lacks the content of \(relative) at this revision (object \(pastTree.objectID(of: stamp).prefix(12))): a partial or damaged clone",
-                path: relative, hint: "fetch the missing objects (`git fetch`), or read another revision")
+            throw RevisionCopy.missingObject(relative, pastTree.objectID(of: stamp), in: pastTree.repository, nil)
         }
         guard bytes.count <= limit else {
             throw .unreadableJSON(JSONError(.tooLarge(size: bytes.count, limit: limit), file: relative))
@@ -48,10 +45,14 @@ extension DocumentStore {
         return (bytes, stamp)
     }
 
-    /// A document file's bytes by its path relative to the store, for a finding's line
-    /// number; nil when it cannot be read.
-    func documentText(at relative: String) -> [UInt8]? {
-        if let pastTree { return pastTree.bytes(at: relative) }
-        return try? folder.readFile(relative, limit: JSONReader.defaultMaximumSize).bytes
+    /// Document files' bytes by their paths relative to the store, for findings' line
+    /// numbers; a file that cannot be read is left out.
+    func documentTexts(at paths: [String]) -> [String: [UInt8]] {
+        if let pastTree { return pastTree.bytes(at: paths) }
+        var texts: [String: [UInt8]] = [:]
+        for path in paths {
+            texts[path] = try? folder.readFile(path, limit: JSONReader.defaultMaximumSize).bytes
+        }
+        return texts
     }
 }

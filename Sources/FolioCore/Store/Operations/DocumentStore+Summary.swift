@@ -80,7 +80,7 @@ extension DocumentStore {
             }
             summary.issues.sort { $0.path < $1.path }
             // A revision's stamps hold its objects' ids, so git is asked their sizes.
-            if let pastTree { summary.bytes = try pastTree.fileBytes(in: nil) }
+            if let pastTree { summary.bytes = try pastTree.fileBytes() }
             return summary
         }
     }
