@@ -227,8 +227,8 @@ public final class DocumentStore: Sendable {
 
     /// The bytes of the documents' files and their external-storage files, as the last
     /// walk stamped them: no file is read or listed again. Every entity is read for this.
-    /// A past revision's are the sizes git records for the files of its layout (0 where git
-    /// cannot list its tree; `summary()` throws then).
+    /// A past revision's are the sizes git records for the files of its layout, or 0 where
+    /// git cannot list its tree (which its documents' reading has then said).
     public var documentBytes: Int64 {
         loadReporting(nil)
         // A revision's stamps hold its objects' ids, so git is asked their sizes.

@@ -47,7 +47,7 @@ extension FolioCommand {
         static func diffDriver(forStoreAt prefix: String) -> String {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and machines
             for byte in prefix.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return "folio-" + String(String(hash, radix: 16).suffix(8))
+            return "folio-" + String(format: "%08x", UInt32(truncatingIfNeeded: hash))
         }
 
         /// The repository configuration `install` sets, as (key, value) for this binary and
