@@ -67,8 +67,7 @@ struct RecordSelection {
     private static func matches(
         of query: DocumentQuery, in store: DocumentStore, at commit: String, repository: StoreRepository
     ) throws(FolioError) -> Set<UUID> {
-        guard try repository.storeTree(at: commit) != nil else { return [] }
-        let copy = try RevisionCopy.make(of: store.root, at: commit)
+        guard let copy = try RevisionCopy.make(of: store.root, commit: commit, in: repository) else { return [] }
         defer { copy.scratch?.remove() }
         let past = try DocumentStore.open(copy, reads: store.reads)
         guard past.memory.schema.entities[query.entity] != nil else { return [] }

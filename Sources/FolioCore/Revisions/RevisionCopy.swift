@@ -66,13 +66,23 @@ package struct RevisionCopy: Sendable {
         -> RevisionCopy
     {
         let (repository, commits) = try StoreRepository.resolving([revision], inStoreAt: storeFolder)
-        let commit = commits[0]
-        guard let id = try repository.storeTree(at: commit) else {
+        guard let copy = try make(of: storeFolder, commit: commits[0], in: repository, writable: writable) else {
             throw FolioError(
                 .notFound,
-                "the store's folder did not exist at \(revision) (commit \(commit.prefix(7)))",
+                "the store's folder did not exist at \(revision) (commit \(commits[0].prefix(7)))",
                 path: storeFolder, hint: "see the commits that changed it with `git log --oneline -- .`")
         }
+        return copy
+    }
+
+    /// The store at `storeFolder` as `commit` (a whole hash `repository` gave) held it, made
+    /// as `make(of:at:writable:)` makes it; nil where the store's folder did not exist then.
+    ///
+    /// - Throws: as `make(of:at:writable:)`, but for a revision or store it cannot find.
+    static func make(of storeFolder: String, commit: String, in repository: StoreRepository, writable: Bool = false)
+        throws(FolioError) -> RevisionCopy?
+    {
+        guard let id = try repository.storeTree(at: commit) else { return nil }
         let tree = try RevisionTree(id, in: repository) { noStore(at: commit, in: repository) }
         let store = try OpenFolder(root: storeFolder)
         if !writable, let local = try? store.makeFolders(".folio"), local.whyNotWritable() == nil {

@@ -56,14 +56,13 @@ struct VersionReading {
         var blobs: [(property: String, old: StoredBlob?, new: StoredBlob?)] = []
         for (path, file) in files {
             guard let property = path.blobProperty else { continue }
-            var new = StoredBlob(file.after, sizes: sizes)
-            if let workingTree {
+            let new: StoredBlob?
+            if workingTree == nil {
+                new = StoredBlob(file.after, sizes: sizes)
+            } else {
                 do {
-                    new = nil
-                    if try workingTree.status(of: path.relativePath) != nil {
-                        let bytes = try workingTree.readFile(path.relativePath, limit: JSONReader.absoluteMaximumSize)
-                            .bytes
-                        new = StoredBlob(object: GitBlobID(content: bytes).hex, size: bytes.count)
+                    new = try workingTreeBytes(path.relativePath).map { bytes in
+                        StoredBlob(object: GitBlobID(content: bytes).hex, size: bytes.count)
                     }
                 } catch {
                     // Said, and not compared: a file that cannot be read is not a file removed.
@@ -88,16 +87,22 @@ struct VersionReading {
     /// The version in the working tree at `path`, nil where no file is there. A file that is
     /// a symbolic link, or under one, is not followed: it is unreadable.
     private func workingTreeVersion(_ path: String, _ unreadable: inout [String]) -> Version? {
-        guard let workingTree else { return nil }
         do {
-            guard try workingTree.status(of: path) != nil else { return nil }
-            let bytes = try workingTree.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes
+            guard let bytes = try workingTreeBytes(path) else { return nil }
             return Version(
                 path: path, bytes: bytes, content: Self.content(bytes, path, "in the working tree", &unreadable))
         } catch {
             unreadable.append("\(path) in the working tree cannot be read: \(error.reason)")
             return Version(path: path)
         }
+    }
+
+    /// The bytes of the working tree's file at `path`, nil where no file is there (or no
+    /// working tree is read). A file that is a symbolic link, or under one, is not followed:
+    /// it throws.
+    private func workingTreeBytes(_ path: String) throws(FolioError) -> [UInt8]? {
+        guard let workingTree, try workingTree.status(of: path) != nil else { return nil }
+        return try workingTree.readFile(path, limit: JSONReader.absoluteMaximumSize).bytes
     }
 
     /// A version's bytes as a record, or nil with the reason in `unreadable`.

@@ -69,7 +69,7 @@ extension DocumentStore {
             check.finish(issues: issues)
         }
         progress(check.checked, check.checked)
-        check.lines.resolve(&check.findings, read: documentTexts(at:))
+        check.placeFindings(reading: documentTexts(at:))
         let findings = check.findings.sorted {
             ($0.path, $0.line ?? 0, $0.message) < ($1.path, $1.line ?? 0, $1.message)
         }

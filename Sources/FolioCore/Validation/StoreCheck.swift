@@ -12,8 +12,8 @@ import Foundation
 struct StoreCheck {
     let audit: StoreAudit
     var findings: [StoreFinding] = []
-    /// The findings whose lines are found once the check is over.
-    private(set) var lines = FindingLines()
+    /// The findings whose lines are found once the check is over (`placeFindings`).
+    private var lines = FindingLines()
     /// The documents checked so far, and the issues reported (each an unreadable file).
     private(set) var checked = 0
     private(set) var issues = 0
@@ -114,6 +114,12 @@ struct StoreCheck {
         guard content[ReservedKey.deleted] == nil else { return }
         unique.add(content, at: path)
         modelCounts(of: content, at: path, entity: entity)
+    }
+
+    /// Sets the line of each finding that points at a member, from the documents `read`
+    /// gives by path: call once every folder is checked.
+    mutating func placeFindings(reading read: ([String]) -> [String: [UInt8]]) {
+        lines.resolve(&findings, read: read)
     }
 
     /// Adds a finding, its line to be that of the first of `keys` its document has.
