@@ -216,7 +216,7 @@ enum DocumentCache {
             if let info = try root.status(of: folderName), FileSystem.isRegularFile(info) {
                 try root.removeFile(folderName)
             }
-            cache = try root.makeFolders(folderName)
+            cache = try root.makeLocalStateFolders(folderName)
             self.entityFolder = entityFolder
             // Its own name per writer: an import writes one while the store may write another.
             temporary = "\(entityFolder).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"

@@ -159,10 +159,12 @@ extension HistoryLog {
     private static func openNextLine(token: Int64, after tail: Tail, in root: OpenFolder) throws(FolioError) -> (
         descriptor: Int32, segment: Int64, size: Int64, path: String
     ) {
-        if tail.size == 0 { try root.makeFolders(folder) }  // a first record, or a new store's
+        if tail.size == 0 { try root.makeLocalStateFolders(folder) }  // a first record, or a new store's
         var (segment, size) = (tail.segment, tail.size)
         if token - tail.segment >= segmentLength { (segment, size) = (token, 0) }
-        let descriptor = try root.openFile(segmentPath(segment), flags: O_WRONLY | O_CREAT)
+        // A segment with lines is never made again: one removed since its tail was read (the
+        // store being deleted) would come back as a hole of zeros before the new line.
+        let descriptor = try root.openFile(segmentPath(segment), flags: size == 0 ? O_WRONLY | O_CREAT : O_WRONLY)
         return (descriptor, segment, size, root.pathOf(segmentPath(segment)))
     }
 

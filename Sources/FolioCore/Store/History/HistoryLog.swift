@@ -134,7 +134,7 @@ enum HistoryLog {
         }
         guard creating else { return nil }
         let id = UUID().uuidString
-        try root.makeFolders(folder)
+        try root.makeLocalStateFolders(folder)
         try root.removeFile(identifierFile)  // unreadable: replaced
         _ = try root.createFile(identifierFile, bytes: Array((id + "\n").utf8), sync: false)
         return id

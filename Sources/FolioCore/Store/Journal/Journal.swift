@@ -149,7 +149,7 @@ struct Journal {
         let now = FileSystem.now()
         let journal = Journal(
             root: root, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: targets, deletes: deletes)
-        let folder = try root.makeFolders(journal.directory)
+        let folder = try root.makeLocalStateFolders(journal.directory)
         do {
             // Not synced on its own: the sync that makes the staged files durable covers it.
             try folder.createFile(planName, bytes: try journal.recordBytes(), sync: false)
@@ -171,7 +171,7 @@ struct Journal {
     static func beginStaging(in root: OpenFolder) throws(FolioError) -> Journal {
         let now = FileSystem.now()
         let journal = Journal(root: root, id: "\(now.tv_sec)-\(now.tv_nsec)-\(getpid())", targets: [], deletes: [])
-        _ = try root.makeFolders(journal.directory)
+        _ = try root.makeLocalStateFolders(journal.directory)
         return journal
     }
 
@@ -179,7 +179,7 @@ struct Journal {
     /// relative to the store) and `deletes`, a put at a time rather than built in memory.
     mutating func writePlan(puts: some Sequence<String>, deletes: [Delete]) throws(FolioError) {
         self.deletes = deletes
-        let folder = try root.makeFolders(directory)
+        let folder = try root.makeLocalStateFolders(directory)
         let descriptor = try folder.openFile(Self.planName, flags: O_WRONLY | O_CREAT | O_EXCL)
         var file = AppendingFile(descriptor: descriptor, path: folder.pathOf(Self.planName))
         do {
