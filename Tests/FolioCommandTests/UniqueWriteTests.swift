@@ -200,4 +200,30 @@ struct UniqueWriteTests {
         #expect(try store.folio("count", "Tag").output == "1\n")
         #expect(try store.folio("check").status == 0)
     }
+
+    @Test func twoProcessesInsertingOneUniqueValueAtOnceStoreItOnce() throws {
+        let store = try Tags()
+        try store.tag("seed")  // the history's first record, so each insert checks against a token
+        let values = (0..<20).map { "tag\($0)" }
+        let outcomes = LockedList()
+        // Two processes per value, started together: the second to commit sees the first's tag.
+        for value in values {
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                do {
+                    let run = try store.folio("insert", "Tag", "name=\(value)")
+                    outcomes.append("\(value) \(run.status)")
+                    if run.status != 0 && run.status != 65 { outcomes.append("\(value) failed: \(run.errors)") }
+                } catch {
+                    outcomes.append("\(value) failed: \(error)")
+                }
+            }
+        }
+        #expect(!outcomes.items.contains { $0.contains("failed") }, "\(outcomes.items)")
+        for value in values {
+            #expect(outcomes.items.filter { $0 == "\(value) 0" }.count == 1, "\(value): \(outcomes.items)")
+            #expect(outcomes.items.filter { $0 == "\(value) 65" }.count == 1, "\(value): \(outcomes.items)")
+        }
+        #expect(try store.folio("count", "Tag").output == "\(values.count + 1)\n")
+        #expect(try store.folio("check").status == 0)
+    }
 }

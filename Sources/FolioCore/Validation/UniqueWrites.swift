@@ -73,6 +73,12 @@ package struct UniqueWrites {
     /// Whether a clash was found so far: cheaper than `clashes`, which sorts them.
     package var hasClashes: Bool { !amongWrites.isEmpty || !withStore.isEmpty }
 
+    /// Whether the batch gives any document a value a constraint holds unique, which the
+    /// store's other documents could hold too.
+    package var writesUniqueValues: Bool {
+        folders.values.contains { $0.written.contains { !$0.isEmpty } }
+    }
+
     /// Takes in every change of a transaction: each document put, and each deleted.
     package mutating func add(_ changes: [DocumentChange]) {
         for change in changes {
@@ -165,4 +171,37 @@ extension DocumentStore {
         writes.compareWithStore()
         return writes.clashes
     }
+
+    /// Commits the changes of one transaction unless one gives a document a unique value
+    /// another document holds: then nothing is written, and `refusal` makes the error.
+    ///
+    /// The check reads the store without its write lock, which a scan of a large folder must
+    /// not hold for its length; so the changes are committed only if no transaction of any
+    /// process landed since the check began (`commit(_:author:ifNoTransactionAfter:)`), and
+    /// checked again against what did. Two processes writing one value at once cannot both
+    /// pass. A store without history has no token to compare: the check is then as of its read.
+    @discardableResult
+    package func commit(
+        _ changes: [DocumentChange], author: String?, refusingClashes refusal: ([UniqueClash]) -> FolioError
+    ) throws(FolioError) -> CommitSummary {
+        var writes = UniqueWrites(self)
+        writes.add(changes)
+        guard writes.writesUniqueValues else { return try commit(changes, author: author) }
+        for _ in 0..<Self.uniqueCheckAttempts {
+            // Taken before the folders are brought up to date, so that whatever lands after
+            // what they show is after the token too.
+            let token = latestTransactionToken()
+            if token != nil { try refresh() }
+            let clashes = uniqueClashes(in: changes)
+            guard clashes.isEmpty else { throw refusal(clashes) }
+            if let summary = try commit(changes, author: author, ifNoTransactionAfter: token) { return summary }
+        }
+        throw FolioError(
+            .locked,
+            "other processes saved to the store \(Self.uniqueCheckAttempts) times while this write checked that its values are unique; nothing was written",
+            path: root, hint: "run it again once they are done")
+    }
+
+    /// How many times `commit(_:author:refusingClashes:)` checks again before it gives up.
+    static let uniqueCheckAttempts = 50
 }

@@ -85,10 +85,9 @@ extension FolioCommand {
                         }
                         let next = try store.document(stored, replacingWith: content)
                         let changes = store.changes(putting: next, over: stored)
-                        try UniqueRefusal.check(
+                        let summary = try UniqueRefusal.commit(
                             changes, in: store,
                             hint: "give a value no other document holds, or change the other document first")
-                        let summary = try store.commit(changes, author: FolioCommand.author)
                         Terminal.print(
                             summary.written == 0
                                 ? "No change; nothing saved."

@@ -62,17 +62,13 @@ extension FolioCommand {
                     document = try store.newDocument(entity: entity, values: values)
                 }
                 let changes = store.changes(putting: document, over: replaced)
-                // An upsert that found no holder has read the folder for these values already.
-                if !upsert || replaced != nil {
-                    try UniqueRefusal.check(
+                let summary: CommitSummary
+                do throws(FolioError) {
+                    summary = try UniqueRefusal.commit(
                         changes, in: store,
                         hint:
                             "insert another value, change the other document first (folio set), or pass --upsert to replace it with the new one, as SwiftData's insert does"
                     ) { $0.id == document.id ? "a new \(entity)" : "\($0.entity) \($0.id)" }
-                }
-                let summary: CommitSummary
-                do throws(FolioError) {
-                    summary = try store.commit(changes, author: FolioCommand.author)
                 } catch {
                     guard error.kind == .conflict, error.path?.hasSuffix("/\(document.id.uuidString).json") == true
                     else { throw error }
@@ -180,12 +176,11 @@ extension FolioCommand {
                     written.append((try store.document(document, setting: values), document))
                 }
                 let changes = store.changes(putting: written)
-                try UniqueRefusal.check(
+                let summary = try UniqueRefusal.commit(
                     changes, in: store,
                     hint:
                         "give a value no other document holds (a query that matches several documents gives each the same one), or change the other document first"
                 )
-                let summary = try store.commit(changes, author: FolioCommand.author)
                 Terminal.print("\(counted(documents.count, "document")) matched, \(summary.written) written")
             }
         }

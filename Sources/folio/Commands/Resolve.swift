@@ -60,12 +60,11 @@ extension FolioCommand {
                 let settled = try MergeConflict.resolving(stored.content, choice: side, values: values, path: path)
                 let next = try store.document(stored, replacingWith: settled)
                 let changes: [DocumentChange] = [.put(next, basedOn: stored.version)]
-                try UniqueRefusal.check(
+                try UniqueRefusal.commit(
                     changes, in: store,
                     hint:
                         "settle the property with a value no other document holds (property=value), or change the other document first"
                 )
-                try store.commit(changes, author: FolioCommand.author)
                 let left = MergeConflict.recorded(in: settled)
                 if left.isEmpty {
                     Terminal.print("\(path): conflicts settled; `git add` it and commit to finish the merge")

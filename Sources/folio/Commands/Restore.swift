@@ -66,12 +66,11 @@ extension FolioCommand {
                     $0.content["$deleted"] != nil
                 }
                 let changes = store.restoration(of: documents)
-                try UniqueRefusal.check(
+                try UniqueRefusal.commit(
                     changes, in: store,
                     hint:
                         "another document took the value while this one was deleted: change or delete that one first, then restore"
                 )
-                try store.commit(changes, author: FolioCommand.author)
                 Terminal.print("\(counted(changes.count, "document")) restored")
             }
         }
@@ -94,10 +93,9 @@ extension FolioCommand {
                 if output.format != .table { try output.print(columns: Self.columns, rows: []) }
                 return
             }
-            try UniqueRefusal.check(
+            try UniqueRefusal.commit(
                 restore.changes, in: store,
                 hint: "another record holds the value now: change that one first, or restore the other properties")
-            try restore.commit(author: FolioCommand.author)
             let path = restore.current?.path.relativePath ?? restore.version.path.relativePath
             let what = restore.current == nil ? "brought back (it was purged)" : "restored"
             say("\(record) \(what) as \(at) holds it: \(path)")

@@ -4,15 +4,17 @@ import FolioCore
 /// another document holds (see `UniqueWrites`): each clash names the document written, the
 /// values, and the other document by identity and file, or by its line in an import.
 enum UniqueRefusal {
-    /// Throws `.constraint` for the clashes a transaction's changes would make, if any;
+    /// Commits a transaction's changes as the tool's author, or throws `.constraint` for the
+    /// clashes they would make and writes nothing (see `DocumentStore.commit(_:author:refusingClashes:)`);
     /// `subject` names the document written (by default its entity and identity).
-    static func check(
+    @discardableResult
+    static func commit(
         _ changes: [DocumentChange], in store: DocumentStore, hint: String,
         subject: (UniqueClash) -> String = { "\($0.entity) \($0.id)" }
-    ) throws(FolioError) {
-        let clashes = store.uniqueClashes(in: changes)
-        guard !clashes.isEmpty else { return }
-        throw error(clashes, hint: hint, subject: subject)
+    ) throws(FolioError) -> CommitSummary {
+        try store.commit(changes, author: FolioCommand.author) { clashes in
+            error(clashes, hint: hint, subject: subject)
+        }
     }
 
     /// The error for clashes: one sentence for one, a line each for more. `subject` names

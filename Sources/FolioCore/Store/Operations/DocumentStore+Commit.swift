@@ -33,14 +33,33 @@ extension DocumentStore {
     public func commit(
         _ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil, author: String? = nil
     ) throws(FolioError) -> CommitSummary {
+        // Without a token to compare, the store is never found moved on.
+        try commit(changes, manifest: newManifest, author: author, ifNoTransactionAfter: nil)!
+    }
+
+    /// `commit`, unless a transaction of any process landed after the one with `token` (see
+    /// `latestTransactionToken`): then nothing is written and the answer is `nil`, so that a
+    /// caller that checked the store first (that no other document holds a unique value)
+    /// checks it again. Checked under the write lock, so no transaction lands in between.
+    /// With `token` `nil`, it is `commit`.
+    package func commit(
+        _ changes: [DocumentChange], manifest newManifest: StoreManifest? = nil, author: String?,
+        ifNoTransactionAfter token: Int64?
+    ) throws(FolioError) -> CommitSummary? {
         // The folders written must be known (an identity in another day's folder, a document's
         // blobs, the content a history record compares with); a new manifest may change any.
         // One command's new documents are checked against a walk of their folder instead.
         let touched = newManifest != nil ? nil : Set(changes.map(\.entity))
         let walked = touched == nil ? [] : foldersCheckedByWalk(changes)
         try load(touched?.subtracting(walked))
+        var movedOn = false
         let summary = try lock.withLock(.exclusive) { () throws(FolioError) -> CommitSummary? in
             try prepareToWrite()
+            // The history's tail was settled just now, as the files have it.
+            if let token, historyEnd.known?.lastToken != token {
+                movedOn = true
+                return nil
+            }
             guard try newIdentitiesAreFree(changes, in: walked) else { return nil }
             var transaction = try memory.planning { state throws(FolioError) in
                 try plan(changes, manifest: newManifest, author: author, state: &state)
@@ -56,9 +75,18 @@ extension DocumentStore {
             }
         }
         if let summary { return summary }
+        if movedOn { return nil }
         // A walk found what only a load reports: the folders are loaded, and checked as any.
         try load(walked)
-        return try commit(changes, manifest: newManifest, author: author)
+        return try commit(changes, manifest: newManifest, author: author, ifNoTransactionAfter: token)
+    }
+
+    /// The token of the last transaction any process recorded in the store's history, as
+    /// the files have it now, for `commit(_:author:ifNoTransactionAfter:)`; `nil` for a store
+    /// without history, one read without a lock, or a history that cannot be read.
+    package func latestTransactionToken() -> Int64? {
+        guard historyLimit > 0, lock.unlockedReason == nil, pastTree == nil else { return nil }
+        return try? lock.withLock(.shared) { () throws(FolioError) -> Int64 in try currentHistoryToken() }
     }
 
     /// Settles what crashed writers left, before a transaction; call holding the write lock.
