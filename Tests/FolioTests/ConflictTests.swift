@@ -33,6 +33,31 @@ struct ConflictTests {
         try store.commit([.put(changed, basedOn: fresh.version)])
     }
 
+    @Test(arguments: ["chmod", "touch", "same bytes in a new file"])
+    func aFileWhoseStampAloneMovedIsNoConflict(_ change: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try makeStore(in: directory)
+        let document = timer("Tea")
+        try store.commit([.put(document, basedOn: nil)])
+        let stored = try #require(store.document(entity: "Timer", id: document.id))
+        let path = directory("store/" + stored.path.relativePath)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        switch change {
+        case "chmod": #expect(chmod(path, 0o600) == 0)
+        case "touch":
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: path)
+        default:
+            try bytes.write(to: URL(fileURLWithPath: path + ".new"))
+            #expect(rename(path + ".new", path) == 0)
+        }
+
+        var changed = document
+        changed.content["minutes"] = 5
+        try store.commit([.put(changed, basedOn: stored.version)])
+        #expect(try text(at: path).contains("\"minutes\": 5"))
+    }
+
     @Test func sameSizeRewriteWithinTheClockTickIsStillAConflict() throws {
         let directory = try TemporaryDirectory()
         let store = try makeStore(in: directory)

@@ -209,11 +209,11 @@ extension DocumentStore {
         guard FileSystem.isRegularFile(info) else {
             throw .unsafePath(path: relative, reason: "is no longer a regular file")
         }
-        if FileStamp(info) == version.stamp {
-            if version.verified { return }
-            // Stamped within the file system's clock tick: only the bytes can tell.
-            if ContentHash.of(try folder.readFile(relative, limit: Int.max).bytes) == version.contentHash { return }
-        }
+        if FileStamp(info) == version.stamp, version.verified { return }
+        // Stamped within the file system's clock tick, or a stamp that moved with the bytes as
+        // they were (a `chmod`, a `touch`, a checkout that wrote the same file): only the bytes
+        // can tell, as a refresh tells them.
+        if ContentHash.of(try folder.readFile(relative, limit: Int.max).bytes) == version.contentHash { return }
         throw .conflict(
             path: relative, reason: "changed on disk since it was read (edited by hand, by git, or by another process)")
     }
