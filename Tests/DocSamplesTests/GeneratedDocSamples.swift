@@ -363,7 +363,7 @@ func sample_docs_models_md_4() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 378
+// docs/models.md, line 384
 func sample_docs_models_md_5() throws {
 
     let folder = FileManager.default.temporaryDirectory.appending(path: "Trips-\(UUID().uuidString)")
@@ -384,7 +384,7 @@ func sample_docs_models_md_5() throws {
     try FileManager.default.removeItem(at: folder)
 }
 
-// docs/models.md, line 407
+// docs/models.md, line 413
 
 enum PantryV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
@@ -428,7 +428,7 @@ enum PantryPlan: SchemaMigrationPlan {
         })
 }
 
-// docs/models.md, line 454
+// docs/models.md, line 460
 func sample_docs_models_md_7() throws {
 
     let pantry = FileManager.default.temporaryDirectory.appending(path: "Pantry-\(UUID().uuidString)")

@@ -21,7 +21,17 @@ extension ModelContext {
     ///   `.invalidValue` for a value that cannot be stored; `.conflict` when a model's file
     ///   changed on disk since it was read; `.fileSystem`, `.unsafePath` or `.locked` when the
     ///   store cannot be written; `.unfinishedCommit` after the commit point.
-    public func save() throws(FolioError) {
+    public func save() throws(FolioError) { try save(attempt: 1) }
+
+    /// How many times a save plans again after another process saved between its plan and
+    /// its commit, before it commits without looking (see `save(attempt:)`).
+    static let upsertAttempts = 20
+
+    /// `save()`: planned again when it inserts models that may replace stored documents under
+    /// their uniqueness constraints (SwiftData's upsert) and another process saved to the
+    /// container's one store between the plan and the commit, so that two processes inserting
+    /// one unique value at once leave one document, as a SQLite store's transaction does.
+    private func save(attempt: Int) throws(FolioError) {
         guard hasChanges else { return }
         for identifier in inserted + changed + deleted {
             if let why = opened.configuration(of: identifier.entityName).whyReadOnly {
@@ -30,7 +40,14 @@ extension ModelContext {
                 )
             }
         }
-        NotificationCenter.default.post(name: Self.willSave, object: self)
+        if attempt == 1 { NotificationCenter.default.post(name: Self.willSave, object: self) }
+        // The token the upserts are planned as of: the store brought up to it first, since the
+        // watcher may not have told this container yet of what another process saved.
+        let upserting = opened.stores.count == 1 ? upsertStore() : nil
+        let token = attempt <= Self.upsertAttempts ? upserting?.latestTransactionToken() : nil
+        if let upserting, let token, !upserting.reflectsTransactions(through: token) {
+            _ = try opened.refresh(upserting)
+        }
         let schema = opened.schema
         let doomed = try applyDeleteRules()
         let doomedSet = Set(doomed)
@@ -91,7 +108,11 @@ extension ModelContext {
             let holds = { (entity: String) in stores.count == 1 || self.opened.store(of: entity) === store }
             let own = changes.filter { holds($0.entity) }
             guard !own.isEmpty else { continue }
-            let summary = try commit(own, to: store)
+            guard let summary = try commit(own, to: store, ifNoTransactionAfter: store === upserting ? token : nil)
+            else {
+                // Nothing was written: plan again on what the other process saved.
+                return try save(attempt: attempt + 1)
+            }
             opened.publish(own)
             var versions: [PersistentIdentifier: DocumentVersion] = [:]
             for (path, version) in summary.versions {
@@ -272,11 +293,7 @@ extension ModelContext {
         let entity = layout.entity
         let store = opened.store(of: entity.name)
         if let same = store.document(entity: entity.storageName, id: identifier.id) { return same }
-        // Only values the documents hold can match; a constraint on an ephemeral property
-        // would match every document.
-        let constraints = entity.uniquenessConstraints.filter { constraint in
-            (constraint != ["id"] || !layout.hasOwnIdentity) && constraint.allSatisfy(layout.storedNames.contains)
-        }
+        let constraints = Self.upsertConstraints(of: layout)
         guard !constraints.isEmpty else { return nil }
         let document = try ModelDocument.document(
             for: model, layout: layout, version: opened.schema.version, deletedAt: nil)
@@ -297,6 +314,25 @@ extension ModelContext {
         return nil
     }
 
+    /// The uniqueness constraints an inserted model of `layout` is matched by: only values the
+    /// documents hold can match; a constraint on an ephemeral property would match every document.
+    private static func upsertConstraints(of layout: EntityLayout) -> [[String]] {
+        layout.entity.uniquenessConstraints.filter { constraint in
+            (constraint != ["id"] || !layout.hasOwnIdentity) && constraint.allSatisfy(layout.storedNames.contains)
+        }
+    }
+
+    /// The store an inserted model may replace a document of (an upsert), if any.
+    private func upsertStore() -> DocumentStore? {
+        for identifier in inserted {
+            guard let model = registered[identifier], let layout = opened.layout(of: model),
+                !Self.upsertConstraints(of: layout).isEmpty
+            else { continue }
+            return opened.store(of: layout.entity.name)
+        }
+        return nil
+    }
+
     /// Gives an inserted, never-saved model another identity (its own changed `id`, or the
     /// identity of the document it replaces); a model registered under that identity is let go.
     private func rekey(_ model: any PersistentModel, from old: PersistentIdentifier, to new: PersistentIdentifier) {
@@ -310,9 +346,13 @@ extension ModelContext {
 
     /// Commits to the store, naming the model in a conflict; with the `.overwrite` policy,
     /// a conflict makes it look at the files again and write over their new versions.
-    private func commit(_ changes: [DocumentChange], to store: DocumentStore) throws(FolioError) -> CommitSummary {
+    /// With a `token`, nothing is written and the answer is `nil` when another transaction
+    /// landed after it (see `DocumentStore.commit(_:author:ifNoTransactionAfter:)`).
+    private func commit(_ changes: [DocumentChange], to store: DocumentStore, ifNoTransactionAfter token: Int64?)
+        throws(FolioError) -> CommitSummary?
+    {
         do {
-            return try store.commit(changes, author: author)
+            return try store.commit(changes, author: author, ifNoTransactionAfter: token)
         } catch FolioError.Kind.conflict
             where changes.first.map({ opened.configuration(of: $0.entity).conflicts }) == .overwrite
         {

@@ -189,9 +189,11 @@ extension DocumentStore {
         guard writes.writesUniqueValues else { return try commit(changes, author: author) }
         for _ in 0..<Self.uniqueCheckAttempts {
             // Taken before the folders are brought up to date, so that whatever lands after
-            // what they show is after the token too.
+            // what they show is after the token too. Folders that reflect every transaction up
+            // to it (the common case: nobody else wrote) need no walk; unloaded ones are read
+            // by the check itself.
             let token = latestTransactionToken()
-            if token != nil { try refresh() }
+            if let token, !reflectsTransactions(through: token) { try refresh() }
             let clashes = uniqueClashes(in: changes)
             guard clashes.isEmpty else { throw refusal(clashes) }
             if let summary = try commit(changes, author: author, ifNoTransactionAfter: token) { return summary }

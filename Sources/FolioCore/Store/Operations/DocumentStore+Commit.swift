@@ -89,6 +89,11 @@ extension DocumentStore {
         return try? lock.withLock(.shared) { () throws(FolioError) -> Int64 in try currentHistoryToken() }
     }
 
+    /// Whether the loaded folders reflect every transaction up to the one with `token`, so
+    /// that a check of them against it needs no refresh first (folders not loaded are read
+    /// from the files when used).
+    package func reflectsTransactions(through token: Int64) -> Bool { memory.catalogToken == token }
+
     /// Settles what crashed writers left, before a transaction; call holding the write lock.
     /// A past revision's store is refused here: git's objects are never written.
     func prepareToWrite() throws(FolioError) {
