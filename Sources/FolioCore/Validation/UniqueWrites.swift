@@ -134,7 +134,8 @@ package struct UniqueWrites {
 
     /// Finds the documents of the store, other than those the batch writes or deletes, that
     /// hold a value the batch gives another document: one pass over each folder written
-    /// into that has a constraint, reading only the members constraints name.
+    /// into that has a constraint, reading only the members constraints name. Called again,
+    /// it replaces what it found before with what the store holds now.
     package mutating func compareWithStore() {
         var found: [UniqueClash] = []
         for (folder, entry) in folders.sorted(by: { $0.key < $1.key })
@@ -193,9 +194,14 @@ extension DocumentStore {
             // to it (the common case: nobody else wrote) need no walk; unloaded ones are read
             // by the check itself.
             let token = latestTransactionToken()
-            if let token, !reflectsTransactions(through: token) { try refresh() }
-            let clashes = uniqueClashes(in: changes)
-            guard clashes.isEmpty else { throw refusal(clashes) }
+            if let token, !reflectsTransactions(through: token) {
+                try refresh()
+                // The stored values the changes replace, as the refresh left them.
+                writes = UniqueWrites(self)
+                writes.add(changes)
+            }
+            writes.compareWithStore()
+            guard !writes.hasClashes else { throw refusal(writes.clashes) }
             if let summary = try commit(changes, author: author, ifNoTransactionAfter: token) { return summary }
         }
         throw FolioError(
